@@ -4,4 +4,13 @@ import type { CliCommand } from './command.js';
  * Every subcommand, loaded on demand so `droidbus mcp` starts without loading the simulator or the
  * dashboard. Add a command here and in its own file under src/cli/.
  */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {};
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  mcp: {
+    summary: 'Serve MCP over stdio (attaches to a running host, else standalone).',
+    load: async () => (await import('./mcp.js')).command,
+  },
+  doctor: {
+    summary: 'Check Java, the Android SDK, adb and the Gradle wrapper, for a person.',
+    load: async () => (await import('./doctor.js')).command,
+  },
+};

@@ -1,0 +1,45 @@
+import type { WireError } from '../bus/errors.js';
+
+/** Where and how an actor kind runs. The module itself is loaded only inside its worker thread. */
+export interface KindConfig {
+  /** The module that default-exports the kind's `defineActor(…)`. */
+  module: URL;
+  /** The worker group whose threads host it. */
+  group: string;
+  /** Requests waiting or running at once; one more is answered BUSY. */
+  mailbox: number;
+  /** Started by its first request. Kinds with one instance per device are started explicitly. */
+  spawnOnDemand: boolean;
+  /** What a request to an instance that does not run answers (for kinds started explicitly). */
+  missing?: (key: string | undefined) => WireError;
+}
+
+/** Threads per worker group. Device actors share a few threads so memory stays flat with device count. */
+export const DEFAULT_GROUPS: Record<string, number> = {
+  main: 1,
+  devices: 2,
+};
+
+/** Every actor kind of droidbus. */
+export const ACTOR_KINDS: Record<string, KindConfig> = {
+  system: {
+    module: new URL('./system/system-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 64,
+    spawnOnDemand: true,
+  },
+  project: {
+    module: new URL('./project/project-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 64,
+    spawnOnDemand: true,
+  },
+};
+
+/** Splits `kind/key` into its parts. */
+export function parseAddress(address: string): { kind: string; key: string | undefined } {
+  const slash = address.indexOf('/');
+  return slash < 0
+    ? { kind: address, key: undefined }
+    : { kind: address.slice(0, slash), key: address.slice(slash + 1) };
+}

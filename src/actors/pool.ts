@@ -1,0 +1,43 @@
+import { Piscina } from 'piscina';
+import os from 'node:os';
+
+const POOL_ENTRY = new URL('./pool-entry.js', import.meta.url);
+
+export interface PoolOptions {
+  /** The task module: it default-exports `async (task) => result`. */
+  module: URL;
+  /** Pool name, for logs. */
+  name: string;
+  /** Threads at most (default: the number of CPUs, at least 1). */
+  maxThreads?: number;
+  /** Threads kept warm (default 0: a pool costs nothing until used). */
+  minThreads?: number;
+  /** Idle threads exit after this long (default 30 s). */
+  idleTimeoutMs?: number;
+  /**
+   * Set when tasks keep timers or spawn processes: piscina's Atomics wait would block their event
+   * loop between tasks, so such pools run with `atomics: 'disabled'`.
+   */
+  tasksUseEventLoop?: boolean;
+  /** Tasks waiting at most; more are refused by piscina (default: 4 per thread). */
+  maxQueue?: number;
+}
+
+/**
+ * A piscina pool for CPU-bound work (retrace, image scaling). Every pool thread starts through
+ * pool-entry, which sends the thread's stdout to stderr before the task module loads: piscina has
+ * no option for that, and stdout is the MCP protocol.
+ */
+export function createPool(options: PoolOptions): Piscina {
+  const maxThreads = Math.max(1, options.maxThreads ?? os.availableParallelism());
+  return new Piscina({
+    filename: POOL_ENTRY.href,
+    name: 'default',
+    workerData: { taskModule: options.module.href, pool: options.name },
+    maxThreads,
+    minThreads: Math.min(maxThreads, options.minThreads ?? 0),
+    idleTimeout: options.idleTimeoutMs ?? 30_000,
+    maxQueue: options.maxQueue ?? maxThreads * 4,
+    atomics: options.tasksUseEventLoop ? 'disabled' : 'sync',
+  });
+}

@@ -1,0 +1,35 @@
+import { statSync } from 'node:fs';
+import { defineActor } from '../actor.js';
+import { findGradleRoot, settingsFileIn } from '../../project/gradle-root.js';
+import { canonicalProjectRoot, isProjectTrusted, trustHint } from '../../project/trust.js';
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The project actor: reads Gradle projects (settings, build files, trust) without running Gradle. */
+export default defineActor({
+  kind: 'project',
+  concurrency: 4,
+  start: () => ({}),
+  handlers: {
+    'project.describe': ({ root }) => {
+      const canonical = canonicalProjectRoot(root);
+      const exists = isDirectory(canonical);
+      const gradleRoot = exists ? findGradleRoot(canonical) : null;
+      const trusted = isProjectTrusted(gradleRoot ?? canonical);
+      return {
+        project_root: canonical,
+        gradle_root: gradleRoot,
+        settings_file: gradleRoot ? settingsFileIn(gradleRoot) : null,
+        exists,
+        trusted,
+        trust_hint: trusted ? null : trustHint(gradleRoot ?? canonical),
+      };
+    },
+  },
+});

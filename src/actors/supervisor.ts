@@ -1,0 +1,419 @@
+import { Worker } from 'node:worker_threads';
+import type { ActorEndpoint, Bus } from '../bus/bus.js';
+import type { WireError } from '../bus/errors.js';
+import type { RequestEnvelope } from '../bus/envelope.js';
+import { logger } from '../util/log.js';
+import { ACTOR_KINDS, DEFAULT_GROUPS, parseAddress } from './kinds.js';
+import type { KindConfig } from './kinds.js';
+import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
+
+const log = logger('supervisor');
+const WORKER_ENTRY = new URL('./worker-host.js', import.meta.url);
+const RESTART_WINDOW_MS = 60_000;
+const MAX_RESTARTS_IN_WINDOW = 5;
+
+interface Slot {
+  group: string;
+  index: number;
+  worker: Worker | undefined;
+  actors: Set<string>;
+  /** Bus requests handed to this worker's actors and not answered yet. */
+  inflight: Map<string, { address: string; type: string }>;
+  /** Requests this worker's actors sent: their id → the bus id. */
+  outgoing: Map<string, string>;
+  topics: Set<string>;
+  restarts: number[];
+  lastError: string | undefined;
+  dead: boolean;
+}
+
+interface ActorRecord {
+  kind: string;
+  key: string | undefined;
+  slot: Slot;
+  state: 'starting' | 'started' | 'stopping';
+  started: Promise<void>;
+  settleStart: (error?: WireError) => void;
+  stopped?: () => void;
+}
+
+export interface SupervisorOptions {
+  /** Threads per worker group (defaults: DEFAULT_GROUPS). */
+  groups?: Record<string, number>;
+  /** Extra or replacement actor kinds (tests register their own). */
+  kinds?: Record<string, KindConfig>;
+}
+
+/**
+ * Hosts actors on worker threads for the bus: places them (many per thread), delivers their
+ * mail, restarts a crashed worker and fails what it had in flight with an error naming the actor.
+ */
+export class Supervisor implements ActorEndpoint {
+  private readonly kinds: Record<string, KindConfig>;
+  private readonly groups: Map<string, Slot[]> = new Map();
+  private readonly actors = new Map<string, ActorRecord>();
+  private shuttingDown = false;
+
+  constructor(
+    private readonly bus: Bus,
+    options: SupervisorOptions = {},
+  ) {
+    this.kinds = { ...ACTOR_KINDS, ...options.kinds };
+    for (const [group, threads] of Object.entries({ ...DEFAULT_GROUPS, ...options.groups })) {
+      this.groups.set(
+        group,
+        Array.from({ length: Math.max(1, threads) }, (_, index) => ({
+          group,
+          index,
+          worker: undefined,
+          actors: new Set<string>(),
+          inflight: new Map(),
+          outgoing: new Map(),
+          topics: new Set<string>(),
+          restarts: [],
+          lastError: undefined,
+          dead: false,
+        })),
+      );
+    }
+    bus.attach(this);
+  }
+
+  mailboxCapacity(address: string): number {
+    return this.kinds[parseAddress(address).kind]?.mailbox ?? 16;
+  }
+
+  deliver(address: string, envelope: RequestEnvelope): void {
+    let record = this.actors.get(address);
+    if (!record) {
+      const { kind, key } = parseAddress(address);
+      const config = this.kinds[kind];
+      if (!config) {
+        this.answer(envelope.id, { code: 'INVALID', message: `no actor kind '${kind}'` });
+        return;
+      }
+      if (!config.spawnOnDemand) {
+        this.answer(
+          envelope.id,
+          config.missing?.(key) ?? {
+            code: 'NOT_FOUND',
+            message: `no ${address} actor is running`,
+            actor: address,
+          },
+        );
+        return;
+      }
+      const spawned = this.place(kind, key);
+      if ('code' in spawned) {
+        this.answer(envelope.id, spawned);
+        return;
+      }
+      record = spawned;
+    }
+    if (record.state === 'stopping') {
+      this.answer(envelope.id, {
+        code: 'UNAVAILABLE',
+        message: `the ${address} actor is stopping`,
+        actor: address,
+      });
+      return;
+    }
+    const slot = record.slot;
+    slot.inflight.set(envelope.id, { address, type: envelope.type });
+    this.post(slot, { t: 'request', address, envelope });
+  }
+
+  cancel(address: string, id: string, reason: string): void {
+    const record = this.actors.get(address);
+    if (record?.slot.inflight.has(id)) {
+      this.post(record.slot, { t: 'cancel', address, id, reason });
+    }
+  }
+
+  forwardEvent(topic: string, payload: unknown): void {
+    for (const slots of this.groups.values()) {
+      for (const slot of slots) {
+        if (slot.worker && slot.topics.has(topic)) {
+          this.post(slot, { t: 'event', topic, payload });
+        }
+      }
+    }
+  }
+
+  /** Starts an actor (a device actor when its device comes online). Resolves once it runs. */
+  async spawn(kind: string, key?: string): Promise<void> {
+    const address = key === undefined ? kind : `${kind}/${key}`;
+    const existing = this.actors.get(address);
+    if (existing) {
+      return existing.started;
+    }
+    const record = this.place(kind, key);
+    if ('code' in record) {
+      throw new Error(record.message);
+    }
+    return record.started;
+  }
+
+  /** Stops an actor (its device went away). Requests it still holds fail UNAVAILABLE. */
+  async stopActor(address: string): Promise<void> {
+    const record = this.actors.get(address);
+    if (!record || record.state === 'stopping') {
+      return;
+    }
+    record.state = 'stopping';
+    await new Promise<void>((resolve) => {
+      record.stopped = resolve;
+      this.post(record.slot, { t: 'stop', address });
+    });
+  }
+
+  /** Addresses of the running actors and their state. */
+  list(): { address: string; state: string; thread: string }[] {
+    return [...this.actors.entries()].map(([address, r]) => ({
+      address,
+      state: r.state,
+      thread: `${r.slot.group}#${r.slot.index}`,
+    }));
+  }
+
+  /**
+   * Terminates the worker thread that hosts `address`, as a crash would (diagnostics and tests):
+   * its in-flight requests fail CRASHED naming the actor, and the worker is restarted.
+   */
+  async crashWorkerOf(address: string): Promise<void> {
+    const worker = this.actors.get(address)?.slot.worker;
+    if (worker) {
+      await worker.terminate();
+    }
+  }
+
+  /** Stops every actor, then every worker. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    const stopping = [...this.actors.keys()].map((address) =>
+      Promise.race([this.stopActor(address), new Promise<void>((r) => setTimeout(r, 6_000).unref())]),
+    );
+    await Promise.all(stopping);
+    for (const slots of this.groups.values()) {
+      for (const slot of slots) {
+        const worker = slot.worker;
+        slot.worker = undefined;
+        if (worker) {
+          await worker.terminate();
+        }
+      }
+    }
+  }
+
+  private place(kind: string, key: string | undefined): ActorRecord | WireError {
+    const address = key === undefined ? kind : `${kind}/${key}`;
+    const config = this.kinds[kind];
+    if (!config) {
+      return { code: 'INVALID', message: `no actor kind '${kind}'` };
+    }
+    if (this.shuttingDown) {
+      return { code: 'UNAVAILABLE', message: 'droidbus is shutting down' };
+    }
+    const slots = (this.groups.get(config.group) ?? this.groups.get('main'))!.filter((s) => !s.dead);
+    if (slots.length === 0) {
+      return {
+        code: 'UNAVAILABLE',
+        message: `the worker threads for ${address} kept crashing and were not restarted; restart droidbus`,
+        actor: address,
+      };
+    }
+    const slot = slots.reduce((a, b) => (b.actors.size < a.actors.size ? b : a));
+    let settleStart!: (error?: WireError) => void;
+    const started = new Promise<void>((resolve, reject) => {
+      settleStart = (error) => (error ? reject(new Error(error.message)) : resolve());
+    });
+    started.catch(() => undefined);
+    const record: ActorRecord = { kind, key, slot, state: 'starting', started, settleStart };
+    this.actors.set(address, record);
+    slot.actors.add(address);
+    this.ensureWorker(slot);
+    this.post(slot, { t: 'spawn', address, kind, key, module: config.module.href });
+    this.bus.publish('actor.state', { address, state: 'starting' });
+    return record;
+  }
+
+  private ensureWorker(slot: Slot): Worker {
+    if (slot.worker) {
+      return slot.worker;
+    }
+    const data: WorkerData = { group: slot.group, index: slot.index };
+    // stdout: true keeps a worker's stdout off ours: stdout is the MCP protocol. It goes to stderr.
+    const worker = new Worker(WORKER_ENTRY, { workerData: data, stdout: true, stderr: true });
+    worker.stdout.pipe(process.stderr, { end: false });
+    worker.stderr.pipe(process.stderr, { end: false });
+    worker.on('message', (message: FromWorker) => this.onWorkerMessage(slot, message));
+    worker.on('error', (err) => {
+      slot.lastError = err.message;
+      log.error(`worker ${slot.group}#${slot.index} failed`, { error: err.message });
+    });
+    worker.on('exit', (code) => this.onWorkerExit(slot, worker, code));
+    slot.worker = worker;
+    return worker;
+  }
+
+  private onWorkerMessage(slot: Slot, message: FromWorker): void {
+    switch (message.t) {
+      case 'response': {
+        slot.inflight.delete(message.envelope.id);
+        const env = message.envelope;
+        this.bus.settle(env.id, env.ok ? { ok: true, value: env.value } : { ok: false, error: env.error });
+        break;
+      }
+      case 'progress': {
+        const { id, kind: _kind, ...progress } = message.envelope;
+        this.bus.progress(id, progress);
+        break;
+      }
+      case 'event':
+        this.bus.publish(message.topic, message.payload);
+        break;
+      case 'subscribe':
+        message.topics.forEach((topic) => slot.topics.add(topic));
+        break;
+      case 'request':
+        this.forwardActorRequest(slot, message.envelope);
+        break;
+      case 'cancel': {
+        const busId = slot.outgoing.get(message.id);
+        if (busId) {
+          this.bus.cancel(busId, message.reason);
+        }
+        break;
+      }
+      case 'state':
+        this.onActorState(message.address, message.state, message.error);
+        break;
+      default: {
+        const never: never = message;
+        log.error('unknown message from a worker', { message: never });
+      }
+    }
+  }
+
+  private forwardActorRequest(slot: Slot, envelope: RequestEnvelope): void {
+    const actorId = envelope.id;
+    const reply = (message: ToWorker): void => {
+      slot.outgoing.delete(actorId);
+      if (slot.worker) {
+        this.post(slot, message);
+      }
+    };
+    const busId = this.bus.dispatch(
+      {
+        type: envelope.type,
+        payload: envelope.payload,
+        deadline: envelope.deadline,
+        origin: envelope.origin,
+      },
+      {
+        resolve: (value) =>
+          reply({ t: 'reply', envelope: { kind: 'response', id: actorId, ok: true, value } }),
+        reject: (error) =>
+          reply({ t: 'reply', envelope: { kind: 'response', id: actorId, ok: false, error } }),
+        progress: (p) => {
+          if (slot.worker) {
+            this.post(slot, { t: 'reply-progress', envelope: { kind: 'progress', id: actorId, ...p } });
+          }
+        },
+      },
+    );
+    slot.outgoing.set(actorId, busId);
+  }
+
+  private onActorState(address: string, state: 'started' | 'stopped' | 'failed', error?: WireError): void {
+    const record = this.actors.get(address);
+    if (!record) {
+      return;
+    }
+    if (state === 'started') {
+      record.state = 'started';
+      record.settleStart();
+      this.bus.publish('actor.state', { address, state: 'started' });
+      return;
+    }
+    this.actors.delete(address);
+    record.slot.actors.delete(address);
+    if (state === 'failed') {
+      log.error(`actor ${address} failed to start`, { error: error?.message });
+      record.settleStart(error ?? { code: 'UNAVAILABLE', message: `the ${address} actor failed to start` });
+    }
+    record.stopped?.();
+    this.bus.publish('actor.state', {
+      address,
+      state: 'stopped',
+      ...(error ? { reason: error.message } : {}),
+    });
+  }
+
+  private onWorkerExit(slot: Slot, worker: Worker, code: number): void {
+    if (slot.worker !== worker) {
+      return; // A worker we terminated on purpose during shutdown.
+    }
+    slot.worker = undefined;
+    if (this.shuttingDown) {
+      return;
+    }
+    const cause = slot.lastError ? `: ${slot.lastError}` : '';
+    slot.lastError = undefined;
+    log.error(`worker ${slot.group}#${slot.index} exited with code ${code}${cause}`, {
+      actors: [...slot.actors],
+    });
+    for (const [id, { address, type }] of slot.inflight) {
+      this.answer(id, {
+        code: 'CRASHED',
+        message: `the ${address} actor crashed while handling ${type} (its worker thread exited with code ${code}${cause}); droidbus restarted it — try again`,
+        actor: address,
+      });
+    }
+    slot.inflight.clear();
+    for (const busId of slot.outgoing.values()) {
+      this.bus.cancel(busId, 'the requesting actor crashed');
+    }
+    slot.outgoing.clear();
+    slot.topics.clear();
+
+    const now = Date.now();
+    slot.restarts = slot.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
+    const survivors = [...slot.actors];
+    if (slot.restarts.length >= MAX_RESTARTS_IN_WINDOW) {
+      slot.dead = true;
+      log.error(
+        `worker ${slot.group}#${slot.index} crashed ${MAX_RESTARTS_IN_WINDOW} times in a minute; not restarting it`,
+      );
+    } else {
+      slot.restarts.push(now);
+    }
+    for (const address of survivors) {
+      const record = this.actors.get(address);
+      this.actors.delete(address);
+      slot.actors.delete(address);
+      this.bus.publish('actor.state', {
+        address,
+        state: 'crashed',
+        reason: `worker exited with code ${code}`,
+      });
+      if (record && !slot.dead && record.state !== 'stopping') {
+        // Same kind and key, on a fresh thread.
+        const again = this.place(record.kind, record.key);
+        if ('code' in again) {
+          log.error(`could not restart ${address}`, { error: again.message });
+        }
+      } else {
+        record?.stopped?.();
+      }
+    }
+  }
+
+  private answer(id: string, error: WireError): void {
+    this.bus.settle(id, { ok: false, error });
+  }
+
+  private post(slot: Slot, message: ToWorker): void {
+    this.ensureWorker(slot).postMessage(message);
+  }
+}

@@ -1,0 +1,38 @@
+import { threadId } from 'node:worker_threads';
+import { defineActor } from '../actor.js';
+import { BusError } from '../../bus/errors.js';
+import { runHealthCheck } from './health.js';
+
+/** The system actor: liveness, and the health check (it spawns probes, so it stays off the JSON-RPC loop). */
+export default defineActor({
+  kind: 'system',
+  concurrency: 8,
+  start: () => ({}),
+  handlers: {
+    'system.ping': async (payload, _state, ctx) => {
+      if (payload.delay_ms) {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, payload.delay_ms);
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              reject(
+                ctx.signal.reason instanceof BusError
+                  ? ctx.signal.reason
+                  : new BusError('CANCELLED', 'cancelled'),
+              );
+            },
+            { once: true },
+          );
+        });
+      }
+      return {
+        ...(payload.echo !== undefined ? { echo: payload.echo } : {}),
+        pid: process.pid,
+        thread_id: threadId,
+      };
+    },
+    'system.health': (payload) => runHealthCheck(payload.project_root, payload.trusted),
+  },
+});

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { EventDef, RequestDef } from './contract.js';
+import { projectRequests } from './messages/project.js';
+import { systemRequests } from './messages/system.js';
+import { coreEvents } from './messages/events.js';
+
+/** Every request type of the bus. Add a domain's requests from its own file under messages/. */
+export const REQUESTS = {
+  ...systemRequests,
+  ...projectRequests,
+} satisfies Record<string, RequestDef>;
+
+/** Every event topic of the bus. */
+export const EVENTS = {
+  ...coreEvents,
+} satisfies Record<string, EventDef>;
+
+export type RequestType = keyof typeof REQUESTS;
+/** A request's payload as a sender writes it (defaults may be left out). */
+export type RequestOf<T extends RequestType> = z.input<(typeof REQUESTS)[T]['request']>;
+/** A request's payload as the handler receives it: validated, defaults applied. */
+export type PayloadOf<T extends RequestType> = z.output<(typeof REQUESTS)[T]['request']>;
+export type ResponseOf<T extends RequestType> = z.output<(typeof REQUESTS)[T]['response']>;
+export type EventTopic = keyof typeof EVENTS;
+export type EventOf<E extends EventTopic> = z.output<(typeof EVENTS)[E]['payload']>;
+
+/** The request types an actor kind answers. */
+export type RequestTypesOf<K extends string> = {
+  [T in RequestType]: (typeof REQUESTS)[T]['actor'] extends K ? T : never;
+}[RequestType];
+
+/** True when `type` names a request type of the registry. */
+export function isRequestType(type: string): type is RequestType {
+  return Object.prototype.hasOwnProperty.call(REQUESTS, type);
+}
+
+/** True when `topic` names an event topic of the registry. */
+export function isEventTopic(topic: string): topic is EventTopic {
+  return Object.prototype.hasOwnProperty.call(EVENTS, topic);
+}
+
+/** The actor address a request goes to: the kind, plus `/key` for kinds with instances. */
+export function addressOf(type: RequestType, payload: unknown): string {
+  const def: RequestDef = REQUESTS[type];
+  return def.key ? `${def.actor}/${def.key(payload)}` : def.actor;
+}

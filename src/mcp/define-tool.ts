@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+import type { BusClient } from '../bus/client.js';
+import type { Progress } from '../bus/envelope.js';
+import type { Origin } from '../bus/origin.js';
+import type { Toolset } from './toolsets.js';
+import type { SessionState } from './session.js';
+
+/**
+ * A tool's kind, from which its annotations are derived (never typed by hand):
+ * R read-only; W changes state, not destructively; D destructive or hard to reverse;
+ * O open-world: runs arbitrary project code.
+ */
+export type ToolKind = 'R' | 'W' | 'D' | 'O';
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+/** The annotations of a kind: all three hints are always set. */
+export function annotationsFor(kind: ToolKind, title: string): ToolAnnotations {
+  switch (kind) {
+    case 'R':
+      return { title, readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+    case 'W':
+      return { title, readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+    case 'D':
+      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+    case 'O':
+      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+    default: {
+      const never: never = kind;
+      throw new Error(`unknown tool kind ${String(never)}`);
+    }
+  }
+}
+
+/** What a tool handler can use. */
+export interface ToolContext {
+  /** The bus; it may change under a session (host gone → local), so take it from here on every call. */
+  readonly bus: BusClient;
+  readonly session: SessionState;
+  /** Who is calling, for records (builds, agent actions). */
+  readonly origin: Origin;
+  /** Fires when the client cancels the request (notifications/cancelled). */
+  readonly signal: AbortSignal;
+  /** Sends notifications/progress when the client asked for progress; otherwise does nothing. */
+  progress(progress: Progress): void;
+  /** True when the client sent a progressToken. */
+  readonly wantsProgress: boolean;
+}
+
+/** An image or other content block placed before the text of a result. */
+export type ExtraContent =
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'text'; text: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text: string } }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; blob: string } };
+
+/** What a handler returns: a short text, and the structured value when the tool declares an output schema. */
+export interface ToolResult {
+  text: string;
+  structured?: Record<string, unknown>;
+  /** Content placed before the text (a screenshot's PNG). */
+  before?: ExtraContent[];
+}
+
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject | undefined = z.ZodObject | undefined,
+> {
+  name: string;
+  toolset: Toolset;
+  kind: ToolKind;
+  title: string;
+  description: string;
+  input: I;
+  output?: O;
+  /** Keeps working in a pinned session whose project the host closed (device, UI, logcat, health tools). */
+  projectIndependent?: boolean;
+  handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** Declares a tool. Tools are data: the registry collects them and the server registers them in one place. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefined = undefined>(
+  def: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
+  return def;
+}
+
+/** A valid request that failed: becomes a tool result with `isError: true` that the model reads. */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly structured?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Arguments that passed the schema but break a rule (cross-field, scope, trust): `invalid_params`. */
+export class InvalidParamsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidParamsError';
+  }
+}

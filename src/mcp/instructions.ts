@@ -1,0 +1,50 @@
+import type { ToolDefinition } from './define-tool.js';
+import { TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
+import type { Toolset } from './toolsets.js';
+import type { SessionMode } from './session.js';
+import { describeMode } from './session.js';
+
+/** What each toolset's tools are for, told to the model once per session. */
+const TOOLSET_GUIDE: Record<Toolset, string> = {
+  core: 'Use these for stateful Android work: Gradle builds with structured errors, logcat and crashes (with R8 deobfuscation), exit reasons, launch times, debug sessions, the project and its health, and reading devices and apps.',
+  ui: 'Use these to read the screen (UI Automator hierarchy, screenshots) and drive it; prefer tree paths (tree_path) from the reading tools over raw coordinates, and pass expect_screen_hash so an action never lands on a screen that changed.',
+  'device-admin':
+    "Use these to install, launch, stop and restart apps, change permissions, network and orientation, open deep links, and start or stop emulators. Destructive ones are limited to the project's own packages unless the user asked for another (allow_foreign_package: true).",
+};
+
+/**
+ * The `instructions` string of `initialize`, generated from the registry: the mode first, then the
+ * enabled and hidden toolsets, then what each enabled group of tools is for.
+ */
+export function buildInstructions(
+  mode: SessionMode,
+  enabled: readonly Toolset[],
+  tools: readonly ToolDefinition[],
+): string {
+  const hidden = TOOLSET_NAMES.filter((t) => !enabled.includes(t));
+  const parts: string[] = [];
+  let modeLine = `droidbus (${describeMode(mode)}).`;
+  if (mode.kind === 'standalone') {
+    modeLine +=
+      " Its builds and logcat streams run in this process and are not visible on the droidbus host's page.";
+  }
+  modeLine += ` Toolsets served: ${enabled.join(', ')}.`;
+  if (hidden.length > 0) {
+    modeLine += ` Hidden: ${hidden.join(', ')} (restart droidbus mcp with --toolsets ${[...enabled, ...hidden].join(',')} to serve them).`;
+  }
+  parts.push(modeLine);
+  parts.push(
+    'droidbus does Android development work on real devices and emulators for you: build with Gradle and read structured errors, stream and query logcat, group and deobfuscate crashes, inspect and drive the UI, take screenshots, and manage apps — on many devices at once.',
+  );
+  for (const toolset of enabled) {
+    const names = tools.filter((t) => t.toolset === toolset).map((t) => t.name);
+    if (names.length === 0) {
+      continue;
+    }
+    parts.push(`${toolset} — ${TOOLSETS[toolset]}: ${TOOLSET_GUIDE[toolset]} Tools: ${names.join(', ')}.`);
+  }
+  parts.push(
+    'Tool errors say what failed and what to try next. Arguments are validated strictly: a refused argument is an invalid_params error naming the rule.',
+  );
+  return parts.join('\n\n');
+}

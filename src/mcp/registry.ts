@@ -1,0 +1,10 @@
+import type { ToolDefinition } from './define-tool.js';
+import { projectTools } from './tools/project.js';
+
+/** Every tool of droidbus, from one file per tool family under tools/. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [...projectTools] as readonly ToolDefinition[];
+
+/** A tool by name. */
+export function toolByName(name: string): ToolDefinition | undefined {
+  return ALL_TOOLS.find((t) => t.name === name);
+}

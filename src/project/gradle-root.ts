@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const SETTINGS_FILES = ['settings.gradle.kts', 'settings.gradle'];
+
+/** The settings file of a Gradle build directory, or null. */
+export function settingsFileIn(dir: string): string | null {
+  for (const name of SETTINGS_FILES) {
+    const file = path.join(dir, name);
+    if (existsSync(file)) {
+      return file;
+    }
+  }
+  return null;
+}
+
+/** The nearest folder at or above `start` that holds settings.gradle(.kts); null when none does. */
+export function findGradleRoot(start: string): string | null {
+  let dir = path.resolve(start);
+  for (;;) {
+    if (settingsFileIn(dir)) {
+      return dir;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) {
+      return null;
+    }
+    dir = parent;
+  }
+}

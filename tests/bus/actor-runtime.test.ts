@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type * as Runtime from '../../src/actors/runtime.js';
+import type { BusError } from '../../src/bus/errors.js';
+import { fromDist } from '../helpers/paths.js';
+
+let runtime: typeof Runtime;
+let system: Runtime.ActorSystem;
+
+beforeAll(async () => {
+  runtime = await fromDist<typeof Runtime>('actors/runtime.ts');
+  system = runtime.startActorSystem();
+});
+afterAll(async () => system.shutdown());
+
+async function rejection(promise: Promise<unknown>): Promise<BusError> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e as BusError,
+  );
+}
+
+describe('the actor runtime', () => {
+  it('answers a request from an actor on a worker thread', async () => {
+    const client = system.client({ kind: 'cli' });
+    const answer = await client.request('system.ping', { echo: 'hello' });
+    expect(answer.echo).toBe('hello');
+    expect(answer.pid).toBe(process.pid);
+    expect(answer.thread_id).toBeGreaterThan(0); // not the main thread
+  });
+
+  it('fails a request whose deadline passes with TIMEOUT naming the actor', async () => {
+    const client = system.client({ kind: 'cli' });
+    const err = await rejection(client.request('system.ping', { delay_ms: 10_000 }, { timeoutMs: 50 }));
+    expect(err.code).toBe('TIMEOUT');
+    expect(err.actor).toBe('system');
+    expect(err.message).toContain('system.ping');
+  });
+
+  it('cancels a request when its signal aborts, and the actor lets go of it', async () => {
+    const client = system.client({ kind: 'cli' });
+    const controller = new AbortController();
+    const pending = client.request('system.ping', { delay_ms: 10_000 }, { signal: controller.signal });
+    setImmediate(() => controller.abort());
+    const err = await rejection(pending);
+    expect(err.code).toBe('CANCELLED');
+    // The actor's handler saw its AbortSignal and answered, so its mailbox slot is free again.
+    const deadline = Date.now() + 5_000;
+    while ((system.bus.inflightByAddress()['system'] ?? 0) > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(system.bus.inflightByAddress()['system'] ?? 0).toBe(0);
+  });
+
+  it('checks payloads against the contract and answers INVALID', async () => {
+    const client = system.client({ kind: 'cli' });
+    const err = await rejection(client.request('system.ping', { delay_ms: -5 }));
+    expect(err.code).toBe('INVALID');
+    expect(err.message).toContain('delay_ms');
+  });
+
+  it('fails a request in flight on a worker that dies with CRASHED naming the actor, and the next one succeeds', async () => {
+    const client = system.client({ kind: 'cli' });
+    const first = await client.request('system.ping', {});
+    const inFlight = client.request('system.ping', { delay_ms: 10_000 });
+    await new Promise((r) => setTimeout(r, 20));
+    await system.supervisor.crashWorkerOf('system');
+    const err = await rejection(inFlight);
+    expect(err.code).toBe('CRASHED');
+    expect(err.actor).toBe('system');
+    expect(err.message).toContain('the system actor crashed while handling system.ping');
+    const after = await client.request('system.ping', { echo: 'again' });
+    expect(after.echo).toBe('again');
+    expect(after.thread_id).not.toBe(first.thread_id); // a fresh worker thread
+  });
+});
+
+describe('bounded mailboxes', () => {
+  it('answers BUSY at once when an actor has as many requests as its mailbox holds', async () => {
+    const small = runtime.startActorSystem({
+      kinds: {
+        system: {
+          module: new URL('../../dist/actors/system/system-actor.js', import.meta.url),
+          group: 'main',
+          mailbox: 2,
+          spawnOnDemand: true,
+        },
+      },
+    });
+    try {
+      const client = small.client({ kind: 'cli' });
+      const controller = new AbortController();
+      const held = [1, 2].map(() =>
+        client
+          .request('system.ping', { delay_ms: 10_000 }, { signal: controller.signal })
+          .catch(() => undefined),
+      );
+      const started = Date.now();
+      const err = await rejection(client.request('system.ping', {}));
+      expect(err.code).toBe('BUSY');
+      expect(err.message).toContain('system');
+      expect(Date.now() - started).toBeLessThan(5_000); // answered at once, not after the held ones
+      controller.abort();
+      await Promise.all(held);
+    } finally {
+      await small.shutdown();
+    }
+  });
+});
+
+describe('events', () => {
+  it('keeps delivering to other listeners when one throws', () => {
+    const seen: string[] = [];
+    const offA = system.bus.subscribe('actor.state', () => {
+      throw new Error('listener bug');
+    });
+    const offB = system.bus.subscribe('actor.state', (p) => seen.push((p as { address: string }).address));
+    system.bus.publish('actor.state', { address: 'device/x', state: 'started' });
+    offA();
+    offB();
+    expect(seen).toEqual(['device/x']);
+  });
+});
+
+async function runProbe(name: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const probe = fileURLToPath(new URL(`../fixtures/actors/${name}`, import.meta.url));
+  const child = spawn(process.execPath, [probe], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
+
+describe('stdout', () => {
+  it('never carries what a worker writes: a worker that logs goes to stderr', async () => {
+    const { code, stdout, stderr } = await runProbe('stdout-probe.mjs');
+    expect(code).toBe(0);
+    expect(stderr).toContain('answer: {"echo":"probe"');
+    // The worker did write — and it landed on stderr.
+    expect(stderr).toContain('chatty actor handling a ping');
+    expect(stderr).toContain('raw stdout write from a worker');
+    expect(stdout).toBe('');
+  });
+});
+
+describe('pools', () => {
+  it('run CPU-bound tasks on their own threads and send what a task prints to stderr', async () => {
+    const { code, stdout, stderr } = await runProbe('pool-probe.mjs');
+    expect(code).toBe(0);
+    expect(stderr).toContain('result: 42');
+    expect(stderr).toContain('chatty pool task 21');
+    expect(stderr).toContain('raw stdout write from a pool thread');
+    expect(stdout).toBe('');
+  });
+});
