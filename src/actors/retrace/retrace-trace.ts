@@ -104,7 +104,7 @@ export function retraceTrace(
   });
   const trailingNewline = /[\r\n]$/.test(traceText);
   const text = out.join('\n') + (trailingNewline && out.length > 0 ? '\n' : '');
-  return { text, frames, changed: text !== traceText, unmappedFrames: unmapped, mapIds };
+  return { text, frames, changed: out.join('\n') !== lines.join('\n'), unmappedFrames: unmapped, mapIds };
 }
 
 interface LineStep {
