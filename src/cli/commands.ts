@@ -13,4 +13,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Check Java, the Android SDK, adb and the Gradle wrapper, for a person.',
     load: async () => (await import('./doctor.js')).command,
   },
+  retrace: {
+    summary: 'Deobfuscate a stack trace with an R8/ProGuard mapping file (no JVM needed).',
+    load: async () => (await import('./retrace.js')).command,
+  },
 };

@@ -1,0 +1,297 @@
+import { parseLenientJson } from './lenient-json.js';
+import type { LenientValue } from './lenient-json.js';
+import type {
+  ClassMapping,
+  FieldMapping,
+  MappedRange,
+  MemberFlags,
+  MethodSignature,
+  RewriteFrameRule,
+} from './mapping-model.js';
+import { MappingError, VERSION_1_0, VERSION_2_0, VERSION_2_2 } from './mapping-model.js';
+
+/**
+ * One member line, R8's grammar:
+ * `[minFrom:minTo:]type name[(params)][:origFrom[:origTo]] -> renamed`, whitespace allowed around
+ * the separators. A single number after the signature is a "cardinal" original line.
+ */
+const MEMBER_LINE =
+  /^[ \t]*(?:(\d+)[ \t]*:[ \t]*(\d+)[ \t]*:[ \t]*)?([^\s(:]+)[ \t]+([^\s(:]+)[ \t]*(?:\(([^)]*)\))?[ \t]*(?::[ \t]*(\d+)(?:[ \t]*:[ \t]*(\d+))?)?[ \t]*->[ \t]*(\S+)[ \t]*$/;
+
+/**
+ * Parses the member lines and `# {…}` metadata of one class (the text between its header and the
+ * next class header). `firstLine` is the 1-based line number of the first body line.
+ */
+export function parseClassBody(
+  text: string,
+  start: number,
+  end: number,
+  obfuscated: string,
+  original: string,
+  versionRank: number,
+  firstLine: number,
+): ClassMapping {
+  const result: ClassMapping = {
+    obfuscated,
+    original,
+    sourceFile: null,
+    synthesized: false,
+    methods: new Map(),
+    fields: new Map(),
+    members: new Map(),
+  };
+  let lineNo = firstLine - 1;
+  let sawMember = false;
+  let lastRange: MappedRange | null = null;
+  // R8 collects member-level ("referential") metadata until the inline group ends and then puts it
+  // on the member of the group's last line.
+  let pending: MemberFlags | null = null;
+  let previous: {
+    range: MappedRange | null;
+    renamed: string;
+    minFrom: number;
+    minTo: number;
+    key: string;
+  } | null = null;
+
+  const commitPending = (): void => {
+    if (pending !== null && previous !== null) {
+      const flags = result.members.get(previous.key) ?? { synthesized: false, outline: false };
+      flags.synthesized ||= pending.synthesized;
+      flags.outline ||= pending.outline;
+      result.members.set(previous.key, flags);
+    }
+    pending = null;
+  };
+
+  let pos = start;
+  while (pos < end) {
+    lineNo++;
+    let eol = text.indexOf('\n', pos);
+    if (eol < 0 || eol > end) {
+      eol = end;
+    }
+    let lineEnd = eol;
+    if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13) {
+      lineEnd--;
+    }
+    const line = text.slice(pos, lineEnd);
+    pos = eol + 1;
+    const trimmed = line.trim();
+    if (trimmed === '') {
+      continue;
+    }
+    if (trimmed.startsWith('#')) {
+      const json = trimmed.slice(1).trim();
+      if (!json.startsWith('{')) {
+        continue;
+      }
+      const info = parseLenientJson(json);
+      if (info === null || typeof info !== 'object' || Array.isArray(info)) {
+        continue;
+      }
+      const id = info['id'];
+      if (typeof id !== 'string') {
+        continue;
+      }
+      if (!sawMember) {
+        applyClassInfo(result, id, info, versionRank);
+        continue;
+      }
+      if (lastRange !== null) {
+        applyRangeInfo(lastRange, id, info, versionRank, lineNo);
+      }
+      if (
+        (id === 'com.android.tools.r8.synthesized' && versionRank >= VERSION_1_0) ||
+        (id === 'com.android.tools.r8.outline' && versionRank >= VERSION_2_0)
+      ) {
+        pending ??= { synthesized: false, outline: false };
+        if (id === 'com.android.tools.r8.synthesized') {
+          pending.synthesized = true;
+        } else {
+          pending.outline = true;
+        }
+      }
+      continue;
+    }
+    const m = MEMBER_LINE.exec(line);
+    if (m === null) {
+      throw new MappingError(`cannot read member mapping '${clip(trimmed)}' of class ${original}`, lineNo);
+    }
+    sawMember = true;
+    const [, minA, minB, type, name, params, origA, origB, renamed] = m as unknown as string[];
+    if (params === undefined) {
+      if (minA !== undefined) {
+        throw new MappingError(`a field cannot have a line range: '${clip(trimmed)}'`, lineNo);
+      }
+      const field: FieldMapping = { type: type as string, name: name as string, renamed: renamed as string };
+      const list = result.fields.get(field.renamed);
+      if (list === undefined) {
+        result.fields.set(field.renamed, [field]);
+      } else {
+        list.push(field);
+      }
+      continue;
+    }
+    const signature = methodSignature(type as string, name as string, params);
+    const range: MappedRange = {
+      minFrom: minA === undefined ? -1 : Number(minA),
+      minTo: minB === undefined ? -1 : Number(minB),
+      signature,
+      origFrom: origA === undefined ? -1 : Number(origA),
+      origTo: origA === undefined ? -1 : origB === undefined ? Number(origA) : Number(origB),
+      origCardinal: origA !== undefined && origB === undefined,
+      renamed: renamed as string,
+      residualKey: `${signature.returnType} ${renamed as string}(${signature.params.join(',')})`,
+      synthesized: false,
+      outline: false,
+      outlineCallsite: null,
+      rewriteFrame: null,
+      residualDescriptor: null,
+    };
+    if (range.minFrom > range.minTo) {
+      throw new MappingError(`invalid minified range ${range.minFrom}:${range.minTo}`, lineNo);
+    }
+    const continues =
+      previous !== null &&
+      previous.renamed === range.renamed &&
+      previous.minFrom >= 0 &&
+      previous.minFrom === range.minFrom &&
+      previous.minTo === range.minTo &&
+      range.origCardinal;
+    if (!continues) {
+      commitPending();
+    }
+    previous = {
+      range,
+      renamed: range.renamed,
+      minFrom: range.minFrom,
+      minTo: range.minTo,
+      key: range.residualKey,
+    };
+    lastRange = range;
+    const list = result.methods.get(range.renamed);
+    if (list === undefined) {
+      result.methods.set(range.renamed, [range]);
+    } else {
+      list.push(range);
+    }
+  }
+  commitPending();
+  return result;
+}
+
+function methodSignature(returnType: string, name: string, params: string): MethodSignature {
+  const list = params.trim() === '' ? [] : params.split(',').map((p) => p.trim());
+  const dot = name.lastIndexOf('.');
+  const holder = dot > 0 ? name.slice(0, dot) : null;
+  const simple = dot > 0 ? name.slice(dot + 1) : name;
+  return {
+    returnType,
+    name: simple,
+    holder,
+    params: list,
+    key: `${returnType} ${name}(${list.join(',')})`,
+  };
+}
+
+function applyClassInfo(
+  mapping: ClassMapping,
+  id: string,
+  info: { [key: string]: LenientValue },
+  versionRank: number,
+): void {
+  if (id === 'sourceFile') {
+    const fileName = info['fileName'];
+    if (typeof fileName === 'string' && mapping.sourceFile === null) {
+      mapping.sourceFile = fileName;
+    }
+  } else if (id === 'com.android.tools.r8.synthesized' && versionRank >= VERSION_1_0) {
+    mapping.synthesized = true;
+  }
+}
+
+function applyRangeInfo(
+  range: MappedRange,
+  id: string,
+  info: { [key: string]: LenientValue },
+  versionRank: number,
+  lineNo: number,
+): void {
+  switch (id) {
+    case 'com.android.tools.r8.synthesized':
+      if (versionRank >= VERSION_1_0) {
+        range.synthesized = true;
+      }
+      return;
+    case 'com.android.tools.r8.outline':
+      if (versionRank >= VERSION_2_0) {
+        range.outline = true;
+      }
+      return;
+    case 'com.android.tools.r8.outlineCallsite':
+      if (versionRank >= VERSION_2_0 && range.outlineCallsite === null) {
+        range.outlineCallsite = outlinePositions(info, lineNo);
+      }
+      return;
+    case 'com.android.tools.r8.rewriteFrame':
+      if (versionRank >= VERSION_2_0) {
+        (range.rewriteFrame ??= []).push(rewriteRule(info, lineNo));
+      }
+      return;
+    case 'com.android.tools.r8.residualsignature': {
+      const signature = info['signature'];
+      if (versionRank >= VERSION_2_2 && typeof signature === 'string') {
+        range.residualDescriptor = signature;
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function outlinePositions(info: { [key: string]: LenientValue }, lineNo: number): Map<number, number> {
+  const positions = info['positions'];
+  if (positions === null || typeof positions !== 'object' || Array.isArray(positions)) {
+    throw new MappingError(`outlineCallsite without 'positions'`, lineNo);
+  }
+  const map = new Map<number, number>();
+  for (const [key, value] of Object.entries(positions)) {
+    const from = Number(key);
+    if (!Number.isInteger(from) || typeof value !== 'number' || !Number.isInteger(value)) {
+      throw new MappingError(`invalid outlineCallsite position '${key}'`, lineNo);
+    }
+    map.set(from, value);
+  }
+  return map;
+}
+
+function rewriteRule(info: { [key: string]: LenientValue }, lineNo: number): RewriteFrameRule {
+  const conditions = info['conditions'];
+  const actions = info['actions'];
+  if (!Array.isArray(conditions) || !Array.isArray(actions)) {
+    throw new MappingError(`rewriteFrame needs 'conditions' and 'actions' arrays`, lineNo);
+  }
+  const rule: RewriteFrameRule = { throws: [], removeInnerFrames: 0 };
+  for (const condition of conditions) {
+    const m = typeof condition === 'string' ? /^throws\((L[^;]+;)\)$/.exec(condition.trim()) : null;
+    if (m === null) {
+      throw new MappingError(`unsupported rewriteFrame condition ${JSON.stringify(condition)}`, lineNo);
+    }
+    rule.throws.push(m[1] as string);
+  }
+  for (const action of actions) {
+    const m = typeof action === 'string' ? /^removeInnerFrames\((\d+)\)$/.exec(action.trim()) : null;
+    if (m === null) {
+      throw new MappingError(`unsupported rewriteFrame action ${JSON.stringify(action)}`, lineNo);
+    }
+    rule.removeInnerFrames += Number(m[1]);
+  }
+  return rule;
+}
+
+function clip(s: string): string {
+  const printable = s.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 80 ? printable.slice(0, 77) + '...' : printable;
+}
