@@ -143,7 +143,10 @@ async function spawn(address: string, kind: string, key: string | undefined, mod
     instance.status = 'failed';
     const error = toWireError(err, address);
     error.message = `the ${address} actor failed to start: ${error.message}`;
-    error.code = error.code === 'TIMEOUT' ? 'TIMEOUT' : 'UNAVAILABLE';
+    // A start that failed for a reason of its own (a device that is not online) keeps its code.
+    if (error.code === 'INTERNAL') {
+      error.code = 'UNAVAILABLE';
+    }
     for (const queued of instance.queue.splice(0)) {
       respondError(queued.id, error);
     }

@@ -22,7 +22,10 @@ export interface ServiceOptions {
 }
 
 function connectTo(address: AdbServerAddress): net.Socket {
-  const socket = address.kind === 'tcp' ? net.createConnection(address.port, address.host) : net.createConnection(address.path);
+  const socket =
+    address.kind === 'tcp'
+      ? net.createConnection(address.port, address.host)
+      : net.createConnection(address.path);
   socket.setNoDelay(true);
   return socket;
 }
@@ -72,7 +75,10 @@ export function openService(
           ? new AdbError('server_unreachable', `no adb server answers at ${describeAdbServer(address)}`)
           : new AdbError('failed', `the connection to the adb server failed: ${err.message}`),
       );
-    const onClose = (): void => finish(new AdbError('failed', `the adb server closed the connection while opening ${service.split(':')[0]}`));
+    const onClose = (): void =>
+      finish(
+        new AdbError('failed', `the adb server closed the connection while opening ${service.split(':')[0]}`),
+      );
     const onData = (chunk: Buffer): void => {
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
       while (statuses > 0) {
@@ -102,14 +108,23 @@ export function openService(
       finish(null, buffered);
     };
     const timer = setTimeout(
-      () => finish(new AdbError('timeout', `the adb server did not open ${service.split(':')[0]} within ${options.timeoutMs} ms`)),
+      () =>
+        finish(
+          new AdbError(
+            'timeout',
+            `the adb server did not open ${service.split(':')[0]} within ${options.timeoutMs} ms`,
+          ),
+        ),
       options.timeoutMs ?? 10_000,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('data', onData);
     socket.on('error', onError);
     socket.on('close', onClose);
-    const requests = serial === null ? [frameRequest(service)] : [frameRequest(`host:transport:${serial}`), frameRequest(service)];
+    const requests =
+      serial === null
+        ? [frameRequest(service)]
+        : [frameRequest(`host:transport:${serial}`), frameRequest(service)];
     socket.write(Buffer.concat(requests));
   });
 }
@@ -127,7 +142,8 @@ export async function runService(
   const started = Date.now();
   const { socket, head } = await openService(address, serial, service, options);
   const limit = options.maxBytes ?? 64 * 1024 * 1024;
-  const remaining = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (Date.now() - started));
+  const remaining =
+    options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (Date.now() - started));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = head.length > 0 ? [head] : [];
     let size = head.length;
@@ -153,7 +169,10 @@ export async function runService(
     const timer =
       remaining === undefined
         ? undefined
-        : setTimeout(() => finish(new AdbError('timeout', `the device did not finish within ${options.timeoutMs} ms`)), remaining);
+        : setTimeout(
+            () => finish(new AdbError('timeout', `the device did not finish within ${options.timeoutMs} ms`)),
+            remaining,
+          );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -163,7 +182,9 @@ export async function runService(
       }
       chunks.push(chunk);
     });
-    socket.on('error', (err) => finish(new AdbError('failed', `the connection to the device failed: ${err.message}`)));
+    socket.on('error', (err) =>
+      finish(new AdbError('failed', `the connection to the device failed: ${err.message}`)),
+    );
     socket.on('close', () => finish(null));
     if (options.input !== undefined) {
       void writeInput(socket, options.input).catch((err: unknown) => finish(err as Error));

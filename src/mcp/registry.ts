@@ -1,8 +1,12 @@
 import type { ToolDefinition } from './define-tool.js';
+import { deviceTools } from './tools/device.js';
 import { projectTools } from './tools/project.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...projectTools] as readonly ToolDefinition[];
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  ...projectTools,
+  ...deviceTools,
+] as readonly ToolDefinition[];
 
 /** A tool by name. */
 export function toolByName(name: string): ToolDefinition | undefined {
