@@ -3,11 +3,11 @@
  * part (those with a text, description or resource id, and interactive ones); the status and
  * navigation bars never do.
  *
- * Nodes are paired in two passes. First by identity (window package, class, resource id, text,
- * description), in document order: a pair whose checked/enabled/focused/selected state differs is
+ * Nodes are paired in two passes. First nodes with a text, description or resource id by identity
+ * (window package, class, resource id, text, description), in document order: a pair whose checked/enabled/focused/selected state differs is
  * `changed`; a pair that only moved (a scroll) is counted in `moved`. Then the remaining nodes by
- * position (class, resource id and tree path): these are nodes whose text or description changed
- * in place (typed text, a counter). What is left over `appeared` or `disappeared`.
+ * position (class, resource id and tree path): a pair that differs is a node whose text,
+ * description or state changed in place (typed text, a counter, a container that got disabled). What is left over `appeared` or `disappeared`.
  *
  * The lists share one budget (`limit`, default 30): changes first, then appearances, then
  * disappearances; the counts are always complete.
@@ -117,10 +117,13 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
   const a = before.nodes.filter((n) => meaningful(before, n));
   const b = after.nodes.filter((n) => meaningful(after, n));
 
+  // Nodes with nothing of their own to tell them apart (anonymous clickable containers) are paired
+  // by position only, so they are never matched with an unrelated container elsewhere.
+  const named = (n: UiNode): boolean => n.text !== '' || n.content_desc !== '' || n.resource_id !== '';
   const identity = (t: UiTree, n: UiNode): string =>
     `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.text}\u0001${n.content_desc}`;
   const queues = new Map<string, UiNode[]>();
-  for (const n of b) {
+  for (const n of b.filter(named)) {
     const k = identity(after, n);
     const q = queues.get(k);
     if (q) {
@@ -134,7 +137,7 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
   const matchedAfter = new Set<number>();
   const leftBefore: UiNode[] = [];
   for (const n of a) {
-    const m = queues.get(identity(before, n))?.shift();
+    const m = named(n) ? queues.get(identity(before, n))?.shift() : undefined;
     if (m === undefined) {
       leftBefore.push(n);
       continue;
@@ -170,7 +173,10 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
     }
     byPosition.delete(key);
     matchedAfter.add(m.id);
-    changed.push({ ...element(after, m), before_path: n.tree_path, changes: fieldChanges(n, m) });
+    const changes = fieldChanges(n, m);
+    if (changes.length > 0) {
+      changed.push({ ...element(after, m), before_path: n.tree_path, changes });
+    }
   }
   const appearedNodes = b.filter((n) => !matchedAfter.has(n.id));
 
