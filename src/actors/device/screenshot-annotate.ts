@@ -86,6 +86,9 @@ export async function annotateScreenshot(
       },
     };
   } catch (e) {
-    return uiFail('IMAGE_FAILED', `the screenshot could not be annotated: ${e instanceof Error ? e.message : String(e)}`);
+    return uiFail(
+      'IMAGE_FAILED',
+      `the screenshot could not be annotated: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

@@ -29,8 +29,13 @@ export interface PngInfo {
 /** Reads a PNG's size from its signature and IHDR chunk; `NOT_PNG` for anything else. */
 export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
   if (png.length < 33 || PNG_SIGNATURE.some((b, i) => png[i] !== b)) {
-    const head = Buffer.from(png.subarray(0, 16)).toString('latin1').replace(/[^\x20-\x7e]/g, '.');
-    return uiFail('NOT_PNG', `the capture is not a PNG (${png.length} bytes, starting ${JSON.stringify(head)})`);
+    const head = Buffer.from(png.subarray(0, 16))
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '.');
+    return uiFail(
+      'NOT_PNG',
+      `the capture is not a PNG (${png.length} bytes, starting ${JSON.stringify(head)})`,
+    );
   }
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   const length = view.getUint32(8);
@@ -97,13 +102,19 @@ function hint(scale: number): string {
 }
 
 /** Sizes a capture for the model (see the module comment). Errors: INVALID_ARGUMENT, NOT_PNG, TOO_LARGE, IMAGE_FAILED. */
-export async function scaleScreenshot(png: Uint8Array, options: ScreenshotOptions = {}): Promise<UiResult<ScaledScreenshot>> {
+export async function scaleScreenshot(
+  png: Uint8Array,
+  options: ScreenshotOptions = {},
+): Promise<UiResult<ScaledScreenshot>> {
   const checked = checkScreenshotOptions(options);
   if (!checked.ok) {
     return checked;
   }
   if (png.length > MAX_SCREENSHOT_BYTES) {
-    return uiFail('TOO_LARGE', `the capture is ${png.length} bytes; captures over ${MAX_SCREENSHOT_BYTES} bytes (32 MiB) are refused`);
+    return uiFail(
+      'TOO_LARGE',
+      `the capture is ${png.length} bytes; captures over ${MAX_SCREENSHOT_BYTES} bytes (32 MiB) are refused`,
+    );
   }
   const info = readPngInfo(png);
   if (!info.ok) {
@@ -118,7 +129,16 @@ export async function scaleScreenshot(png: Uint8Array, options: ScreenshotOption
   if (max === null || long <= max) {
     return {
       ok: true,
-      value: { png, resized: false, deviceWidth: width, deviceHeight: height, imageWidth: width, imageHeight: height, scale: 1, hint: hint(1) },
+      value: {
+        png,
+        resized: false,
+        deviceWidth: width,
+        deviceHeight: height,
+        imageWidth: width,
+        imageHeight: height,
+        scale: 1,
+        hint: hint(1),
+      },
     };
   }
   const ratio = long / max;
@@ -147,6 +167,9 @@ export async function scaleScreenshot(png: Uint8Array, options: ScreenshotOption
       },
     };
   } catch (e) {
-    return uiFail('IMAGE_FAILED', `the capture could not be resized: ${e instanceof Error ? e.message : String(e)}`);
+    return uiFail(
+      'IMAGE_FAILED',
+      `the capture could not be resized: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

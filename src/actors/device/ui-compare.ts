@@ -9,8 +9,8 @@
  * position (class, resource id and tree path): a pair that differs is a node whose text,
  * description or state changed in place (typed text, a counter, a container that got disabled). What is left over `appeared` or `disappeared`.
  *
- * The lists share one budget (`limit`, default 30): changes first, then appearances, then
- * disappearances; the counts are always complete.
+ * The lists share one budget (`limit`, default 30): changes first, then appearances, keeping up to
+ * a third of what is left for disappearances; the counts are always complete.
  */
 import { nodeLabel, shortClass, isInteractive } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
@@ -110,8 +110,15 @@ function multisetMinus(a: string[], b: string[]): string[] {
 }
 
 /** Compares two captures of the same device (see the module comment for the rules). */
-export function compareStates(before: UiTree, after: UiTree, limit: number = DEFAULT_COMPARE_LIMIT): UiComparison {
-  const budget = Math.min(MAX_COMPARE_LIMIT, Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_COMPARE_LIMIT)));
+export function compareStates(
+  before: UiTree,
+  after: UiTree,
+  limit: number = DEFAULT_COMPARE_LIMIT,
+): UiComparison {
+  const budget = Math.min(
+    MAX_COMPARE_LIMIT,
+    Math.max(1, Math.floor(Number.isFinite(limit) ? limit : DEFAULT_COMPARE_LIMIT)),
+  );
   const beforeHash = screenHash(before);
   const afterHash = screenHash(after);
   const a = before.nodes.filter((n) => meaningful(before, n));
@@ -156,7 +163,8 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
     }
   }
 
-  const position = (t: UiTree, n: UiNode): string => `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.tree_path}`;
+  const position = (t: UiTree, n: UiNode): string =>
+    `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.tree_path}`;
   const byPosition = new Map<string, UiNode>();
   for (const n of b) {
     if (!matchedAfter.has(n.id)) {
@@ -180,15 +188,14 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
   }
   const appearedNodes = b.filter((n) => !matchedAfter.has(n.id));
 
-  let room = budget;
-  const take = <T>(list: T[]): T[] => {
-    const out = list.slice(0, room);
-    room -= out.length;
-    return out;
-  };
-  const changedOut = take(changed);
-  const appearedOut = take(appearedNodes).map((n) => element(after, n));
-  const disappearedOut = take(disappearedNodes).map((n) => element(before, n));
+  const changedOut = changed.slice(0, budget);
+  // What is left goes to appearances, keeping up to a third for disappearances when there are any.
+  const room = budget - changedOut.length;
+  let goneRoom = Math.min(disappearedNodes.length, Math.floor(room / 3));
+  const newRoom = Math.min(appearedNodes.length, room - goneRoom);
+  goneRoom = Math.min(disappearedNodes.length, room - newRoom);
+  const appearedOut = appearedNodes.slice(0, newRoom).map((n) => element(after, n));
+  const disappearedOut = disappearedNodes.slice(0, goneRoom).map((n) => element(before, n));
 
   const beforeWindows = windowNames(before);
   const afterWindows = windowNames(after);
@@ -224,6 +231,8 @@ export function compareStates(before: UiTree, after: UiTree, limit: number = DEF
     changed: changedOut,
     appeared: appearedOut,
     disappeared: disappearedOut,
-    truncated: changedOut.length + appearedOut.length + disappearedOut.length < counts.changed + counts.appeared + counts.disappeared,
+    truncated:
+      changedOut.length + appearedOut.length + disappearedOut.length <
+      counts.changed + counts.appeared + counts.disappeared,
   };
 }

@@ -98,7 +98,13 @@ export function nodeFlags(n: UiNode): string[] {
 }
 
 function isShown(n: UiNode): boolean {
-  return n.parent < 0 || n.text.trim() !== '' || n.content_desc.trim() !== '' || n.resource_id !== '' || isInteractive(n);
+  return (
+    n.parent < 0 ||
+    n.text.trim() !== '' ||
+    n.content_desc.trim() !== '' ||
+    n.resource_id !== '' ||
+    isInteractive(n)
+  );
 }
 
 function rowText(r: HierarchyRow): string {
@@ -128,7 +134,14 @@ function rowText(r: HierarchyRow): string {
 export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): FormattedHierarchy {
   const max = Math.min(
     MAX_HIERARCHY_ROWS,
-    Math.max(1, Math.floor(Number.isFinite(options.max_rows) ? (options.max_rows ?? DEFAULT_HIERARCHY_ROWS) : DEFAULT_HIERARCHY_ROWS)),
+    Math.max(
+      1,
+      Math.floor(
+        Number.isFinite(options.max_rows)
+          ? (options.max_rows ?? DEFAULT_HIERARCHY_ROWS)
+          : DEFAULT_HIERARCHY_ROWS,
+      ),
+    ),
   );
   const hash = screenHash(tree);
   const isBar = (w: number): boolean => {
@@ -185,7 +198,8 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
   let shownRows = 0;
   for (const r of rows) {
     const line = rowText(r);
-    if (chars + line.length + 1 > MAX_HIERARCHY_CHARS) {
+    // Room is kept for the closing lines (hidden bars, the "more rows" hint).
+    if (chars + line.length + 1 > MAX_HIERARCHY_CHARS - 1024) {
       break;
     }
     lines.push(line);

@@ -55,13 +55,22 @@ export function tapArgs(x: number, y: number): UiResult<Argv> {
   const xs = coordinate(x);
   const ys = coordinate(y);
   if (xs === null || ys === null) {
-    return uiFail('INVALID_ARGUMENT', `tap coordinates must be whole numbers from 0 to ${MAX_COORDINATE}, got (${x}, ${y})`);
+    return uiFail(
+      'INVALID_ARGUMENT',
+      `tap coordinates must be whole numbers from 0 to ${MAX_COORDINATE}, got (${x}, ${y})`,
+    );
   }
   return { ok: true, value: ['input', 'tap', xs, ys] };
 }
 
 /** `input swipe X1 Y1 X2 Y2 DURATION_MS` (default 300 ms, at most 60 s). */
-export function swipeArgs(x1: number, y1: number, x2: number, y2: number, durationMs: number = DEFAULT_SWIPE_MS): UiResult<Argv> {
+export function swipeArgs(
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  durationMs: number = DEFAULT_SWIPE_MS,
+): UiResult<Argv> {
   const coords = [x1, y1, x2, y2].map(coordinate);
   if (coords.some((c) => c === null)) {
     return uiFail(
@@ -70,7 +79,10 @@ export function swipeArgs(x1: number, y1: number, x2: number, y2: number, durati
     );
   }
   if (!Number.isInteger(durationMs) || durationMs < 0 || durationMs > MAX_SWIPE_MS) {
-    return uiFail('INVALID_ARGUMENT', `swipe duration must be whole milliseconds from 0 to ${MAX_SWIPE_MS}, got ${durationMs}`);
+    return uiFail(
+      'INVALID_ARGUMENT',
+      `swipe duration must be whole milliseconds from 0 to ${MAX_SWIPE_MS}, got ${durationMs}`,
+    );
   }
   return { ok: true, value: ['input', 'swipe', ...(coords as string[]), String(durationMs)] };
 }
@@ -125,7 +137,10 @@ function checkTextSize(text: string): UiResult<null> {
   }
   const bytes = utf8Length(text);
   if (bytes > MAX_TEXT_BYTES) {
-    return uiFail('INVALID_ARGUMENT', `text is ${bytes} bytes; at most ${MAX_TEXT_BYTES} bytes can be typed in one call`);
+    return uiFail(
+      'INVALID_ARGUMENT',
+      `text is ${bytes} bytes; at most ${MAX_TEXT_BYTES} bytes can be typed in one call`,
+    );
   }
   return { ok: true, value: null };
 }
@@ -148,7 +163,10 @@ export function typeTextArgs(text: string): UiResult<Argv[]> {
   const bad = /[^\x20-\x7e]/.exec(text);
   if (bad !== null) {
     const cp = bad[0].codePointAt(0) ?? 0;
-    const what = cp < 0x20 || cp === 0x7f ? `control character U+${cp.toString(16).padStart(4, '0').toUpperCase()}` : `non-ASCII character ${JSON.stringify(bad[0])}`;
+    const what =
+      cp < 0x20 || cp === 0x7f
+        ? `control character U+${cp.toString(16).padStart(4, '0').toUpperCase()}`
+        : `non-ASCII character ${JSON.stringify(bad[0])}`;
     return uiFail(
       'INVALID_ARGUMENT',
       `input text can only type printable ASCII; the text has a ${what} at position ${bad.index}. Use the unicode typing tool for non-ASCII text, and send_ui_key ENTER or TAB for line breaks and tabs`,

@@ -37,13 +37,18 @@ export function detectOverlays(tree: UiTree): UiOverlays {
   const keyboard = tree.windows.find((w) => w.kind === 'input_method' && area(w.bounds) > 0) ?? null;
   const dialog = tree.windows.find((w) => w.kind === 'system' && area(w.bounds) > 0) ?? null;
   const apps = tree.windows.filter((w) => w.kind === 'application');
-  const app = apps.reduce<UiWindow | null>((best, w) => (best === null || area(w.bounds) > area(best.bounds) ? w : best), null);
+  const app = apps.reduce<UiWindow | null>(
+    (best, w) => (best === null || area(w.bounds) > area(best.bounds) ? w : best),
+    null,
+  );
   const notes: string[] = [];
   if (dialog) {
     notes.push(`a system window from ${dialog.package} is on screen${app ? ` over ${app.package}` : ''}`);
   }
   if (keyboard) {
-    notes.push(`the soft keyboard (${keyboard.package}) is open and covers [${keyboard.bounds.left},${keyboard.bounds.top}][${keyboard.bounds.right},${keyboard.bounds.bottom}]`);
+    notes.push(
+      `the soft keyboard (${keyboard.package}) is open and covers [${keyboard.bounds.left},${keyboard.bounds.top}][${keyboard.bounds.right},${keyboard.bounds.bottom}]`,
+    );
   }
   return {
     keyboard: keyboard ? summary(keyboard) : null,

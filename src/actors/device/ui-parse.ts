@@ -52,7 +52,11 @@ export function parseBounds(value: string): UiBounds {
  * keep an `…EditText` or `…AutoCompleteTextView` suffix.
  */
 export function isEditableClass(cls: string): boolean {
-  return /EditText$/.test(cls) || /AutoCompleteTextView$/.test(cls) || cls === 'android.widget.SearchView$SearchAutoComplete';
+  return (
+    /EditText$/.test(cls) ||
+    /AutoCompleteTextView$/.test(cls) ||
+    cls === 'android.widget.SearchView$SearchAutoComplete'
+  );
 }
 
 function str(el: XmlElement, name: string): string {
@@ -133,7 +137,10 @@ class TreeBuilder {
       hint: str(el, 'hint'),
       package: str(el, 'package'),
       bounds,
-      center: { x: Math.floor((bounds.left + bounds.right) / 2), y: Math.floor((bounds.top + bounds.bottom) / 2) },
+      center: {
+        x: Math.floor((bounds.left + bounds.right) / 2),
+        y: Math.floor((bounds.top + bounds.bottom) / 2),
+      },
       checkable: bool(el, 'checkable'),
       checked: bool(el, 'checked'),
       clickable: bool(el, 'clickable'),
@@ -191,7 +198,10 @@ export function parseUiDump(input: Uint8Array | string, options: ParseOptions = 
   try {
     doc = xmlParser.parse(xml) as XmlElement;
   } catch (e) {
-    return uiFail('INVALID_XML', `the UI dump could not be parsed: ${e instanceof Error ? e.message : String(e)}`);
+    return uiFail(
+      'INVALID_XML',
+      `the UI dump could not be parsed: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 
   const raw: RawWindow[] = [];

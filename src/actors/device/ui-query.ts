@@ -260,7 +260,9 @@ export function findElements(tree: UiTree, query: FindQuery): UiResult<FindResul
       continue;
     }
     if (rid !== undefined) {
-      const ok = ridIsFull ? n.resource_id === rid : n.resource_id === rid || shortResourceId(n.resource_id) === rid;
+      const ok = ridIsFull
+        ? n.resource_id === rid
+        : n.resource_id === rid || shortResourceId(n.resource_id) === rid;
       if (!ok) {
         continue;
       }

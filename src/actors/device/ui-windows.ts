@@ -79,7 +79,12 @@ export function kindFromWindowType(type: string): UiWindowKind {
  * or bottom edge of the screen are the status and navigation bars; other System UI windows (the
  * notification shade, volume or power dialogs) count as system windows.
  */
-export function inferWindowKind(pkg: string, rootClass: string, bounds: UiBounds, screen: UiBounds): UiWindowKind {
+export function inferWindowKind(
+  pkg: string,
+  rootClass: string,
+  bounds: UiBounds,
+  screen: UiBounds,
+): UiWindowKind {
   if (isImePackage(pkg, rootClass)) {
     return 'input_method';
   }
