@@ -4,7 +4,8 @@ import { isEditableClass, parseBounds, parseUiDump } from './ui-parse.js';
 import { nodeAt } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 
-const fixture = (name: string): Buffer => readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
 
 function load(name: string, nodeLimit?: number): UiTree {
   const r = parseUiDump(fixture(name), nodeLimit === undefined ? {} : { node_limit: nodeLimit });
@@ -29,7 +30,11 @@ describe('parseUiDump on real dumps', () => {
     expect(tree.repairs).toEqual([]);
     expect(tree.node_count).toBe(nodes);
     // An independent count: every <node start tag in the file.
-    expect(fixture(name).toString('utf8').match(/<node[\s>]/g)?.length).toBe(nodes);
+    expect(
+      fixture(name)
+        .toString('utf8')
+        .match(/<node[\s>]/g)?.length,
+    ).toBe(nodes);
     expect(tree.rotation).toBe(rotation);
     expect(tree.truncated).toBe(false);
   });
@@ -168,7 +173,8 @@ describe('parseUiDump on real dumps', () => {
       ok: false,
       error: {
         code: 'EMPTY_DUMP',
-        message: 'the dump holds no UI hierarchy; the device said: ERROR: null root node returned by UiTestAutomationBridge.',
+        message:
+          'the dump holds no UI hierarchy; the device said: ERROR: null root node returned by UiTestAutomationBridge.',
       },
     });
     expect(parseUiDump(new Uint8Array()).ok).toBe(false);

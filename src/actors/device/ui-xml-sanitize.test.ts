@@ -7,7 +7,8 @@ import { nodeAt } from './ui-query.js';
 import type { UiNode, UiTree } from './ui-types.js';
 import { decodeDumpBytes, sanitizeUiXml } from './ui-xml-sanitize.js';
 
-const fixture = (name: string): Buffer => readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
 
 function load(bytes: Uint8Array | string): UiTree {
   const r = parseUiDump(bytes);
@@ -105,7 +106,9 @@ describe('sanitizeUiXml', () => {
   });
 
   it('keeps valid character references and drops ones that name no XML character', () => {
-    const tree = load('<hierarchy><node text="a&#10;b&#x41;&#1;c&amp;&quot;" bounds="[0,0][1,1]"/></hierarchy>');
+    const tree = load(
+      '<hierarchy><node text="a&#10;b&#x41;&#1;c&amp;&quot;" bounds="[0,0][1,1]"/></hierarchy>',
+    );
     expect(tree.nodes[0]?.text).toBe('a\nbAc&"');
     expect(tree.repairs).toEqual(['control_chars']);
   });
@@ -163,14 +166,26 @@ describe('decodeDumpBytes', () => {
     const text = '<hierarchy rotation="0"><node text="灵记 ✓"/></hierarchy>';
     const le = Buffer.from(text, 'utf16le');
     const be = Buffer.from(le).swap16();
-    expect(decodeDumpBytes(Buffer.concat([Buffer.from([0xff, 0xfe]), le]))).toEqual({ text, repairs: ['utf16le'] });
-    expect(decodeDumpBytes(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual({ text, repairs: ['utf16be'] });
+    expect(decodeDumpBytes(Buffer.concat([Buffer.from([0xff, 0xfe]), le]))).toEqual({
+      text,
+      repairs: ['utf16le'],
+    });
+    expect(decodeDumpBytes(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).toEqual({
+      text,
+      repairs: ['utf16be'],
+    });
     expect(decodeDumpBytes(le)).toEqual({ text, repairs: ['utf16le'] });
     expect(decodeDumpBytes(be)).toEqual({ text, repairs: ['utf16be'] });
   });
 
   it('drops a UTF-8 byte order mark and replaces invalid bytes', () => {
-    expect(decodeDumpBytes(Buffer.from([0xef, 0xbb, 0xbf, 0x3c, 0x61, 0x3e]))).toEqual({ text: '<a>', repairs: [] });
-    expect(decodeDumpBytes(Buffer.from([0x3c, 0xff, 0x3e]))).toEqual({ text: '<\uFFFD>', repairs: ['invalid_utf8'] });
+    expect(decodeDumpBytes(Buffer.from([0xef, 0xbb, 0xbf, 0x3c, 0x61, 0x3e]))).toEqual({
+      text: '<a>',
+      repairs: [],
+    });
+    expect(decodeDumpBytes(Buffer.from([0x3c, 0xff, 0x3e]))).toEqual({
+      text: '<\uFFFD>',
+      repairs: ['invalid_utf8'],
+    });
   });
 });
