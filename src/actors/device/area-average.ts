@@ -44,6 +44,72 @@ function taps(inSize: number, outSize: number): Taps {
   return { start, count, weights: Float32Array.from(list), offset };
 }
 
+/** Rows pass: each input row to `outWidth` samples, into `mid` (floats, to avoid double rounding). */
+function shrinkRows(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  channels: number,
+  tx: Taps,
+  mid: Float32Array,
+): void {
+  const outWidth = tx.start.length;
+  const rowIn = width * channels;
+  const rowMid = outWidth * channels;
+  const { start, count, offset, weights } = tx;
+  for (let y = 0; y < height; y++) {
+    const inBase = y * rowIn;
+    let m = y * rowMid;
+    for (let ox = 0; ox < outWidth; ox++) {
+      const n = count[ox] as number;
+      const wo = offset[ox] as number;
+      let p = inBase + (start[ox] as number) * channels;
+      if (channels === 4) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        let a = 0;
+        for (let k = 0; k < n; k++) {
+          const w = weights[wo + k] as number;
+          r += (src[p] as number) * w;
+          g += (src[p + 1] as number) * w;
+          b += (src[p + 2] as number) * w;
+          a += (src[p + 3] as number) * w;
+          p += 4;
+        }
+        mid[m] = r;
+        mid[m + 1] = g;
+        mid[m + 2] = b;
+        mid[m + 3] = a;
+        m += 4;
+      } else if (channels === 3) {
+        let r = 0;
+        let g = 0;
+        let b = 0;
+        for (let k = 0; k < n; k++) {
+          const w = weights[wo + k] as number;
+          r += (src[p] as number) * w;
+          g += (src[p + 1] as number) * w;
+          b += (src[p + 2] as number) * w;
+          p += 3;
+        }
+        mid[m] = r;
+        mid[m + 1] = g;
+        mid[m + 2] = b;
+        m += 3;
+      } else {
+        for (let c = 0; c < channels; c++) {
+          let acc = 0;
+          for (let k = 0; k < n; k++) {
+            acc += (src[p + k * channels + c] as number) * (weights[wo + k] as number);
+          }
+          mid[m++] = acc;
+        }
+      }
+    }
+  }
+}
+
 /**
  * Downscales `src` (width × height × channels, row-major, interleaved) to outWidth × outHeight.
  * Output sizes must not exceed the input's.
@@ -61,46 +127,28 @@ export function areaAverage(
   }
   const tx = taps(width, outWidth);
   const ty = taps(height, outHeight);
-  // Rows first: height × outWidth intermediate, kept in floats to avoid double rounding.
-  const mid = new Float32Array(height * outWidth * channels);
-  const rowIn = width * channels;
   const rowMid = outWidth * channels;
-  for (let y = 0; y < height; y++) {
-    const inBase = y * rowIn;
-    const midBase = y * rowMid;
-    for (let ox = 0; ox < outWidth; ox++) {
-      const s = tx.start[ox] ?? 0;
-      const n = tx.count[ox] ?? 0;
-      const wo = tx.offset[ox] ?? 0;
-      for (let c = 0; c < channels; c++) {
-        let acc = 0;
-        let p = inBase + s * channels + c;
-        for (let k = 0; k < n; k++) {
-          acc += (src[p] ?? 0) * (tx.weights[wo + k] ?? 0);
-          p += channels;
-        }
-        mid[midBase + ox * channels + c] = acc;
-      }
-    }
-  }
+  const mid = new Float32Array(height * rowMid);
+  shrinkRows(src, width, height, channels, tx, mid);
+  // Columns pass: each output row is a weighted sum of whole intermediate rows.
   const out = new Uint8Array(outHeight * rowMid);
-  const acc = new Float32Array(rowMid);
+  const acc = new Float64Array(rowMid);
   for (let oy = 0; oy < outHeight; oy++) {
     acc.fill(0);
-    const s = ty.start[oy] ?? 0;
-    const n = ty.count[oy] ?? 0;
-    const wo = ty.offset[oy] ?? 0;
+    const first = ty.start[oy] as number;
+    const n = ty.count[oy] as number;
+    const wo = ty.offset[oy] as number;
     for (let k = 0; k < n; k++) {
-      const w = ty.weights[wo + k] ?? 0;
-      const base = (s + k) * rowMid;
+      const w = ty.weights[wo + k] as number;
+      const base = (first + k) * rowMid;
       for (let i = 0; i < rowMid; i++) {
-        acc[i] = (acc[i] ?? 0) + (mid[base + i] ?? 0) * w;
+        acc[i] = (acc[i] as number) + (mid[base + i] as number) * w;
       }
     }
     const outBase = oy * rowMid;
     for (let i = 0; i < rowMid; i++) {
-      const v = Math.round(acc[i] ?? 0);
-      out[outBase + i] = v < 0 ? 0 : v > 255 ? 255 : v;
+      // Uint8Array clamps on store; +0.5 rounds half up for the non-negative values here.
+      out[outBase + i] = (acc[i] as number) + 0.5;
     }
   }
   return out;

@@ -27,6 +27,12 @@ const SPECIAL = /[&<"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\u
 const SPECIAL_G = /[&<"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/g;
 const ENTITY = /&(?:(amp|lt|gt|quot|apos)|#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6}));/y;
 const NAME = /[A-Za-z_][A-Za-z0-9_.:-]*/y;
+/**
+ * A start tag that needs no repair: double-quoted values free of `&`, `<`, control characters and
+ * surrogates. Nearly every tag of a real dump matches, so it is copied without a closer look.
+ */
+const CLEAN_TAG =
+  /<([A-Za-z_][A-Za-z0-9_.:-]*)(?:\s+[^\s="'<>/]+\s*=\s*"[^"&<\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]*")*\s*(\/?)>/y;
 const WS = /\s/;
 
 class Repairs {
@@ -171,6 +177,12 @@ interface TagScan {
 
 /** Reads a start tag at `lt` (known to be `<` followed by a name start). */
 function scanStartTag(s: string, lt: number, repairs: Repairs): TagScan {
+  CLEAN_TAG.lastIndex = lt;
+  const clean = CLEAN_TAG.exec(s);
+  if (clean !== null) {
+    const end = lt + clean[0].length;
+    return { end, name: clean[1] ?? '', selfClosing: clean[2] === '/', text: clean[0] };
+  }
   NAME.lastIndex = lt + 1;
   const nameMatch = NAME.exec(s);
   const name = nameMatch ? nameMatch[0] : '';
