@@ -112,7 +112,7 @@ async function benchDump(label: string, bytes: Buffer, runs: number): Promise<vo
   row(
     'parseUiDump (repair + parse + tree)',
     parse,
-    `   ${(rawParse.median / parse.median).toFixed(2)}x of it is the bare parse`,
+    `   ${(parse.median / rawParse.median).toFixed(2)}x the bare parse`,
   );
   row('screenHash', hash);
   row('interactiveRows (80)', rows);

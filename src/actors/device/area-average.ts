@@ -7,101 +7,107 @@
  * fractional factors, so the filter runs here, separably (rows, then columns), on typed arrays.
  */
 
+/**
+ * For each output sample, `width` input samples starting at `start` with their weights (summing
+ * to 1). Every sample gets the same number of taps, padded with zero weights on a valid index, so
+ * the inner loops have a fixed shape.
+ */
 interface Taps {
   start: Int32Array;
-  count: Int32Array;
   weights: Float32Array;
-  /** Offset of each output sample's first weight in `weights`. */
-  offset: Int32Array;
+  width: number;
 }
 
-/** For each output sample, the input samples it covers and their weights (summing to 1). */
 function taps(inSize: number, outSize: number): Taps {
   const ratio = inSize / outSize;
+  const width = Math.min(inSize, Math.ceil(ratio) + 1);
   const start = new Int32Array(outSize);
-  const count = new Int32Array(outSize);
-  const offset = new Int32Array(outSize);
-  const list: number[] = [];
+  const weights = new Float32Array(outSize * width);
   for (let o = 0; o < outSize; o++) {
     const a = o * ratio;
     const b = Math.min(inSize, a + ratio);
-    const first = Math.floor(a);
-    const last = Math.min(inSize - 1, Math.ceil(b) - 1);
+    // Start early enough that `width` taps never run past the last sample.
+    const first = Math.max(0, Math.min(Math.floor(a), inSize - width));
     start[o] = first;
-    offset[o] = list.length;
-    let n = 0;
-    for (let i = first; i <= last; i++) {
+    for (let k = 0; k < width; k++) {
+      const i = first + k;
       const w = (Math.min(i + 1, b) - Math.max(i, a)) / ratio;
-      if (w > 0) {
-        list.push(w);
-        n++;
-      } else if (n === 0) {
-        start[o] = i + 1;
-      }
+      weights[o * width + k] = w > 0 ? w : 0;
     }
-    count[o] = n;
   }
-  return { start, count, weights: Float32Array.from(list), offset };
+  return { start, weights, width };
 }
 
-/** Rows pass: each input row to `outWidth` samples, into `mid` (floats, to avoid double rounding). */
+/** Rows pass: each input row to the output width, into `mid` (floats, to avoid double rounding). */
 function shrinkRows(
   src: Uint8Array,
-  width: number,
+  inWidth: number,
   height: number,
   channels: number,
   tx: Taps,
   mid: Float32Array,
 ): void {
   const outWidth = tx.start.length;
-  const rowIn = width * channels;
-  const rowMid = outWidth * channels;
-  const { start, count, offset, weights } = tx;
+  const rowIn = inWidth * channels;
+  const { start, weights, width: t } = tx;
+  let m = 0;
   for (let y = 0; y < height; y++) {
     const inBase = y * rowIn;
-    let m = y * rowMid;
     for (let ox = 0; ox < outWidth; ox++) {
-      const n = count[ox] as number;
-      const wo = offset[ox] as number;
-      let p = inBase + (start[ox] as number) * channels;
-      if (channels === 4) {
+      const wo = ox * t;
+      const p0 = inBase + (start[ox] as number) * channels;
+      if (channels === 4 && t <= 4) {
+        // Fixed four taps (padded with zero weights, clamped to the row) keep this loop-free.
+        const w0 = weights[wo] as number;
+        const w1 = t > 1 ? (weights[wo + 1] as number) : 0;
+        const w2 = t > 2 ? (weights[wo + 2] as number) : 0;
+        const w3 = t > 3 ? (weights[wo + 3] as number) : 0;
+        const p1 = t > 1 ? p0 + 4 : p0;
+        const p2 = t > 2 ? p0 + 8 : p0;
+        const p3 = t > 3 ? p0 + 12 : p0;
+        mid[m] =
+          (src[p0] as number) * w0 +
+          (src[p1] as number) * w1 +
+          (src[p2] as number) * w2 +
+          (src[p3] as number) * w3;
+        mid[m + 1] =
+          (src[p0 + 1] as number) * w0 +
+          (src[p1 + 1] as number) * w1 +
+          (src[p2 + 1] as number) * w2 +
+          (src[p3 + 1] as number) * w3;
+        mid[m + 2] =
+          (src[p0 + 2] as number) * w0 +
+          (src[p1 + 2] as number) * w1 +
+          (src[p2 + 2] as number) * w2 +
+          (src[p3 + 2] as number) * w3;
+        mid[m + 3] =
+          (src[p0 + 3] as number) * w0 +
+          (src[p1 + 3] as number) * w1 +
+          (src[p2 + 3] as number) * w2 +
+          (src[p3 + 3] as number) * w3;
+        m += 4;
+      } else if (channels === 4) {
         let r = 0;
         let g = 0;
         let b = 0;
         let a = 0;
-        for (let k = 0; k < n; k++) {
+        for (let k = 0, p = p0; k < t; k++, p += 4) {
           const w = weights[wo + k] as number;
           r += (src[p] as number) * w;
           g += (src[p + 1] as number) * w;
           b += (src[p + 2] as number) * w;
           a += (src[p + 3] as number) * w;
-          p += 4;
         }
         mid[m] = r;
         mid[m + 1] = g;
         mid[m + 2] = b;
         mid[m + 3] = a;
         m += 4;
-      } else if (channels === 3) {
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let k = 0; k < n; k++) {
-          const w = weights[wo + k] as number;
-          r += (src[p] as number) * w;
-          g += (src[p + 1] as number) * w;
-          b += (src[p + 2] as number) * w;
-          p += 3;
-        }
-        mid[m] = r;
-        mid[m + 1] = g;
-        mid[m + 2] = b;
-        m += 3;
       } else {
         for (let c = 0; c < channels; c++) {
           let acc = 0;
-          for (let k = 0; k < n; k++) {
-            acc += (src[p + k * channels + c] as number) * (weights[wo + k] as number);
+          for (let k = 0, p = p0 + c; k < t; k++, p += channels) {
+            acc += (src[p] as number) * (weights[wo + k] as number);
           }
           mid[m++] = acc;
         }
@@ -132,23 +138,36 @@ export function areaAverage(
   shrinkRows(src, width, height, channels, tx, mid);
   // Columns pass: each output row is a weighted sum of whole intermediate rows.
   const out = new Uint8Array(outHeight * rowMid);
-  const acc = new Float64Array(rowMid);
+  const t = ty.width;
   for (let oy = 0; oy < outHeight; oy++) {
-    acc.fill(0);
-    const first = ty.start[oy] as number;
-    const n = ty.count[oy] as number;
-    const wo = ty.offset[oy] as number;
-    for (let k = 0; k < n; k++) {
-      const w = ty.weights[wo + k] as number;
-      const base = (first + k) * rowMid;
-      for (let i = 0; i < rowMid; i++) {
-        acc[i] = (acc[i] as number) + (mid[base + i] as number) * w;
-      }
-    }
+    const base = (ty.start[oy] as number) * rowMid;
+    const wo = oy * t;
     const outBase = oy * rowMid;
-    for (let i = 0; i < rowMid; i++) {
-      // Uint8Array clamps on store; +0.5 rounds half up for the non-negative values here.
-      out[outBase + i] = (acc[i] as number) + 0.5;
+    if (t <= 4) {
+      const w0 = ty.weights[wo] as number;
+      const w1 = t > 1 ? (ty.weights[wo + 1] as number) : 0;
+      const w2 = t > 2 ? (ty.weights[wo + 2] as number) : 0;
+      const w3 = t > 3 ? (ty.weights[wo + 3] as number) : 0;
+      const r1 = t > 1 ? base + rowMid : base;
+      const r2 = t > 2 ? base + 2 * rowMid : base;
+      const r3 = t > 3 ? base + 3 * rowMid : base;
+      for (let i = 0; i < rowMid; i++) {
+        // Uint8Array clamps on store; +0.5 rounds half up for the non-negative values here.
+        out[outBase + i] =
+          (mid[base + i] as number) * w0 +
+          (mid[r1 + i] as number) * w1 +
+          (mid[r2 + i] as number) * w2 +
+          (mid[r3 + i] as number) * w3 +
+          0.5;
+      }
+    } else {
+      for (let i = 0; i < rowMid; i++) {
+        let acc = 0.5;
+        for (let k = 0; k < t; k++) {
+          acc += (mid[base + k * rowMid + i] as number) * (ty.weights[wo + k] as number);
+        }
+        out[outBase + i] = acc;
+      }
     }
   }
   return out;

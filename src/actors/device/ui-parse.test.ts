@@ -46,6 +46,18 @@ describe('parseUiDump on real dumps', () => {
     }
   });
 
+  it('gives plain data that survives structuredClone and JSON unchanged', () => {
+    const tree = load('facebook-multiwindow.xml');
+    expect(structuredClone(tree)).toEqual(tree);
+    expect(JSON.parse(JSON.stringify(tree))).toEqual(tree);
+  });
+
+  it('parses bytes and the same text alike', () => {
+    const bytes = fixture('lingbook-list-cjk.xml');
+    const fromText = parseUiDump(bytes.toString('utf8'));
+    expect(fromText.ok && fromText.value).toEqual(load('lingbook-list-cjk.xml'));
+  });
+
   it('keeps the document order and the parent links consistent with the paths', () => {
     const tree = load('spotlight-rotation1.xml');
     tree.nodes.forEach((n, i) => {
