@@ -73,12 +73,15 @@ export { detectOverlays, type UiOverlays, type UiWindowSummary } from './ui-over
 export { inferWindowKind, isImePackage, isSystemPackage } from './ui-windows.js';
 export {
   DEFAULT_SWIPE_MS,
+  KEYS_PER_COMMAND,
   MAX_COORDINATE,
+  MAX_DELETE_CHARS,
   MAX_NUMERIC_KEYCODE,
   MAX_SWIPE_MS,
   MAX_TEXT_BYTES,
   clearTextBroadcastArgs,
   decodeInputText,
+  deleteTextArgs,
   keyeventArgs,
   knownKeyNames,
   resolveKey,

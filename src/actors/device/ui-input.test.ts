@@ -4,6 +4,7 @@ import {
   MAX_TEXT_BYTES,
   clearTextBroadcastArgs,
   decodeInputText,
+  deleteTextArgs,
   keyeventArgs,
   knownKeyNames,
   resolveKey,
@@ -192,5 +193,22 @@ describe('unicodeTextArgs', () => {
     expect(ok(unicodeTextArgs('字'.repeat(333)))).toHaveLength(7);
     expect(refused(unicodeTextArgs('字'.repeat(334)))).toMatch(/1002 bytes/);
     expect(refused(unicodeTextArgs('a\uD800b'))).toMatch(/surrogate/);
+  });
+});
+
+describe('deleteTextArgs', () => {
+  it('moves to the end and deletes, at most 50 keys per command', () => {
+    expect(ok(deleteTextArgs(2))).toEqual([
+      ['input', 'keyevent', 'KEYCODE_MOVE_END', 'KEYCODE_DEL', 'KEYCODE_DEL'],
+    ]);
+    const many = ok(deleteTextArgs(120));
+    expect(many.map((c) => c.length - 2)).toEqual([50, 50, 21]);
+    expect(many.flat().filter((k) => k === 'KEYCODE_DEL')).toHaveLength(120);
+  });
+
+  it('refuses counts outside 1–1000', () => {
+    for (const bad of [0, -1, 1001, 2.5, Number.NaN]) {
+      expect(refused(deleteTextArgs(bad))).toMatch(/count must be/);
+    }
   });
 });

@@ -204,6 +204,30 @@ export function unicodeTextArgs(text: string): UiResult<Argv> {
   return { ok: true, value: ['am', 'broadcast', '-a', 'ADB_INPUT_B64', '--es', 'msg', b64] };
 }
 
+/** Keys per `input keyevent` command when deleting, so no command line grows long. */
+export const KEYS_PER_COMMAND = 50;
+export const MAX_DELETE_CHARS = 1000;
+
+/**
+ * `input keyevent` commands that empty the focused field without a special keyboard: move to the
+ * end, then `count` deletions (1–1,000; use the field's text length), at most 50 keys per command.
+ * `input keyevent` takes several keys in one call on Android 6 and later.
+ */
+export function deleteTextArgs(count: number): UiResult<Argv[]> {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_DELETE_CHARS) {
+    return uiFail(
+      'INVALID_ARGUMENT',
+      `count must be a whole number from 1 to ${MAX_DELETE_CHARS}, got ${count}`,
+    );
+  }
+  const keys = ['KEYCODE_MOVE_END', ...Array<string>(count).fill('KEYCODE_DEL')];
+  const out: Argv[] = [];
+  for (let i = 0; i < keys.length; i += KEYS_PER_COMMAND) {
+    out.push(['input', 'keyevent', ...keys.slice(i, i + KEYS_PER_COMMAND)]);
+  }
+  return { ok: true, value: out };
+}
+
 /** The ADBKeyBoard broadcast that clears the focused field. */
 export function clearTextBroadcastArgs(): Argv {
   return ['am', 'broadcast', '-a', 'ADB_CLEAR_TEXT'];
