@@ -19,7 +19,8 @@ export type {
   UiWindowKind,
 } from './ui-types.js';
 
-export { decodeDumpBytes, sanitizeUiXml, type SanitizedXml } from './ui-xml-sanitize.js';
+export { decodeDumpBytes } from './ui-dump-decode.js';
+export { sanitizeUiXml, type SanitizedXml } from './ui-xml-sanitize.js';
 export {
   DEFAULT_NODE_LIMIT,
   MAX_NODE_LIMIT,

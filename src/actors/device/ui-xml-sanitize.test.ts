@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseUiDump } from './ui-parse.js';
 import { nodeAt } from './ui-query.js';
 import type { UiNode, UiTree } from './ui-types.js';
-import { decodeDumpBytes, sanitizeUiXml } from './ui-xml-sanitize.js';
+import { decodeDumpBytes } from './ui-dump-decode.js';
+import { sanitizeUiXml } from './ui-xml-sanitize.js';
 
 const fixture = (name: string): Buffer =>
   readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
