@@ -3,6 +3,7 @@ import type { EventDef, RequestDef } from './contract.js';
 import { devicesEvents, devicesRequests } from './messages/devices.js';
 import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
+import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
@@ -10,6 +11,7 @@ export const REQUESTS = {
   ...systemRequests,
   ...projectRequests,
   ...devicesRequests,
+  ...uiRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
