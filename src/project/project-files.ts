@@ -123,9 +123,9 @@ async function descriptorPath(fd: number): Promise<string | null> {
 
 /**
  * Opens a resolved canonical path and proves the descriptor is that file inside `root`: a regular
- * file, not reached through a symlink swapped in after resolution.
+ * file, not reached through a symlink swapped in after resolution. The caller closes the handle.
  */
-async function openVerified(
+export async function openVerified(
   root: string,
   canonical: string,
   display: string,

@@ -8,7 +8,8 @@
  * nothing matches case-sensitively it retries case-insensitively, and then letters between parts
  * are absorbed too (`CR` can reach `closeAndReleaseRepository`). Since the project's task list is
  * unknown here, a request is refused when its first part could begin one of the blocked prefixes.
- * The infix patterns are refused when the name contains them or its parts spell them (`aPSR`).
+ * The infix patterns are refused when the name contains them or consecutive parts spell them
+ * (`aPSR`, `ATOMC`).
  * Known gap: a name that reaches an infix pattern only through the case-insensitive fallback
  * (letters absorbed between parts) cannot be detected without the project's task list.
  */
@@ -62,6 +63,45 @@ function prefixCompatible(a: string, b: string): boolean {
   return a.startsWith(b) || b.startsWith(a);
 }
 
+/**
+ * Whether consecutive parts spell the start of an infix into its second word: each part matches
+ * letters of the infix right after the previous one, or at the start of one of its words (`aPSR`,
+ * `TOMC`, `x-pl-st`).
+ */
+function spellsInfix(parts: readonly string[], words: readonly string[]): boolean {
+  const text = words.join('');
+  const starts: number[] = [];
+  let at = 0;
+  for (const w of words) {
+    starts.push(at);
+    at += w.length;
+  }
+  const second = starts[1] as number;
+  for (let i = 0; i < parts.length; i++) {
+    const first = parts[i] as string;
+    if (!text.startsWith(first)) {
+      continue;
+    }
+    let end = first.length;
+    for (let j = i + 1; end <= second && j < parts.length; j++) {
+      const p = parts[j] as string;
+      if (text.startsWith(p, end)) {
+        end += p.length;
+        continue;
+      }
+      const s = starts.find((x) => x >= end && text.startsWith(p, x));
+      if (s === undefined) {
+        break;
+      }
+      end = s + p.length;
+    }
+    if (end > second) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** The blocked pattern `name` (the last path segment) could select, or null. */
 export function blockedPatternFor(name: string): string | null {
   const parts = camelParts(name);
@@ -76,14 +116,8 @@ export function blockedPatternFor(name: string): string | null {
   }
   const flat = parts.join('');
   for (const inf of INFIXES) {
-    if (flat.includes(inf.words.join(''))) {
+    if (flat.includes(inf.words.join('')) || spellsInfix(parts, inf.words)) {
       return inf.pattern;
-    }
-    const [w0, w1] = inf.words as [string, string];
-    for (let i = 0; i + 1 < parts.length; i++) {
-      if (w0.startsWith(parts[i] as string) && prefixCompatible(parts[i + 1] as string, w1)) {
-        return inf.pattern;
-      }
     }
   }
   return null;
