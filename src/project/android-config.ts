@@ -7,16 +7,16 @@
  * this file"; `null` means "set to something only Gradle can evaluate".
  */
 import { readScript, type ScriptDialect, type ScriptNode } from './gradle-script-reader.js';
+import { blocksNamed, evaluate, itemName, readStatement, type Evaluated } from './script-statements.js';
 import {
-  blocksNamed,
-  evaluate,
-  itemName,
-  readStatement,
-  singleValue,
-  UNKNOWN,
-  type Evaluated,
-  type Statement,
-} from './script-statements.js';
+  asBoolean,
+  asNumber,
+  asOptionalString,
+  collectProps,
+  lastValue,
+  noteUnknown,
+  type Props,
+} from './script-props.js';
 import { readPlugins, type PluginUse } from './plugins.js';
 
 export interface BuildTypeConfig {
@@ -75,67 +75,6 @@ export interface BuildFileInfo {
   agpVersion: string | null;
 }
 
-type Props = Map<string, Statement[]>;
-
-function collectProps(body: ScriptNode[]): Props {
-  const props: Props = new Map();
-  for (const node of body) {
-    if (node.body !== null) {
-      continue;
-    }
-    const st = readStatement(node.tokens);
-    if (!st) {
-      continue;
-    }
-    const list = props.get(st.key) ?? [];
-    list.push(st);
-    props.set(st.key, list);
-  }
-  return props;
-}
-
-/** The last assignment to any of `keys`: its value, UNKNOWN, or undefined when never set. */
-function lastValue(props: Props, keys: readonly string[]): Evaluated | undefined {
-  let found: Evaluated | undefined;
-  let line = -1;
-  for (const key of keys) {
-    for (const st of props.get(key) ?? []) {
-      if (st.op === 'append' || st.op === 'add') {
-        continue;
-      }
-      const firstLine = st.args[0]?.[0]?.line ?? 0;
-      if (firstLine >= line) {
-        line = firstLine;
-        found = singleValue(st);
-      }
-    }
-  }
-  return found;
-}
-
-function asOptionalString(v: Evaluated | undefined): string | null | undefined {
-  if (v === undefined) {
-    return undefined;
-  }
-  return typeof v === 'string' ? v : null;
-}
-
-function asNumber(v: Evaluated | undefined): number | null {
-  if (typeof v === 'number' && Number.isInteger(v)) {
-    return v;
-  }
-  if (typeof v === 'string') {
-    // `compileSdkVersion 'android-34'` is the old string form of the same thing.
-    const m = /^(?:android-)?(\d+)$/.exec(v);
-    return m ? Number(m[1]) : null;
-  }
-  return null;
-}
-
-function asBoolean(v: Evaluated | undefined): boolean | null {
-  return typeof v === 'boolean' ? v : null;
-}
-
 /** Reads `compileSdk { version = release(36) }` (AGP 8.13+) as well as the plain property forms. */
 function sdkLevel(body: ScriptNode[], props: Props, keys: readonly string[]): number | null {
   const direct = asNumber(lastValue(props, keys));
@@ -156,12 +95,6 @@ function sdkLevel(body: ScriptNode[], props: Props, keys: readonly string[]): nu
     }
   }
   return null;
-}
-
-function noteUnknown(unknown: string[], where: string, v: Evaluated | undefined): void {
-  if (v === UNKNOWN) {
-    unknown.push(where);
-  }
 }
 
 /** A build type as written: `minifyEnabled`/`debuggable` absent (undefined) when the file does not set them. */

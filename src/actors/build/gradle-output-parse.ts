@@ -4,18 +4,17 @@
  * summary: result, failed tasks, duration, versions, APKs and mapping files. Diagnostics printed
  * twice (in the task's output and again under "What went wrong") are kept once. It never throws.
  */
-import { DiagnosticSet, diagnostic, type BuildDiagnostic, type DiagnosticSource } from './diagnostic.js';
+import { DiagnosticSet, type BuildDiagnostic } from './diagnostic.js';
+import { recognizeLine, type LineContext } from './line-diagnostics.js';
+import { continuePending, finishPending, type Pending } from './multiline-diagnostics.js';
+import { OLD_TASK_HEADER, TASK_HEADER, taskSource } from './task-source.js';
 import {
-  matchAapt,
-  matchAgpbi,
-  matchConfigCacheProblem,
-  matchDuplicate,
-  matchJavacHeader,
-  matchKotlinPayload,
-  matchKsp,
-  matchLint,
-  matchR8,
-} from './gradle-line-patterns.js';
+  blockDiagnostic,
+  blockText,
+  EXECUTION_FAILED,
+  WHERE_LOCATION,
+  type WhatWentWrong,
+} from './what-went-wrong.js';
 import {
   matchResultLine,
   matchTotalTime,
@@ -70,69 +69,8 @@ export interface GradleOutputParserOptions {
   maxLineLength?: number;
 }
 
-const TASK_HEADER = /^> Task (\S+)(?: (UP-TO-DATE|FAILED|NO-SOURCE|FROM-CACHE|SKIPPED))?$/;
-const OLD_TASK_HEADER = /^(:[\w.-]+(?::[\w.-]+)*)(?: (UP-TO-DATE|FAILED|NO-SOURCE|FROM-CACHE|SKIPPED))?$/;
-const EXECUTION_FAILED = /Execution failed for task '([^']+)'/;
-const WHERE_LOCATION = /^(?:Build file|Settings file|Script|Init script) '(.+)' line: (\d+)$/;
 const FLUTTER_PREFIX = /^\[\s*\+?\d+ ms\] /;
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
-
-type Pending =
-  | { kind: 'javac'; d: BuildDiagnostic; stage: 'source' | 'caret' | 'details'; details: string[] }
-  | { kind: 'ksp'; d: BuildDiagnostic; extra: string[] }
-  | { kind: 'r8'; d: BuildDiagnostic }
-  | { kind: 'duplicate'; groups: Map<string, { d: BuildDiagnostic; firstClass: string; count: number }> };
-
-interface WhatWentWrong {
-  lines: string[];
-  task: string | null;
-  startedAt: number;
-  where: { file: string; line: number } | null;
-}
-
-/** What kind of tool a task runs, for diagnostics that do not say so themselves. */
-export function taskSource(task: string | null): DiagnosticSource | null {
-  if (task === null) {
-    return null;
-  }
-  const name = task.slice(task.lastIndexOf(':') + 1);
-  if (/^kapt\w*Kotlin$|^kaptGenerateStubs/.test(name)) {
-    return 'kapt';
-  }
-  if (/^ksp\w*Kotlin/.test(name)) {
-    return 'ksp';
-  }
-  if (/JavaWithJavac$|^compile\w*Java$|^hiltJavaCompile/.test(name)) {
-    return 'javac';
-  }
-  if (/^compile\w*Kotlin/.test(name)) {
-    return 'kotlin';
-  }
-  if (/^(?:process|link|verify|merge)\w*Resources$|^(?:compile|link)\w*Resources/.test(name)) {
-    return 'aapt2';
-  }
-  if (
-    /^minify\w*With(?:R8|Proguard)$|^dexBuilder|^mergeDex|^mergeExtDex|^mergeLibDex|^mergeProjectDex/.test(
-      name,
-    )
-  ) {
-    return 'r8';
-  }
-  if (/^lint/.test(name)) {
-    return 'lint';
-  }
-  if (/^check\w*DuplicateClasses$/.test(name)) {
-    return 'duplicate-class';
-  }
-  return null;
-}
-
-const WWW_NOISE = [
-  /^A failure occurred while executing /,
-  /^\d+ exceptions? (?:was|were) raised by workers:$/,
-  /^Fix the issues identified by lint, or add the following/,
-  /^(?:\.\.\.|android \{|lintOptions \{|lint \{|abortOnError false|\})$/,
-];
 
 class Parser implements GradleOutputParser {
   private lineNo = 0;
@@ -205,7 +143,7 @@ class Parser implements GradleOutputParser {
     }
     this.lineNo++;
     const out: BuildDiagnostic[] = [];
-    if (this.pending && this.continuePending(this.pending, line)) {
+    if (this.pending && continuePending(this.pending, line, this.currentSourceTask(), this.lineNo)) {
       return out;
     }
     this.flushPending(out);
@@ -226,85 +164,8 @@ class Parser implements GradleOutputParser {
       return;
     }
     this.pending = null;
-    if (p.kind === 'duplicate') {
-      // One diagnostic per pair of clashing artifacts, not one per class.
-      for (const [modules, g] of p.groups) {
-        if (g.count > 1) {
-          g.d.message = `Duplicate class ${g.firstClass} found in modules ${modules} (and ${g.count - 1} more duplicate classes from the same modules)`;
-        }
-        this.emit(g.d, out);
-      }
-      return;
-    }
-    if (p.kind === 'javac' && p.details.length > 0) {
-      p.d.message = [p.d.message, ...p.details].join('\n');
-    } else if (p.kind === 'ksp' && p.extra.length > 0) {
-      p.d.message = [p.d.message, ...p.extra].filter((s) => s !== '').join('\n');
-    }
-    this.emit(p.d, out);
-  }
-
-  /** Tries `line` as the continuation of a multi-line diagnostic; true when consumed. */
-  private continuePending(p: Pending, rawLine: string): boolean {
-    switch (p.kind) {
-      case 'javac': {
-        // kapt run through the Kotlin reporter prefixes every line with `e: `.
-        const line = rawLine.startsWith('e: ') ? rawLine.slice(3) : rawLine === 'e:' ? '' : rawLine;
-        if (p.stage === 'source') {
-          if (line.trim() === '' || matchJavacHeader(line.trim()) || line.startsWith('> Task ')) {
-            return false;
-          }
-          p.stage = 'caret';
-          return true;
-        }
-        if (p.stage === 'caret') {
-          const caret = /^(\s*)\^\s*$/.exec(line);
-          if (caret) {
-            p.d.column = (caret[1] as string).length + 1;
-            p.stage = 'details';
-            return true;
-          }
-          p.stage = 'details';
-        }
-        if (/^\s+\S/.test(line) && p.details.length < 12 && !line.trimStart().startsWith('at ')) {
-          p.details.push(line.trim());
-          return true;
-        }
-        return false;
-      }
-      case 'ksp': {
-        const t = rawLine.trim();
-        if (
-          t === '' ||
-          p.extra.length >= 20 ||
-          /^(?:[ew]: |> |\* |FAILURE|BUILD |Execution failed)/.test(t) ||
-          TASK_HEADER.test(t)
-        ) {
-          return false;
-        }
-        if (p.d.message === '') {
-          p.d.message = t;
-        } else {
-          p.extra.push(t);
-        }
-        return true;
-      }
-      case 'r8': {
-        const t = rawLine.trim();
-        if (/^\(referenced from|^and \d+ other contexts?\)?$/.test(t)) {
-          p.d.message += ` ${t}`;
-          return true;
-        }
-        return false;
-      }
-      case 'duplicate': {
-        const dup = matchDuplicate(rawLine);
-        if (!dup) {
-          return false;
-        }
-        this.addDuplicate(p.groups, dup.className, dup.modules);
-        return true;
-      }
+    for (const d of finishPending(p)) {
+      this.emit(d, out);
     }
   }
 
@@ -414,141 +275,26 @@ class Parser implements GradleOutputParser {
     // Inside "What went wrong" lines are indented and may carry `> ` markers.
     const inBlock = this.www !== null;
     const t = inBlock ? line.replace(/^[\s>]+/, '') : line.trimStart();
-    if (t === '' || /^~+$/.test(t)) {
-      return;
-    }
-    const task = this.currentSourceTask();
-    const withTask = (d: BuildDiagnostic): BuildDiagnostic => {
-      d.task ??= task;
-      return d;
-    };
-
-    const agpbi = matchAgpbi(t);
-    if (agpbi) {
-      this.emit(withTask(agpbi), out);
-      return;
-    }
-    if (t.startsWith('e: ') || t.startsWith('w: ')) {
-      const severity = t[0] === 'e' ? 'error' : 'warning';
-      const payload = t.slice(3);
-      const ksp = matchKsp(payload, severity);
-      if (ksp) {
-        this.pending = { kind: 'ksp', d: withTask(ksp), extra: [] };
-        return;
-      }
-      const javac = matchJavacHeader(payload);
-      if (javac) {
-        this.startJavac(withTask(javac));
-        return;
-      }
-      if (payload.trim() === '') {
-        return;
-      }
-      const k = withTask(matchKotlinPayload(payload, severity));
-      if (taskSource(k.task) === 'kapt' && k.file === null) {
-        k.source = 'kapt';
-      } else if (taskSource(k.task) === 'ksp' && k.file === null) {
-        k.source = 'ksp';
-      }
-      this.emit(k, out);
-      return;
-    }
-    const javac = matchJavacHeader(t);
-    if (javac) {
-      this.startJavac(withTask(javac));
-      return;
-    }
-    const lint = matchLint(t);
-    if (lint) {
-      this.emit(withTask(lint), out);
-      return;
-    }
-    const aapt = matchAapt(t);
-    if (aapt) {
-      this.emit(withTask(aapt), out);
-      return;
-    }
-    const r8 = matchR8(t, this.r8Context);
-    if (r8) {
-      this.r8Context = true;
-      if (r8.kind === 'missing' || r8.kind === 'tool') {
-        this.pending = { kind: 'r8', d: withTask(r8.diagnostic) };
-      } else {
-        this.emit(withTask(r8.diagnostic), out);
-      }
-      return;
-    }
-    const dup = matchDuplicate(t);
-    if (dup) {
-      const groups = new Map<string, { d: BuildDiagnostic; firstClass: string; count: number }>();
-      this.addDuplicate(groups, dup.className, dup.modules);
-      this.pending = { kind: 'duplicate', groups };
-      return;
-    }
-    if (
-      /^\d+ problems? (?:was|were) found (?:storing|reusing) the configuration cache/.test(t) ||
-      t.startsWith('Configuration cache problems found')
-    ) {
-      this.ccContext = true;
-      return;
-    }
-    if (this.ccContext) {
-      const cc = matchConfigCacheProblem(t);
-      if (cc) {
-        if (!inBlock) {
-          // Problems listed outside a failure are warnings (`problems=warn`).
-          cc.severity = 'warning';
-        }
-        this.emit(cc, out);
-        return;
-      }
-    }
-    const bare = /^(error|warning): (.+)$/.exec(t);
-    if (bare && !/^error: failed (?:linking|processing|compiling)/.test(t)) {
-      const source = taskSource(task);
-      if (source === 'javac' || source === 'kapt' || source === 'aapt2') {
-        this.emit(
-          withTask(
-            diagnostic({
-              severity: bare[1] === 'error' ? 'error' : 'warning',
-              source,
-              message: (bare[2] as string).trim(),
-            }),
-          ),
-          out,
-        );
-      }
-    }
-  }
-
-  private addDuplicate(
-    groups: Map<string, { d: BuildDiagnostic; firstClass: string; count: number }>,
-    className: string,
-    modules: string,
-  ): void {
-    const g = groups.get(modules);
-    if (g) {
-      g.count++;
-      return;
-    }
-    const d = diagnostic({
-      severity: 'error',
-      source: 'duplicate-class',
-      message: `Duplicate class ${className} found in modules ${modules}`,
+    const ctx: LineContext = {
       task: this.currentSourceTask(),
-      outputLine: this.lineNo,
-    });
-    groups.set(modules, { d, firstClass: className, count: 1 });
-  }
-
-  private startJavac(d: BuildDiagnostic): void {
-    if (d.source === 'javac' && taskSource(d.task) === 'kapt') {
-      d.source = 'kapt';
+      r8: this.r8Context,
+      configCache: this.ccContext,
+      inBlock,
+    };
+    const r = recognizeLine(t, ctx, this.lineNo);
+    this.r8Context = ctx.r8;
+    this.ccContext = ctx.configCache;
+    if (r === null) {
+      return;
     }
-    this.pending = { kind: 'javac', d, stage: 'source', details: [] };
+    if (r.kind === 'pending') {
+      this.pending = r.pending;
+    } else {
+      this.emit(r.diagnostic, out);
+    }
   }
 
-  /** Closes a "What went wrong" block; adds its message as a diagnostic unless something more specific explains the failure. */
+  /** Closes a "What went wrong" block; its message becomes a diagnostic unless something more specific explains the failure. */
   private endWhatWentWrong(out: BuildDiagnostic[]): void {
     const block = this.www;
     if (!block) {
@@ -557,46 +303,17 @@ class Parser implements GradleOutputParser {
     this.flushPending(out);
     this.www = null;
     this.ccContext = false;
-    const text = block.lines
-      .map((l) => l.replace(/^[\s>]+/, '').trimEnd())
-      .filter((l) => l !== '' && !EXECUTION_FAILED.test(l) && !WWW_NOISE.some((re) => re.test(l)));
-    const full = block.lines
-      .map((l) => l.trimEnd())
-      .join('\n')
-      .trim();
+    const full = blockText(block);
     if (full !== '' && this.wwwTexts.length < 20) {
-      this.wwwTexts.push(full.length > 4000 ? `${full.slice(0, 4000)}…` : full);
+      this.wwwTexts.push(full);
     }
     const producedInBlock = this.set.list.length > block.startedAt;
     const explained = this.set.list.some(
       (d) => d.severity === 'error' && (d.task === block.task || (d.task === null && block.task !== null)),
     );
-    if (producedInBlock || explained) {
-      return;
+    if (!producedInBlock && !explained) {
+      this.emit(blockDiagnostic(block), out);
     }
-    let message = text.slice(0, 20).join('\n');
-    if (message.length > 2000) {
-      message = `${message.slice(0, 2000)}…`;
-    }
-    if (message === '') {
-      message =
-        block.task !== null
-          ? `Execution failed for task '${block.task}'.`
-          : 'The build failed (no details were printed).';
-    }
-    const source = taskSource(block.task);
-    this.emit(
-      diagnostic({
-        severity: 'error',
-        source:
-          source === 'lint' || source === 'kapt' || source === 'ksp' || source === 'r8' ? source : 'gradle',
-        message,
-        task: block.task,
-        file: block.where?.file ?? null,
-        line: block.where?.line ?? null,
-      }),
-      out,
-    );
   }
 
   end(opts: { exitCode?: number | null; cancelled?: boolean } = {}): BuildDiagnostic[] {
@@ -657,6 +374,8 @@ class Parser implements GradleOutputParser {
     };
   }
 }
+
+export { taskSource } from './task-source.js';
 
 /** Creates an incremental parser for one build's output. */
 export function createGradleOutputParser(opts: GradleOutputParserOptions = {}): GradleOutputParser {
