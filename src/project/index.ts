@@ -70,3 +70,5 @@ export type {
   ResolveMode,
   DeviceSeen,
 } from './run-configurations.js';
+export { findApk } from './apk-finder.js';
+export type { ApkSearch } from './apk-finder.js';
