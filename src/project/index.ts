@@ -49,6 +49,7 @@ export {
   resolveProjectFile,
   readProjectFile,
   resolveApkPath,
+  openVerified,
   isInside,
   MAX_PROJECT_FILE_BYTES,
 } from './project-files.js';
