@@ -111,6 +111,7 @@ const MAPPING_TOKEN =
   /(?:file:\/\/)?((?:[A-Za-z]:)?[^\s'"()<>]*[\\/]mapping(?:[\\/][^\s'"()<>]*)?[\\/]mapping\.txt)(?![\w.])/g;
 const REPORT_TOKENS = [
   /See the complete report at (file:\S+)/,
+  /See the report at: (file:\S+)/,
   /Wrote (?:HTML|XML|SARIF|text) report to (file:\S+|\S+)/,
   /generated in (\S+missing_rules\.txt)/,
   /^\s*((?:[A-Za-z]:)?\S*[\\/](?:lint-results|lint-report)[\w.-]*\.(?:html|xml|txt|sarif))\s*$/,

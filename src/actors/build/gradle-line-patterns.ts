@@ -22,7 +22,7 @@ export function fileUriToPath(p: string): string {
   }
 }
 
-const KOTLIN_NEW = /^(.+?):(\d+):(\d+)(?: (.*))?$/;
+const KOTLIN_NEW = /^(.+?):(\d+):(\d+)(?::? (.*)|:)?$/;
 const KOTLIN_OLD = /^(.+?): \((\d+), (\d+)\): (.*)$/;
 const KSP_LOCATED = /^\[ksp\] (.+?\.(?:kt|kts|java)):(\d+):(?: (.*))?$/;
 export const JAVAC_HEADER = /^(.+?\.(?:java|kt)):(\d+): (error|warning): (.*)$/;

@@ -516,6 +516,38 @@ describe('parser behaviour', () => {
     ]);
   });
 
+  it('a build script error (file:///…/build.gradle.kts:12:5: message) keeps its location', () => {
+    const { diagnostics } = parseGradleOutput(
+      'e: file:///w/app/build.gradle.kts:12:5: Unresolved reference: implementatio',
+    );
+    expect(diagnostics.map((d) => [d.file, d.line, d.column, d.message])).toEqual([
+      ['/w/app/build.gradle.kts', 12, 5, 'Unresolved reference: implementatio'],
+    ]);
+  });
+
+  it('failing unit tests keep the What went wrong message and the report path', () => {
+    const { diagnostics, summary } = parseGradleOutput(
+      [
+        '> Task :app:testDebugUnitTest FAILED',
+        '',
+        '* What went wrong:',
+        "Execution failed for task ':app:testDebugUnitTest'.",
+        '> There were failing tests. See the report at: file:///w/app/build/reports/tests/testDebugUnitTest/index.html',
+        '',
+        '* Try:',
+      ].join('\n'),
+    );
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        source: 'gradle',
+        task: ':app:testDebugUnitTest',
+        message:
+          'There were failing tests. See the report at: file:///w/app/build/reports/tests/testDebugUnitTest/index.html',
+      }),
+    ]);
+    expect(summary.reports).toEqual(['/w/app/build/reports/tests/testDebugUnitTest/index.html']);
+  });
+
   it('file URIs with escaped characters are decoded', () => {
     const { diagnostics } = parseGradleOutput('e: file:///Users/me/My%20App/A.kt:1:1 x');
     expect(diagnostics[0]?.file).toBe('/Users/me/My App/A.kt');
