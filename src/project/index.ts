@@ -3,8 +3,8 @@
  * Android configuration (Kotlin DSL and Groovy), variants and their tasks, `output-metadata.json`,
  * the package scope, safe project-file access, and run configurations.
  */
+export { findGradleRoot, settingsFileIn } from './gradle-root.js';
 export {
-  findGradleRoot,
   inspectProject,
   findModule,
   effectiveNamespace,

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findGradleRoot, findModule, inspectProject } from './project-model.js';
+import { findGradleRoot } from './gradle-root.js';
+import { findModule, inspectProject } from './project-model.js';
 import { packageScopeFrom } from './package-scope.js';
 import { projectVariants } from './variants.js';
 
@@ -140,11 +141,9 @@ describe('findGradleRoot', () => {
     await mkdir(path.join(base, 'outer/inner/app/src/main'), { recursive: true });
     await writeFile(path.join(base, 'outer/settings.gradle'), "include ':inner'\n");
     await writeFile(path.join(base, 'outer/inner/settings.gradle.kts'), 'include(":app")\n');
-    expect(await findGradleRoot(path.join(base, 'outer/inner/app/src/main'))).toBe(
-      path.join(base, 'outer/inner'),
-    );
-    expect(await findGradleRoot(path.join(base, 'outer'))).toBe(path.join(base, 'outer'));
-    expect(await findGradleRoot(base)).toBeNull();
+    expect(findGradleRoot(path.join(base, 'outer/inner/app/src/main'))).toBe(path.join(base, 'outer/inner'));
+    expect(findGradleRoot(path.join(base, 'outer'))).toBe(path.join(base, 'outer'));
+    expect(findGradleRoot(base)).toBeNull();
   });
 
   it('a project without settings still reads a root build file with an android block', async () => {

@@ -4,7 +4,7 @@
  * configuration read from `build.gradle.kts` or `build.gradle`. Every file is read through
  * `readProjectFile`, so nothing outside the project is ever read.
  */
-import { stat } from 'node:fs/promises';
+import { SETTINGS_FILES } from './gradle-root.js';
 import path from 'node:path';
 import { readBuildFile, type AndroidConfig } from './android-config.js';
 import { parseManifest } from './manifest.js';
@@ -60,33 +60,6 @@ export interface ProjectModel {
   agpVersion: string | null;
   versionCatalog: string | null;
   notes: string[];
-}
-
-const SETTINGS_FILES = ['settings.gradle.kts', 'settings.gradle'] as const;
-
-async function isFile(p: string): Promise<boolean> {
-  try {
-    return (await stat(p)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The nearest folder at or above `startDir` that holds `settings.gradle.kts` or `settings.gradle`. */
-export async function findGradleRoot(startDir: string): Promise<string | null> {
-  let dir = path.resolve(startDir);
-  for (;;) {
-    for (const name of SETTINGS_FILES) {
-      if (await isFile(path.join(dir, name))) {
-        return dir;
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) {
-      return null;
-    }
-    dir = parent;
-  }
 }
 
 function joinRel(dir: string, file: string): string {
