@@ -32,7 +32,8 @@ function connectTo(address: AdbServerAddress): net.Socket {
 
 /**
  * Opens a service on the adb server: `host:…` services when `serial` is null, else the device's
- * (through `host:transport:SERIAL`, pipelined with the service request to save a round trip).
+ * (through `host:transport:SERIAL` first). The service request goes only after the transport's
+ * OKAY: the server drops bytes that arrive with the transport request.
  * Resolves with the socket positioned at the service's payload, and any payload bytes that came
  * with the status words.
  */
@@ -89,6 +90,9 @@ export function openService(
         if (word === 'OKAY') {
           buffered = buffered.subarray(4);
           statuses--;
+          if (statuses === 1 && serial !== null) {
+            socket.write(frameRequest(service));
+          }
           continue;
         }
         if (word === 'FAIL') {

@@ -11,14 +11,22 @@ export function parseGetprop(text: string): Map<string, string> {
 }
 
 /** `wm size` / `wm density` output: physical size, override, density. */
-export function parseWm(size: string, density: string): { width: number; height: number; density: number | null; override: string | null } | null {
+export function parseWm(
+  size: string,
+  density: string,
+): { width: number; height: number; density: number | null; override: string | null } | null {
   const physical = /Physical size:\s*(\d+)x(\d+)/.exec(size);
   if (!physical) {
     return null;
   }
   const override = /Override size:\s*(\d+x\d+)/.exec(size)?.[1] ?? null;
   const dens = /Override density:\s*(\d+)/.exec(density) ?? /Physical density:\s*(\d+)/.exec(density);
-  return { width: Number(physical[1]), height: Number(physical[2]), density: dens ? Number(dens[1]) : null, override };
+  return {
+    width: Number(physical[1]),
+    height: Number(physical[2]),
+    density: dens ? Number(dens[1]) : null,
+    override,
+  };
 }
 
 /** The battery level from `dumpsys battery`. */
@@ -32,12 +40,17 @@ export function parseBatteryLevel(text: string): number | null {
  * `topResumedActivity` / `ResumedActivity:` on newer releases): `pkg/.Activity`.
  */
 export function parseResumedActivity(text: string): { package: string; activity: string | null } | null {
-  const m = /(?:mResumedActivity|topResumedActivity|ResumedActivity):?\s*=?\s*ActivityRecord\{[^}]*?\s([\w.]+)\/([\w.$]+)/.exec(text);
+  const m =
+    /(?:mResumedActivity|topResumedActivity|ResumedActivity):?\s*=?\s*ActivityRecord\{[^}]*?\s([\w.]+)\/([\w.$]+)/.exec(
+      text,
+    );
   if (m) {
     const pkg = m[1]!;
     const act = m[2]!;
     return { package: pkg, activity: act.startsWith('.') ? pkg + act : act };
   }
   const focus = /mCurrentFocus=Window\{[^}]*?\s([\w.]+)\/([\w.$]+)\}/.exec(text);
-  return focus ? { package: focus[1]!, activity: focus[2]!.startsWith('.') ? focus[1]! + focus[2]! : focus[2]! } : null;
+  return focus
+    ? { package: focus[1]!, activity: focus[2]!.startsWith('.') ? focus[1]! + focus[2]! : focus[2]! }
+    : null;
 }

@@ -58,7 +58,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * Each attempt gets 25 s, the whole capture 60 s (or less when the request's deadline is sooner);
  * a device that another UI Automator client holds fails at once with BUSY.
  */
-export async function captureUi(serial: string, signal: AbortSignal, requestDeadline: number): Promise<Capture> {
+export async function captureUi(
+  serial: string,
+  signal: AbortSignal,
+  requestDeadline: number,
+): Promise<Capture> {
   const started = performance.now();
   const deadline = Math.min(requestDeadline - 250, Date.now() + CAPTURE_TOTAL_MS);
   return withUiAutomatorLock(serial, deadline, signal, async () => {
@@ -78,7 +82,10 @@ export async function captureUi(serial: string, signal: AbortSignal, requestDead
         }),
       ).catch((err: unknown) => {
         if (err instanceof BusError && err.code === 'TIMEOUT' && Date.now() >= deadline) {
-          throw new BusError('TIMEOUT', `the UI capture of ${serial} hit its ${CAPTURE_TOTAL_MS / 1000} s total deadline (${attempt} attempts)`);
+          throw new BusError(
+            'TIMEOUT',
+            `the UI capture of ${serial} hit its ${CAPTURE_TOTAL_MS / 1000} s total deadline (${attempt} attempts)`,
+          );
         }
         throw err;
       });
@@ -92,11 +99,17 @@ export async function captureUi(serial: string, signal: AbortSignal, requestDead
       if (text.includes('<hierarchy')) {
         const parsed = parseUiDump(out);
         if (parsed.ok) {
-          return { tree: parsed.value, hash: screenHash(parsed.value), at: Date.now(), ms: performance.now() - started };
+          return {
+            tree: parsed.value,
+            hash: screenHash(parsed.value),
+            at: Date.now(),
+            ms: performance.now() - started,
+          };
         }
         lastProblem = parsed.error.message;
       } else {
-        lastProblem = text.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'uiautomator printed nothing';
+        lastProblem =
+          text.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'uiautomator printed nothing';
         if (!TRANSIENT.test(text) && attempt >= 2) {
           break;
         }

@@ -54,7 +54,10 @@ export async function withUiAutomatorLock<T>(
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') {
-        throw new BusError('FAILED', `cannot take the UI Automator lock ${path.basename(file)}: ${(err as Error).message}`);
+        throw new BusError(
+          'FAILED',
+          `cannot take the UI Automator lock ${path.basename(file)}: ${(err as Error).message}`,
+        );
       }
       if (Date.now() + 50 >= deadline) {
         const pid = holderPid(file);

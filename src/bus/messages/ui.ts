@@ -13,7 +13,9 @@ export const treePathSchema = z
 export const screenHashSchema = z
   .string()
   .regex(/^[0-9a-f]{16}$/, 'a screen hash is 16 hex digits, as the reading tools return it')
-  .describe('The screen_hash a reading tool returned; the action is refused when the screen has changed since');
+  .describe(
+    'The screen_hash a reading tool returned; the action is refused when the screen has changed since',
+  );
 
 const boundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
 const pointSchema = z.object({ x: z.number(), y: z.number() });
@@ -44,9 +46,17 @@ export const uiElementSchema = z.object({
 export const uiRowSchema = uiElementSchema.extend({ n: z.number().int() });
 
 export const findQuerySchema = z.object({
-  text: z.string().max(1000).optional().describe('Whole text, exact and case-sensitive (surrounding spaces ignored)'),
+  text: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('Whole text, exact and case-sensitive (surrounding spaces ignored)'),
   text_contains: z.string().max(1000).optional().describe('Part of the text, case-insensitive'),
-  resource_id: z.string().max(300).optional().describe('Full resource id (com.app:id/login) or the bare name (login)'),
+  resource_id: z
+    .string()
+    .max(300)
+    .optional()
+    .describe('Full resource id (com.app:id/login) or the bare name (login)'),
   content_desc: z.string().max(1000).optional().describe('Part of the content description, case-insensitive'),
   class_name: z.string().max(300).optional().describe('Full class name or its simple name (Button)'),
   clickable: z.boolean().optional().describe('Only clickable (true) or only non-clickable (false) elements'),
@@ -75,7 +85,12 @@ const inputActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('tap'), x: z.number().int(), y: z.number().int() }),
   z.object({ action: z.literal('tap_element'), tree_path: treePathSchema }),
   z.object({ action: z.literal('type'), text: z.string() }),
-  z.object({ action: z.literal('fill'), tree_path: treePathSchema, text: z.string(), clear_before: z.boolean() }),
+  z.object({
+    action: z.literal('fill'),
+    tree_path: treePathSchema,
+    text: z.string(),
+    clear_before: z.boolean(),
+  }),
   z.object({ action: z.literal('type_unicode'), text: z.string() }),
   z.object({ action: z.literal('clear_input') }),
   z.object({ action: z.literal('hide_keyboard') }),
@@ -95,10 +110,28 @@ export const uiRequests = {
   'ui.hierarchy': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, max_rows: z.number().int().min(1).max(500).default(80), include_bars: z.boolean().default(false) }),
+    request: z.object({
+      serial: serialSchema,
+      max_rows: z.number().int().min(1).max(500).default(80),
+      include_bars: z.boolean().default(false),
+    }),
     response: screenSchema.extend({
       text: z.string(),
-      rows: z.array(z.object({ tree_path: z.string(), level: z.number(), class: z.string(), text: z.string(), content_desc: z.string(), resource_id: z.string(), bounds: boundsSchema, center: pointSchema, flags: z.array(z.string()) }).loose()),
+      rows: z.array(
+        z
+          .object({
+            tree_path: z.string(),
+            level: z.number(),
+            class: z.string(),
+            text: z.string(),
+            content_desc: z.string(),
+            resource_id: z.string(),
+            bounds: boundsSchema,
+            center: pointSchema,
+            flags: z.array(z.string()),
+          })
+          .loose(),
+      ),
       total_rows: z.number().int(),
       truncated: z.boolean(),
     }),
@@ -108,20 +141,36 @@ export const uiRequests = {
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema, limit: z.number().int().min(1).max(500).default(80) }),
-    response: screenSchema.extend({ rows: z.array(uiRowSchema), total: z.number().int(), truncated: z.boolean() }),
+    response: screenSchema.extend({
+      rows: z.array(uiRowSchema),
+      total: z.number().int(),
+      truncated: z.boolean(),
+    }),
     timeoutMs: 65_000,
   }),
   'ui.find': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, query: findQuerySchema, max_results: z.number().int().min(1).max(100).default(20) }),
-    response: screenSchema.extend({ matches: z.array(uiElementSchema), total: z.number().int(), truncated: z.boolean() }),
+    request: z.object({
+      serial: serialSchema,
+      query: findQuerySchema,
+      max_results: z.number().int().min(1).max(100).default(20),
+    }),
+    response: screenSchema.extend({
+      matches: z.array(uiElementSchema),
+      total: z.number().int(),
+      truncated: z.boolean(),
+    }),
     timeoutMs: 65_000,
   }),
   'ui.parent': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, tree_path: treePathSchema, expect_screen_hash: screenHashSchema.optional() }),
+    request: z.object({
+      serial: serialSchema,
+      tree_path: treePathSchema,
+      expect_screen_hash: screenHashSchema.optional(),
+    }),
     response: screenSchema.extend({ node: uiElementSchema, parent: uiElementSchema.nullable() }),
     timeoutMs: 65_000,
   }),
@@ -160,7 +209,11 @@ export const uiRequests = {
   'ui.input': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, input: inputActionSchema, expect_screen_hash: screenHashSchema.optional() }),
+    request: z.object({
+      serial: serialSchema,
+      input: inputActionSchema,
+      expect_screen_hash: screenHashSchema.optional(),
+    }),
     response: z.object({
       done: z.string(),
       /** The element acted on, for element actions. */
@@ -227,7 +280,14 @@ export const uiRequests = {
       abi: z.string().nullable(),
       fingerprint: z.string().nullable(),
       is_emulator: z.boolean(),
-      screen: z.object({ width: z.number().int(), height: z.number().int(), density: z.number().int().nullable(), override: z.string().nullable() }).nullable(),
+      screen: z
+        .object({
+          width: z.number().int(),
+          height: z.number().int(),
+          density: z.number().int().nullable(),
+          override: z.string().nullable(),
+        })
+        .nullable(),
       battery_level: z.number().int().nullable(),
       foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
       shell_v2: z.boolean(),
