@@ -351,7 +351,20 @@ export class CrashDetector {
       c.suppressed = t.top.suppressed;
     }
     c.causes = t.causes;
+    this.backfill(b.entries, c);
     return c;
+  }
+
+  /** Lines logged before the crash named its process get the crash's package. */
+  private backfill(entries: readonly LogEntry[], c: Crash): void {
+    if (c.package === null) {
+      return;
+    }
+    for (const e of entries) {
+      if (e.package === null && e.pid === c.pid) {
+        e.package = c.package;
+      }
+    }
   }
 
   private anrCrash(b: Block, messages: string[]): Crash {
@@ -386,6 +399,7 @@ export class CrashDetector {
     c.cause = trace.cause;
     c.abi = trace.abi;
     c.frames = trace.frames;
+    this.backfill(entries, c);
     return { crash: c, entries };
   }
 }
