@@ -30,6 +30,20 @@ describe('pid → package', () => {
     expect(pids.packageOf(32716)).toBe('com.google.android.talk');
   });
 
+  it('learns packages from `Killing`, `has died` and `No longer want` lines', () => {
+    const { pids } = enriched(
+      [
+        // The message as in ukanth/afwall#555 (whose paste dropped the time): a death seen without its start.
+        '08-06 10:00:00.000 814-1482/? I/ActivityManager: Process dev.ukanth.ufirewall (pid 1927) has died',
+        '08-06 10:00:00.001  1490  1512 I ActivityManager: Killing 4021:com.example.app/u0a123 (adj 900): empty #17',
+      ].join('\n'),
+    );
+    expect(pids.packageOf(1927)).toBe('dev.ukanth.ufirewall');
+    expect(pids.packageOf(4021)).toBe('com.example.app');
+    const brief = enriched(fixtureBytes('brief-galaxy-nexus.txt')).pids;
+    expect(brief.packageOf(32521)).toBe('com.android.providers.calendar');
+  });
+
   it('learns packages from Studio copies and AndroidRuntime `Process:` lines', () => {
     const studio = enriched(fixture('studio-new-ohmybread.txt'));
     expect(studio.pids.packageOf(2155)).toBe('br.com.ohmybread');

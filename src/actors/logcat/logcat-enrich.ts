@@ -40,6 +40,9 @@ export const MAX_JSON_CHARS = 16_384;
 const START_PROC_NEW = /^Start proc (\d+):([^/\s]+)\//;
 const START_PROC_OLD = /^Start proc ([^\s]+) for .*?: pid=(\d+)/;
 const RUNTIME_PROCESS = /^Process: ([^,\s]+), PID: (\d+)/;
+const KILLING = /^Killing (\d+):([^/\s]+)\//;
+const HAS_DIED = /^Process (\S+) \(pid (\d+)\) has died/;
+const NO_LONGER_WANT = /^No longer want (\S+) \(pid (\d+)\)/;
 const LAUNCH = /^(Displayed|Fully drawn) (\S+?)(?: for user \d+)?: \+(\S+?)(?: \(total \+(\S+?)\))?\s*$/;
 const DURATION_PART = /(\d+)(ms|d|h|m|s)/g;
 
@@ -266,6 +269,24 @@ export class LogEnricher {
         return 'lifecycle';
       case 65:
         return message.startsWith('ANR in ') ? 'anr' : 'lifecycle';
+      case 75: {
+        // K: `Killing 1234:com.pkg/u0a123 (adj 900): empty #17`
+        const m = KILLING.exec(message);
+        if (m !== null) {
+          this.pids.set(Number(m[1]), m[2] ?? '');
+        }
+        return 'lifecycle';
+      }
+      case 80:
+      case 78: {
+        // P / N: `Process com.pkg (pid 1234) has died`, `No longer want com.pkg (pid 1234): empty for 1805s`.
+        // The process is gone, but its last lines may still be arriving: they keep their package.
+        const m = HAS_DIED.exec(message) ?? NO_LONGER_WANT.exec(message);
+        if (m !== null) {
+          this.pids.set(Number(m[2]), m[1] ?? '');
+        }
+        return 'lifecycle';
+      }
       default:
         return 'lifecycle';
     }
