@@ -60,7 +60,7 @@ export const SAMPLE_VARIANTS: readonly SampleVariant[] = SAMPLE_FLAVORS.flatMap(
 );
 
 /** SHA-256 of the mapping body (everything after the `# pg_map_hash` line), as R8 computes it. */
-export const SAMPLE_MAP_HASH = '1a5271cf4c6fc04c50c24faa90b5e979bca9cb525ab78bf14245c9ae8143178e';
+export const SAMPLE_MAP_HASH = '628898e719ff279eb88fb18466c792c2b353b96302092e387ec88fac2609053a';
 /** R8's default map id: the first 7 hex digits of the map hash. */
 export const SAMPLE_MAP_ID = SAMPLE_MAP_HASH.slice(0, 7);
 /** The source-file name R8 gives every class, which the device prints in its stack frames. */
@@ -79,23 +79,37 @@ const MAPPING_HEADER = [
 /** The mapping body; SAMPLE_MAP_HASH is its sha256, so edit both together (a test checks). */
 export const SAMPLE_MAPPING_BODY = `com.droidbus.sample.DetailActivity -> com.droidbus.sample.DetailActivity:
 # {"id":"sourceFile","fileName":"DetailActivity.kt"}
-    android.widget.TextView titleView -> B
-    1:1:void <init>():14:14 -> <init>
-    1:7:void onCreate(android.os.Bundle):18:24 -> onCreate
-    1:3:void bindItem(java.lang.String):29:31 -> y
+    android.widget.TextView titleView -> a
+    1:1:void <init>():9:9 -> <init>
+    1:5:void onCreate(android.os.Bundle):14:18 -> onCreate
+    1:3:void bindItem(java.lang.String):21:23 -> p
 com.droidbus.sample.HomeActivity -> com.droidbus.sample.HomeActivity:
 # {"id":"sourceFile","fileName":"HomeActivity.kt"}
-    com.droidbus.sample.data.CartRepository cart -> B
-    android.widget.TextView totalView -> C
-    1:4:void <init>():20:23 -> <init>
+    com.droidbus.sample.data.CartRepository cart -> a
+    android.widget.TextView totalView -> b
+    1:1:void <init>():18:18 -> <init>
+    2:4:void <init>():20:22 -> <init>
     1:9:void onCreate(android.os.Bundle):27:35 -> onCreate
     10:12:void onCreate(android.os.Bundle):40:42 -> onCreate
-    1:2:void openDetail(java.lang.String):47:48 -> p
-    1:1:void onCrashClicked():58:58 -> q
-    2:2:long checkoutTotal(java.lang.String):66:66 -> q
-    2:2:void onCrashClicked():59 -> q
-    3:4:void onCrashClicked():60:61 -> q
-com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda0 -> a.b:
+    1:1:void onClick(android.view.View):45:45 -> onClick
+    1:1:void openDetail(java.lang.String):49:49 -> p
+    1:1:void onCrashClicked():57:57 -> q
+    2:2:long checkoutTotal(java.lang.String):63:63 -> q
+    2:2:void onCrashClicked():58 -> q
+    3:4:void onCrashClicked():59:60 -> q
+com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda0 -> a.i:
+# {"id":"sourceFile","fileName":"R8$$SyntheticClass"}
+# {"id":"com.android.tools.r8.synthesized"}
+    com.droidbus.sample.HomeActivity f$0 -> a
+    # {"id":"com.android.tools.r8.synthesized"}
+    java.util.List f$1 -> b
+    # {"id":"com.android.tools.r8.synthesized"}
+    void <init>(com.droidbus.sample.HomeActivity,java.util.List) -> <init>
+    # {"id":"com.android.tools.r8.synthesized"}
+    1:1:void com.droidbus.sample.HomeActivity.onCreate$lambda$0(com.droidbus.sample.HomeActivity,java.util.List,android.widget.AdapterView,android.view.View,int,long):33:33 -> onItemClick
+    1:1:void onItemClick(android.widget.AdapterView,android.view.View,int,long):0 -> onItemClick
+    # {"id":"com.android.tools.r8.synthesized"}
+com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda1 -> a.b:
 # {"id":"sourceFile","fileName":"R8$$SyntheticClass"}
 # {"id":"com.android.tools.r8.synthesized"}
     com.droidbus.sample.HomeActivity f$0 -> a
@@ -107,14 +121,16 @@ com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda0 -> a.b:
     # {"id":"com.android.tools.r8.synthesized"}
 com.droidbus.sample.LoginActivity -> com.droidbus.sample.LoginActivity:
 # {"id":"sourceFile","fileName":"LoginActivity.kt"}
-    android.widget.EditText emailField -> B
-    android.widget.EditText passwordField -> C
-    1:1:void <init>():17:17 -> <init>
-    1:11:void onCreate(android.os.Bundle):21:31 -> onCreate
-    1:1:void submit():36:36 -> p
-    2:2:boolean com.droidbus.sample.util.Validators.isValidEmail(java.lang.String):12:12 -> p
-    2:2:void submit():37 -> p
-    3:6:void submit():38:41 -> p
+    android.widget.EditText emailField -> a
+    android.widget.EditText passwordField -> b
+    1:1:void <init>():11:11 -> <init>
+    1:6:void onCreate(android.os.Bundle):17:22 -> onCreate
+    1:2:void onBackPressed():35:36 -> onBackPressed
+    1:1:void submit():25:25 -> p
+    2:2:boolean com.droidbus.sample.util.Validators.isValidEmail(java.lang.String):10:10 -> p
+    2:2:void submit():26 -> p
+    3:4:void submit():27:28 -> p
+    5:6:void submit():30:31 -> p
 com.droidbus.sample.LoginActivity$$ExternalSyntheticLambda0 -> a.e:
 # {"id":"sourceFile","fileName":"R8$$SyntheticClass"}
 # {"id":"com.android.tools.r8.synthesized"}
@@ -122,47 +138,37 @@ com.droidbus.sample.LoginActivity$$ExternalSyntheticLambda0 -> a.e:
     # {"id":"com.android.tools.r8.synthesized"}
     void <init>(com.droidbus.sample.LoginActivity) -> <init>
     # {"id":"com.android.tools.r8.synthesized"}
-    1:1:void com.droidbus.sample.LoginActivity.onCreate$lambda$0(com.droidbus.sample.LoginActivity,android.view.View):30:30 -> onClick
+    1:1:void com.droidbus.sample.LoginActivity.onCreate$lambda$0(com.droidbus.sample.LoginActivity,android.view.View):21:21 -> onClick
     1:1:void onClick(android.view.View):0 -> onClick
     # {"id":"com.android.tools.r8.synthesized"}
 com.droidbus.sample.NativeBridge -> com.droidbus.sample.NativeBridge:
 # {"id":"sourceFile","fileName":"NativeBridge.kt"}
-    com.droidbus.sample.NativeBridge INSTANCE -> a
+    com.droidbus.sample.NativeBridge INSTANCE -> INSTANCE
     1:1:void <clinit>():6:6 -> <clinit>
     void crash() -> crash
 com.droidbus.sample.data.CartRepository -> a.a:
 # {"id":"sourceFile","fileName":"CartRepository.kt"}
     com.droidbus.sample.data.PriceBook prices -> a
     java.util.List items -> b
-    1:6:void <init>(com.droidbus.sample.data.PriceBook):9:14 -> <init>
-    1:4:void addItem(java.lang.String,int):18:21 -> a
-    1:9:long totalFor(java.lang.String):25:33 -> b
-    10:14:long totalFor(java.lang.String):36:40 -> b
+    1:1:void <init>(com.droidbus.sample.data.PriceBook):4:4 -> <init>
+    2:2:void <init>(com.droidbus.sample.data.PriceBook):6:6 -> <init>
+    1:3:void addItem(java.lang.String,int):10:12 -> a
+    1:4:long totalFor(java.lang.String):19:22 -> b
+    5:8:long totalFor(java.lang.String):24:27 -> b
 com.droidbus.sample.data.PriceBook -> a.c:
 # {"id":"sourceFile","fileName":"PriceBook.kt"}
     java.util.Map prices -> a
-    1:3:void <init>():8:10 -> <init>
-    1:4:long priceOf(java.lang.String):14:17 -> a
-    5:9:long priceOf(java.lang.String,int):21:25 -> a
+    1:1:void <init>():4:4 -> <init>
+    2:2:void <init>():6:6 -> <init>
+    1:1:long priceOf(java.lang.String):10:10 -> a
+    2:6:long priceOf(java.lang.String,int):15:19 -> a
 com.droidbus.sample.data.PriceUnavailableException -> a.d:
 # {"id":"sourceFile","fileName":"PriceUnavailableException.kt"}
-    1:1:void <init>(java.lang.String):6:6 -> <init>
-com.droidbus.sample.data.SessionStore -> a.f:
-# {"id":"sourceFile","fileName":"SessionStore.kt"}
-    void save(java.lang.String) -> a
-    void save(com.droidbus.sample.data.User) -> a
-com.droidbus.sample.data.User -> a.g:
-# {"id":"sourceFile","fileName":"User.kt"}
-    java.lang.String email -> a
-    java.lang.String displayName -> b
-    1:1:void <init>(java.lang.String,java.lang.String):5:5 -> <init>
-    1:1:java.lang.String getEmail():5:5 -> a
-    1:1:java.lang.String getDisplayName():5:5 -> b
+    1:1:void <init>(java.lang.String):4:4 -> <init>
 com.droidbus.sample.util.Validators -> a.h:
 # {"id":"sourceFile","fileName":"Validators.kt"}
-    com.droidbus.sample.util.Validators INSTANCE -> a
-    1:1:void <clinit>():1:1 -> <clinit>
-    1:3:boolean isStrongPassword(java.lang.String):16:18 -> a
+    kotlin.text.Regex EMAIL -> a
+    1:1:void <clinit>():6:6 -> <clinit>
 `;
 
 /** mapping.txt of the release variants (both flavors compile the same code). */
@@ -190,13 +196,13 @@ const FRAMEWORK_FRAMES = [
  */
 export const SAMPLE_CRASH_TRACE: readonly string[] = [
   'java.lang.IllegalStateException: Could not compute the cart total for demo',
-  `\tat a.a.b(${F}:12)`,
+  `\tat a.a.b(${F}:6)`,
   `\tat com.droidbus.sample.HomeActivity.q(${F}:2)`,
   `\tat a.b.onClick(${F}:1)`,
   ...FRAMEWORK_FRAMES,
   'Caused by: a.d: No price for sku DEMO-42',
-  `\tat a.c.a(${F}:7)`,
-  `\tat a.a.b(${F}:5)`,
+  `\tat a.c.a(${F}:4)`,
+  `\tat a.a.b(${F}:4)`,
   '\t... 14 more',
 ];
 
@@ -208,14 +214,14 @@ export const SAMPLE_CRASH_TRACE: readonly string[] = [
  */
 export const SAMPLE_CRASH_RETRACED: readonly string[] = [
   'java.lang.IllegalStateException: Could not compute the cart total for demo',
-  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:38)',
-  '\tat com.droidbus.sample.HomeActivity.checkoutTotal(HomeActivity.kt:66)',
-  '\tat com.droidbus.sample.HomeActivity.onCrashClicked(HomeActivity.kt:59)',
+  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:25)',
+  '\tat com.droidbus.sample.HomeActivity.checkoutTotal(HomeActivity.kt:63)',
+  '\tat com.droidbus.sample.HomeActivity.onCrashClicked(HomeActivity.kt:58)',
   '\tat com.droidbus.sample.HomeActivity.onCreate$lambda$1(HomeActivity.kt:41)',
   ...FRAMEWORK_FRAMES,
   'Caused by: com.droidbus.sample.data.PriceUnavailableException: No price for sku DEMO-42',
-  '\tat com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:23)',
-  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:29)',
+  '\tat com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:17)',
+  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:22)',
   '\t... 14 more',
 ];
 
