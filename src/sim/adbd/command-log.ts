@@ -1,4 +1,4 @@
-import { closeSync, openSync, write, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
 /** One command a client made a simulated device run, as the `--command-log` file records it. */
@@ -25,17 +25,19 @@ const FLUSH_DELAY_MS = 50;
 
 /**
  * Appends command records as JSON lines. Lines are batched (one write per burst) but never held
- * longer than FLUSH_DELAY_MS, and `close()` writes the rest synchronously so nothing is lost at exit.
+ * longer than FLUSH_DELAY_MS; whatever is left is written on `close()` or when the process exits.
+ * Writes are synchronous: one small append every 50 ms costs nothing and keeps lines in order.
  */
 export class CommandLog {
   private readonly fd: number;
   private buffer: string[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing = false;
   private closed = false;
+  private readonly onExit = (): void => this.close();
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'a');
+    process.once('exit', this.onExit);
   }
 
   record(entry: CommandLogEntry): void {
@@ -43,7 +45,7 @@ export class CommandLog {
       return;
     }
     this.buffer.push(JSON.stringify(entry) + '\n');
-    if (!this.timer && !this.writing) {
+    if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
       this.timer.unref();
     }
@@ -56,14 +58,7 @@ export class CommandLog {
     }
     const text = this.buffer.join('');
     this.buffer = [];
-    this.writing = true;
-    write(this.fd, text, null, 'utf8', () => {
-      this.writing = false;
-      if (this.buffer.length > 0 && !this.closed && !this.timer) {
-        this.timer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
-        this.timer.unref();
-      }
-    });
+    writeSync(this.fd, text);
   }
 
   /** Writes what is buffered and closes the file. */
@@ -71,23 +66,12 @@ export class CommandLog {
     if (this.closed) {
       return;
     }
-    this.closed = true;
     if (this.timer) {
       clearTimeout(this.timer);
-      this.timer = undefined;
     }
-    if (this.buffer.length > 0) {
-      writeSync(this.fd, this.buffer.join(''));
-      this.buffer = [];
-    }
-    // An async write may still be in flight; closing its fd would fail it, so close after it.
-    const finish = (): void => {
-      if (this.writing) {
-        setTimeout(finish, 5);
-        return;
-      }
-      closeSync(this.fd);
-    };
-    finish();
+    this.flush();
+    this.closed = true;
+    process.off('exit', this.onExit);
+    closeSync(this.fd);
   }
 }
