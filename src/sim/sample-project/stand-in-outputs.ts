@@ -163,10 +163,16 @@ function listFiles(dir: string): string[] {
   if (!existsSync(dir)) {
     return [];
   }
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      out.push(...listFiles(path));
+    } else if (entry.isFile()) {
+      out.push(path);
+    }
+  }
+  return out.sort();
 }
 
 /** A digest of a variant's inputs: build files, sources (by size and mtime), and its identity. */
