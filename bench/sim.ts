@@ -12,8 +12,8 @@
  */
 import { connect } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startAdbServer } from '../tests/helpers/adb-server.js';
@@ -80,6 +80,24 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** The pid of the adb server listening on `port` (its command line names `tcp:PORT`), from /proc. */
+function adbServerPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (cmdline.includes('fork-server') && cmdline.some((arg) => arg === `tcp:${port}`)) {
+        return Number(entry);
+      }
+    } catch {
+      // The process went away.
+    }
+  }
+  return undefined;
+}
+
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -96,6 +114,8 @@ interface Phase {
   median: number;
   p99: number;
   simCpuPerCommand: number;
+  serverCpuPerCommand: number;
+  clientCpuPerCommand: number;
 }
 
 async function phase(
@@ -106,7 +126,10 @@ async function phase(
   concurrency: number,
 ): Promise<Phase> {
   const pid = farm.process.pid!;
+  const serverPid = adbServerPid(port);
   const cpu0 = cpuMs(pid);
+  const server0 = serverPid ? cpuMs(serverPid) : NaN;
+  const client0 = process.cpuUsage();
   const latencies: number[] = [];
   const end = performance.now() + SECONDS * 1000;
   const start = performance.now();
@@ -126,6 +149,8 @@ async function phase(
   );
   const seconds = (performance.now() - start) / 1000;
   const cpu = cpuMs(pid) - cpu0;
+  const serverCpu = serverPid ? cpuMs(serverPid) - server0 : NaN;
+  const client = process.cpuUsage(client0);
   latencies.sort((a, b) => a - b);
   return {
     name,
@@ -134,6 +159,8 @@ async function phase(
     median: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     simCpuPerCommand: cpu / latencies.length,
+    serverCpuPerCommand: serverCpu / latencies.length,
+    clientCpuPerCommand: (client.user + client.system) / 1000 / latencies.length,
   };
 }
 
@@ -160,12 +187,23 @@ try {
     .sort((a, b) => a - b);
 
   console.log(`droidbus sim through the real adb server (${SECONDS} s per phase, shell,v2,raw:echo hi)`);
+  console.log(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('');
-  console.log('phase                       commands   cmd/s    median ms  p99 ms   sim CPU ms/cmd');
+  console.log(
+    'CPU ms per command: sim = the droidbus sim process, server = adb server, client = this process',
+  );
+  console.log(
+    'phase                       commands   cmd/s  median ms  p99 ms   sim CPU  server CPU  client CPU',
+  );
   for (const p of phases) {
     console.log(
       `${p.name.padEnd(26)}  ${String(p.commands).padStart(8)}  ${(p.commands / p.seconds).toFixed(0).padStart(6)}  ` +
-        `${p.median.toFixed(2).padStart(9)}  ${p.p99.toFixed(2).padStart(6)}   ${p.simCpuPerCommand.toFixed(3)}`,
+        `${p.median.toFixed(2).padStart(9)}  ${p.p99.toFixed(2).padStart(6)}   ${p.simCpuPerCommand.toFixed(3).padStart(7)}  ` +
+        `${p.serverCpuPerCommand.toFixed(3).padStart(10)}  ${p.clientCpuPerCommand.toFixed(3).padStart(10)}`,
     );
   }
   console.log('');
