@@ -2,13 +2,14 @@
  * Simulated TCP devices through the real adb client and a private adb server: what a person or
  * droidbus sees when it talks to `droidbus sim` devices.
  */
+import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, utimes, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeApk } from '../../src/util/apk.js';
-import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
+import { ADB_BINARY, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 
 let server: AdbServer;
@@ -149,6 +150,26 @@ describe('droidbus sim devices through the real adb', () => {
     expect(installed.code).toBe(0);
     const packages = await server.adb(['-s', serial, 'shell', 'pm list packages']);
     expect(packages.stdout).toContain('package:com.example.e2einstall');
+  });
+
+  it('closing a streaming command on the client stops it on the device', async () => {
+    const child = spawn(ADB_BINARY, ['-P', String(server.port), '-s', serial, 'shell', 'logcat -v brief'], {
+      env: server.env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    // Wait until the device streams, then hang up.
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.kill('SIGTERM');
+    // The device records a command when it has finished: only a stopped logcat shows up.
+    const deadline = Date.now() + 10_000;
+    let stopped = false;
+    while (!stopped && Date.now() < deadline) {
+      stopped = (await readFile(join(work, 'commands.jsonl'), 'utf8')).includes('"cmd":"logcat -v brief"');
+      if (!stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    expect(stopped).toBe(true);
   });
 
   it('a service the device does not have is refused', async () => {

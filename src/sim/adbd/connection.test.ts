@@ -198,6 +198,24 @@ describe('AdbdConnection', () => {
     expect([...all]).toEqual([1, 3, 0, 0, 0, ...Buffer.from('hi\n'), 3, 1, 0, 0, 0, 3]);
   });
 
+  it('under shell v1 sends stdout and stderr as one byte stream with no exit packet', async () => {
+    const server = await deviceAndServer(1 << 20);
+    server.send(A_OPEN, 6, 0, Buffer.from('shell:echo out; echo err >&2; exit 4\0'));
+    const opened = await server.next();
+    expect(commandName(opened.command)).toBe('OKAY');
+    const bytes: Buffer[] = [];
+    for (;;) {
+      const p = await server.next();
+      if (p.command === A_WRTE) {
+        bytes.push(p.payload);
+        server.send(A_OKAY, 6, opened.arg0);
+      } else if (p.command === A_CLSE) {
+        break;
+      }
+    }
+    expect(Buffer.concat(bytes).toString()).toBe('out\nerr\n');
+  });
+
   it('refuses a service it does not have with CLSE', async () => {
     const server = await deviceAndServer(1 << 20);
     server.send(A_OPEN, 9, 0, Buffer.from('reboot:bootloader\0'));
