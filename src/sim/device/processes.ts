@@ -189,11 +189,15 @@ export class ProcessTable {
 
   /** A fresh pid (for app processes and one-shot helpers like crash_dump). */
   allocPid(): number {
-    const pid = this.nextPid++;
-    if (this.nextPid > 32000) {
-      this.nextPid = 3000;
+    for (;;) {
+      const pid = this.nextPid++;
+      if (this.nextPid > 32767) {
+        this.nextPid = 3000;
+      }
+      if (!this.apps.has(pid)) {
+        return pid;
+      }
     }
-    return pid;
   }
 
   /** Starts an app process. */
@@ -243,6 +247,11 @@ export class ProcessTable {
     return [...BASE.map((b) => ({ ...b, startTime: this.bootTime })), ...this.apps.values()].sort(
       (a, b) => a.pid - b.pid,
     );
+  }
+
+  /** The app processes started since boot that still run. */
+  running(): Proc[] {
+    return [...this.apps.values()];
   }
 
   /** Pids whose process name is `name` (pidof). */

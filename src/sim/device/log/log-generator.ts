@@ -173,8 +173,11 @@ export class LogGenerator {
   private emit(n: number, now: number, spanMs: number): void {
     const dev = this.dev;
     const rng = dev.rng;
-    const appProc = dev.procs.forPackage(dev.foregroundPackage());
-    const appPid = appProc !== undefined && appProc.uid >= 10000 ? appProc.pid : null;
+    const apps = dev.procs
+      .running()
+      .filter((p) => p.pkg !== null && dev.packages.get(p.pkg)?.info.system === false);
+    const front = apps.find((p) => p.pkg === dev.foregroundPackage());
+    const appPid = (front ?? apps[0])?.pid ?? null;
     const entries: NewLogEntry[] = new Array<NewLogEntry>(n);
     for (let i = 0; i < n; i++) {
       let t = TEMPLATES[Math.floor(rng.next() * TEMPLATES.length)] as Template;
