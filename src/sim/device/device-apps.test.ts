@@ -153,6 +153,21 @@ describe('packages', () => {
     );
   });
 
+  it('installs through a session (install-create, install-write, install-commit) as adb install-multiple does', async () => {
+    const d = device();
+    const apk = demoApk(11);
+    const created = await runOn(d, 'cmd package install-create -S ' + String(apk.length));
+    const id = /\[(\d+)\]/.exec(created.stdout)?.[1] ?? '';
+    expect(created.stdout).toBe(`Success: created install session [${id}]\n`);
+    expect(
+      (await runOn(d, `cmd package install-write -S ${apk.length} ${id} base.apk -`, { stdin: apk })).stdout,
+    ).toBe(`Success: streamed ${apk.length} bytes\n`);
+    expect((await runOn(d, `cmd package install-commit ${id}`)).stdout).toBe('Success\n');
+    expect((await runOn(d, 'pm list packages --show-versioncode demo')).stdout).toBe(
+      'package:com.droidbus.sample.demo.debug versionCode:11\n',
+    );
+  });
+
   it('installs from a pushed file, refuses downgrades and replaces the running app', async () => {
     const d = device();
     d.fs.write('/data/local/tmp/v9.apk', demoApk(9), 0o100644, 0);

@@ -73,7 +73,7 @@ describe('logcat', () => {
       (await runOn(d, `logcat -d -v ${f}`)).stdout.split('\n').slice(1).join('\n');
     expect(await v('brief')).toMatch(/^E\/T {7}\( {0,4}\d+\): hi\n$/);
     expect(await v('time')).toMatch(/^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} E\/T {7}\( {0,4}\d+\): hi\n$/);
-    expect(await v('process')).toMatch(/^E\( {0,4}\d+\) hi {2}\(T {7}\)\n$/);
+    expect(await v('process')).toMatch(/^E\( {0,4}\d+\) hi {2}\(T\)\n$/);
     expect(await v('tag')).toBe('E/T       : hi\n');
     expect(await v('raw')).toBe('hi\n');
     expect(await v('long')).toMatch(

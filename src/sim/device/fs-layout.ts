@@ -21,6 +21,35 @@ function dir(perm: number, uid: number, gid: number): FsNode {
 }
 
 const EMPTY = new Uint8Array(0);
+const enc = new TextEncoder();
+
+/** A few /proc files clients read (static text, shared by every device). */
+const PROC_FILES: readonly [string, Uint8Array][] = [
+  [
+    'version',
+    enc.encode(
+      'Linux version 6.1.57-android14-11-g2dc8e0a0e1d4-ab11374156 (kleaf@build-host) (Android (10087095, +pgo, +bolt, +lto, -mlgo, based on r487747c) clang version 17.0.2, LLD 17.0.2) #1 SMP PREEMPT Tue Jan 30 19:52:24 UTC 2024\n',
+    ),
+  ],
+  [
+    'meminfo',
+    enc.encode(
+      'MemTotal:        7823148 kB\nMemFree:          412884 kB\nMemAvailable:    3912004 kB\nBuffers:            6200 kB\nCached:          3318016 kB\nSwapCached:        10120 kB\nSwapTotal:       4194300 kB\nSwapFree:        3801344 kB\n',
+    ),
+  ],
+  [
+    'cpuinfo',
+    enc.encode(
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          `processor\t: ${i}\nBogoMIPS\t: 49.15\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp\nCPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\nCPU part\t: 0xd05\nCPU revision\t: 0\n\n`,
+      ).join(''),
+    ),
+  ],
+  ['uptime', enc.encode('3692.34 27150.12\n')],
+  ['loadavg', enc.encode('1.23 0.98 0.75 2/1843 9021\n')],
+];
 
 /**
  * A fresh device file system with Android's layout as the shell user meets it: shared storage
@@ -80,6 +109,17 @@ export function buildDeviceFs(commandNames: Iterable<string>): MemFs {
   fs.put('/dev/null', { type: 'chr', perm: 0o666, uid: UID.root, gid: UID.root, mtimeMs: t, ino: 0 });
   fs.put('/dev/zero', { type: 'chr', perm: 0o666, uid: UID.root, gid: UID.root, mtimeMs: t, ino: 0 });
   fs.put('/proc', dir(0o555, UID.root, UID.root));
+  for (const [name, data] of PROC_FILES) {
+    fs.put(`/proc/${name}`, {
+      type: 'file',
+      perm: 0o444,
+      uid: UID.root,
+      gid: UID.root,
+      mtimeMs: t,
+      ino: 0,
+      data,
+    });
+  }
   fs.put('/mnt', dir(0o755, UID.root, 1000));
   fs.put('/data', dir(0o771, UID.system, UID.system));
   fs.put('/data/local', dir(0o751, UID.root, UID.root));

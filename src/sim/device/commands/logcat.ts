@@ -104,7 +104,7 @@ export function parseLogTime(s: string, now = new Date()): number | null {
   ).getTime();
 }
 
-function parseArgs(argv: string[]): LogcatArgs {
+function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
   const a: LogcatArgs = {
     format: 'threadtime',
     mods: { year: false, epoch: false, usec: false, utc: false, uid: false },
@@ -292,6 +292,10 @@ function parseArgs(argv: string[]): LogcatArgs {
       a.specs.set(tag, level);
     }
   }
+  if (a.specs.size === 0 && a.defaultLevel === 2 && envTags !== undefined && envTags.trim() !== '') {
+    // ANDROID_LOG_TAGS holds default filterspecs when the command line has none.
+    return parseArgs([...argv, ...envTags.trim().split(/\s+/)], undefined);
+  }
   if (a.buffers.length === 0) {
     a.buffers = [BUFFER_ID.main, BUFFER_ID.system, BUFFER_ID.crash];
   }
@@ -315,7 +319,7 @@ export const logcat: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
   let a: LogcatArgs;
   try {
-    a = parseArgs(ctx.argv.slice(1));
+    a = parseArgs(ctx.argv.slice(1), ctx.env.get('ANDROID_LOG_TAGS'));
   } catch (err) {
     if (ctx.argv.includes('-h') || ctx.argv.includes('--help')) {
       await ctx.stdout.write(USAGE);

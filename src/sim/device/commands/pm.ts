@@ -11,8 +11,8 @@ import { resolveActivity } from './am.js';
 type Ctx = CommandContext<Device>;
 
 interface Session {
-  chunks: Uint8Array[];
-  size: number;
+  /** Written APKs by split name, in order. */
+  files: Map<string, Uint8Array>;
   grant: boolean;
   allowDowngrade: boolean;
 }
@@ -297,8 +297,7 @@ export const pm: CommandFn<Device> = async (ctx) => {
     case 'install-create': {
       const id = nextSessionId++;
       sessionsOf(dev).set(id, {
-        chunks: [],
-        size: 0,
+        files: new Map(),
         grant: rest.includes('-g'),
         allowDowngrade: rest.includes('-d'),
       });
@@ -322,8 +321,7 @@ export const pm: CommandFn<Device> = async (ctx) => {
         path !== undefined && path !== '-'
           ? ctx.fs.read(absPath(ctx, path))
           : await readStdin(ctx, size < 0 ? Number.MAX_SAFE_INTEGER : size);
-      session.chunks = [bytes];
-      session.size = bytes.length;
+      session.files.set(ops[1] ?? `split${session.files.size}`, bytes);
       await ctx.stdout.write(`Success: streamed ${bytes.length} bytes\n`);
       return 0;
     }
@@ -331,7 +329,8 @@ export const pm: CommandFn<Device> = async (ctx) => {
       const id = Number(operand());
       const session = sessionsOf(dev).get(id);
       sessionsOf(dev).delete(id);
-      const bytes = session?.chunks[0];
+      const files = [...(session?.files.entries() ?? [])];
+      const bytes = (files.find(([name]) => /base/.test(name)) ?? files[0])?.[1];
       if (session === undefined || bytes === undefined) {
         await ctx.stderr.write('Failure [INSTALL_FAILED_INVALID_APK: No packages staged]\n');
         return 1;

@@ -97,7 +97,7 @@ export class LogFormatter {
         break;
       case 'process':
         prefix = `${p}(${pidField}) `;
-        suffix = `  (${padEnd(e.tag, 8)})`;
+        suffix = `  (${e.tag})`;
         break;
       case 'tag':
         prefix = `${p}/${padEnd(e.tag, 8)}: `;
