@@ -1,0 +1,507 @@
+import { createHash } from 'node:crypto';
+import { errnoText, S_IFDIR, S_IFLNK, userName, type FsNode, type NodeInfo } from '../device/fs.js';
+import type { CommandContext, CommandFn } from './command.js';
+import { absPath } from './command.js';
+import { parseFlags } from './builtins-text.js';
+import { readAll } from './streams.js';
+
+/** `drwxrwx--x` for a node. */
+export function modeString(node: FsNode): string {
+  const type = node.type === 'dir' ? 'd' : node.type === 'link' ? 'l' : node.type === 'chr' ? 'c' : '-';
+  const p = node.perm;
+  const triple = (shift: number, special: number, specialChar: string): string => {
+    const r = p & (4 << shift) ? 'r' : '-';
+    const w = p & (2 << shift) ? 'w' : '-';
+    const x = p & (1 << shift);
+    const s = p & special;
+    const xc = s ? (x ? specialChar : specialChar.toUpperCase()) : x ? 'x' : '-';
+    return r + w + xc;
+  };
+  return type + triple(6, 0o4000, 's') + triple(3, 0o2000, 's') + triple(0, 0o1000, 't');
+}
+
+function pad2(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** `2024-01-31 13:05` in the device's local time, as toybox `ls -l` prints it. */
+export function lsDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+function blocks(info: NodeInfo): number {
+  return info.node.type === 'file' ? Math.ceil(info.stat.size / 4096) * 4 : info.node.type === 'dir' ? 4 : 0;
+}
+
+async function report(ctx: CommandContext, cmd: string, path: string, err: unknown): Promise<void> {
+  await ctx.stderr.write(`${cmd}: ${path}: ${errnoText(err)}\n`);
+}
+
+const ls: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1));
+  const long = flags.has('l') || flags.has('n') || flags.has('g') || flags.has('o');
+  const all = flags.has('a');
+  const almost = flags.has('A');
+  const numeric = flags.has('n');
+  const targets = rest.length === 0 ? ['.'] : rest;
+  let status = 0;
+  const files: NodeInfo[] = [];
+  const dirs: { label: string; path: string }[] = [];
+  for (const t of targets) {
+    const path = absPath(ctx, t);
+    try {
+      const info = ctx.fs.info(path, false);
+      const followed = info.node.type === 'link' && !long ? ctx.fs.info(path, true) : info;
+      const isDir =
+        followed.node.type === 'dir' ||
+        (info.node.type === 'link' && long && t.endsWith('/') && ctx.fs.info(path, true).node.type === 'dir');
+      if (isDir && !flags.has('d')) {
+        dirs.push({ label: t, path });
+      } else {
+        files.push({ ...info, name: t });
+      }
+    } catch (err) {
+      await report(ctx, 'ls', t, err);
+      status = 1;
+    }
+  }
+  const order = (list: NodeInfo[]): NodeInfo[] => {
+    const sorted = [...list];
+    if (flags.has('t')) {
+      sorted.sort((a, b) => b.node.mtimeMs - a.node.mtimeMs || (a.name < b.name ? -1 : 1));
+    } else if (flags.has('S')) {
+      sorted.sort((a, b) => b.stat.size - a.stat.size || (a.name < b.name ? -1 : 1));
+    } else {
+      sorted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+    return flags.has('r') ? sorted.reverse() : sorted;
+  };
+  const render = (list: NodeInfo[], total: boolean): string => {
+    if (!long) {
+      return list.map((e) => e.name + '\n').join('');
+    }
+    const owner = (e: NodeInfo): string => (numeric ? String(e.node.uid) : userName(e.node.uid));
+    const group = (e: NodeInfo): string => (numeric ? String(e.node.gid) : userName(e.node.gid));
+    const links = (e: NodeInfo): string =>
+      String(
+        e.node.type === 'dir'
+          ? 2 + [...(e.node.children?.values() ?? [])].filter((c) => c.type === 'dir').length
+          : 1,
+      );
+    const size = (e: NodeInfo): string => (e.node.type === 'chr' ? '1,   3' : String(e.stat.size));
+    const wl = Math.max(1, ...list.map((e) => links(e).length));
+    const wu = Math.max(1, ...list.map((e) => owner(e).length));
+    const wg = Math.max(1, ...list.map((e) => group(e).length));
+    const ws = Math.max(1, ...list.map((e) => size(e).length));
+    let text = total ? `total ${list.reduce((sum, e) => sum + blocks(e), 0)}\n` : '';
+    for (const e of list) {
+      const cols = [modeString(e.node), links(e).padStart(wl)];
+      if (!flags.has('g')) {
+        cols.push(owner(e).padEnd(wu));
+      }
+      if (!flags.has('o')) {
+        cols.push(group(e).padEnd(wg));
+      }
+      cols.push(
+        size(e).padStart(ws),
+        lsDate(e.node.mtimeMs),
+        e.name + (e.node.type === 'link' ? ` -> ${e.node.target ?? ''}` : ''),
+      );
+      text += cols.join(' ') + '\n';
+    }
+    return text;
+  };
+  let output = render(order(files), false);
+  let first = files.length === 0;
+  for (const d of dirs) {
+    let entries: NodeInfo[];
+    try {
+      entries = ctx.fs.entries(d.path);
+    } catch (err) {
+      await report(ctx, 'ls', d.label, err);
+      status = 1;
+      continue;
+    }
+    if (!all) {
+      entries = entries.filter((e) => !e.name.startsWith('.'));
+    } else if (!almost) {
+      const self = ctx.fs.info(d.path, true);
+      const parentPath = self.path === '/' ? '/' : self.path.slice(0, self.path.lastIndexOf('/')) || '/';
+      entries = [{ ...self, name: '.' }, { ...ctx.fs.info(parentPath, true), name: '..' }, ...entries];
+    }
+    if (dirs.length + files.length > 1) {
+      output += (first ? '' : '\n') + `${d.label}:\n`;
+    }
+    first = false;
+    output += render(order(entries), true);
+  }
+  await ctx.stdout.write(output);
+  return status;
+};
+
+const rm: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1));
+  const recursive = flags.has('r') || flags.has('R');
+  const force = flags.has('f');
+  let status = 0;
+  if (rest.length === 0 && !force) {
+    await ctx.stderr.write('rm: Needs 1 argument\n');
+    return 1;
+  }
+  for (const t of rest) {
+    const path = absPath(ctx, t);
+    try {
+      const found = ctx.fs.tryResolve(path, false);
+      if (found === null) {
+        if (!force) {
+          await report(ctx, 'rm', t, Object.assign(new Error('No such file or directory')));
+          status = 1;
+        }
+        continue;
+      }
+      if (found.node.type === 'dir') {
+        if (!recursive) {
+          await ctx.stderr.write(`rm: ${t}: Is a directory\n`);
+          status = 1;
+          continue;
+        }
+        ctx.fs.rmdir(path, true);
+      } else {
+        ctx.fs.unlink(path);
+      }
+    } catch (err) {
+      await report(ctx, 'rm', t, err);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const rmdir: CommandFn = async (ctx) => {
+  const { rest } = parseFlags(ctx.argv.slice(1));
+  let status = 0;
+  for (const t of rest) {
+    try {
+      ctx.fs.rmdir(absPath(ctx, t));
+    } catch (err) {
+      await report(ctx, 'rmdir', t, err);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const mkdir: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1), 'm');
+  const mode = flags.has('m') ? Number.parseInt(flags.get('m') ?? '777', 8) : undefined;
+  let status = 0;
+  for (const t of rest) {
+    try {
+      ctx.fs.mkdir(absPath(ctx, t), { parents: flags.has('p'), mode });
+    } catch (err) {
+      await report(ctx, 'mkdir', t, err);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const touch: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1), 'dtr');
+  let status = 0;
+  for (const t of rest) {
+    const path = absPath(ctx, t);
+    try {
+      if (flags.has('c') && ctx.fs.tryResolve(path, true) === null) {
+        continue;
+      }
+      ctx.fs.touch(path);
+    } catch (err) {
+      await report(ctx, 'touch', t, err);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const cp: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1));
+  if (rest.length < 2) {
+    await ctx.stderr.write('cp: Needs 2 arguments\n');
+    return 1;
+  }
+  const dest = absPath(ctx, rest[rest.length - 1] as string);
+  const destIsDir = ctx.fs.tryResolve(dest, true)?.node.type === 'dir';
+  let status = 0;
+  const copy = (from: string, to: string): void => {
+    const info = ctx.fs.info(from, true);
+    if (info.node.type === 'dir') {
+      if (!(flags.has('r') || flags.has('R') || flags.has('a'))) {
+        throw Object.assign(new Error(`Skipped dir '${from}'`), { skipped: true });
+      }
+      if (ctx.fs.tryResolve(to, true) === null) {
+        ctx.fs.mkdir(to);
+      }
+      for (const e of ctx.fs.entries(from)) {
+        copy(e.path, `${to}/${e.name}`);
+      }
+      return;
+    }
+    ctx.fs.writeFile(to, ctx.fs.read(from), { mode: info.node.perm });
+  };
+  for (const src of rest.slice(0, -1)) {
+    const from = absPath(ctx, src);
+    const to = destIsDir ? `${dest}/${from.slice(from.lastIndexOf('/') + 1)}` : dest;
+    try {
+      copy(from, to);
+    } catch (err) {
+      await ctx.stderr.write(
+        `cp: ${(err as { skipped?: boolean }).skipped === true ? (err as Error).message : `${src}: ${errnoText(err)}`}\n`,
+      );
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const mv: CommandFn = async (ctx) => {
+  const { rest } = parseFlags(ctx.argv.slice(1));
+  if (rest.length < 2) {
+    await ctx.stderr.write('mv: Needs 2 arguments\n');
+    return 1;
+  }
+  const dest = absPath(ctx, rest[rest.length - 1] as string);
+  let status = 0;
+  for (const src of rest.slice(0, -1)) {
+    try {
+      ctx.fs.rename(absPath(ctx, src), dest);
+    } catch (err) {
+      await report(ctx, 'mv', src, err);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const chmod: CommandFn = async (ctx) => {
+  const { rest } = parseFlags(ctx.argv.slice(1));
+  const [mode, ...paths] = rest;
+  if (mode === undefined || !/^[0-7]{1,4}$/.test(mode)) {
+    await ctx.stderr.write(`chmod: bad mode '${mode ?? ''}'\n`);
+    return 1;
+  }
+  let status = 0;
+  for (const p of paths) {
+    try {
+      ctx.fs.chmod(absPath(ctx, p), Number.parseInt(mode, 8));
+    } catch (err) {
+      await ctx.stderr.write(`chmod: ${p}: ${errnoText(err)}\n`);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+const ln: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1));
+  if (!flags.has('s') || rest.length !== 2) {
+    await ctx.stderr.write('ln: only `ln -s TARGET LINK` is supported here\n');
+    return 1;
+  }
+  const [target, link] = rest as [string, string];
+  try {
+    if (flags.has('f') && ctx.fs.tryResolve(absPath(ctx, link), false) !== null) {
+      ctx.fs.unlink(absPath(ctx, link));
+    }
+    ctx.fs.symlink(target, absPath(ctx, link));
+    return 0;
+  } catch (err) {
+    await ctx.stderr.write(`ln: ${link}: ${errnoText(err)}\n`);
+    return 1;
+  }
+};
+
+function hashCommand(algorithm: string, name: string): CommandFn {
+  return async (ctx) => {
+    const { rest } = parseFlags(ctx.argv.slice(1));
+    let status = 0;
+    const lines: string[] = [];
+    for (const f of rest.length === 0 ? ['-'] : rest) {
+      try {
+        const data = f === '-' ? await readAll(ctx.stdin) : ctx.fs.read(absPath(ctx, f));
+        lines.push(`${createHash(algorithm).update(data).digest('hex')}  ${f}\n`);
+      } catch (err) {
+        await report(ctx, name, f, err);
+        status = 1;
+      }
+    }
+    await ctx.stdout.write(lines.join(''));
+    return status;
+  };
+}
+
+function fileTypeText(info: NodeInfo): string {
+  switch (info.node.type) {
+    case 'dir':
+      return 'directory';
+    case 'link':
+      return 'symbolic link';
+    case 'chr':
+      return 'character special file';
+    case 'file':
+      return info.stat.size === 0 ? 'regular empty file' : 'regular file';
+  }
+}
+
+function statTime(ms: number): string {
+  const d = new Date(ms);
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  const abs = Math.abs(off);
+  const frac = String(ms % 1000).padStart(3, '0') + '000000';
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}.${frac} ${sign}${pad2(Math.floor(abs / 60))}${pad2(abs % 60)}`;
+}
+
+function statField(info: NodeInfo, c: string, displayName: string): string {
+  const n = info.node;
+  const s = info.stat;
+  switch (c) {
+    case 'a':
+      return (n.perm & 0o7777).toString(8);
+    case 'A':
+      return modeString(n);
+    case 'b':
+      return String(blocks(info) * 2);
+    case 'B':
+      return '512';
+    case 'd':
+      return '61';
+    case 'D':
+      return '3d';
+    case 'f':
+      return s.mode.toString(16);
+    case 'F':
+      return fileTypeText(info);
+    case 'g':
+      return String(n.gid);
+    case 'G':
+      return userName(n.gid);
+    case 'h':
+      return n.type === 'dir'
+        ? String(2 + [...(n.children?.values() ?? [])].filter((x) => x.type === 'dir').length)
+        : '1';
+    case 'i':
+      return String(n.ino);
+    case 'n':
+      return displayName;
+    case 'N':
+      return n.type === 'link' ? `'${displayName}' -> '${n.target ?? ''}'` : `'${displayName}'`;
+    case 'o':
+      return '4096';
+    case 's':
+      return String(s.size);
+    case 'u':
+      return String(n.uid);
+    case 'U':
+      return userName(n.uid);
+    case 'x':
+    case 'y':
+    case 'z':
+      return statTime(n.mtimeMs);
+    case 'X':
+    case 'Y':
+    case 'Z':
+      return String(Math.floor(n.mtimeMs / 1000));
+    case '%':
+      return '%';
+    default:
+      return '?';
+  }
+}
+
+const DEFAULT_STAT =
+  '  File: %N\n  Size: %s\t Blocks: %b\t IO Blocks: %B\t%F\nDevice: %Dh/%dd\t Inode: %i\t Links: %h\nAccess: (%a/%A)\tUid: (%5u/%8U)\tGid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z\n';
+
+const stat: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1), 'cf');
+  const format = flags.has('c') ? (flags.get('c') ?? '') + '\n' : DEFAULT_STAT;
+  let status = 0;
+  let out = '';
+  for (const t of rest) {
+    try {
+      const info = ctx.fs.info(absPath(ctx, t), flags.has('L'));
+      out += format.replace(/%(\d*)([a-zA-Z%])/g, (_, width: string, c: string) => {
+        const v = statField(info, c, t);
+        return width === '' ? v : v.padStart(Number(width));
+      });
+    } catch (err) {
+      await ctx.stderr.write(`stat: '${t}': ${errnoText(err)}\n`);
+      status = 1;
+    }
+  }
+  await ctx.stdout.write(out);
+  return status;
+};
+
+const realpath: CommandFn = async (ctx) => {
+  const { rest } = parseFlags(ctx.argv.slice(1));
+  let status = 0;
+  let out = '';
+  for (const t of rest) {
+    try {
+      out += ctx.fs.realpath(absPath(ctx, t)) + '\n';
+    } catch (err) {
+      await report(ctx, 'realpath', t, err);
+      status = 1;
+    }
+  }
+  await ctx.stdout.write(out);
+  return status;
+};
+
+const readlink: CommandFn = async (ctx) => {
+  const { flags, rest } = parseFlags(ctx.argv.slice(1));
+  const t = rest[0];
+  if (t === undefined) {
+    return 1;
+  }
+  try {
+    const path = absPath(ctx, t);
+    const value =
+      flags.has('f') || flags.has('e') || flags.has('m') ? ctx.fs.realpath(path) : ctx.fs.readlink(path);
+    await ctx.stdout.write(value + (flags.has('n') ? '' : '\n'));
+    return 0;
+  } catch {
+    return 1;
+  }
+};
+
+/** True when `path` is a directory (for tests and `[ -d ]`). */
+export function isDirMode(mode: number): boolean {
+  return (mode & 0o170000) === S_IFDIR;
+}
+
+/** True when `mode` names a symlink. */
+export function isLinkMode(mode: number): boolean {
+  return (mode & 0o170000) === S_IFLNK;
+}
+
+/** File utilities over the device file system. */
+export const FS_COMMANDS: ReadonlyMap<string, CommandFn> = new Map([
+  ['ls', ls],
+  ['rm', rm],
+  ['rmdir', rmdir],
+  ['mkdir', mkdir],
+  ['touch', touch],
+  ['cp', cp],
+  ['mv', mv],
+  ['chmod', chmod],
+  ['ln', ln],
+  ['sha256sum', hashCommand('sha256', 'sha256sum')],
+  ['sha1sum', hashCommand('sha1', 'sha1sum')],
+  ['md5sum', hashCommand('md5', 'md5sum')],
+  ['stat', stat],
+  ['realpath', realpath],
+  ['readlink', readlink],
+]);
