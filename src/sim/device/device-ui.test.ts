@@ -97,6 +97,17 @@ describe('the simulated screen', () => {
     ]);
   });
 
+  it('leaves unimportant layouts out of a --compressed dump', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
+    const full = await dump(d);
+    const compressed = (await runOn(d, 'uiautomator dump --compressed /dev/tty')).stdout;
+    expect(full).toContain('class="android.widget.LinearLayout"');
+    expect(compressed).not.toContain('class="android.widget.LinearLayout"');
+    expect(compressed).toContain('resource-id="com.droidbus.sample:id/username"');
+    expect(compressed.split('<node').length).toBeLessThan(full.split('<node').length);
+  });
+
   it('signs in through the login form with taps and typed text, and shows an error when a field is empty', async () => {
     const d = device();
     await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
@@ -215,6 +226,16 @@ describe('the simulated screen', () => {
   it('makes a recorded dump the current screen with sim screen load, and resets it', async () => {
     const d = device();
     const recorded = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.recorded" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="Caf\u00e9 &amp; more" resource-id="com.example.recorded:id/b" class="android.widget.Button" package="com.example.recorded" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[100,100][500,300]" /></node></hierarchy>`;
+    d.fs.write(
+      '/data/local/tmp/noisy.xml',
+      new TextEncoder().encode('UI hierchary dumped to: /dev/tty\n' + recorded),
+      0o100644,
+      0,
+    );
+    expect((await runOn(d, 'sim screen load /data/local/tmp/noisy.xml')).code).toBe(0);
+    expect((await runOn(d, 'sim screen load /data/local/tmp/missing.xml')).stderr).toBe(
+      'sim: /data/local/tmp/missing.xml: No such file or directory\n',
+    );
     d.fs.write('/data/local/tmp/rec.xml', new TextEncoder().encode(recorded), 0o100644, 0);
     expect((await runOn(d, 'sim screen load /data/local/tmp/rec.xml')).code).toBe(0);
     expect(await dump(d)).toBe(recorded);

@@ -1,22 +1,15 @@
 import type { MemFs } from '../device/fs.js';
 import { errnoText } from '../device/fs.js';
-import { evalArith } from './arith.js';
-import type { Command, List, Pipeline, Redir, SimpleCommand, Word } from './ast.js';
+import type { Command, List, Pipeline, SimpleCommand } from './ast.js';
 import type { CommandContext, CommandFn } from './command.js';
 import { absPath } from './command.js';
-import { expandGlob, hasGlob, matchPattern, type Segment } from './glob.js';
+import { Expander, ExpansionError } from './expand.js';
 import { parseCommandLine, ShellSyntaxError } from './parse.js';
-import {
-  BrokenPipeError,
-  BytesInput,
-  CollectOutput,
-  EMPTY_INPUT,
-  NULL_OUTPUT,
-  Pipe,
-  toBytes,
-  type InputStream,
-  type OutputStream,
-} from './streams.js';
+import { Redirector } from './redirect.js';
+import { cloneState, ExitSignal, safeWrite, type State, type Streams } from './shell-state.js';
+import { BrokenPipeError, CollectOutput, EMPTY_INPUT, Pipe, type InputStream } from './streams.js';
+
+export type { Streams } from './shell-state.js';
 
 /** The name the shell reports itself by in error messages (`$0` of `adb shell`). */
 export const SHELL_NAME = '/system/bin/sh';
@@ -31,14 +24,6 @@ const BIN_DIRS = [
   '/apex/com.android.runtime/bin/',
 ];
 
-/** The three standard streams plus the signal that stops a command. */
-export interface Streams {
-  stdin: InputStream;
-  stdout: OutputStream;
-  stderr: OutputStream;
-  signal: AbortSignal;
-}
-
 /** What a shell needs from the device it runs on. */
 export interface ShellOptions<H> {
   fs: MemFs;
@@ -50,26 +35,6 @@ export interface ShellOptions<H> {
   pid: number;
 }
 
-class ExitSignal {
-  constructor(readonly code: number) {}
-}
-
-interface State {
-  vars: Map<string, string>;
-  positional: string[];
-  argv0: string;
-  last: number;
-  cwd: string;
-}
-
-type Fd = InputStream | OutputStream;
-
-interface OpenFile {
-  path: string;
-  append: boolean;
-  chunks: Uint8Array[];
-}
-
 /** Runs one command line the way `/system/bin/sh -c LINE` would; resolves to the exit status. */
 export async function runShell<H>(opts: ShellOptions<H>, line: string, streams: Streams): Promise<number> {
   const state: State = { vars: new Map(opts.env), positional: [], argv0: SHELL_NAME, last: 0, cwd: '/' };
@@ -77,7 +42,29 @@ export async function runShell<H>(opts: ShellOptions<H>, line: string, streams: 
 }
 
 class Interpreter<H> {
-  constructor(private readonly opts: ShellOptions<H>) {}
+  private readonly expand: Expander;
+  private readonly redirect: Redirector;
+
+  constructor(private readonly opts: ShellOptions<H>) {
+    this.expand = new Expander({
+      fs: opts.fs,
+      pid: opts.pid,
+      substitute: async (list, state, streams) => {
+        const collected = new CollectOutput();
+        let code: number;
+        try {
+          code = await this.execList(list, cloneState(state), { ...streams, stdout: collected });
+        } catch (err) {
+          if (!(err instanceof ExitSignal)) {
+            throw err;
+          }
+          code = err.code;
+        }
+        return { text: collected.text(), code };
+      },
+    });
+    this.redirect = new Redirector(opts.fs, this.expand);
+  }
 
   async runScript(line: string, state: State, streams: Streams): Promise<number> {
     let list: List;
@@ -86,7 +73,7 @@ class Interpreter<H> {
     } catch (err) {
       if (err instanceof ShellSyntaxError) {
         await safeWrite(streams.stderr, `${state.argv0}: ${err.message}\n`);
-        return err.message.startsWith('syntax error') ? 1 : 1;
+        return 1;
       }
       throw err;
     }
@@ -182,14 +169,14 @@ class Interpreter<H> {
     if (cmd.k === 'simple') {
       return this.execSimple(cmd, state, streams);
     }
-    const redirected = await this.openRedirs(cmd.redirs, state, streams);
+    const redirected = await this.redirect.open(cmd.redirs, state, streams);
     if (redirected === null) {
       return 1;
     }
     try {
       return await this.execCompound(cmd, state, redirected.streams);
     } finally {
-      this.closeRedirs(redirected.files);
+      this.redirect.close(redirected.files);
     }
   }
 
@@ -235,7 +222,7 @@ class Interpreter<H> {
       }
       case 'for': {
         const items =
-          cmd.items === null ? state.positional : await this.expandWords(cmd.items, state, streams);
+          cmd.items === null ? state.positional : await this.expand.words(cmd.items, state, streams);
         let status = 0;
         for (const item of items) {
           if (streams.signal.aborted) {
@@ -250,11 +237,10 @@ class Interpreter<H> {
   }
 
   private async execSimple(cmd: SimpleCommand, state: State, streams: Streams): Promise<number> {
-    state.last = state.last; // `$?` inside the words still names the previous command
     const substStatus = { value: -1 };
     let argv: string[];
     try {
-      argv = await this.expandWords(cmd.words, state, streams, substStatus);
+      argv = await this.expand.words(cmd.words, state, streams, substStatus);
     } catch (err) {
       if (err instanceof ExpansionError) {
         await safeWrite(streams.stderr, `${state.argv0}: ${err.message}\n`);
@@ -264,27 +250,27 @@ class Interpreter<H> {
     }
     const assigns: [string, string][] = [];
     for (const a of cmd.assigns) {
-      assigns.push([a.name, await this.expandString(a.value, state, streams, substStatus)]);
+      assigns.push([a.name, await this.expand.string(a.value, state, streams, substStatus)]);
     }
     if (argv.length === 0) {
       for (const [k, v] of assigns) {
         state.vars.set(k, v);
       }
-      const redirected = await this.openRedirs(cmd.redirs, state, streams);
+      const redirected = await this.redirect.open(cmd.redirs, state, streams);
       if (redirected === null) {
         return 1;
       }
-      this.closeRedirs(redirected.files);
+      this.redirect.close(redirected.files);
       return substStatus.value >= 0 ? substStatus.value : 0;
     }
-    const redirected = await this.openRedirs(cmd.redirs, state, streams);
+    const redirected = await this.redirect.open(cmd.redirs, state, streams);
     if (redirected === null) {
       return 1;
     }
     try {
       return await this.invoke(argv, assigns, state, redirected.streams);
     } finally {
-      this.closeRedirs(redirected.files);
+      this.redirect.close(redirected.files);
     }
   }
 
@@ -445,371 +431,6 @@ class Interpreter<H> {
       throw err;
     }
     return this.execList(list, state, streams);
-  }
-
-  // ---- redirections ------------------------------------------------------------------------
-
-  private async openRedirs(
-    redirs: Redir[],
-    state: State,
-    streams: Streams,
-  ): Promise<{ streams: Streams; files: OpenFile[] } | null> {
-    if (redirs.length === 0) {
-      return { streams, files: [] };
-    }
-    const fds = new Map<number, Fd>([
-      [0, streams.stdin],
-      [1, streams.stdout],
-      [2, streams.stderr],
-    ]);
-    const files: OpenFile[] = [];
-    for (const r of redirs) {
-      const target = await this.expandString(r.target, state, streams);
-      try {
-        this.applyRedir(r, target, fds, files, state);
-      } catch (err) {
-        const verb = r.op === '<' || r.op === '<>' ? 'open' : 'create';
-        await safeWrite(streams.stderr, `${state.argv0}: can't ${verb} ${target}: ${errnoText(err)}\n`);
-        this.closeRedirs(files);
-        return null;
-      }
-    }
-    return {
-      streams: {
-        stdin: asInput(fds.get(0)),
-        stdout: asOutput(fds.get(1)),
-        stderr: asOutput(fds.get(2)),
-        signal: streams.signal,
-      },
-      files,
-    };
-  }
-
-  private applyRedir(r: Redir, target: string, fds: Map<number, Fd>, files: OpenFile[], state: State): void {
-    const fs = this.opts.fs;
-    if ((r.op === '>&' || r.op === '<&') && /^(\d+|-)$/.test(target)) {
-      if (target === '-') {
-        fds.set(r.fd, r.op === '>&' ? NULL_OUTPUT : EMPTY_INPUT);
-      } else {
-        const src = fds.get(Number(target));
-        if (src === undefined) {
-          throw new Error('bad file descriptor');
-        }
-        fds.set(r.fd, src);
-      }
-      return;
-    }
-    const op = r.op === '>&' ? '&>' : r.op;
-    if (op === '<' || op === '<>' || op === '<&') {
-      fds.set(r.fd, this.openInput(target, state, fds));
-      return;
-    }
-    const out = this.openOutput(target, op === '>>', files, state, fds);
-    if (op === '&>') {
-      fds.set(1, out);
-      fds.set(2, out);
-    } else {
-      fds.set(r.fd, out);
-    }
-    void fs;
-  }
-
-  private openInput(target: string, state: State, fds: Map<number, Fd>): InputStream {
-    switch (target) {
-      case '/dev/null':
-        return EMPTY_INPUT;
-      case '/dev/stdin':
-      case '/dev/tty':
-        return asInput(fds.get(0));
-    }
-    return new BytesInput(this.opts.fs.read(absPath(state, target)));
-  }
-
-  private openOutput(
-    target: string,
-    append: boolean,
-    files: OpenFile[],
-    state: State,
-    fds: Map<number, Fd>,
-  ): OutputStream {
-    switch (target) {
-      case '/dev/null':
-      case '/dev/zero':
-        return NULL_OUTPUT;
-      case '/dev/stdout':
-      case '/dev/tty':
-        return asOutput(fds.get(1));
-      case '/dev/stderr':
-        return asOutput(fds.get(2));
-    }
-    const path = absPath(state, target);
-    const fs = this.opts.fs;
-    if (!append || fs.tryResolve(path, true) === null) {
-      fs.writeFile(path, new Uint8Array(0));
-    } else {
-      fs.writeFile(path, new Uint8Array(0), { append: true });
-    }
-    const file: OpenFile = { path, append: true, chunks: [] };
-    files.push(file);
-    return {
-      write: (chunk) => {
-        file.chunks.push(toBytes(chunk));
-        return Promise.resolve();
-      },
-    };
-  }
-
-  private closeRedirs(files: OpenFile[]): void {
-    for (const f of files) {
-      if (f.chunks.length === 0) {
-        continue;
-      }
-      const collected = new CollectOutput();
-      for (const c of f.chunks) {
-        void collected.write(c);
-      }
-      f.chunks = [];
-      try {
-        this.opts.fs.writeFile(f.path, collected.bytes(), { append: f.append });
-      } catch {
-        // The file went away while the command ran; its output is lost, as on a device.
-      }
-    }
-  }
-
-  // ---- expansion ---------------------------------------------------------------------------
-
-  private async expandWords(
-    words: Word[],
-    state: State,
-    streams: Streams,
-    subst?: { value: number },
-  ): Promise<string[]> {
-    const out: string[] = [];
-    for (const w of words) {
-      for (const field of await this.expandFields(w, state, streams, subst)) {
-        if (hasGlob(field)) {
-          const matches = expandGlob(this.opts.fs, state.cwd, field);
-          if (matches !== null) {
-            out.push(...matches);
-            continue;
-          }
-        }
-        out.push(field.map((s) => s.s).join(''));
-      }
-    }
-    return out;
-  }
-
-  /** One word to one string: no field splitting, no globbing (assignments, redirection targets). */
-  private async expandString(
-    word: Word,
-    state: State,
-    streams: Streams,
-    subst?: { value: number },
-  ): Promise<string> {
-    let s = '';
-    for (const part of word) {
-      s += part.k === 'lit' ? part.s : await this.expandPart(part, state, streams, subst);
-    }
-    return s;
-  }
-
-  private async expandFields(
-    word: Word,
-    state: State,
-    streams: Streams,
-    subst?: { value: number },
-  ): Promise<Segment[][]> {
-    const fields: Segment[][] = [];
-    let cur: Segment[] | null = null;
-    for (const part of word) {
-      if (part.k === 'lit') {
-        cur ??= [];
-        cur.push({ s: part.s, q: part.q });
-        continue;
-      }
-      const value = await this.expandPart(part, state, streams, subst);
-      if (part.q) {
-        cur ??= [];
-        cur.push({ s: value, q: true });
-        continue;
-      }
-      // Unquoted expansion: split on IFS whitespace.
-      let piece = '';
-      for (const c of value) {
-        if (c === ' ' || c === '\t' || c === '\n') {
-          if (piece !== '') {
-            cur ??= [];
-            cur.push({ s: piece, q: false });
-            piece = '';
-          }
-          if (cur !== null) {
-            fields.push(cur);
-            cur = null;
-          }
-        } else {
-          piece += c;
-        }
-      }
-      if (piece !== '') {
-        cur ??= [];
-        cur.push({ s: piece, q: false });
-      }
-    }
-    if (cur !== null) {
-      fields.push(cur);
-    }
-    return fields;
-  }
-
-  private async expandPart(
-    part: Exclude<Word[number], { k: 'lit' }>,
-    state: State,
-    streams: Streams,
-    subst?: { value: number },
-  ): Promise<string> {
-    switch (part.k) {
-      case 'cmd': {
-        const collected = new CollectOutput();
-        const child = cloneState(state);
-        let status: number;
-        try {
-          status = await this.execList(part.list, child, { ...streams, stdout: collected });
-        } catch (err) {
-          if (!(err instanceof ExitSignal)) {
-            throw err;
-          }
-          status = err.code;
-        }
-        state.last = status;
-        if (subst !== undefined) {
-          subst.value = status;
-        }
-        return collected.text().replace(/\n+$/, '');
-      }
-      case 'arith': {
-        const expr = await this.expandString(part.expr, state, streams, subst);
-        try {
-          return String(evalArith(expr, (n) => state.vars.get(n)));
-        } catch (err) {
-          throw new ExpansionError(err instanceof Error ? err.message : String(err));
-        }
-      }
-      case 'param':
-        return this.expandParam(part, state, streams, subst);
-    }
-  }
-
-  private async expandParam(
-    part: Extract<Word[number], { k: 'param' }>,
-    state: State,
-    streams: Streams,
-    subst?: { value: number },
-  ): Promise<string> {
-    const value = this.paramValue(part.name, state);
-    const arg = async (): Promise<string> =>
-      part.arg === undefined ? '' : this.expandString(part.arg, state, streams, subst);
-    switch (part.op) {
-      case undefined:
-        return value ?? '';
-      case '#len':
-        return String([...(value ?? '')].length);
-      case ':-':
-        return value === undefined || value === '' ? arg() : value;
-      case '-':
-        return value === undefined ? arg() : value;
-      case ':=':
-      case '=': {
-        if (value === undefined || (part.op === ':=' && value === '')) {
-          const v = await arg();
-          state.vars.set(part.name, v);
-          return v;
-        }
-        return value;
-      }
-      case ':+':
-        return value === undefined || value === '' ? '' : arg();
-      case '+':
-        return value === undefined ? '' : arg();
-      case '#':
-      case '##':
-      case '%':
-      case '%%': {
-        const v = value ?? '';
-        const pattern: Segment[] = [{ s: await arg(), q: false }];
-        const longest = part.op === '##' || part.op === '%%';
-        const prefix = part.op.startsWith('#');
-        const candidates: number[] = [];
-        for (let i = 0; i <= v.length; i++) {
-          candidates.push(i);
-        }
-        if (longest === prefix) {
-          candidates.reverse();
-        }
-        for (const i of candidates) {
-          if (prefix && matchPattern(pattern, v.slice(0, i))) {
-            return v.slice(i);
-          }
-          if (!prefix && matchPattern(pattern, v.slice(v.length - i))) {
-            return v.slice(0, v.length - i);
-          }
-        }
-        return v;
-      }
-    }
-  }
-
-  private paramValue(name: string, state: State): string | undefined {
-    switch (name) {
-      case '?':
-        return String(state.last);
-      case '$':
-        return String(this.opts.pid);
-      case '#':
-        return String(state.positional.length);
-      case '0':
-        return state.argv0;
-      case '@':
-      case '*':
-        return state.positional.join(' ');
-      case '!':
-        return '';
-      case '-':
-        return 'h';
-    }
-    if (/^[1-9]$/.test(name)) {
-      return state.positional[Number(name) - 1];
-    }
-    return state.vars.get(name);
-  }
-}
-
-class ExpansionError extends Error {}
-
-function cloneState(state: State): State {
-  return {
-    vars: new Map(state.vars),
-    positional: [...state.positional],
-    argv0: state.argv0,
-    last: state.last,
-    cwd: state.cwd,
-  };
-}
-
-function asInput(fd: Fd | undefined): InputStream {
-  return fd !== undefined && 'read' in fd ? fd : EMPTY_INPUT;
-}
-
-function asOutput(fd: Fd | undefined): OutputStream {
-  return fd !== undefined && 'write' in fd ? fd : NULL_OUTPUT;
-}
-
-async function safeWrite(stream: OutputStream, text: string): Promise<void> {
-  try {
-    await stream.write(text);
-  } catch {
-    // Nobody is reading the error stream any more.
   }
 }
 
