@@ -58,9 +58,12 @@ function makeBus(address: string): Pick<BusClient, 'request'> {
     request: (type, payload, options = {}) =>
       new Promise((resolve, reject) => {
         const id = `t${threadId}-${++outgoingSeq}`;
+        const signal = options.signal;
+        const onAbort = (): void => post({ t: 'cancel', id, reason: 'cancelled by the actor' });
+        const done = (): void => signal?.removeEventListener('abort', onAbort);
         outgoing.set(id, {
-          resolve,
-          reject,
+          resolve: (v) => (done(), resolve(v)),
+          reject: (e) => (done(), reject(e)),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         });
         const timeoutMs = options.timeoutMs ?? REQUESTS[type].timeoutMs;
@@ -75,13 +78,7 @@ function makeBus(address: string): Pick<BusClient, 'request'> {
             origin: options.origin ?? { kind: 'actor', address },
           },
         });
-        options.signal?.addEventListener(
-          'abort',
-          () => post({ t: 'cancel', id, reason: 'cancelled by the actor' }),
-          {
-            once: true,
-          },
-        );
+        signal?.addEventListener('abort', onAbort, { once: true });
       }) as never,
   };
 }

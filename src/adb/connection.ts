@@ -242,8 +242,15 @@ export async function* streamService(
     if (head.length > 0) {
       yield head;
     }
-    for await (const chunk of socket) {
-      yield chunk as Buffer;
+    try {
+      for await (const chunk of socket) {
+        yield chunk as Buffer;
+      }
+    } catch (err) {
+      // Destroying the socket on abort ends the iteration with "Premature close": that is the stop we asked for.
+      if (!signal.aborted) {
+        throw new AdbError('failed', `the stream from the device broke: ${(err as Error).message}`);
+      }
     }
   } finally {
     signal.removeEventListener('abort', onAbort);

@@ -7,11 +7,19 @@ import { screenHash } from './ui-screen-hash.js';
 import { detectOverlays } from './ui-overlays.js';
 import type { UiTree } from './ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
+import { sleep } from '../../util/sleep.js';
 
 /** Each `uiautomator dump` attempt may take this long. */
 export const DUMP_ATTEMPT_MS = 25_000;
-/** A whole capture — waiting for the device, retries included — may take this long. */
-export const CAPTURE_TOTAL_MS = 60_000;
+/**
+ * A whole capture — waiting for the device, retries included — may take this long (60 s, the
+ * reference's CAPTURE_TOTAL_DEADLINE; DROIDBUS_CAPTURE_DEADLINE_MS shortens it, for tests and
+ * impatient setups).
+ */
+export const CAPTURE_TOTAL_MS = Math.min(
+  60_000,
+  Number(process.env['DROIDBUS_CAPTURE_DEADLINE_MS']) || 60_000,
+);
 const RETRY_PAUSE_MS = 300;
 
 /** One read of the screen. */
@@ -45,13 +53,6 @@ export function screenFacts(capture: Capture) {
 const ALREADY_REGISTERED = /already registered/i;
 /** Answers that mean "the screen was changing or not ready; ask again". */
 const TRANSIENT = /null root node|could not get idle state|UiAutomation not connected|Killed|Aborted/i;
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-}
 
 /**
  * Reads the screen with `uiautomator dump`, one capture at a time per device across processes.
@@ -114,7 +115,7 @@ export async function captureUi(
           break;
         }
       }
-      await pause(RETRY_PAUSE_MS, signal);
+      await sleep(RETRY_PAUSE_MS, signal);
     }
     throw new BusError(
       Date.now() >= deadline ? 'TIMEOUT' : 'FAILED',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { BusError } from '../../bus/errors.js';
 import { dataPath } from '../../store/data-dir.js';
+import { sleep } from '../../util/sleep.js';
 
 /** The lock file of a device's UI Automator, shared by every droidbus process of this user. */
 export function uiLockPath(serial: string): string {
@@ -18,20 +19,6 @@ function holderPid(file: string): number | null {
   } catch {
     return null;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason instanceof Error ? signal.reason : new BusError('CANCELLED', 'cancelled'));
-      },
-      { once: true },
-    );
-  });
 }
 
 /**
@@ -68,7 +55,7 @@ export async function withUiAutomatorLock<T>(
           pid ? { holder_pid: pid } : undefined,
         );
       }
-      await sleep(50, signal);
+      await sleep(50, signal, true);
     }
   }
   try {

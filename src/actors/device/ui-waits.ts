@@ -5,6 +5,7 @@ import type { Capture } from './ui-capture.js';
 import { findElements } from './ui-query.js';
 import type { UiElement } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
+import { sleep } from '../../util/sleep.js';
 
 /** Matches of a query on a capture (an invalid query is invalid_params). */
 export function matchesOf(
@@ -17,17 +18,6 @@ export function matchesOf(
     throw new BusError('INVALID', found.error.message);
   }
   return found.value;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal.aborted) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }
 
 export interface WaitOptions {
