@@ -3,6 +3,9 @@ import { LocalBusClient } from '../bus/local-client.js';
 import type { Origin } from '../bus/origin.js';
 import { Supervisor } from './supervisor.js';
 import type { SupervisorOptions } from './supervisor.js';
+import { logger } from '../util/log.js';
+
+const log = logger('runtime');
 
 /** A bus with its actors on worker threads: what a standalone frontend or the host runs. */
 export interface ActorSystem {
@@ -18,6 +21,23 @@ export interface ActorSystem {
 export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
   const bus = new Bus();
   const supervisor = new Supervisor(bus, options);
+  // Device actors live as long as their device: started when adb lists it as `device`, stopped
+  // when it goes offline, unauthorized or away (their in-flight requests then fail UNAVAILABLE).
+  bus.subscribe('device.state', (payload) => {
+    const { serial, state } = payload as { serial: string; state: string };
+    const address = `device/${serial}`;
+    if (state === 'device') {
+      supervisor
+        .spawn('device', serial)
+        .catch((err: unknown) => log.debug(`could not start ${address}`, { error: String(err) }));
+    } else {
+      void supervisor.stopActor(address, {
+        code: 'DEVICE_OFFLINE',
+        message:
+          state === 'gone' ? `device ${serial} is no longer connected` : `device ${serial} went ${state}`,
+      });
+    }
+  });
   return {
     bus,
     supervisor,

@@ -154,8 +154,8 @@ export class Supervisor implements ActorEndpoint {
     return record.started;
   }
 
-  /** Stops an actor (its device went away). Requests it still holds fail UNAVAILABLE. */
-  async stopActor(address: string): Promise<void> {
+  /** Stops an actor (its device went away). Requests it still holds fail with `why` (default UNAVAILABLE). */
+  async stopActor(address: string, why?: WireError): Promise<void> {
     const record = this.actors.get(address);
     if (!record || record.state === 'stopping') {
       return;
@@ -163,7 +163,7 @@ export class Supervisor implements ActorEndpoint {
     record.state = 'stopping';
     await new Promise<void>((resolve) => {
       record.stopped = resolve;
-      this.post(record.slot, { t: 'stop', address });
+      this.post(record.slot, why ? { t: 'stop', address, why } : { t: 'stop', address });
     });
   }
 

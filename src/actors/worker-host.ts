@@ -1,5 +1,6 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { BusError, toWireError } from '../bus/errors.js';
+import type { WireError } from '../bus/errors.js';
 import type { RequestEnvelope } from '../bus/envelope.js';
 import type { BusClient } from '../bus/client.js';
 import { REQUESTS, isRequestType } from '../bus/registry.js';
@@ -152,17 +153,18 @@ async function spawn(address: string, kind: string, key: string | undefined, mod
   }
 }
 
-async function stop(address: string): Promise<void> {
+async function stop(address: string, why?: WireError): Promise<void> {
   const instance = instances.get(address);
   if (!instance || instance.status === 'stopping') {
     return;
   }
   instance.status = 'stopping';
+  const reason: WireError = why ?? { code: 'UNAVAILABLE', message: `the ${address} actor stopped` };
   for (const queued of instance.queue.splice(0)) {
-    respondError(queued.id, { code: 'UNAVAILABLE', message: `the ${address} actor stopped`, actor: address });
+    respondError(queued.id, { ...reason, actor: address });
   }
   for (const running of instance.running.values()) {
-    running.controller.abort(new BusError('UNAVAILABLE', `the ${address} actor stopped`));
+    running.controller.abort(new BusError(reason.code, reason.message, address));
   }
   try {
     if (instance.def?.stop) {
@@ -323,7 +325,7 @@ port.on('message', (message: ToWorker) => {
       void spawn(message.address, message.kind, message.key, message.module);
       break;
     case 'stop':
-      void stop(message.address);
+      void stop(message.address, message.why);
       break;
     case 'request':
       accept(message.address, message.envelope);

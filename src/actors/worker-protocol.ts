@@ -7,7 +7,8 @@ import type { ProgressEnvelope, RequestEnvelope, ResponseEnvelope } from '../bus
  */
 export type ToWorker =
   | { t: 'spawn'; address: string; kind: string; key: string | undefined; module: string }
-  | { t: 'stop'; address: string }
+  /** `why` is what requests still held get told (default: UNAVAILABLE, the actor stopped). */
+  | { t: 'stop'; address: string; why?: WireError }
   | { t: 'request'; address: string; envelope: RequestEnvelope }
   | { t: 'cancel'; address: string; id: string; reason: string }
   | { t: 'event'; topic: string; payload: unknown }

@@ -33,6 +33,7 @@ function toEntry(d: AdbDeviceEntry): DeviceEntry {
 }
 
 interface State {
+  client: AdbClient;
   tracker: DeviceTracker;
   devices: DeviceEntry[];
   server: { address: string; up: boolean; message: string };
@@ -57,6 +58,33 @@ function onList(state: State, ctx: ActorContext, list: AdbDeviceEntry[]): void {
 }
 
 /**
+ * adb's tracking stream is not told every state change (a device that turns `unauthorized` after
+ * `offline` can stay `offline` there): while any device is in such a passing state, or a device
+ * asked for is missing, a direct `host:devices-l` query settles the list.
+ */
+async function refreshIfUnsettled(state: State, ctx: ActorContext, wanted: string | null): Promise<void> {
+  const unsettled =
+    state.devices.some((d) => d.state !== 'device') ||
+    (wanted !== null && !state.devices.some((d) => d.serial === wanted));
+  if (!unsettled || !state.server.up) {
+    return;
+  }
+  try {
+    const fresh = await state.client.devices({ timeoutMs: 5_000 });
+    const key = (list: { serial: string; state: string }[]) =>
+      list
+        .map((d) => `${d.serial}=${d.state}`)
+        .sort()
+        .join(',');
+    if (key(fresh) !== key(state.devices)) {
+      onList(state, ctx, fresh);
+    }
+  } catch {
+    // The tracker reports the server's troubles; the list stays as it was.
+  }
+}
+
+/**
  * The devices actor: follows the adb server's device list live and tells the rest of droidbus
  * when a device comes and goes (`device.state`), so device actors start and stop with devices.
  */
@@ -67,6 +95,7 @@ export default defineActor({
   async start(ctx) {
     const client = new AdbClient();
     const state: State = {
+      client,
       tracker: undefined as never,
       devices: [],
       server: { address: describeAdbServer(client.address), up: false, message: 'connecting' },
@@ -84,8 +113,12 @@ export default defineActor({
     state.tracker.stop();
   },
   handlers: {
-    'devices.list': (_payload, state) => ({ server: state.server, devices: state.devices }),
-    'devices.require': ({ serial }, state) => {
+    'devices.list': async (_payload, state, ctx) => {
+      await refreshIfUnsettled(state, ctx, null);
+      return { server: state.server, devices: state.devices };
+    },
+    'devices.require': async ({ serial }, state, ctx) => {
+      await refreshIfUnsettled(state, ctx, serial);
       const entry = state.devices.find((d) => d.serial === serial);
       if (!entry) {
         const online = state.devices.filter((d) => d.state === 'device').map((d) => d.serial);
