@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EventDef, RequestDef } from './contract.js';
+import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
 import { coreEvents } from './messages/events.js';
@@ -8,11 +9,13 @@ import { coreEvents } from './messages/events.js';
 export const REQUESTS = {
   ...systemRequests,
   ...projectRequests,
+  ...hostRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
 export const EVENTS = {
   ...coreEvents,
+  ...hostEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;
