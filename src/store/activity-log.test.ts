@@ -57,8 +57,15 @@ describe('the activity log', () => {
       status: 'ok',
       summary: `password=hunter22 ${'word '.repeat(100)}`,
     });
+    log.record({
+      kind: 'resource',
+      name: 'droidbus://x?access_token=abc123',
+      status: 'not_found',
+      summary: '',
+    });
     await log.close();
-    const [entry] = readActivity();
+    const [entry, unknown] = readActivity();
+    expect(unknown?.name).toBe('droidbus://x?access_token=[redacted]');
     expect(entry?.summary).toMatch(/^password=\[redacted\] word/);
     expect(Buffer.byteLength(entry!.summary, 'utf8')).toBeLessThanOrEqual(120);
   });

@@ -16,6 +16,8 @@ export const ROTATE_THRESHOLD_BYTES = 256 * 1024;
 export const ROTATE_KEEP = 500;
 /** A summary's limit in bytes. */
 export const SUMMARY_MAX_BYTES = 120;
+/** A name's limit in bytes (tool and prompt names are short; a resource URI may not be). */
+const NAME_MAX_BYTES = 200;
 
 export type ActivityKind = 'lifecycle' | 'tool' | 'prompt' | 'resource';
 
@@ -123,7 +125,13 @@ export class ActivityLog {
     this.queue = [];
     const lines = batch
       .map(
-        (entry) => JSON.stringify({ ...entry, summary: summarize(entry.summary, SUMMARY_MAX_BYTES) }) + '\n',
+        (entry) =>
+          JSON.stringify({
+            ...entry,
+            // A name can come from the client (an unknown resource URI): it is redacted too.
+            name: summarize(entry.name, NAME_MAX_BYTES),
+            summary: summarize(entry.summary, SUMMARY_MAX_BYTES),
+          }) + '\n',
       )
       .join('');
     try {

@@ -35,6 +35,8 @@ describe('redact', () => {
     ['--auth-token=abc', '--auth-token=[redacted]'],
     ['sessionId=42', 'sessionId=[redacted]'],
     ['key=value', 'key=[redacted]'],
+    ['Project: api_key=zzz', 'Project: api_key=[redacted]'],
+    ['droidbus://x?access_token=abc123&page=2', 'droidbus://x?access_token=[redacted]&page=2'],
   ])('removes the value of a secret-looking key: %s', (text, expected) => {
     expect(redact(text, HOME)).toBe(expected);
   });

@@ -114,6 +114,35 @@ function homeSpellings(home: string): string[] {
   return [...spellings].filter((s) => s.length > 1).sort((a, b) => b.length - a.length);
 }
 
+const KEY_AND_SEPARATOR = /([A-Za-z][A-Za-z0-9_.-]{0,63})(["']?\s*[:=]\s*)/g;
+const VALUE = /"[^"]*"|'[^']*'|[^\s"',;&?#)}\]]+/y;
+
+/**
+ * key=value, key: value, "key": "value", --key=value, ?key=value with a secret-looking key. Only
+ * a secret key's value is consumed, so `Project: api_key=x` still finds `api_key`.
+ */
+function redactSecretValues(text: string): string {
+  let out = '';
+  let last = 0;
+  KEY_AND_SEPARATOR.lastIndex = 0;
+  for (let m = KEY_AND_SEPARATOR.exec(text); m; m = KEY_AND_SEPARATOR.exec(text)) {
+    if (!isSecretKey(m[1]!)) {
+      continue;
+    }
+    const valueStart = m.index + m[0].length;
+    VALUE.lastIndex = valueStart;
+    const value = VALUE.exec(text)?.[0];
+    if (!value) {
+      continue;
+    }
+    const quote = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
+    out += `${text.slice(last, valueStart)}${quote}${MARK}${quote}`;
+    last = valueStart + value.length;
+    KEY_AND_SEPARATOR.lastIndex = last;
+  }
+  return out + text.slice(last);
+}
+
 /** Replaces secrets and home-directory paths in `text`. */
 export function redact(text: string, home: string = os.homedir()): string {
   let out = text;
@@ -126,17 +155,7 @@ export function redact(text: string, home: string = os.homedir()): string {
   out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+:[^\s/@]+@/gi, `$1${MARK}@`);
   // Authorization header values.
   out = out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, `$1 ${MARK}`);
-  // key=value, key: value, "key": "value", --key=value with a secret-looking key.
-  out = out.replace(
-    /([A-Za-z][A-Za-z0-9_.-]{0,63})(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;&)}\]]+)/g,
-    (whole, key: string, sep: string, value: string) => {
-      if (!isSecretKey(key) || value.length === 0) {
-        return whole;
-      }
-      const quote = value.startsWith('"') || value.startsWith("'") ? value[0]! : '';
-      return `${key}${sep}${quote}${MARK}${quote}`;
-    },
-  );
+  out = redactSecretValues(out);
   for (const pattern of TOKEN_PATTERNS) {
     out = out.replace(pattern, MARK);
   }
