@@ -28,6 +28,18 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     mailbox: 64,
     spawnOnDemand: true,
   },
+  devices: {
+    module: new URL('./devices/devices-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 256,
+    spawnOnDemand: true,
+  },
+  device: {
+    module: new URL('./device/device-actor.js', import.meta.url),
+    group: 'devices',
+    mailbox: 64,
+    spawnOnDemand: true,
+  },
   project: {
     module: new URL('./project/project-actor.js', import.meta.url),
     group: 'main',

@@ -58,9 +58,12 @@ function makeBus(address: string): Pick<BusClient, 'request'> {
     request: (type, payload, options = {}) =>
       new Promise((resolve, reject) => {
         const id = `t${threadId}-${++outgoingSeq}`;
+        const signal = options.signal;
+        const onAbort = (): void => post({ t: 'cancel', id, reason: 'cancelled by the actor' });
+        const done = (): void => signal?.removeEventListener('abort', onAbort);
         outgoing.set(id, {
-          resolve,
-          reject,
+          resolve: (v) => (done(), resolve(v)),
+          reject: (e) => (done(), reject(e)),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         });
         const timeoutMs = options.timeoutMs ?? REQUESTS[type].timeoutMs;
@@ -75,13 +78,7 @@ function makeBus(address: string): Pick<BusClient, 'request'> {
             origin: options.origin ?? { kind: 'actor', address },
           },
         });
-        options.signal?.addEventListener(
-          'abort',
-          () => post({ t: 'cancel', id, reason: 'cancelled by the actor' }),
-          {
-            once: true,
-          },
-        );
+        signal?.addEventListener('abort', onAbort, { once: true });
       }) as never,
   };
 }
@@ -143,7 +140,10 @@ async function spawn(address: string, kind: string, key: string | undefined, mod
     instance.status = 'failed';
     const error = toWireError(err, address);
     error.message = `the ${address} actor failed to start: ${error.message}`;
-    error.code = error.code === 'TIMEOUT' ? 'TIMEOUT' : 'UNAVAILABLE';
+    // A start that failed for a reason of its own (a device that is not online) keeps its code.
+    if (error.code === 'INTERNAL') {
+      error.code = 'UNAVAILABLE';
+    }
     for (const queued of instance.queue.splice(0)) {
       respondError(queued.id, error);
     }

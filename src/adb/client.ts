@@ -69,7 +69,9 @@ export class AdbClient {
   features(serial: string): Promise<string[]> {
     let cached = this.featureCache.get(serial);
     if (!cached) {
-      cached = this.hostQuery(`host-serial:${serial}:features`).then((text) => text.split(',').filter(Boolean));
+      cached = this.hostQuery(`host-serial:${serial}:features`).then((text) =>
+        text.split(',').filter(Boolean),
+      );
       cached.catch(() => this.featureCache.delete(serial));
       this.featureCache.set(serial, cached);
     }
@@ -98,14 +100,22 @@ export class AdbClient {
     const opts: ServiceOptions = { timeoutMs: DEFAULT_TIMEOUT_MS, ...options };
     if (features.includes('shell_v2')) {
       const result = decodeShellV2(await runService(this.address, serial, `shell,v2,raw:${command}`, opts));
-      return { stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8'), exitCode: result.exitCode };
+      return {
+        stdout: result.stdout.toString('utf8'),
+        stderr: result.stderr.toString('utf8'),
+        exitCode: result.exitCode,
+      };
     }
     const out = await runService(this.address, serial, `shell:${command}`, opts);
     return { stdout: out.toString('utf8'), stderr: '', exitCode: null };
   }
 
   /** Runs a command and returns its raw stdout bytes (`exec:`: no pty, no mangling; screencap, dumps). */
-  async exec(serial: string, command: ShellCommand, options: CommandOptions & { input?: ServiceOptions['input'] } = {}): Promise<Buffer> {
+  async exec(
+    serial: string,
+    command: ShellCommand,
+    options: CommandOptions & { input?: ServiceOptions['input'] } = {},
+  ): Promise<Buffer> {
     return runService(this.address, serial, `exec:${command}`, { timeoutMs: DEFAULT_TIMEOUT_MS, ...options });
   }
 
@@ -155,7 +165,13 @@ export class AdbClient {
   }
 
   /** Writes a device file with its mode and mtime. */
-  async push(serial: string, path: string, data: Uint8Array, mode = 0o644, mtime = Math.floor(Date.now() / 1000)): Promise<void> {
+  async push(
+    serial: string,
+    path: string,
+    data: Uint8Array,
+    mode = 0o644,
+    mtime = Math.floor(Date.now() / 1000),
+  ): Promise<void> {
     const sync = await this.tango.sync(serial, await this.features(serial));
     try {
       await sync.write({
@@ -179,13 +195,23 @@ export class AdbClient {
    * devices with the `cmd` feature; else pushed to /data/local/tmp and `pm install`ed). Returns
    * the package manager's answer; a `Failure […]` answer throws.
    */
-  async install(serial: string, apk: ApkSource, options: CommandOptions & { replace?: boolean; allowTest?: boolean } = {}): Promise<string> {
-    const flags = [options.replace !== false ? '-r' : null, options.allowTest !== false ? '-t' : null].filter(Boolean) as string[];
+  async install(
+    serial: string,
+    apk: ApkSource,
+    options: CommandOptions & { replace?: boolean; allowTest?: boolean } = {},
+  ): Promise<string> {
+    const flags = [options.replace !== false ? '-r' : null, options.allowTest !== false ? '-t' : null].filter(
+      Boolean,
+    ) as string[];
     const features = await this.features(serial);
     let answer: string;
     if (features.includes('cmd')) {
       const command = sh`cmd package install -S ${apk.size}` + (flags.length ? ' ' + flags.join(' ') : '');
-      const out = await this.exec(serial, command as ShellCommand, { timeoutMs: 120_000, ...options, input: apk.chunks });
+      const out = await this.exec(serial, command as ShellCommand, {
+        timeoutMs: 120_000,
+        ...options,
+        input: apk.chunks,
+      });
       answer = out.toString('utf8').trim();
     } else {
       const chunks: Uint8Array[] = [];
@@ -195,17 +221,24 @@ export class AdbClient {
       const tmp = `/data/local/tmp/droidbus-${process.pid}-${Date.now()}.apk`;
       await this.push(serial, tmp, Buffer.concat(chunks));
       try {
-        const result = await this.shell(serial, (sh`pm install` + (flags.length ? ' ' + flags.join(' ') : '') + ' ' + sh`${tmp}`) as ShellCommand, {
-          timeoutMs: 120_000,
-          ...options,
-        });
+        const result = await this.shell(
+          serial,
+          (sh`pm install` + (flags.length ? ' ' + flags.join(' ') : '') + ' ' + sh`${tmp}`) as ShellCommand,
+          {
+            timeoutMs: 120_000,
+            ...options,
+          },
+        );
         answer = (result.stdout + result.stderr).trim();
       } finally {
         await this.shell(serial, sh`rm -f ${tmp}`).catch(() => undefined);
       }
     }
     if (!/^Success\b/m.test(answer)) {
-      throw new AdbError('failed', `install failed: ${answer.split('\n').slice(-3).join(' ').slice(0, 500) || 'no answer from the package manager'}`);
+      throw new AdbError(
+        'failed',
+        `install failed: ${answer.split('\n').slice(-3).join(' ').slice(0, 500) || 'no answer from the package manager'}`,
+      );
     }
     return answer;
   }

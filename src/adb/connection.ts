@@ -22,14 +22,18 @@ export interface ServiceOptions {
 }
 
 function connectTo(address: AdbServerAddress): net.Socket {
-  const socket = address.kind === 'tcp' ? net.createConnection(address.port, address.host) : net.createConnection(address.path);
+  const socket =
+    address.kind === 'tcp'
+      ? net.createConnection(address.port, address.host)
+      : net.createConnection(address.path);
   socket.setNoDelay(true);
   return socket;
 }
 
 /**
  * Opens a service on the adb server: `host:…` services when `serial` is null, else the device's
- * (through `host:transport:SERIAL`, pipelined with the service request to save a round trip).
+ * (through `host:transport:SERIAL` first). The service request goes only after the transport's
+ * OKAY: the server drops bytes that arrive with the transport request.
  * Resolves with the socket positioned at the service's payload, and any payload bytes that came
  * with the status words.
  */
@@ -72,7 +76,10 @@ export function openService(
           ? new AdbError('server_unreachable', `no adb server answers at ${describeAdbServer(address)}`)
           : new AdbError('failed', `the connection to the adb server failed: ${err.message}`),
       );
-    const onClose = (): void => finish(new AdbError('failed', `the adb server closed the connection while opening ${service.split(':')[0]}`));
+    const onClose = (): void =>
+      finish(
+        new AdbError('failed', `the adb server closed the connection while opening ${service.split(':')[0]}`),
+      );
     const onData = (chunk: Buffer): void => {
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
       while (statuses > 0) {
@@ -83,6 +90,9 @@ export function openService(
         if (word === 'OKAY') {
           buffered = buffered.subarray(4);
           statuses--;
+          if (statuses === 1 && serial !== null) {
+            socket.write(frameRequest(service));
+          }
           continue;
         }
         if (word === 'FAIL') {
@@ -102,14 +112,23 @@ export function openService(
       finish(null, buffered);
     };
     const timer = setTimeout(
-      () => finish(new AdbError('timeout', `the adb server did not open ${service.split(':')[0]} within ${options.timeoutMs} ms`)),
+      () =>
+        finish(
+          new AdbError(
+            'timeout',
+            `the adb server did not open ${service.split(':')[0]} within ${options.timeoutMs} ms`,
+          ),
+        ),
       options.timeoutMs ?? 10_000,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('data', onData);
     socket.on('error', onError);
     socket.on('close', onClose);
-    const requests = serial === null ? [frameRequest(service)] : [frameRequest(`host:transport:${serial}`), frameRequest(service)];
+    const requests =
+      serial === null
+        ? [frameRequest(service)]
+        : [frameRequest(`host:transport:${serial}`), frameRequest(service)];
     socket.write(Buffer.concat(requests));
   });
 }
@@ -127,7 +146,8 @@ export async function runService(
   const started = Date.now();
   const { socket, head } = await openService(address, serial, service, options);
   const limit = options.maxBytes ?? 64 * 1024 * 1024;
-  const remaining = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (Date.now() - started));
+  const remaining =
+    options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (Date.now() - started));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = head.length > 0 ? [head] : [];
     let size = head.length;
@@ -153,7 +173,10 @@ export async function runService(
     const timer =
       remaining === undefined
         ? undefined
-        : setTimeout(() => finish(new AdbError('timeout', `the device did not finish within ${options.timeoutMs} ms`)), remaining);
+        : setTimeout(
+            () => finish(new AdbError('timeout', `the device did not finish within ${options.timeoutMs} ms`)),
+            remaining,
+          );
     options.signal?.addEventListener('abort', onAbort, { once: true });
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -163,7 +186,9 @@ export async function runService(
       }
       chunks.push(chunk);
     });
-    socket.on('error', (err) => finish(new AdbError('failed', `the connection to the device failed: ${err.message}`)));
+    socket.on('error', (err) =>
+      finish(new AdbError('failed', `the connection to the device failed: ${err.message}`)),
+    );
     socket.on('close', () => finish(null));
     if (options.input !== undefined) {
       void writeInput(socket, options.input).catch((err: unknown) => finish(err as Error));
@@ -217,8 +242,15 @@ export async function* streamService(
     if (head.length > 0) {
       yield head;
     }
-    for await (const chunk of socket) {
-      yield chunk as Buffer;
+    try {
+      for await (const chunk of socket) {
+        yield chunk as Buffer;
+      }
+    } catch (err) {
+      // Destroying the socket on abort ends the iteration with "Premature close": that is the stop we asked for.
+      if (!signal.aborted) {
+        throw new AdbError('failed', `the stream from the device broke: ${(err as Error).message}`);
+      }
     }
   } finally {
     signal.removeEventListener('abort', onAbort);

@@ -15,8 +15,3 @@ export function quoteDeviceShellArg(arg: string): string {
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
-
-/** Builds a device shell command line: the literal command words, then each argument quoted. */
-export function deviceShellCommand(literal: readonly string[], args: readonly string[] = []): string {
-  return [...literal, ...args.map(quoteDeviceShellArg)].join(' ');
-}

@@ -24,20 +24,37 @@ export function resolveAdbServer(env: NodeJS.ProcessEnv = process.env): AdbServe
       const rest = socket.slice(4);
       const colon = rest.lastIndexOf(':');
       if (colon < 0) {
-        return { kind: 'tcp', host: '127.0.0.1', port: parsePort(rest, 'ADB_SERVER_SOCKET'), source: 'ADB_SERVER_SOCKET' };
+        return {
+          kind: 'tcp',
+          host: '127.0.0.1',
+          port: parsePort(rest, 'ADB_SERVER_SOCKET'),
+          source: 'ADB_SERVER_SOCKET',
+        };
       }
       const host = rest.slice(0, colon).replace(/^\[|\]$/g, '');
-      return { kind: 'tcp', host: host || '127.0.0.1', port: parsePort(rest.slice(colon + 1), 'ADB_SERVER_SOCKET'), source: 'ADB_SERVER_SOCKET' };
+      return {
+        kind: 'tcp',
+        host: host || '127.0.0.1',
+        port: parsePort(rest.slice(colon + 1), 'ADB_SERVER_SOCKET'),
+        source: 'ADB_SERVER_SOCKET',
+      };
     }
     if (socket.startsWith('localfilesystem:')) {
       return { kind: 'unix', path: socket.slice('localfilesystem:'.length), source: 'ADB_SERVER_SOCKET' };
     }
-    throw new Error(`ADB_SERVER_SOCKET has an unsupported form: ${socket} (use tcp:HOST:PORT or localfilesystem:PATH)`);
+    throw new Error(
+      `ADB_SERVER_SOCKET has an unsupported form: ${socket} (use tcp:HOST:PORT or localfilesystem:PATH)`,
+    );
   }
   const host = env['ANDROID_ADB_SERVER_ADDRESS'] || '127.0.0.1';
   const portText = env['ANDROID_ADB_SERVER_PORT'];
   if (portText) {
-    return { kind: 'tcp', host, port: parsePort(portText, 'ANDROID_ADB_SERVER_PORT'), source: 'ANDROID_ADB_SERVER_PORT' };
+    return {
+      kind: 'tcp',
+      host,
+      port: parsePort(portText, 'ANDROID_ADB_SERVER_PORT'),
+      source: 'ANDROID_ADB_SERVER_PORT',
+    };
   }
   return { kind: 'tcp', host, port: DEFAULT_PORT, source: 'default' };
 }

@@ -21,7 +21,11 @@ export interface ServerCheck {
 export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): Promise<ServerCheck> {
   try {
     const version = await client.serverVersion(signal ? { signal } : {});
-    return { started: false, version, message: `adb server ${describeAdbServer(client.address)} (protocol ${version})` };
+    return {
+      started: false,
+      version,
+      message: `adb server ${describeAdbServer(client.address)} (protocol ${version})`,
+    };
   } catch (err) {
     if (!(err instanceof AdbError) || err.kind !== 'server_unreachable') {
       throw err;
@@ -29,7 +33,10 @@ export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): 
   }
   const address = client.address;
   if (address.kind !== 'tcp' || !['127.0.0.1', 'localhost', '::1'].includes(address.host)) {
-    throw new AdbError('server_unreachable', `no adb server answers at ${describeAdbServer(address)}, and droidbus only starts local servers`);
+    throw new AdbError(
+      'server_unreachable',
+      `no adb server answers at ${describeAdbServer(address)}, and droidbus only starts local servers`,
+    );
   }
   const adb = locateAdb(locateSdk(null, false).path);
   if (!adb) {
@@ -43,7 +50,10 @@ export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): 
     ...(signal ? { signal } : {}),
   });
   if (result.code !== 0) {
-    throw new AdbError('server_unreachable', `${adb} start-server failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`);
+    throw new AdbError(
+      'server_unreachable',
+      `${adb} start-server failed: ${(result.stderr || result.stdout).trim().slice(0, 300)}`,
+    );
   }
   const version = await client.serverVersion(signal ? { signal } : {});
   return {

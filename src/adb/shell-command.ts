@@ -20,7 +20,10 @@ export function sh(strings: TemplateStringsArray, ...values: readonly (string | 
   return out as ShellCommand;
 }
 
-/** Builds a ShellCommand from literal words and arguments that are each quoted. */
-export function shArgv(literal: readonly string[], args: readonly (string | number)[] = []): ShellCommand {
-  return [...literal, ...args.map((a) => quoteDeviceShellArg(String(a)))].join(' ') as ShellCommand;
+/**
+ * Builds a ShellCommand from an argument vector: every element is quoted, the command name too
+ * (a plain word such as `input` comes out unchanged), so the device runs exactly this argv.
+ */
+export function shArgv(argv: readonly (string | number)[]): ShellCommand {
+  return argv.map((a) => quoteDeviceShellArg(String(a))).join(' ') as ShellCommand;
 }

@@ -64,7 +64,9 @@ export class TangoDevices {
 
   constructor(address: AdbServerAddress) {
     this.server = new AdbServerClient(
-      new AdbServerNodeTcpConnector(address.kind === 'tcp' ? { host: address.host, port: address.port } : { path: address.path }),
+      new AdbServerNodeTcpConnector(
+        address.kind === 'tcp' ? { host: address.host, port: address.port } : { path: address.path },
+      ),
     );
   }
 

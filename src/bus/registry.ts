@@ -1,20 +1,25 @@
 import type { z } from 'zod';
 import type { EventDef, RequestDef } from './contract.js';
+import { devicesEvents, devicesRequests } from './messages/devices.js';
 import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
+import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
   ...systemRequests,
   ...projectRequests,
+  ...devicesRequests,
+  ...uiRequests,
   ...hostRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
 export const EVENTS = {
   ...coreEvents,
+  ...devicesEvents,
   ...hostEvents,
 } satisfies Record<string, EventDef>;
 

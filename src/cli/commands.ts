@@ -29,4 +29,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Deobfuscate a stack trace with an R8/ProGuard mapping file (no JVM needed).',
     load: async () => (await import('./retrace.js')).command,
   },
+  sim: {
+    summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
+    load: async () => (await import('./sim.js')).command,
+  },
 };

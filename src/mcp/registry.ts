@@ -1,8 +1,14 @@
 import type { ToolDefinition } from './define-tool.js';
+import { deviceTools } from './tools/device.js';
 import { projectTools } from './tools/project.js';
+import { uiTools } from './tools/ui.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...projectTools] as readonly ToolDefinition[];
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  ...projectTools,
+  ...deviceTools,
+  ...uiTools,
+] as readonly ToolDefinition[];
 
 /** A tool by name. */
 export function toolByName(name: string): ToolDefinition | undefined {

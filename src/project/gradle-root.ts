@@ -1,13 +1,22 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 
-const SETTINGS_FILES = ['settings.gradle.kts', 'settings.gradle'];
+/** The names of a Gradle build's settings file, Kotlin DSL first. */
+export const SETTINGS_FILES = ['settings.gradle.kts', 'settings.gradle'] as const;
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** The settings file of a Gradle build directory, or null. */
 export function settingsFileIn(dir: string): string | null {
   for (const name of SETTINGS_FILES) {
     const file = path.join(dir, name);
-    if (existsSync(file)) {
+    if (isFile(file)) {
       return file;
     }
   }

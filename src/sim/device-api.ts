@@ -45,8 +45,16 @@ export interface SimFs {
   list(path: string): { name: string; stat: SimStat }[];
   /** A regular file's bytes. Throws SimFsError. */
   read(path: string): Uint8Array;
-  /** Creates or replaces a regular file (parent directories must exist). Throws SimFsError. */
+  /**
+   * Creates or replaces a regular file (parent directories must exist). `mode` is the full st_mode
+   * (`0o100000 | permissions`, as `sync:` SEND passes it); `mtime` is in seconds. Throws SimFsError.
+   */
   write(path: string, data: Uint8Array, mode: number, mtime: number): void;
+  /**
+   * Optional: creates a directory and its missing parents (`mkdir -p`). `sync:` SEND calls it when
+   * the parent of the pushed file is missing, as adbd does. Throws SimFsError.
+   */
+  mkdirs?(path: string): void;
 }
 
 /** Static identity of a simulated device, as it appears in the CNXN banner and `getprop`. */

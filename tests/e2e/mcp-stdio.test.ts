@@ -59,13 +59,21 @@ describe('droidbus mcp over stdio, driven by the SDK client', () => {
     expect(names).toContain('get_project_info');
     expect(names).toContain('run_health_check');
     for (const tool of tools) {
-      expect(tool.annotations).toMatchObject({
-        readOnlyHint: true,
-        destructiveHint: false,
-        openWorldHint: false,
-      });
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'openWorldHint'] as const) {
+        expect(typeof tool.annotations?.[hint], `${tool.name}.${hint}`).toBe('boolean');
+      }
       expect(tool.inputSchema.additionalProperties).toBe(false);
     }
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('get_project_info')?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+    expect(byName.get('ui_tap')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
   });
 
   it('finds the Gradle project around its working directory and reports it untrusted with a hint', async () => {

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { defineActor } from '../actor.js';
 import { findGradleRoot, settingsFileIn } from '../../project/gradle-root.js';
 import { canonicalProjectRoot, isProjectTrusted, trustHint } from '../../project/trust.js';
+import { inspectProject } from '../../project/project-model.js';
+import { checkPackageScope, projectPackageScope, scopeIds } from '../../project/package-scope.js';
 
 function isDirectory(p: string): boolean {
   try {
@@ -30,6 +32,11 @@ export default defineActor({
         trusted,
         trust_hint: trusted ? null : trustHint(gradleRoot ?? canonical),
       };
+    },
+    'project.scope': async ({ root, package: pkg }) => {
+      const model = await inspectProject(findGradleRoot(canonicalProjectRoot(root)) ?? root);
+      const scope = await projectPackageScope(model);
+      return { scope, ids: scopeIds(scope), check: pkg === undefined ? null : checkPackageScope(scope, pkg) };
     },
   },
 });

@@ -1,6 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { defineActor } from '../actor.js';
-import { BusError } from '../../bus/errors.js';
+import { sleep } from '../../util/sleep.js';
 import { runHealthCheck } from './health.js';
 
 /** The system actor: liveness, and the health check (it spawns probes, so it stays off the JSON-RPC loop). */
@@ -11,21 +11,7 @@ export default defineActor({
   handlers: {
     'system.ping': async (payload, _state, ctx) => {
       if (payload.delay_ms) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, payload.delay_ms);
-          ctx.signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              reject(
-                ctx.signal.reason instanceof BusError
-                  ? ctx.signal.reason
-                  : new BusError('CANCELLED', 'cancelled'),
-              );
-            },
-            { once: true },
-          );
-        });
+        await sleep(payload.delay_ms, ctx.signal, true);
       }
       return {
         ...(payload.echo !== undefined ? { echo: payload.echo } : {}),

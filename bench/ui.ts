@@ -1,0 +1,211 @@
+/**
+ * bench/ui: UI Automator captures end to end (SDK client → droidbus mcp → device actors → real adb
+ * server → droidbus sim), side by side with the same work through spawned `adb` processes:
+ *   1. parallel efficiency: one capture on each of N devices at once (N = 1, 4, 16), with the sim's
+ *      dump latency at 700 ms; efficiency = time for 1 / time for N (1.0 is perfect);
+ *   2. host-side time per capture of a 100 KB and a 1 MB dump (transfer + parse + format; the sim's
+ *      dump latency set to 0 so what is left is droidbus's own work and the transport);
+ *   3. screenshots of a 1080×2400 and a 1440×3200 screen scaled to 1,280 px.
+ *
+ * Run: npm run build && npx tsx bench/ui.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { formatHierarchy, parseUiDump, scaleScreenshot } from '../src/actors/device/index.js';
+import { startAdbServer } from '../tests/helpers/adb-server.js';
+import type { AdbServer } from '../tests/helpers/adb-server.js';
+import { startMcp } from '../tests/helpers/mcp-client.js';
+import type { McpSessionHandle } from '../tests/helpers/mcp-client.js';
+import { startSimFarm } from '../tests/helpers/sim-farm.js';
+import { printTable, quantile } from './stats.js';
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+
+function spawnAdb(port: number, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('adb', ['-P', String(port), ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.on('error', reject);
+    child.on('close', () => resolve(Buffer.concat(out)));
+  });
+}
+
+async function call(
+  mcp: McpSessionHandle,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const r = await mcp.client.callTool({ name, arguments: args });
+  if (r.isError) {
+    throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
+  }
+  return (r.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+async function median(rounds: number, fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return quantile(samples, 0.5);
+}
+
+async function parallelEfficiency(
+  server: AdbServer,
+  home: string,
+): Promise<Record<string, string | number>[]> {
+  const farm = await startSimFarm(server, { devices: 16, dumpLatencyMs: 700, logcatRate: 0 });
+  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const rows: Record<string, string | number>[] = [];
+  try {
+    const serials = farm.devices.map((d) => d.serial);
+    await Promise.all(serials.map((s) => call(mcp, 'get_ui_hierarchy', { device_serial: s }))); // start the actors
+    let one = 0;
+    for (const n of [1, 4, 16]) {
+      const ours = await median(ROUNDS, () =>
+        Promise.all(serials.slice(0, n).map((s) => call(mcp, 'get_ui_hierarchy', { device_serial: s }))),
+      );
+      const theirs = await median(ROUNDS, () =>
+        Promise.all(
+          serials
+            .slice(0, n)
+            .map((s) => spawnAdb(server.port, ['-s', s, 'exec-out', 'uiautomator', 'dump', '/dev/tty'])),
+        ),
+      );
+      if (n === 1) {
+        one = ours;
+      }
+      rows.push({
+        devices: n,
+        droidbus_ms: Math.round(ours),
+        efficiency: (one / ours).toFixed(2),
+        spawned_adb_dump_only_ms: Math.round(theirs),
+      });
+    }
+  } finally {
+    await mcp.close();
+    await farm.stop();
+  }
+  return rows;
+}
+
+/** A dump of about `bytes` bytes: the sim's own screens repeated under one root. */
+function bigDump(base: string, bytes: number): string {
+  const inner = base.slice(base.indexOf('<node'), base.lastIndexOf('</hierarchy>'));
+  const copies = Math.max(1, Math.ceil(bytes / inner.length));
+  return `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.droidbus.sample" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">${inner.repeat(copies)}</node></hierarchy>`;
+}
+
+async function captureCost(server: AdbServer, home: string): Promise<Record<string, string | number>[]> {
+  const farm = await startSimFarm(server, { devices: 1, dumpLatencyMs: 0, logcatRate: 0 });
+  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const serial = farm.devices[0]!.serial;
+  const rows: Record<string, string | number>[] = [];
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-ui-'));
+  try {
+    await spawnAdb(server.port, ['-s', serial, 'shell', 'am start -W -n com.droidbus.sample/.LoginActivity']);
+    const base = (
+      await spawnAdb(server.port, ['-s', serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty'])
+    ).toString();
+    for (const [label, size] of [
+      ['100 KB', 100 * 1024],
+      ['1 MB', 1024 * 1024],
+    ] as const) {
+      const file = path.join(tmp, `dump-${size}.xml`);
+      writeFileSync(file, bigDump(base, size));
+      await spawnAdb(server.port, ['-s', serial, 'push', file, '/data/local/tmp/dump.xml']);
+      await spawnAdb(server.port, ['-s', serial, 'shell', 'sim screen load /data/local/tmp/dump.xml']);
+      await call(mcp, 'get_ui_hierarchy', { device_serial: serial });
+      const captureMs: number[] = [];
+      const ours = await median(ROUNDS, async () => {
+        const r = await call(mcp, 'get_ui_hierarchy', { device_serial: serial });
+        captureMs.push(Number(r['capture_ms'] ?? NaN));
+      });
+      const theirs = await median(ROUNDS, async () => {
+        const bytes = await spawnAdb(server.port, [
+          '-s',
+          serial,
+          'exec-out',
+          'uiautomator',
+          'dump',
+          '/dev/tty',
+        ]);
+        const tree = parseUiDump(bytes);
+        if (tree.ok) {
+          formatHierarchy(tree.value);
+        }
+      });
+      rows.push({
+        dump: `${label} (${readFileSync(file).length} B)`,
+        droidbus_tool_call_ms: Math.round(ours),
+        spawned_adb_plus_same_parse_ms: Math.round(theirs),
+      });
+    }
+    await spawnAdb(server.port, ['-s', serial, 'shell', 'sim screen reset']);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    await mcp.close();
+    await farm.stop();
+  }
+  return rows;
+}
+
+async function screenshots(server: AdbServer, home: string): Promise<Record<string, string | number>[]> {
+  const farm = await startSimFarm(server, { devices: 1, logcatRate: 0 });
+  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const serial = farm.devices[0]!.serial;
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const size of ['1080x2400', '1440x3200']) {
+      await spawnAdb(server.port, ['-s', serial, 'shell', `wm size ${size}`]);
+      await call(mcp, 'screenshot', { device_serial: serial });
+      const ours = await median(ROUNDS, () => call(mcp, 'screenshot', { device_serial: serial }));
+      const theirs = await median(ROUNDS, async () => {
+        const png = await spawnAdb(server.port, ['-s', serial, 'exec-out', 'screencap', '-p']);
+        await scaleScreenshot(png, { max_dimension: 1280 });
+      });
+      const sharpOnly = await median(ROUNDS, async () => {
+        const png = await spawnAdb(server.port, ['-s', serial, 'exec-out', 'screencap', '-p']);
+        await sharp(png).resize({ height: 1280, width: 1280, fit: 'inside' }).png().toBuffer();
+      });
+      rows.push({
+        screen: size,
+        droidbus_screenshot_ms: Math.round(ours),
+        spawned_adb_plus_same_scale_ms: Math.round(theirs),
+        spawned_adb_plus_sharp_lanczos_ms: Math.round(sharpOnly),
+      });
+    }
+    await spawnAdb(server.port, ['-s', serial, 'shell', 'wm size reset']);
+  } finally {
+    await mcp.close();
+    await farm.stop();
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const server = await startAdbServer();
+  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-home-'));
+  try {
+    printTable(
+      `1. parallel captures (dump latency 700 ms, median of ${ROUNDS}; target efficiency ≥ 0.9 at 16)`,
+      await parallelEfficiency(server, home),
+    );
+    printTable(
+      `2. host-side time per capture (dump latency 0, median of ${ROUNDS})`,
+      await captureCost(server, home),
+    );
+    printTable(`3. screenshots scaled to 1280 px (median of ${ROUNDS})`, await screenshots(server, home));
+  } finally {
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();

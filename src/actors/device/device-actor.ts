@@ -1,0 +1,315 @@
+import type { Piscina } from 'piscina';
+import { BusError } from '../../bus/errors.js';
+import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
+import { sh } from '../../adb/shell-command.js';
+import { defineActor } from '../actor.js';
+import type { HandlerContext } from '../actor.js';
+import { withAdbErrors } from '../adb-errors.js';
+import { createPool } from '../pool.js';
+import { adbClient } from './adb-instance.js';
+import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
+import type { AnnotatedScreenshot } from './screenshot-annotate.js';
+import type { ScaledScreenshot } from './screenshot-scale.js';
+import type { ScreenshotTask } from './screenshot-task.js';
+import { captureUi, screenFacts } from './ui-capture.js';
+import type { Capture } from './ui-capture.js';
+import { compareStates } from './ui-compare.js';
+import { formatHierarchy } from './ui-format.js';
+import { findParent, interactiveRows, nodeAt, toElement } from './ui-query.js';
+import { performInput } from './ui-actions.js';
+import { matchesOf, waitOnScreen } from './ui-waits.js';
+import type { UiResult } from './ui-types.js';
+
+interface DeviceState {
+  serial: string;
+  /** The latest capture, the baseline compare_ui_state diffs against. */
+  last: Capture | null;
+}
+
+let imagePool: Piscina | undefined;
+/** One image pool per device thread, started on the first screenshot. */
+function screenshots(): Piscina {
+  imagePool ??= createPool({
+    module: new URL('./screenshot-task.js', import.meta.url),
+    name: 'screenshots',
+    maxThreads: 2,
+    idleTimeoutMs: 60_000,
+  });
+  return imagePool;
+}
+
+async function capture(state: DeviceState, ctx: HandlerContext): Promise<Capture> {
+  const taken = await captureUi(state.serial, ctx.signal, ctx.deadline);
+  state.last = taken;
+  return taken;
+}
+
+function expectHash(current: Capture, expected: string | undefined): void {
+  if (expected !== undefined && current.hash !== expected) {
+    throw new BusError(
+      'FAILED',
+      `the screen changed since it was read (expected screen_hash ${expected}, it is now ${current.hash}); read it again`,
+      undefined,
+      { screen_hash: current.hash },
+    );
+  }
+}
+
+function unwrapImage<T>(result: UiResult<T>): T {
+  if (!result.ok) {
+    throw new BusError(result.error.code === 'INVALID_ARGUMENT' ? 'INVALID' : 'FAILED', result.error.message);
+  }
+  return result.value;
+}
+
+async function screenshot(
+  state: DeviceState,
+  payload: PayloadOf<'device.screenshot'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'device.screenshot'>> {
+  const raw = await withAdbErrors(() =>
+    adbClient().exec(state.serial, sh`screencap -p`, {
+      signal: ctx.signal,
+      timeoutMs: 30_000,
+      maxBytes: 33 * 1024 * 1024,
+    }),
+  );
+  const png = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  const scaleTask: ScreenshotTask = {
+    op: 'scale',
+    png,
+    ...(payload.max_dimension !== undefined ? { max_dimension: payload.max_dimension } : {}),
+    ...(payload.full_size !== undefined ? { full_size: payload.full_size } : {}),
+  };
+  const scaled = unwrapImage(
+    (await screenshots().run(scaleTask, { signal: ctx.signal })) as UiResult<ScaledScreenshot>,
+  );
+  let image = scaled.png;
+  let legend: ResponseOf<'device.screenshot'>['legend'] = null;
+  if (payload.annotate) {
+    const cap = await capture(state, ctx);
+    const rows = interactiveRows(cap.tree, 500).rows.map((r) => ({
+      n: r.n,
+      tree_path: r.tree_path,
+      label: r.label,
+      bounds: r.bounds,
+    }));
+    const annotated = unwrapImage(
+      (await screenshots().run(
+        { op: 'annotate', png: image, rows, scale: scaled.scale } satisfies ScreenshotTask,
+        { signal: ctx.signal },
+      )) as UiResult<AnnotatedScreenshot>,
+    );
+    image = annotated.png;
+    legend = annotated.legend;
+  }
+  return {
+    png: image as Uint8Array<ArrayBuffer>,
+    deviceWidth: scaled.deviceWidth,
+    deviceHeight: scaled.deviceHeight,
+    imageWidth: scaled.imageWidth,
+    imageHeight: scaled.imageHeight,
+    scale: scaled.scale,
+    resized: scaled.resized,
+    hint: scaled.hint,
+    legend,
+    capture_bytes: raw.byteLength,
+  };
+}
+
+async function deviceInfo(state: DeviceState, ctx: HandlerContext): Promise<ResponseOf<'device.info'>> {
+  const client = adbClient();
+  const features = await withAdbErrors(() => client.features(state.serial));
+  // One round trip for every fact: the sections are split on a marker no output contains.
+  const marker = '@@droidbus-section@@';
+  const out = await withAdbErrors(() =>
+    client.shell(
+      state.serial,
+      sh`getprop; echo ${marker}; wm size; echo ${marker}; wm density; echo ${marker}; dumpsys battery; echo ${marker}; dumpsys activity activities`,
+      { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024 },
+    ),
+  );
+  const [props = '', size = '', density = '', battery = '', activities = ''] = out.stdout.split(
+    `${marker}\n`,
+  );
+  const p = parseGetprop(props);
+  const get = (key: string): string | null => p.get(key) || null;
+  const sdk = Number(get('ro.build.version.sdk'));
+  return {
+    serial: state.serial,
+    model: get('ro.product.model'),
+    manufacturer: get('ro.product.manufacturer'),
+    brand: get('ro.product.brand'),
+    device: get('ro.product.device'),
+    android_version: get('ro.build.version.release'),
+    sdk: Number.isInteger(sdk) && sdk > 0 ? sdk : null,
+    abi: get('ro.product.cpu.abi'),
+    fingerprint: get('ro.build.fingerprint'),
+    is_emulator:
+      get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || /^emulator-\d+$/.test(state.serial),
+    screen: parseWm(size, density),
+    battery_level: parseBatteryLevel(battery),
+    foreground: parseResumedActivity(activities),
+    shell_v2: features.includes('shell_v2'),
+    features,
+  };
+}
+
+/**
+ * The device actor, one per device: it owns UI Automator captures (one at a time, also across
+ * processes), input and screenshots for its device. Captures and input share the `ui` lane so an
+ * action never lands in the middle of a capture; screenshots and facts run beside them.
+ */
+export default defineActor({
+  kind: 'device',
+  concurrency: 4,
+  lanes: {
+    'ui.hierarchy': 'ui',
+    'ui.clickables': 'ui',
+    'ui.find': 'ui',
+    'ui.parent': 'ui',
+    'ui.compare': 'ui',
+    'ui.wait': 'ui',
+    'ui.input': 'ui',
+    'ui.scroll_until': 'ui',
+  },
+  startTimeoutMs: 30_000,
+  async start(ctx) {
+    const serial = ctx.key!;
+    // Only devices adb lists as `device` get an actor; otherwise the start fails DEVICE_OFFLINE.
+    await ctx.bus.request('devices.require', { serial });
+    const state: DeviceState = { serial, last: null };
+    return state;
+  },
+  stop(_state, ctx) {
+    adbClient().forget(ctx.key!);
+  },
+  handlers: {
+    'ui.hierarchy': async (p, state, ctx) => {
+      const cap = await capture(state, ctx);
+      const formatted = formatHierarchy(cap.tree, { max_rows: p.max_rows, include_bars: p.include_bars });
+      return {
+        ...screenFacts(cap),
+        text: formatted.text,
+        rows: formatted.rows,
+        total_rows: formatted.total_rows,
+        truncated: formatted.truncated,
+      };
+    },
+    'ui.clickables': async (p, state, ctx) => {
+      const cap = await capture(state, ctx);
+      return { ...screenFacts(cap), ...interactiveRows(cap.tree, p.limit) };
+    },
+    'ui.find': async (p, state, ctx) => {
+      const cap = await capture(state, ctx);
+      return { ...screenFacts(cap), ...matchesOf(cap.tree, p.query, p.max_results) };
+    },
+    'ui.parent': async (p, state, ctx) => {
+      const cap = await capture(state, ctx);
+      expectHash(cap, p.expect_screen_hash);
+      const node = nodeAt(cap.tree, p.tree_path);
+      if (!node) {
+        throw new BusError(
+          'NOT_FOUND',
+          `no element at tree_path ${p.tree_path} on the current screen (screen_hash ${cap.hash})`,
+        );
+      }
+      const parent = findParent(cap.tree, p.tree_path);
+      return {
+        ...screenFacts(cap),
+        node: toElement(cap.tree, node),
+        parent: parent ? toElement(cap.tree, parent) : null,
+      };
+    },
+    'ui.compare': async (p, state, ctx) => {
+      const before = state.last;
+      const cap = await capture(state, ctx);
+      if (!before) {
+        return { ...screenFacts(cap), compared: false, baseline_age_ms: null, comparison: null };
+      }
+      return {
+        ...screenFacts(cap),
+        compared: true,
+        baseline_age_ms: cap.at - before.at,
+        comparison: compareStates(before.tree, cap.tree, p.limit) as unknown as Record<string, unknown>,
+      };
+    },
+    'ui.wait': async (p, state, ctx) => {
+      if (p.until === 'element' && !p.query) {
+        throw new BusError('INVALID', 'waiting for an element needs a query');
+      }
+      const outcome = await waitOnScreen(
+        () => capture(state, ctx),
+        { until: p.until, query: p.query, gone: p.gone, timeoutMs: p.timeout_ms, intervalMs: p.interval_ms },
+        ctx,
+      );
+      return {
+        ...screenFacts(outcome.last),
+        satisfied: outcome.satisfied,
+        elapsed_ms: outcome.elapsed_ms,
+        captures: outcome.captures,
+        matches: outcome.matches,
+      };
+    },
+    'ui.input': (p, state, ctx) =>
+      performInput(
+        { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
+        p.input,
+        p.expect_screen_hash,
+      ),
+    'ui.scroll_until': async (p, state, ctx) => {
+      let cap = await capture(state, ctx);
+      expectHash(cap, p.expect_screen_hash);
+      let swipes = 0;
+      let reachedEnd = false;
+      for (;;) {
+        const found = matchesOf(cap.tree, p.query);
+        ctx.progress({
+          progress: swipes,
+          total: p.max_swipes,
+          message: found.matches.length > 0 ? 'found' : `swipe ${swipes} of ${p.max_swipes}: not yet`,
+        });
+        if (found.matches.length > 0 || swipes >= p.max_swipes || reachedEnd) {
+          return {
+            ...screenFacts(cap),
+            found: found.matches.length > 0,
+            swipes,
+            reached_end: reachedEnd,
+            matches: found.matches,
+          };
+        }
+        const area =
+          cap.tree.nodes
+            .filter((n) => n.scrollable)
+            .sort(
+              (a, b) =>
+                (b.bounds.right - b.bounds.left) * (b.bounds.bottom - b.bounds.top) -
+                (a.bounds.right - a.bounds.left) * (a.bounds.bottom - a.bounds.top),
+            )[0]?.bounds ?? cap.tree.screen;
+        const cx = Math.round((area.left + area.right) / 2);
+        const cy = Math.round((area.top + area.bottom) / 2);
+        const dy = Math.round((area.bottom - area.top) * 0.3);
+        const dx = Math.round((area.right - area.left) * 0.3);
+        const [x1, y1, x2, y2] =
+          p.direction === 'down'
+            ? [cx, cy + dy, cx, cy - dy]
+            : p.direction === 'up'
+              ? [cx, cy - dy, cx, cy + dy]
+              : p.direction === 'right'
+                ? [cx + dx, cy, cx - dx, cy]
+                : [cx - dx, cy, cx + dx, cy];
+        await performInput(
+          { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
+          { action: 'swipe', x1, y1, x2, y2, duration_ms: 300 },
+          undefined,
+        );
+        swipes++;
+        const before = cap.hash;
+        cap = await capture(state, ctx);
+        reachedEnd = cap.hash === before;
+      }
+    },
+    'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
+    'device.info': (_p, state, ctx) => deviceInfo(state, ctx),
+  },
+});

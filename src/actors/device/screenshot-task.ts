@@ -1,0 +1,25 @@
+import { annotateScreenshot } from './screenshot-annotate.js';
+import type { AnnotationRow } from './screenshot-annotate.js';
+import { scaleScreenshot } from './screenshot-scale.js';
+
+/** A screenshot job for the image pool: scaling (area average) costs tens of ms of CPU. */
+export type ScreenshotTask =
+  | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean }
+  | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number };
+
+/** The pool's task function (see src/actors/pool.ts). */
+export default async function run(task: ScreenshotTask) {
+  switch (task.op) {
+    case 'scale':
+      return scaleScreenshot(task.png, {
+        ...(task.max_dimension !== undefined ? { max_dimension: task.max_dimension } : {}),
+        ...(task.full_size !== undefined ? { full_size: task.full_size } : {}),
+      });
+    case 'annotate':
+      return annotateScreenshot(task.png, task.rows, task.scale);
+    default: {
+      const never: never = task;
+      throw new Error(`unknown screenshot task ${JSON.stringify(never)}`);
+    }
+  }
+}

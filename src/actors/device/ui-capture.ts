@@ -1,0 +1,125 @@
+import { BusError } from '../../bus/errors.js';
+import { sh } from '../../adb/shell-command.js';
+import { withAdbErrors } from '../adb-errors.js';
+import { adbClient } from './adb-instance.js';
+import { parseUiDump } from './ui-parse.js';
+import { screenHash } from './ui-screen-hash.js';
+import { detectOverlays } from './ui-overlays.js';
+import type { UiTree } from './ui-types.js';
+import { withUiAutomatorLock } from './ui-lock.js';
+import { sleep } from '../../util/sleep.js';
+
+/** Each `uiautomator dump` attempt may take this long. */
+export const DUMP_ATTEMPT_MS = 25_000;
+/**
+ * A whole capture — waiting for the device, retries included — may take this long (60 s, the
+ * reference's CAPTURE_TOTAL_DEADLINE; DROIDBUS_CAPTURE_DEADLINE_MS shortens it, for tests and
+ * impatient setups).
+ */
+export const CAPTURE_TOTAL_MS = Math.min(
+  60_000,
+  Number(process.env['DROIDBUS_CAPTURE_DEADLINE_MS']) || 60_000,
+);
+const RETRY_PAUSE_MS = 300;
+
+/** One read of the screen. */
+export interface Capture {
+  tree: UiTree;
+  hash: string;
+  /** When it was taken (epoch ms). */
+  at: number;
+  /** How long it took, lock wait included. */
+  ms: number;
+}
+
+/** What the reading tools report about a capture. */
+export function screenFacts(capture: Capture) {
+  const overlays = detectOverlays(capture.tree);
+  return {
+    screen_hash: capture.hash,
+    node_count: capture.tree.node_count,
+    rotation: capture.tree.rotation,
+    overlays: {
+      keyboard: overlays.keyboard !== null,
+      system_dialog: overlays.system_dialog?.package ?? null,
+      app_package: overlays.app_package,
+      note: overlays.note,
+    },
+    repairs: capture.tree.repairs,
+    capture_ms: Math.round(capture.ms),
+  };
+}
+
+const ALREADY_REGISTERED = /already registered/i;
+/** Answers that mean "the screen was changing or not ready; ask again". */
+const TRANSIENT = /null root node|could not get idle state|UiAutomation not connected|Killed|Aborted/i;
+
+/**
+ * Reads the screen with `uiautomator dump`, one capture at a time per device across processes.
+ * Each attempt gets 25 s, the whole capture 60 s (or less when the request's deadline is sooner);
+ * a device that another UI Automator client holds fails at once with BUSY.
+ */
+export async function captureUi(
+  serial: string,
+  signal: AbortSignal,
+  requestDeadline: number,
+): Promise<Capture> {
+  const started = performance.now();
+  const deadline = Math.min(requestDeadline - 250, Date.now() + CAPTURE_TOTAL_MS);
+  return withUiAutomatorLock(serial, deadline, signal, async () => {
+    let lastProblem = '';
+    let attempt = 0;
+    while (Date.now() < deadline) {
+      attempt++;
+      if (signal.aborted) {
+        throw signal.reason instanceof Error ? signal.reason : new BusError('CANCELLED', 'cancelled');
+      }
+      const remaining = deadline - Date.now();
+      const out = await withAdbErrors(() =>
+        adbClient().exec(serial, sh`uiautomator dump /dev/tty`, {
+          signal,
+          timeoutMs: Math.max(1, Math.min(DUMP_ATTEMPT_MS, remaining)),
+          maxBytes: 32 * 1024 * 1024,
+        }),
+      ).catch((err: unknown) => {
+        if (err instanceof BusError && err.code === 'TIMEOUT' && Date.now() >= deadline) {
+          throw new BusError(
+            'TIMEOUT',
+            `the UI capture of ${serial} hit its ${CAPTURE_TOTAL_MS / 1000} s total deadline (${attempt} attempts)`,
+          );
+        }
+        throw err;
+      });
+      const text = out.toString('utf8');
+      if (ALREADY_REGISTERED.test(text)) {
+        throw new BusError(
+          'BUSY',
+          `device ${serial} is busy: another UI Automator client is connected (a test run, an IDE's layout inspector, or another tool); close it and try again`,
+        );
+      }
+      if (text.includes('<hierarchy')) {
+        const parsed = parseUiDump(out);
+        if (parsed.ok) {
+          return {
+            tree: parsed.value,
+            hash: screenHash(parsed.value),
+            at: Date.now(),
+            ms: performance.now() - started,
+          };
+        }
+        lastProblem = parsed.error.message;
+      } else {
+        lastProblem =
+          text.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'uiautomator printed nothing';
+        if (!TRANSIENT.test(text) && attempt >= 2) {
+          break;
+        }
+      }
+      await sleep(RETRY_PAUSE_MS, signal);
+    }
+    throw new BusError(
+      Date.now() >= deadline ? 'TIMEOUT' : 'FAILED',
+      `could not read the screen of ${serial}${Date.now() >= deadline ? ` within the ${CAPTURE_TOTAL_MS / 1000} s total deadline` : ''}: ${lastProblem}`,
+    );
+  });
+}

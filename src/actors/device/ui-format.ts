@@ -1,0 +1,221 @@
+/**
+ * The compact rendering of `get_ui_hierarchy`: one row per meaningful node (a text, description or
+ * resource id, or something to act on), indented by the number of shown ancestors, so chains of
+ * anonymous layout containers collapse. Every row starts with its tree path, which is what
+ * `ui_tap_element`, `ui_fill_input` and `find_ui_parent` take. Rows are bounded (default 80, at
+ * most 500) and so is the whole text; the status and navigation bars are summarised in one line
+ * each unless asked for.
+ *
+ *     screen 1080x1794, rotation 0, 25 nodes, hash 3f2a…; windows: 0 com.google.android.apps.nexuslauncher (application)
+ *     0 FrameLayout @540,897 1080x1794
+ *       0.0.0.0.0.1 ScrollView id=workspace {scroll} @540,897 1080x1794
+ *         0.0.0.0.0.1.0.0.0.0.0.0 LinearLayout {click} @561,210 968x253
+ *           0.0.0.0.0.1.0.0.0.0.0.0.0.0 TextView "Fri, Apr 21" id=clock @561,151 968x57
+ */
+import { detectOverlays } from './ui-overlays.js';
+import { isInteractive, shortClass, shortResourceId } from './ui-query.js';
+import { screenHash } from './ui-screen-hash.js';
+import type { UiBounds, UiNode, UiPoint, UiTree } from './ui-types.js';
+
+export const DEFAULT_HIERARCHY_ROWS = 80;
+export const MAX_HIERARCHY_ROWS = 500;
+/** Upper bound of the rendered text, whatever the row limit. */
+export const MAX_HIERARCHY_CHARS = 64 * 1024;
+const MAX_ROW_TEXT = 80;
+
+export interface HierarchyOptions {
+  /** Rows shown at most: default 80, clamped to 1–500. */
+  max_rows?: number;
+  /** Show the nodes of the status and navigation bars too (default false). */
+  include_bars?: boolean;
+}
+
+/** The structured form of one shown row. */
+export interface HierarchyRow {
+  tree_path: string;
+  /** Indentation level: how many shown ancestors the row has. */
+  level: number;
+  window: number;
+  class: string;
+  text: string;
+  content_desc: string;
+  resource_id: string;
+  hint: string;
+  bounds: UiBounds;
+  center: UiPoint;
+  flags: string[];
+}
+
+export interface FormattedHierarchy {
+  text: string;
+  rows: HierarchyRow[];
+  /** Rows there would be without the limits. */
+  total_rows: number;
+  truncated: boolean;
+  screen_hash: string;
+}
+
+function cut(s: string): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length <= MAX_ROW_TEXT ? flat : `${flat.slice(0, MAX_ROW_TEXT - 1)}…`;
+}
+
+function quote(s: string): string {
+  return `"${cut(s).replace(/"/g, '\\"')}"`;
+}
+
+/** The state words of a node, in a fixed order. */
+export function nodeFlags(n: UiNode): string[] {
+  const f: string[] = [];
+  if (n.clickable) {
+    f.push('click');
+  }
+  if (n.long_clickable) {
+    f.push('long');
+  }
+  if (n.checkable) {
+    f.push(n.checked ? 'checked' : 'check');
+  }
+  if (n.editable) {
+    f.push('edit');
+  }
+  if (n.scrollable) {
+    f.push('scroll');
+  }
+  if (n.focused) {
+    f.push('focused');
+  }
+  if (n.selected) {
+    f.push('selected');
+  }
+  if (n.password) {
+    f.push('password');
+  }
+  if (!n.enabled) {
+    f.push('disabled');
+  }
+  return f;
+}
+
+function isShown(n: UiNode): boolean {
+  return (
+    n.parent < 0 ||
+    n.text.trim() !== '' ||
+    n.content_desc.trim() !== '' ||
+    n.resource_id !== '' ||
+    isInteractive(n)
+  );
+}
+
+function rowText(r: HierarchyRow): string {
+  const parts = [`${'  '.repeat(r.level)}${r.tree_path} ${r.class || '?'}`];
+  if (r.text !== '') {
+    parts.push(quote(r.text));
+  }
+  if (r.content_desc !== '' && r.content_desc !== r.text) {
+    parts.push(`desc=${quote(r.content_desc)}`);
+  }
+  if (r.resource_id !== '') {
+    parts.push(`id=${r.resource_id}`);
+  }
+  if (r.hint !== '' && r.text === '') {
+    parts.push(`hint=${quote(r.hint)}`);
+  }
+  if (r.flags.length > 0) {
+    parts.push(`{${r.flags.join(',')}}`);
+  }
+  const w = r.bounds.right - r.bounds.left;
+  const h = r.bounds.bottom - r.bounds.top;
+  parts.push(`@${r.center.x},${r.center.y} ${w}x${h}`);
+  return parts.join(' ');
+}
+
+/** Renders a capture for `get_ui_hierarchy`: a bounded text and the same rows as data. */
+export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): FormattedHierarchy {
+  const max = Math.min(
+    MAX_HIERARCHY_ROWS,
+    Math.max(
+      1,
+      Math.floor(
+        Number.isFinite(options.max_rows)
+          ? (options.max_rows ?? DEFAULT_HIERARCHY_ROWS)
+          : DEFAULT_HIERARCHY_ROWS,
+      ),
+    ),
+  );
+  const hash = screenHash(tree);
+  const isBar = (w: number): boolean => {
+    const k = tree.windows[w]?.kind;
+    return k === 'status_bar' || k === 'navigation_bar';
+  };
+  const levels = new Int32Array(tree.nodes.length);
+  const rows: HierarchyRow[] = [];
+  let total = 0;
+  const hiddenBars = new Map<number, number>();
+  for (const n of tree.nodes) {
+    const parentLevel = n.parent >= 0 ? (levels[n.parent] ?? 0) : -1;
+    if (!options.include_bars && isBar(n.window)) {
+      hiddenBars.set(n.window, (hiddenBars.get(n.window) ?? 0) + 1);
+      levels[n.id] = parentLevel;
+      continue;
+    }
+    if (!isShown(n)) {
+      levels[n.id] = parentLevel;
+      continue;
+    }
+    const level = parentLevel + 1;
+    levels[n.id] = level;
+    total++;
+    if (rows.length < max) {
+      rows.push({
+        tree_path: n.tree_path,
+        level,
+        window: n.window,
+        class: shortClass(n.class),
+        text: n.password ? '' : n.text,
+        content_desc: n.content_desc,
+        resource_id: shortResourceId(n.resource_id),
+        hint: n.hint,
+        bounds: { ...n.bounds },
+        center: { ...n.center },
+        flags: nodeFlags(n),
+      });
+    }
+  }
+
+  const s = tree.screen;
+  const windowList = tree.windows.map((w) => `${w.index} ${w.package || '?'} (${w.kind})`).join(', ');
+  const lines = [
+    `screen ${s.right - s.left}x${s.bottom - s.top}, rotation ${tree.rotation ?? '?'}, ${tree.node_count} nodes${
+      tree.truncated ? ` (cut at ${tree.node_limit})` : ''
+    }, hash ${hash}; windows: ${windowList || 'none'}`,
+  ];
+  const overlays = detectOverlays(tree);
+  if (overlays.note !== '') {
+    lines.push(`note: ${overlays.note}`);
+  }
+  let chars = lines.reduce((a, l) => a + l.length + 1, 0);
+  let shownRows = 0;
+  for (const r of rows) {
+    const line = rowText(r);
+    // Room is kept for the closing lines (hidden bars, the "more rows" hint).
+    if (chars + line.length + 1 > MAX_HIERARCHY_CHARS - 1024) {
+      break;
+    }
+    lines.push(line);
+    chars += line.length + 1;
+    shownRows++;
+  }
+  const kept = rows.slice(0, shownRows);
+  for (const [w, count] of hiddenBars) {
+    const win = tree.windows[w];
+    lines.push(`window ${w} ${win?.package ?? '?'} (${win?.kind ?? '?'}): ${count} nodes not shown`);
+  }
+  const truncated = total > kept.length;
+  if (truncated) {
+    lines.push(
+      `… ${total - kept.length} more rows not shown: raise max_rows (up to ${MAX_HIERARCHY_ROWS}) or search with find_ui_elements`,
+    );
+  }
+  return { text: lines.join('\n'), rows: kept, total_rows: total, truncated, screen_hash: hash };
+}

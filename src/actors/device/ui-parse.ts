@@ -1,0 +1,281 @@
+/**
+ * Parses UI Automator dumps into a bounded, flat node tree (`UiTree`). Three shapes are read:
+ * the classic `uiautomator dump` (`<hierarchy>` with one root node, the active window), the androidx
+ * and uiautomator2 dumps (`<hierarchy>` with one root node per window), and
+ * `uiautomator dump --windows` (`<displays><display><window><hierarchy>…`). In every shape each
+ * window's root node becomes a top-level entry, so tree paths start with the window's position.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { sanitizeUiXml } from './ui-xml-sanitize.js';
+import type { UiBounds, UiNode, UiResult, UiTree, UiWindow } from './ui-types.js';
+import { uiFail } from './ui-types.js';
+import { inferWindowKind, kindFromWindowType } from './ui-windows.js';
+
+export const DEFAULT_NODE_LIMIT = 10_000;
+export const MAX_NODE_LIMIT = 100_000;
+
+export interface ParseOptions {
+  /** Nodes kept at most (default 10,000); the rest are dropped and `truncated` is set. */
+  node_limit?: number;
+}
+
+type XmlElement = Record<string, unknown>;
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  processEntities: true,
+  // Needed for numeric character references (`&#10;`), which UI Automator writes for newlines.
+  htmlEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (name) => name === 'node' || name === 'window' || name === 'display',
+});
+
+const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/;
+
+/** Reads `[left,top][right,bottom]`; anything else is an empty rectangle at the origin. */
+export function parseBounds(value: string): UiBounds {
+  const m = BOUNDS.exec(value.trim());
+  if (m === null) {
+    return { left: 0, top: 0, right: 0, bottom: 0 };
+  }
+  return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
+}
+
+/**
+ * Whether a view class takes text input. UI Automator reports the accessibility class name, which
+ * custom and Compose text fields set to `android.widget.EditText`; AppCompat and Material subclasses
+ * keep an `…EditText` or `…AutoCompleteTextView` suffix.
+ */
+export function isEditableClass(cls: string): boolean {
+  return (
+    /EditText$/.test(cls) ||
+    /AutoCompleteTextView$/.test(cls) ||
+    cls === 'android.widget.SearchView$SearchAutoComplete'
+  );
+}
+
+function str(el: XmlElement, name: string): string {
+  const v = el[`@_${name}`];
+  return typeof v === 'string' ? v : '';
+}
+
+function bool(el: XmlElement, name: string): boolean {
+  return el[`@_${name}`] === 'true';
+}
+
+function optInt(el: XmlElement, name: string): number | null {
+  const v = el[`@_${name}`];
+  if (typeof v !== 'string' || !/^-?\d+$/.test(v.trim())) {
+    return null;
+  }
+  return Number(v);
+}
+
+function optBool(el: XmlElement, name: string): boolean | null {
+  const v = el[`@_${name}`];
+  return v === 'true' ? true : v === 'false' ? false : null;
+}
+
+function children(el: unknown, name: string): XmlElement[] {
+  if (el === null || typeof el !== 'object') {
+    return [];
+  }
+  const v = (el as XmlElement)[name];
+  if (Array.isArray(v)) {
+    return v.filter((x): x is XmlElement => x !== null && typeof x === 'object');
+  }
+  return v !== null && typeof v === 'object' ? [v as XmlElement] : [];
+}
+
+interface RawWindow {
+  meta: XmlElement | null;
+  displayId: number | null;
+  root: XmlElement | null;
+  rotation: number | null;
+}
+
+/** Lists the windows of a `--windows` dump, each followed by its child windows. */
+function collectWindows(windows: XmlElement[], displayId: number | null, into: RawWindow[]): void {
+  for (const w of windows) {
+    const hierarchy = children(w, 'hierarchy')[0] ?? null;
+    const root = hierarchy ? (children(hierarchy, 'node')[0] ?? null) : null;
+    into.push({ meta: w, displayId, root, rotation: hierarchy ? optInt(hierarchy, 'rotation') : null });
+    collectWindows(children(w, 'window'), displayId, into);
+  }
+}
+
+class TreeBuilder {
+  readonly nodes: UiNode[] = [];
+  truncated = false;
+  constructor(private readonly limit: number) {}
+
+  add(el: XmlElement, path: string, depth: number, parent: number, window: number): number {
+    if (this.nodes.length >= this.limit) {
+      this.truncated = true;
+      return -1;
+    }
+    const bounds = parseBounds(str(el, 'bounds'));
+    const cls = str(el, 'class');
+    const id = this.nodes.length;
+    const node: UiNode = {
+      tree_path: path,
+      depth,
+      id,
+      parent,
+      children: [],
+      window,
+      index: optInt(el, 'index') ?? 0,
+      class: cls,
+      resource_id: str(el, 'resource-id'),
+      text: str(el, 'text'),
+      content_desc: str(el, 'content-desc'),
+      hint: str(el, 'hint'),
+      package: str(el, 'package'),
+      bounds,
+      center: {
+        x: Math.floor((bounds.left + bounds.right) / 2),
+        y: Math.floor((bounds.top + bounds.bottom) / 2),
+      },
+      checkable: bool(el, 'checkable'),
+      checked: bool(el, 'checked'),
+      clickable: bool(el, 'clickable'),
+      long_clickable: bool(el, 'long-clickable'),
+      enabled: bool(el, 'enabled'),
+      focusable: bool(el, 'focusable'),
+      focused: bool(el, 'focused'),
+      scrollable: bool(el, 'scrollable'),
+      password: bool(el, 'password'),
+      selected: bool(el, 'selected'),
+      editable: isEditableClass(cls) || bool(el, 'editable'),
+    };
+    this.nodes.push(node);
+    const kids = children(el, 'node');
+    for (let k = 0; k < kids.length; k++) {
+      const kid = kids[k];
+      if (kid === undefined) {
+        continue;
+      }
+      const childId = this.add(kid, `${path}.${k}`, depth + 1, id, window);
+      if (childId < 0) {
+        break;
+      }
+      node.children.push(childId);
+    }
+    return id;
+  }
+}
+
+function unionBounds(all: UiBounds[]): UiBounds {
+  const real = all.filter((b) => b.right > b.left && b.bottom > b.top);
+  if (real.length === 0) {
+    return { left: 0, top: 0, right: 0, bottom: 0 };
+  }
+  return {
+    left: Math.min(...real.map((b) => b.left)),
+    top: Math.min(...real.map((b) => b.top)),
+    right: Math.max(...real.map((b) => b.right)),
+    bottom: Math.max(...real.map((b) => b.bottom)),
+  };
+}
+
+/**
+ * Parses a dump (raw bytes or text) into a `UiTree`, repairing common malformations first. Fails
+ * with `EMPTY_DUMP` when the output holds no hierarchy and `INVALID_XML` when nothing parses.
+ */
+export function parseUiDump(input: Uint8Array | string, options: ParseOptions = {}): UiResult<UiTree> {
+  const limit = Math.min(MAX_NODE_LIMIT, Math.max(1, Math.floor(options.node_limit ?? DEFAULT_NODE_LIMIT)));
+  const sanitized = sanitizeUiXml(input);
+  if (!sanitized.ok) {
+    return sanitized;
+  }
+  const { xml, root, repairs } = sanitized.value;
+  let doc: XmlElement;
+  try {
+    doc = xmlParser.parse(xml) as XmlElement;
+  } catch (e) {
+    return uiFail(
+      'INVALID_XML',
+      `the UI dump could not be parsed: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+
+  const raw: RawWindow[] = [];
+  let rotation: number | null = null;
+  if (root === 'displays') {
+    for (const display of children(children(doc, 'displays')[0] ?? {}, 'display')) {
+      collectWindows(children(display, 'window'), optInt(display, 'id'), raw);
+    }
+    rotation = raw.find((w) => w.rotation !== null)?.rotation ?? null;
+  } else {
+    const hierarchy = children(doc, 'hierarchy')[0] ?? {};
+    rotation = optInt(hierarchy, 'rotation');
+    for (const node of children(hierarchy, 'node')) {
+      raw.push({ meta: null, displayId: null, root: node, rotation });
+    }
+  }
+
+  const builder = new TreeBuilder(limit);
+  const roots: number[] = [];
+  const rootIds: number[] = [];
+  for (let w = 0; w < raw.length; w++) {
+    const r = raw[w];
+    const id = r?.root && !builder.truncated ? builder.add(r.root, String(w), 0, -1, w) : -1;
+    rootIds.push(id);
+    if (id >= 0) {
+      roots.push(id);
+    }
+  }
+  const nodes = builder.nodes;
+  const windowBounds = raw.map((r, w) => {
+    const metaBounds = r.meta ? str(r.meta, 'bounds') : '';
+    if (metaBounds !== '') {
+      return parseBounds(metaBounds);
+    }
+    const id = rootIds[w] ?? -1;
+    return id >= 0 ? (nodes[id]?.bounds ?? parseBounds('')) : parseBounds('');
+  });
+  const screen = unionBounds(windowBounds);
+  const windows: UiWindow[] = raw.map((r, w) => {
+    const id = rootIds[w] ?? -1;
+    const rootNode = id >= 0 ? nodes[id] : undefined;
+    const bounds = windowBounds[w] ?? parseBounds('');
+    const pkg = rootNode?.package ?? '';
+    const type = r.meta ? str(r.meta, 'type') || null : null;
+    const inferred = inferWindowKind(pkg, rootNode?.class ?? '', bounds, screen);
+    const typed = type !== null ? kindFromWindowType(type) : 'unknown';
+    return {
+      index: w,
+      root: id,
+      package: pkg,
+      bounds,
+      // A typed system window from System UI is still better told apart as a bar when it is one.
+      kind: typed === 'unknown' || (typed === 'system' && inferred !== 'application') ? inferred : typed,
+      display_id: r.displayId,
+      title: r.meta ? str(r.meta, 'title') : null,
+      type,
+      layer: r.meta ? optInt(r.meta, 'layer') : null,
+      focused: r.meta ? optBool(r.meta, 'focused') : null,
+      active: r.meta ? optBool(r.meta, 'active') : null,
+    };
+  });
+
+  return {
+    ok: true,
+    value: {
+      rotation,
+      windows,
+      nodes,
+      roots,
+      node_count: nodes.length,
+      node_limit: limit,
+      truncated: builder.truncated,
+      screen,
+      repairs,
+    },
+  };
+}

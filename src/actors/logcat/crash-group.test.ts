@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { CrashDetector, type DetectedCrash } from './crash-detect.js';
+import {
+  crashGroupId,
+  crashSignature,
+  CrashGroups,
+  nativeFrameKey,
+  normalizeAnrReason,
+} from './crash-group.js';
+import { LogEnricher } from './logcat-enrich.js';
+import { parseLogcat } from './logcat-parse.js';
+import { PidMap } from './pid-map.js';
+import type { Crash } from './logcat-types.js';
+import { fixture } from './test-fixtures.js';
+
+function crashesOf(text: string, device = 'emulator-5554'): Crash[] {
+  const pids = new PidMap();
+  const enricher = new LogEnricher({ pids });
+  const detector = new CrashDetector({ device, pids });
+  const out: DetectedCrash[] = [];
+  for (const e of parseLogcat(text, { year: 2024 }).entries) {
+    enricher.enrich(e);
+    detector.feed(e, out);
+  }
+  detector.flush(out);
+  return out.map((d) => d.crash);
+}
+
+const KIVY_JAVA = fixture('threadtime-kivy-crash.txt').split('\n').slice(2, 13).join('\n');
+const EXO = fixture('studio-old-exoplayer-crash.txt');
+
+describe('crash groups', () => {
+  it('files thirty identical crashes under one group with count 30', () => {
+    const groups = new CrashGroups();
+    const ids = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      for (const c of crashesOf(KIVY_JAVA)) {
+        ids.add(groups.add(c).id);
+      }
+    }
+    expect(ids.size).toBe(1);
+    const g = groups.get([...ids][0] ?? '');
+    expect(g).toMatchObject({
+      count: 30,
+      kind: 'java',
+      packages: ['com.google.android.googlequicksearchbox'],
+      devices: ['emulator-5554'],
+    });
+    expect(g?.title).toBe('java.lang.IllegalStateException at com.google.common.base.bb.p(PG:1)');
+  });
+
+  it('keeps a group when only framework line numbers differ, and splits it when the app code differs', () => {
+    const groups = new CrashGroups({ ownPrefixes: ['com.google.android.exoplayer'] });
+    const base = groups.add(crashesOf(EXO)[0] as Crash).id;
+    const framework = EXO.replace('ActivityThread.java:1660', 'ActivityThread.java:3449').replace(
+      'Looper.java:130',
+      'Looper.java:223',
+    );
+    expect(groups.add(crashesOf(framework)[0] as Crash).id).toBe(base);
+    const own = EXO.replace('SampleChooserActivity.java:52', 'SampleChooserActivity.java:57');
+    expect(groups.add(crashesOf(own)[0] as Crash).id).not.toBe(base);
+    expect(groups.get(base)?.count).toBe(2);
+  });
+
+  it('uses the root cause and the top framework methods when no frame is the app’s own', () => {
+    const c = crashesOf(EXO)[0] as Crash;
+    expect(crashSignature(c).signature).toBe(
+      'java|java.lang.NoSuchMethodError|com.google.android.exoplayer.demo.SampleChooserActivity.onCreate|android.app.Instrumentation.callActivityOnCreate|android.app.ActivityThread.performLaunchActivity',
+    );
+    expect(crashSignature(c, ['com.google.android.exoplayer']).signature).toBe(
+      'java|java.lang.NoSuchMethodError|com.google.android.exoplayer.demo.SampleChooserActivity.onCreate(SampleChooserActivity.java:52)',
+    );
+  });
+
+  it('groups by the deepest cause', () => {
+    const base = crashesOf(KIVY_JAVA)[0] as Crash;
+    const wrapped: Crash = {
+      ...base,
+      exception: 'java.lang.RuntimeException',
+      causes: [
+        {
+          exception: 'java.lang.IllegalStateException',
+          message: null,
+          frames: base.frames,
+          more: 0,
+          suppressed: [],
+        },
+      ],
+      frames: ['android.app.ActivityThread.main(ActivityThread.java:1)'],
+    };
+    expect(crashSignature(wrapped).signature).toBe(crashSignature(base).signature);
+  });
+
+  it('makes short ids that stay the same from run to run', () => {
+    expect(crashGroupId('java|java.lang.IllegalStateException|com.example.Foo.bar(Foo.kt:12)')).toBe(
+      crashGroupId('java|java.lang.IllegalStateException|com.example.Foo.bar(Foo.kt:12)'),
+    );
+    expect(crashGroupId('native|SIGSEGV|libfoo.so(bar)')).toMatch(/^[0-9a-f]{12}$/);
+    // Pinned: a change to the id scheme would regroup every stored crash.
+    expect(crashGroupId('java|java.lang.IllegalStateException|')).toBe('2e7fd0e6bd37');
+  });
+
+  it('strips addresses and offsets from native frames', () => {
+    expect(
+      nativeFrameKey(
+        '#00 pc 0000000000051698  /apex/com.android.runtime/lib64/bionic/libc.so (abort+168) (BuildId: b94752b6809cd7518c3c28ff9d195306)',
+      ),
+    ).toEqual({
+      key: 'libc.so(abort)',
+      path: '/apex/com.android.runtime/lib64/bionic/libc.so',
+    });
+    expect(nativeFrameKey('#01 pc 001976ab  /system/lib/libhoudini.so').key).toBe('libhoudini.so');
+    expect(
+      nativeFrameKey(
+        '#06 pc 0000000000045cfc  /data/app/~~x==/app-y==/lib/arm64/libvortekrenderer.so (BuildId: 4406b5f4)',
+      ).key,
+    ).toBe('libvortekrenderer.so');
+  });
+
+  it('groups native crashes on the app’s own libraries, whatever the addresses', () => {
+    const tomb = fixture('tombstone-vortek.txt');
+    const frames = tomb
+      .split('\n')
+      .filter((l) => /^\s+#\d+ pc /.test(l))
+      .map((l) => l.trim());
+    const crash = (fs: string[]): Crash => ({
+      ...(crashesOf(fixture('studio-old-houdini-native.txt'))[0] as Crash),
+      package: 'app.gamenative',
+      signal: 'SIGABRT',
+      frames: fs,
+    });
+    const a = crashSignature(crash(frames));
+    expect(a.signature).toBe(
+      'native|SIGABRT|libvortekrenderer.so(ShaderInspector_inspectShaderStages)|libvortekrenderer.so|libvortekrenderer.so',
+    );
+    const moved = frames.map((f) =>
+      f.replace(/pc [0-9a-f]+/, 'pc 00000000deadbeef').replace('+952)', '+960)'),
+    );
+    expect(crashSignature(crash(moved)).signature).toBe(a.signature);
+  });
+
+  it('groups ANRs by package, component and reason wording, not by ids or wait times', () => {
+    const [first] = crashesOf(fixture('tag-droidify-anr.txt'));
+    const again = crashesOf(
+      fixture('tag-droidify-anr.txt').replace('61a981d', '7c0e2f4').replace('Waited 5001ms', 'Waited 5003ms'),
+    );
+    expect(crashSignature(first as Crash).signature).toBe(crashSignature(again[0] as Crash).signature);
+    expect(crashSignature(first as Crash).signature).toBe(
+      'anr|com.looker.droidify|com.looker.droidify/.MainActivity|Input dispatching timed out',
+    );
+    expect(normalizeAnrReason('executing service com.example/.SyncService')).toBe(
+      'executing service com.example/.SyncService',
+    );
+    expect(
+      normalizeAnrReason('Broadcast of Intent { act=android.intent.action.SCREEN_OFF flg=0x50200010 }'),
+    ).toBe('Broadcast of Intent { act=android.intent.action.SCREEN_OFF flg=# }');
+  });
+
+  it('lists groups newest first, filtered, and stays bounded', () => {
+    const groups = new CrashGroups({ maxGroups: 2 });
+    const kivy = crashesOf(KIVY_JAVA, 'a');
+    const exo = crashesOf(EXO, 'b');
+    const anr = crashesOf(fixture('tag-droidify-anr.txt'), 'b');
+    for (const c of [...kivy, ...exo, ...anr]) {
+      c.received_at = 0;
+      groups.add(c);
+    }
+    expect(groups.size).toBe(2);
+    expect(groups.list({ device: 'a' })).toEqual([]);
+    expect(groups.list({ kind: 'anr' }).map((g) => g.packages)).toEqual([['com.looker.droidify']]);
+    expect(groups.list({ limit: 1 })).toHaveLength(1);
+  });
+});

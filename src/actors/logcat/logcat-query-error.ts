@@ -1,0 +1,4 @@
+/** A query that cannot be compiled; the tool answers invalid_params with `message`. */
+export class LogcatQueryError extends Error {
+  readonly code = 'INVALID';
+}

@@ -1,0 +1,298 @@
+import { z } from 'zod';
+import { defineRequest } from '../contract.js';
+import { serialSchema } from './devices.js';
+
+/** Requests of the device actors: UI Automator captures, input, screenshots, device facts. */
+
+const bySerial = (p: { serial: string }): string => p.serial;
+
+export const treePathSchema = z
+  .string()
+  .regex(/^\d{1,4}(\.\d{1,4}){0,199}$/, 'a tree path is dot-separated child indexes, e.g. 0.1.2')
+  .describe('Dot-separated child indexes from the root, as the reading tools return them (e.g. 0.1.2)');
+export const screenHashSchema = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/, 'a screen hash is 16 hex digits, as the reading tools return it')
+  .describe(
+    'The screen_hash a reading tool returned; the action is refused when the screen has changed since',
+  );
+
+const boundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
+const pointSchema = z.object({ x: z.number(), y: z.number() });
+
+export const uiElementSchema = z.object({
+  tree_path: z.string(),
+  label: z.string(),
+  label_source: z.string(),
+  class: z.string(),
+  resource_id: z.string(),
+  text: z.string(),
+  content_desc: z.string(),
+  package: z.string(),
+  window_kind: z.string(),
+  bounds: boundsSchema,
+  center: pointSchema,
+  clickable: z.boolean(),
+  long_clickable: z.boolean(),
+  checkable: z.boolean(),
+  checked: z.boolean(),
+  editable: z.boolean(),
+  scrollable: z.boolean(),
+  enabled: z.boolean(),
+  focused: z.boolean(),
+  selected: z.boolean(),
+  password: z.boolean(),
+});
+export const uiRowSchema = uiElementSchema.extend({ n: z.number().int() });
+
+export const findQuerySchema = z.object({
+  text: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('Whole text, exact and case-sensitive (surrounding spaces ignored)'),
+  text_contains: z.string().max(1000).optional().describe('Part of the text, case-insensitive'),
+  resource_id: z
+    .string()
+    .max(300)
+    .optional()
+    .describe('Full resource id (com.app:id/login) or the bare name (login)'),
+  content_desc: z.string().max(1000).optional().describe('Part of the content description, case-insensitive'),
+  class_name: z.string().max(300).optional().describe('Full class name or its simple name (Button)'),
+  clickable: z.boolean().optional().describe('Only clickable (true) or only non-clickable (false) elements'),
+});
+export type FindQueryPayload = z.infer<typeof findQuerySchema>;
+
+const overlaysSchema = z.object({
+  keyboard: z.boolean(),
+  system_dialog: z.string().nullable(),
+  app_package: z.string().nullable(),
+  note: z.string(),
+});
+
+/** What every capture-based answer carries about the screen it read. */
+const screenSchema = z.object({
+  screen_hash: z.string(),
+  node_count: z.number().int(),
+  rotation: z.number().nullable(),
+  overlays: overlaysSchema,
+  /** Repairs made to malformed XML before parsing (empty for a clean dump). */
+  repairs: z.array(z.string()),
+  capture_ms: z.number(),
+});
+
+const inputActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('tap'), x: z.number().int(), y: z.number().int() }),
+  z.object({ action: z.literal('tap_element'), tree_path: treePathSchema }),
+  z.object({ action: z.literal('type'), text: z.string() }),
+  z.object({
+    action: z.literal('fill'),
+    tree_path: treePathSchema,
+    text: z.string(),
+    clear_before: z.boolean(),
+  }),
+  z.object({ action: z.literal('type_unicode'), text: z.string() }),
+  z.object({ action: z.literal('clear_input') }),
+  z.object({ action: z.literal('hide_keyboard') }),
+  z.object({ action: z.literal('key'), key: z.string().max(64) }),
+  z.object({
+    action: z.literal('swipe'),
+    x1: z.number().int(),
+    y1: z.number().int(),
+    x2: z.number().int(),
+    y2: z.number().int(),
+    duration_ms: z.number().int(),
+  }),
+]);
+export type InputAction = z.infer<typeof inputActionSchema>;
+
+export const uiRequests = {
+  'ui.hierarchy': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      max_rows: z.number().int().min(1).max(500).default(80),
+      include_bars: z.boolean().default(false),
+    }),
+    response: screenSchema.extend({
+      text: z.string(),
+      rows: z.array(
+        z
+          .object({
+            tree_path: z.string(),
+            level: z.number(),
+            class: z.string(),
+            text: z.string(),
+            content_desc: z.string(),
+            resource_id: z.string(),
+            bounds: boundsSchema,
+            center: pointSchema,
+            flags: z.array(z.string()),
+          })
+          .loose(),
+      ),
+      total_rows: z.number().int(),
+      truncated: z.boolean(),
+    }),
+    timeoutMs: 65_000,
+  }),
+  'ui.clickables': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema, limit: z.number().int().min(1).max(500).default(80) }),
+    response: screenSchema.extend({
+      rows: z.array(uiRowSchema),
+      total: z.number().int(),
+      truncated: z.boolean(),
+    }),
+    timeoutMs: 65_000,
+  }),
+  'ui.find': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      query: findQuerySchema,
+      max_results: z.number().int().min(1).max(100).default(20),
+    }),
+    response: screenSchema.extend({
+      matches: z.array(uiElementSchema),
+      total: z.number().int(),
+      truncated: z.boolean(),
+    }),
+    timeoutMs: 65_000,
+  }),
+  'ui.parent': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      tree_path: treePathSchema,
+      expect_screen_hash: screenHashSchema.optional(),
+    }),
+    response: screenSchema.extend({ node: uiElementSchema, parent: uiElementSchema.nullable() }),
+    timeoutMs: 65_000,
+  }),
+  'ui.compare': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema, limit: z.number().int().min(1).max(200).default(30) }),
+    response: screenSchema.extend({
+      /** False when there was no earlier capture of this device to compare with (this one becomes it). */
+      compared: z.boolean(),
+      baseline_age_ms: z.number().nullable(),
+      comparison: z.record(z.string(), z.unknown()).nullable(),
+    }),
+    timeoutMs: 65_000,
+  }),
+  'ui.wait': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      /** element: until the query matches (or, with `gone`, stops matching); idle: until two captures in a row show the same screen. */
+      until: z.enum(['element', 'idle']),
+      query: findQuerySchema.optional(),
+      gone: z.boolean().default(false),
+      timeout_ms: z.number().int().min(0).max(30_000),
+      interval_ms: z.number().int().min(0).max(5_000).default(250),
+    }),
+    response: screenSchema.extend({
+      satisfied: z.boolean(),
+      elapsed_ms: z.number(),
+      captures: z.number().int(),
+      matches: z.array(uiElementSchema),
+    }),
+    timeoutMs: 100_000,
+  }),
+  'ui.input': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      input: inputActionSchema,
+      expect_screen_hash: screenHashSchema.optional(),
+    }),
+    response: z.object({
+      done: z.string(),
+      /** The element acted on, for element actions. */
+      element: uiElementSchema.nullable(),
+      /** The device commands run, in order (as argv). */
+      commands: z.array(z.array(z.string())),
+    }),
+    timeoutMs: 95_000,
+  }),
+  'ui.scroll_until': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      query: findQuerySchema,
+      direction: z.enum(['down', 'up', 'left', 'right']),
+      max_swipes: z.number().int().min(1).max(25),
+      expect_screen_hash: screenHashSchema.optional(),
+    }),
+    response: screenSchema.extend({
+      found: z.boolean(),
+      swipes: z.number().int(),
+      /** True when a swipe no longer changed the screen: the end of the list. */
+      reached_end: z.boolean(),
+      matches: z.array(uiElementSchema),
+    }),
+    timeoutMs: 600_000,
+  }),
+  'device.screenshot': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      max_dimension: z.number().int().min(256).max(8192).optional(),
+      full_size: z.boolean().optional(),
+      annotate: z.boolean().default(false),
+    }),
+    response: z.object({
+      png: z.instanceof(Uint8Array),
+      deviceWidth: z.number().int(),
+      deviceHeight: z.number().int(),
+      imageWidth: z.number().int(),
+      imageHeight: z.number().int(),
+      scale: z.number(),
+      resized: z.boolean(),
+      hint: z.string(),
+      legend: z.array(z.object({ n: z.number().int(), tree_path: z.string(), label: z.string() })).nullable(),
+      capture_bytes: z.number().int(),
+    }),
+    timeoutMs: 35_000,
+  }),
+  'device.info': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema }),
+    response: z.object({
+      serial: z.string(),
+      model: z.string().nullable(),
+      manufacturer: z.string().nullable(),
+      brand: z.string().nullable(),
+      device: z.string().nullable(),
+      android_version: z.string().nullable(),
+      sdk: z.number().int().nullable(),
+      abi: z.string().nullable(),
+      fingerprint: z.string().nullable(),
+      is_emulator: z.boolean(),
+      screen: z
+        .object({
+          width: z.number().int(),
+          height: z.number().int(),
+          density: z.number().int().nullable(),
+          override: z.string().nullable(),
+        })
+        .nullable(),
+      battery_level: z.number().int().nullable(),
+      foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
+      shell_v2: z.boolean(),
+      features: z.array(z.string()),
+    }),
+    timeoutMs: 35_000,
+  }),
+};

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { deviceEntrySchema } from '../../bus/messages/devices.js';
+import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { optionalSerial, resolveSerial } from './device-serial.js';
+
+const listDevicesOutput = z.object({
+  adb_server: z.object({ address: z.string(), up: z.boolean(), message: z.string() }),
+  devices: z.array(deviceEntrySchema),
+  online: z.number().int(),
+});
+
+export const listDevices = defineTool({
+  name: 'list_devices',
+  toolset: 'core',
+  kind: 'R',
+  title: 'List devices',
+  description:
+    'Lists the devices and emulators the adb server knows, in every state (device, unauthorized, offline, …), with model, connection (usb, tcp, emulator) and, for a device that cannot be used yet, what the user must do. Starts a local adb server if none runs.',
+  input: z.object({}),
+  output: listDevicesOutput,
+  projectIndependent: true,
+  async handle(_args, ctx) {
+    const { server, devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
+    const online = devices.filter((d) => d.state === 'device').length;
+    const lines = devices.map(
+      (d) => `${d.serial}  ${d.state}  ${d.model ?? '?'}  (${d.connection})${d.hint ? ` — ${d.hint}` : ''}`,
+    );
+    const head = server.up
+      ? `${online} of ${devices.length} device${devices.length === 1 ? '' : 's'} online (adb server ${server.address}).`
+      : `The adb server at ${server.address} is not reachable: ${server.message}`;
+    return {
+      text: [head, ...lines].join('\n'),
+      structured: { adb_server: server, devices, online },
+    };
+  },
+});
+
+const deviceInfoOutput = z.object({
+  serial: z.string(),
+  model: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  brand: z.string().nullable(),
+  device: z.string().nullable(),
+  android_version: z.string().nullable(),
+  sdk: z.number().int().nullable(),
+  abi: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  is_emulator: z.boolean(),
+  screen: z
+    .object({
+      width: z.number().int(),
+      height: z.number().int(),
+      density: z.number().int().nullable(),
+      override: z.string().nullable(),
+    })
+    .nullable(),
+  battery_level: z.number().int().nullable(),
+  foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
+  shell_v2: z.boolean(),
+  features: z.array(z.string()),
+});
+
+export const getDeviceInfo = defineTool({
+  name: 'get_device_info',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Device info',
+  description:
+    "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density (with any wm override), battery level, and the app in the foreground.",
+  input: z.object({ device_serial: optionalSerial }),
+  output: deviceInfoOutput,
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const info = await ctx.bus.request('device.info', { serial }, { signal: ctx.signal });
+    const lines = [
+      `${info.serial}: ${[info.manufacturer, info.model].filter(Boolean).join(' ') || 'unknown model'}${info.is_emulator ? ' (emulator)' : ''}`,
+      `Android ${info.android_version ?? '?'} (API ${info.sdk ?? '?'}), ${info.abi ?? 'unknown ABI'}`,
+      info.screen
+        ? `Screen ${info.screen.width}x${info.screen.height}${info.screen.density ? ` @ ${info.screen.density} dpi` : ''}${info.screen.override ? ` (override ${info.screen.override})` : ''}`
+        : 'Screen size unknown',
+      ...(info.battery_level !== null ? [`Battery ${info.battery_level}%`] : []),
+      info.foreground
+        ? `Foreground: ${info.foreground.activity ?? info.foreground.package}`
+        : 'Foreground: unknown',
+    ];
+    return { text: lines.join('\n'), structured: info };
+  },
+});
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  toolset: 'ui',
+  kind: 'R',
+  title: 'Screenshot',
+  description:
+    'Takes a PNG screenshot. The long edge is scaled down to max_dimension (default 1,280; 256–8,192) by area averaging, or pass full_size: true for the capture byte for byte. Returns the image, then JSON with deviceWidth/deviceHeight, imageWidth/imageHeight and scale (device pixels per image pixel): multiply image coordinates by scale for ui_tap — or better, use ui_tap_element with a tree_path. annotate: true draws numbered boxes on the interactive elements and returns a legend of number → tree_path.',
+  input: z.object({
+    device_serial: optionalSerial,
+    max_dimension: z
+      .number()
+      .int()
+      .min(256)
+      .max(8192)
+      .optional()
+      .describe('Long edge of the returned image in pixels (default 1280)'),
+    full_size: z
+      .boolean()
+      .optional()
+      .describe('Return the capture unscaled (cannot be combined with max_dimension)'),
+    annotate: z
+      .boolean()
+      .default(false)
+      .describe('Number the interactive elements on the image and return the legend'),
+  }),
+  output: z.object({
+    deviceWidth: z.number().int(),
+    deviceHeight: z.number().int(),
+    imageWidth: z.number().int(),
+    imageHeight: z.number().int(),
+    scale: z.number(),
+    hint: z.string(),
+    legend: z.array(z.object({ n: z.number().int(), tree_path: z.string(), label: z.string() })).nullable(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    if (args.full_size && args.max_dimension !== undefined) {
+      throw new InvalidParamsError('Pass either max_dimension or full_size: true, not both.');
+    }
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const shot = await ctx.bus.request(
+      'device.screenshot',
+      {
+        serial,
+        annotate: args.annotate,
+        ...(args.max_dimension !== undefined ? { max_dimension: args.max_dimension } : {}),
+        ...(args.full_size !== undefined ? { full_size: args.full_size } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const structured = {
+      deviceWidth: shot.deviceWidth,
+      deviceHeight: shot.deviceHeight,
+      imageWidth: shot.imageWidth,
+      imageHeight: shot.imageHeight,
+      scale: shot.scale,
+      hint: shot.hint,
+      legend: shot.legend,
+    };
+    return {
+      before: [
+        {
+          type: 'image',
+          data: Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength).toString('base64'),
+          mimeType: 'image/png',
+        },
+      ],
+      text: JSON.stringify(structured),
+      structured,
+    };
+  },
+});
+
+export const deviceTools = [listDevices, getDeviceInfo, screenshot];

@@ -1,0 +1,34 @@
+import type { AdbdStream } from './stream.js';
+import type { ServiceContext } from './service-context.js';
+import { runShellService } from './shell-service.js';
+import { runSyncService } from './sync-service.js';
+
+/** A service bound to its arguments, run on a freshly opened stream. */
+export type ServiceRun = (stream: AdbdStream) => Promise<void>;
+
+/**
+ * Maps an OPEN's service name to what runs it, or undefined for a service this adbd does not have
+ * (the connection then refuses the stream with CLSE, as adbd does).
+ *
+ * `shell:CMD` is shell v1; `shell,v2,TERM=xterm,raw:CMD` (any argument list containing `v2`) is the
+ * shell protocol; `exec:CMD` is raw; `sync:` is the file sync loop.
+ */
+export function openService(ctx: ServiceContext, service: string): ServiceRun | undefined {
+  if (service === 'sync:') {
+    return (stream) => runSyncService(ctx, stream);
+  }
+  if (service.startsWith('exec:')) {
+    const command = service.slice('exec:'.length);
+    return (stream) => runShellService(ctx, stream, command, 'exec');
+  }
+  if (service.startsWith('shell:') || service.startsWith('shell,')) {
+    const colon = service.indexOf(':');
+    if (colon < 0) {
+      return undefined;
+    }
+    const args = service.slice('shell'.length, colon).split(',');
+    const command = service.slice(colon + 1);
+    return (stream) => runShellService(ctx, stream, command, args.includes('v2') ? 'v2' : 'v1');
+  }
+  return undefined;
+}

@@ -1,0 +1,137 @@
+import type { CommandFn } from '../../shell/command.js';
+import type { Device } from '../device.js';
+import { am } from './am.js';
+import { input } from './input.js';
+import { pm } from './pm.js';
+import { ime, settings, wm } from './settings-commands.js';
+
+const SERVICES = [
+  'activity',
+  'battery',
+  'connectivity',
+  'input',
+  'input_method',
+  'notification',
+  'package',
+  'settings',
+  'statusbar',
+  'uimode',
+  'wifi',
+  'window',
+];
+
+/** `cmd SERVICE …`: the binder shell commands, routed to the same built-ins as their wrappers. */
+export const cmd: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const [service, ...rest] = ctx.argv.slice(1);
+  const delegate = (fn: CommandFn<Device>, name: string): Promise<number> =>
+    fn({ ...ctx, argv: [name, ...rest] });
+  switch (service) {
+    case 'package':
+      return delegate(pm, 'pm');
+    case 'activity':
+      return delegate(am, 'am');
+    case 'input':
+      return delegate(input, 'input');
+    case 'input_method':
+      return delegate(ime, 'ime');
+    case 'window':
+      return delegate(wm, 'wm');
+    case 'settings':
+      return delegate(settings, 'settings');
+    case 'connectivity': {
+      if (rest[0] !== 'airplane-mode') {
+        await ctx.stderr.write(`Unknown command: ${rest[0] ?? ''}\n`);
+        return 255;
+      }
+      const v = rest[1];
+      if (v === undefined) {
+        await ctx.stdout.write(dev.settings.flag('airplane_mode_on') ? 'enabled\n' : 'disabled\n');
+        return 0;
+      }
+      if (v !== 'enable' && v !== 'disable') {
+        await ctx.stderr.write(`Unsupported argument: ${v}\n`);
+        return 255;
+      }
+      dev.settings.put('global', 'airplane_mode_on', v === 'enable' ? '1' : '0');
+      return 0;
+    }
+    case 'wifi': {
+      const [verb, value] = rest;
+      if (verb === 'status') {
+        const on = dev.settings.flag('wifi_on') && !dev.settings.flag('airplane_mode_on');
+        await ctx.stdout.write(
+          on
+            ? 'Wifi is enabled\nWifi scanning is always available\n==== Primary ClientModeManager instance ====\nWifi is connected to "AndroidWifi"\n'
+            : 'Wifi is disabled\nWifi scanning is always available\n',
+        );
+        return 0;
+      }
+      if (verb === 'set-wifi-enabled' && (value === 'enabled' || value === 'disabled')) {
+        dev.settings.put('global', 'wifi_on', value === 'enabled' ? '1' : '0');
+        return 0;
+      }
+      await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
+      return 255;
+    }
+    case 'notification': {
+      if (rest[0] !== 'post') {
+        return 0;
+      }
+      let title = '';
+      const words: string[] = [];
+      for (let i = 1; i < rest.length; i++) {
+        const a = rest[i] as string;
+        if (a === '-t' || a === '--title') {
+          title = rest[++i] ?? '';
+        } else if (
+          a === '-S' ||
+          a === '--style' ||
+          a === '-c' ||
+          a === '--content-intent' ||
+          a === '-i' ||
+          a === '-I' ||
+          a === '--icon' ||
+          a === '--large-icon'
+        ) {
+          i++;
+        } else if (!a.startsWith('-')) {
+          words.push(a);
+        }
+      }
+      const [tag = 'shell', ...text] = words;
+      dev.postNotification({
+        pkg: 'com.android.shell',
+        tag,
+        title: title === '' ? tag : title,
+        text: text.join(' '),
+        subText: null,
+        channel: 'shell_cmd',
+        ongoing: false,
+        importance: 3,
+        actions: [],
+      });
+      return 0;
+    }
+    case 'statusbar':
+    case 'battery':
+      return 0;
+    case 'uimode': {
+      if (rest[0] === 'night') {
+        await ctx.stdout.write(`Night mode: ${rest[1] ?? 'no'}\n`);
+      }
+      return 0;
+    }
+    case '-l':
+      await ctx.stdout.write('Currently running services:\n' + SERVICES.map((s) => `  ${s}\n`).join(''));
+      return 0;
+    case undefined:
+      await ctx.stderr.write(
+        'cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.\n',
+      );
+      return 20;
+    default:
+      await ctx.stderr.write(`cmd: Can't find service: ${service}\n`);
+      return 20;
+  }
+};

@@ -1,0 +1,42 @@
+import type { CommandFn } from '../../shell/command.js';
+import { GENERIC_COMMANDS } from '../../shell/index.js';
+import type { Device } from '../device.js';
+import { am, monkey } from './am.js';
+import { cmd } from './cmd.js';
+import { dumpsys } from './dumpsys.js';
+import { input } from './input.js';
+import { logcat } from './logcat.js';
+import { pm } from './pm.js';
+import { getprop, ime, setprop, settings, svc, wm } from './settings-commands.js';
+import { sim } from './sim-command.js';
+import { id, kill, log, pidof, ps, runAs, uname, uptime } from './system-commands.js';
+import { screencap, uiautomator } from './ui-commands.js';
+
+/** The device's command table: the generic shell utilities plus Android's tools. Shared by all devices. */
+export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<string, CommandFn<Device>>([
+  ...GENERIC_COMMANDS,
+  ['am', am],
+  ['monkey', monkey],
+  ['pm', pm],
+  ['cmd', cmd],
+  ['dumpsys', dumpsys],
+  ['input', input],
+  ['logcat', logcat],
+  ['settings', settings],
+  ['wm', wm],
+  ['svc', svc],
+  ['getprop', getprop],
+  ['setprop', setprop],
+  ['ime', ime],
+  ['uiautomator', uiautomator],
+  ['screencap', screencap],
+  ['id', id],
+  ['ps', ps],
+  ['pidof', pidof],
+  ['kill', kill],
+  ['run-as', runAs],
+  ['uname', uname],
+  ['uptime', uptime],
+  ['log', log],
+  ['sim', sim],
+]);

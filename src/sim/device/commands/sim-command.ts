@@ -1,0 +1,194 @@
+import type { CommandContext, CommandFn } from '../../shell/command.js';
+import { absPath } from '../../shell/command.js';
+import { toText } from '../../shell/streams.js';
+import { crashPackage, type CrashKind } from '../crashes.js';
+import type { Device } from '../device.js';
+import { errnoText } from '../fs.js';
+import { parseRecordedLog, restamp } from '../log/log-replay.js';
+import type { Priority } from '../log/log-store.js';
+import { shortComponent } from '../packages.js';
+import { parseHierarchy } from '../ui/uiautomator-xml.js';
+
+const USAGE = `usage: sim <command>
+  sim stats                               counters as JSON (dumps, overlapping_dumps, shell_commands, last_input, …)
+  sim screen load PATH                    make a recorded uiautomator XML on the device the current screen
+  sim screen reset                        back to the simulated apps
+  sim logcat replay PATH                  append a recorded log (threadtime, brief, time, long, Android Studio) as if now
+  sim crash PKG [java|native|anr]         crash (or hang) an app now
+  sim latency dump MS                     how long uiautomator dump takes
+  sim log PRIORITY TAG MESSAGE…           append one line to the main log
+  sim notify PKG TITLE TEXT [--ongoing] [--channel ID] [--sub TEXT] [--action LABEL]…
+  sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
+  sim location LATITUDE LONGITUDE [ALTITUDE]
+`;
+
+async function fail(ctx: CommandContext<Device>, message: string): Promise<number> {
+  await ctx.stderr.write(`sim: ${message}\n`);
+  return 1;
+}
+
+/** The `sim` built-in: test and demo controls that no real device has. */
+export const sim: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const [sub, ...args] = ctx.argv.slice(1);
+  switch (sub) {
+    case 'stats': {
+      const top = dev.topActivity();
+      const stats = {
+        dumps: dev.stats.dumps,
+        overlapping_dumps: dev.stats.overlappingDumps,
+        shell_commands: dev.stats.shellCommands,
+        last_input: dev.stats.lastInput,
+        taps: dev.stats.taps,
+        installs: dev.stats.installs,
+        dump_latency_ms: dev.dumpLatencyMs,
+        foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
+        ime_shown: dev.ui.imeShown,
+      };
+      await ctx.stdout.write(JSON.stringify(stats) + '\n');
+      return 0;
+    }
+    case 'screen': {
+      if (args[0] === 'reset') {
+        dev.ui.loaded = null;
+        return 0;
+      }
+      if (args[0] !== 'load' || args[1] === undefined) {
+        return fail(ctx, 'usage: sim screen load PATH | sim screen reset');
+      }
+      let xml: string;
+      try {
+        xml = toText(ctx.fs.read(absPath(ctx, args[1])));
+      } catch (err) {
+        return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+      }
+      try {
+        dev.ui.loaded = { xml, parsed: parseHierarchy(xml) };
+      } catch (err) {
+        return fail(
+          ctx,
+          `${args[1]}: not a uiautomator dump (${err instanceof Error ? err.message : String(err)})`,
+        );
+      }
+      dev.ui.imeShown = false;
+      return 0;
+    }
+    case 'logcat': {
+      if (args[0] !== 'replay' || args[1] === undefined) {
+        return fail(ctx, 'usage: sim logcat replay PATH');
+      }
+      let text: string;
+      try {
+        text = toText(ctx.fs.read(absPath(ctx, args[1])));
+      } catch (err) {
+        return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+      }
+      const entries = parseRecordedLog(text);
+      dev.log.append(restamp(entries));
+      await ctx.stdout.write(`replayed ${entries.length} entries\n`);
+      return 0;
+    }
+    case 'crash': {
+      const [pkg, kindArg = 'java'] = args;
+      if (pkg === undefined || !['java', 'native', 'anr'].includes(kindArg)) {
+        return fail(ctx, 'usage: sim crash PKG [java|native|anr]');
+      }
+      if (!crashPackage(dev, pkg, kindArg as CrashKind)) {
+        return fail(ctx, `unknown package: ${pkg}`);
+      }
+      return 0;
+    }
+    case 'latency': {
+      const ms = Number(args[1]);
+      if (args[0] !== 'dump' || !Number.isFinite(ms) || ms < 0) {
+        return fail(ctx, 'usage: sim latency dump MS');
+      }
+      dev.dumpLatencyMs = ms;
+      return 0;
+    }
+    case 'log': {
+      const [p, tag, ...words] = args;
+      const priority = (p ?? '').toUpperCase();
+      if (tag === undefined || !['V', 'D', 'I', 'W', 'E', 'F'].includes(priority)) {
+        return fail(ctx, 'usage: sim log V|D|I|W|E|F TAG MESSAGE');
+      }
+      const proc = dev.procs.forPackage(dev.foregroundPackage());
+      const pid = proc?.pid ?? dev.procs.allocPid();
+      dev.log.log({
+        pid,
+        tid: pid,
+        uid: proc?.uid ?? 2000,
+        priority: priority as Priority,
+        tag,
+        message: words.join(' '),
+      });
+      return 0;
+    }
+    case 'notify': {
+      const positional: string[] = [];
+      const actions: string[] = [];
+      let ongoing = false;
+      let channel = 'default';
+      let subText: string | null = null;
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i] as string;
+        if (a === '--ongoing') {
+          ongoing = true;
+        } else if (a === '--channel') {
+          channel = args[++i] ?? channel;
+        } else if (a === '--sub') {
+          subText = args[++i] ?? null;
+        } else if (a === '--action') {
+          actions.push(args[++i] ?? '');
+        } else {
+          positional.push(a);
+        }
+      }
+      const [pkg, title, ...text] = positional;
+      if (pkg === undefined || title === undefined || !dev.packages.has(pkg)) {
+        return fail(
+          ctx,
+          pkg !== undefined && !dev.packages.has(pkg)
+            ? `unknown package: ${pkg}`
+            : 'usage: sim notify PKG TITLE TEXT',
+        );
+      }
+      const n = dev.postNotification({
+        pkg,
+        tag: null,
+        title,
+        text: text.join(' '),
+        subText,
+        channel,
+        ongoing,
+        importance: 3,
+        actions,
+      });
+      await ctx.stdout.write(`0|${pkg}|${n.id}|null|${n.uid}\n`);
+      return 0;
+    }
+    case 'dialog': {
+      if (args[0] === 'dismiss') {
+        dev.ui.dialog = null;
+        return 0;
+      }
+      const [title, message = '', ...buttons] = args;
+      if (title === undefined) {
+        return fail(ctx, 'usage: sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss');
+      }
+      dev.ui.dialog = { title, message, buttons: buttons.length === 0 ? ['OK'] : buttons, pkg: 'android' };
+      return 0;
+    }
+    case 'location': {
+      const [lat, lon, alt] = args.map(Number);
+      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
+        return fail(ctx, 'usage: sim location LATITUDE LONGITUDE [ALTITUDE]');
+      }
+      dev.setLocation(lon, lat, alt ?? 0);
+      return 0;
+    }
+    default:
+      await ctx.stdout.write(USAGE);
+      return sub === undefined || sub === 'help' ? 0 : 1;
+  }
+};

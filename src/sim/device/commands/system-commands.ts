@@ -1,0 +1,206 @@
+import type { CommandFn } from '../../shell/command.js';
+import { SHELL_NAME } from '../../shell/interpreter.js';
+import type { Device } from '../device.js';
+import { UID } from '../fs.js';
+import type { Priority } from '../log/log-store.js';
+import { formatPs, PID } from '../processes.js';
+import { isEmulator } from '../props.js';
+
+const ID_LINE =
+  'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0';
+
+/** `id [-u|-g|-n]`: adbd's shell user. */
+export const id: CommandFn<Device> = async (ctx) => {
+  const args = ctx.argv.slice(1).join('');
+  const out = args.includes('u')
+    ? args.includes('n')
+      ? 'shell'
+      : '2000'
+    : args.includes('g')
+      ? args.includes('n')
+        ? 'shell'
+        : '2000'
+      : ID_LINE;
+  await ctx.stdout.write(out + '\n');
+  return 0;
+};
+
+/** `ps [-A] [-o COLS] [PID…]` in toybox's layout. */
+export const ps: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const args = ctx.argv.slice(1);
+  const all = args.some((a) => /^-[a-zA-Z]*[Ae]/.test(a));
+  const pids = args.filter((a) => /^\d+$/.test(a)).map(Number);
+  const shPid = dev.procs.allocPid();
+  const self = [
+    { pid: shPid, ppid: PID.adbd, name: 'sh' },
+    { pid: shPid + 1, ppid: shPid, name: 'ps' },
+  ];
+  let procs = dev.procs.all();
+  if (pids.length > 0) {
+    procs = procs.filter((p) => pids.includes(p.pid));
+  } else if (!all) {
+    procs = [];
+  }
+  const oIdx = args.indexOf('-o');
+  if (oIdx >= 0 && args[oIdx + 1] !== undefined) {
+    const cols = (args[oIdx + 1] as string).split(',').map((c) => c.toUpperCase());
+    const rows = procs.map((p) =>
+      cols
+        .map((c) => {
+          switch (c) {
+            case 'PID':
+              return String(p.pid).padStart(5);
+            case 'PPID':
+              return String(p.ppid).padStart(5);
+            case 'USER':
+            case 'UID':
+              return c === 'UID' ? String(p.uid) : p.name;
+            default:
+              return p.name;
+          }
+        })
+        .join(' '),
+    );
+    await ctx.stdout.write(
+      [cols.map((c) => (c === 'PID' || c === 'PPID' ? c.padStart(5) : c)).join(' '), ...rows].join('\n') +
+        '\n',
+    );
+    return 0;
+  }
+  await ctx.stdout.write(formatPs(procs, pids.length > 0 ? [] : self));
+  return 0;
+};
+
+/** `pidof NAME…`. */
+export const pidof: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const names = ctx.argv.slice(1).filter((a) => !a.startsWith('-'));
+  const single = ctx.argv.includes('-s');
+  const pids = names.flatMap((n) => dev.procs.pidsOf(n));
+  if (pids.length === 0) {
+    return 1;
+  }
+  await ctx.stdout.write((single ? pids.slice(0, 1) : pids).join(' ') + '\n');
+  return 0;
+};
+
+/** `kill [-SIG] PID…`: the shell user may not signal other users' processes. */
+export const kill: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const targets = ctx.argv.slice(1).filter((a) => !a.startsWith('-') && !/^[A-Z]+$/.test(a));
+  let status = 0;
+  for (const t of targets) {
+    const p = /^\d+$/.test(t) ? dev.procs.byPid(Number(t)) : undefined;
+    if (p === undefined) {
+      await ctx.stderr.write(`${SHELL_NAME}: kill: ${t}: No such process\n`);
+      status = 1;
+    } else if (p.uid !== UID.shell) {
+      await ctx.stderr.write(`${SHELL_NAME}: kill: ${t}: Operation not permitted\n`);
+      status = 1;
+    }
+  }
+  return status;
+};
+
+/** `run-as PKG [CMD…]`: refused for unknown and non-debuggable packages, exactly as the tool words it. */
+export const runAs: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const args = ctx.argv.slice(1).filter((a, i, all) => a !== '--user' && all[i - 1] !== '--user');
+  const pkg = args[0];
+  if (pkg === undefined) {
+    await ctx.stderr.write('usage: run-as <package-name> [--user <uid>] <command> [<args>]\n');
+    return 1;
+  }
+  const p = dev.packages.get(pkg);
+  if (p === undefined) {
+    await ctx.stderr.write(`run-as: unknown package: ${pkg}\n`);
+    return 1;
+  }
+  if (!p.info.debuggable) {
+    await ctx.stderr.write(`run-as: package not debuggable: ${pkg}\n`);
+    return 1;
+  }
+  const dataDir = `/data/data/${pkg}`;
+  if (ctx.fs.tryResolve(dataDir, true) === null) {
+    ctx.fs.put(dataDir, {
+      type: 'dir',
+      perm: 0o771,
+      uid: UID.shell,
+      gid: UID.shell,
+      mtimeMs: Date.now(),
+      ino: 0,
+      children: new Map(),
+    });
+  }
+  const cmd = args.slice(1).map((a) => `'${a.replace(/'/g, `'\\''`)}'`);
+  if (cmd.length === 0) {
+    return 0;
+  }
+  return ctx.runScript(`cd ${dataDir} && ${cmd.join(' ')}`);
+};
+
+/** `uname [-a|-r|-m|-s|-n]`. */
+export const uname: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const machine = isEmulator(dev.identity) ? 'x86_64' : 'aarch64';
+  const release = '6.1.57-android14-11-g2dc8e0a0e1d4-ab11374156';
+  const version = '#1 SMP PREEMPT Tue Jan 30 19:52:24 UTC 2024';
+  const f = ctx.argv.slice(1).join('');
+  const parts: string[] = [];
+  if (f.includes('a')) {
+    parts.push('Linux', 'localhost', release, version, machine, 'Toybox');
+  } else {
+    if (f === '' || f.includes('s')) {
+      parts.push('Linux');
+    }
+    if (f.includes('n')) {
+      parts.push('localhost');
+    }
+    if (f.includes('r')) {
+      parts.push(release);
+    }
+    if (f.includes('v')) {
+      parts.push(version);
+    }
+    if (f.includes('m')) {
+      parts.push(machine);
+    }
+  }
+  await ctx.stdout.write(parts.join(' ') + '\n');
+  return 0;
+};
+
+/** `uptime`. */
+export const uptime: CommandFn<Device> = async (ctx) => {
+  const d = new Date();
+  const two = (n: number): string => String(n).padStart(2, '0');
+  await ctx.stdout.write(
+    ` ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} up  1:02,  0 users,  load average: 1.23, 0.98, 0.75\n`,
+  );
+  return 0;
+};
+
+/** `log [-p PRIORITY] [-t TAG] MESSAGE…`: writes one line into the device's main log. */
+export const log: CommandFn<Device> = async (ctx) => {
+  const dev = ctx.host;
+  const args = ctx.argv.slice(1);
+  let priority: Priority = 'I';
+  let tag = 'log';
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-p') {
+      const p = (args[++i] ?? 'i').toUpperCase();
+      priority = (['V', 'D', 'I', 'W', 'E', 'F'].includes(p) ? p : 'I') as Priority;
+    } else if (a === '-t') {
+      tag = args[++i] ?? 'log';
+    } else {
+      words.push(a);
+    }
+  }
+  const pid = dev.procs.allocPid();
+  dev.log.log({ pid, tid: pid, uid: UID.shell, priority, tag, message: words.join(' ') });
+  await Promise.resolve();
+  return 0;
+};

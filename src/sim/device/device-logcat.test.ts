@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SAMPLE_CRASH_TRACE } from '../sample-app.js';
+import type { ShellIo, SimDevice } from '../device-api.js';
+import { runOn } from './collect-io.js';
+import { createSimDevice } from './index.js';
+
+const identity = {
+  serial: '127.0.0.1:7004',
+  product: 'sdk_gphone64_arm64',
+  model: 'Pixel 7',
+  device: 'panther',
+  sdk: 34,
+  release: '14',
+  width: 1080,
+  height: 2400,
+  density: 420,
+};
+
+let dev: SimDevice;
+function device(logcatRate = 0): SimDevice {
+  dev = createSimDevice({ identity, logcatRate, dumpLatencyMs: 5 });
+  return dev;
+}
+afterEach(() => dev?.close());
+
+/** Starts a long-running command and lets the test watch its output as it arrives. */
+function start(d: SimDevice, line: string): { output: () => string; stop: () => Promise<number> } {
+  let out = '';
+  const ctl = new AbortController();
+  const io: ShellIo = {
+    stdout: (c) => {
+      out += typeof c === 'string' ? c : new TextDecoder().decode(c);
+      return Promise.resolve();
+    },
+    stderr: () => Promise.resolve(),
+    stdin: (async function* () {})(),
+    signal: ctl.signal,
+  };
+  const done = d.run(line, io);
+  return {
+    output: () => out,
+    stop: () => {
+      ctl.abort();
+      return done;
+    },
+  };
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) {
+      throw new Error('condition not reached before the deadline');
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('logcat', () => {
+  it('prints threadtime lines as liblog formats them, with the buffer divider first', async () => {
+    const d = device();
+    await runOn(d, 'log -p w -t MyTag hello world');
+    const out = (await runOn(d, 'logcat -d')).stdout;
+    expect(out).toMatch(
+      /^--------- beginning of main\n\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {1,5}\d+ {1,5}\d+ W MyTag   : hello world\n$/,
+    );
+  });
+
+  it('supports the brief, time, process, tag, raw and long formats and the year modifier', async () => {
+    const d = device();
+    await runOn(d, 'log -p e -t T hi');
+    const v = async (f: string): Promise<string> =>
+      (await runOn(d, `logcat -d -v ${f}`)).stdout.split('\n').slice(1).join('\n');
+    expect(await v('brief')).toMatch(/^E\/T {7}\( {0,4}\d+\): hi\n$/);
+    expect(await v('time')).toMatch(/^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} E\/T {7}\( {0,4}\d+\): hi\n$/);
+    expect(await v('process')).toMatch(/^E\( {0,4}\d+\) hi {2}\(T\)\n$/);
+    expect(await v('tag')).toBe('E/T       : hi\n');
+    expect(await v('raw')).toBe('hi\n');
+    expect(await v('long')).toMatch(
+      /^\[ \d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {1,5}\d+: {0,4}\d+ E\/T {8}\]\nhi\n\n$/,
+    );
+    expect(await v('year')).toMatch(/^\d{4}-\d\d-\d\d /);
+  });
+
+  it('filters by tag specs, -s, --pid and -e, and counts with -t and -m', async () => {
+    const d = device();
+    for (const [p, tag, msg] of [
+      ['i', 'A', 'one'],
+      ['w', 'A', 'two'],
+      ['e', 'B', 'three'],
+      ['d', 'C', 'four'],
+    ] as const) {
+      await runOn(d, `log -p ${p} -t ${tag} ${msg}`);
+    }
+    const msgs = async (args: string): Promise<string[]> =>
+      (await runOn(d, `logcat -d -v raw ${args}`)).stdout
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('---------'));
+    expect(await msgs('-s A:W')).toEqual(['two']);
+    expect(await msgs('A:I *:S')).toEqual(['one', 'two']);
+    expect(await msgs('*:E')).toEqual(['three']);
+    expect(await msgs('-e t.o')).toEqual(['two']);
+    expect(await msgs('-t 2')).toEqual(['three', 'four']);
+    expect(await msgs('-m 1')).toEqual(['one']);
+    await runOn(d, 'logcat -c');
+    expect(await msgs('')).toEqual([]);
+  });
+
+  it('streams new lines until the stream closes', async () => {
+    const d = device();
+    const stream = start(d, 'logcat -v brief -s Live');
+    await runOn(d, 'sim log I Live first');
+    await until(() => stream.output().includes('first'));
+    await runOn(d, 'sim log W Live second');
+    await until(() => stream.output().includes('W/Live    ('));
+    expect(await stream.stop()).toBe(0);
+  });
+
+  it('ends a followed logcat when the pipe reader stops', async () => {
+    const d = device(500);
+    const r = await runOn(d, 'logcat | head -n 3');
+    expect(r.stdout.split('\n').filter((l) => l !== '')).toHaveLength(3);
+  });
+
+  it('generates background lines at the configured rate', async () => {
+    const d = device(400);
+    let count = 0;
+    const deadline = Date.now() + 10_000;
+    while (count < 40 && Date.now() < deadline) {
+      count = Number((await runOn(d, 'logcat -d -b all | wc -l')).stdout.trim());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(count).toBeGreaterThanOrEqual(40);
+  });
+
+  it('logs a Java crash with the obfuscated trace and its Caused by chain in the crash buffer', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.HomeActivity');
+    const pid = (await runOn(d, 'pidof com.droidbus.sample')).stdout.trim();
+    await runOn(d, 'sim crash com.droidbus.sample java');
+    const lines = (await runOn(d, 'logcat -d -b crash -v raw')).stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      '--------- beginning of crash',
+      'FATAL EXCEPTION: main',
+      `Process: com.droidbus.sample, PID: ${pid}`,
+    ]);
+    expect(lines.slice(3, 3 + SAMPLE_CRASH_TRACE.length)).toEqual([...SAMPLE_CRASH_TRACE]);
+    expect((await runOn(d, 'logcat -d -b crash')).stdout).toContain(
+      ` ${pid} E AndroidRuntime: \tat a.a.b(r8-map-id-`,
+    );
+  });
+
+  it('logs an ANR block and records it for exit-info', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.HomeActivity');
+    await runOn(d, 'sim crash com.droidbus.sample anr');
+    const out = (await runOn(d, 'logcat -d -b system -s ActivityManager')).stdout;
+    expect(out).toMatch(
+      /E ActivityManager: ANR in com\.droidbus\.sample \(com\.droidbus\.sample\/\.HomeActivity\)\n.*E ActivityManager: PID: \d+\n.*E ActivityManager: Reason: Input dispatching timed out/,
+    );
+    expect(out).toContain('E ActivityManager: Load: 2.31 / 1.85 / 1.42');
+    expect(out).toMatch(/E ActivityManager: CPU usage from 0ms to 5312ms later/);
+    expect((await runOn(d, 'dumpsys activity exit-info')).stdout).toContain('reason=6 (ANR)');
+  });
+
+  it('logs a native crash as libc, crash_dump and DEBUG tombstone lines', async () => {
+    const d = device();
+    await runOn(d, 'sim crash com.droidbus.sample native');
+    const all = (await runOn(d, 'logcat -d -b all')).stdout;
+    expect(all).toMatch(
+      /F libc {4}: Fatal signal 11 \(SIGSEGV\), code 1 \(SEGV_MAPERR\), fault addr 0x0 in tid \d+/,
+    );
+    expect(all).toContain('F DEBUG   : *** *** *** *** *** *** *** *** *** *** *** *** *** *** *** ***');
+    expect(all).toMatch(
+      /F DEBUG {3}: pid: \d+, tid: \d+, name: droidbus\.sample {2}>>> com\.droidbus\.sample <<</,
+    );
+    expect(all).toMatch(
+      /F DEBUG {3}: {7}#00 pc 0000000000001a2c {2}\/data\/app\/~~.*\/lib\/arm64\/libsample-native\.so/,
+    );
+  });
+
+  it('replays a recorded log in mixed formats as if it happened now', async () => {
+    const d = device();
+    const recorded = [
+      '--------- beginning of crash',
+      '05-14 10:21:33.123  4242  4242 E AndroidRuntime: FATAL EXCEPTION: main',
+      '05-14 10:21:33.123  4242  4242 E AndroidRuntime: Process: com.example.app, PID: 4242',
+      '05-14 10:21:33.123  4242  4242 E AndroidRuntime: java.lang.NullPointerException',
+      'I/ActivityManager(  585): Start proc com.example.app',
+      '2024-05-14 10:21:34.000  4242-4250  OkHttp                  com.example.app                      D  --> GET https://x',
+      '[ 05-14 10:21:35.000  4242: 4243 W/Chatty   ]',
+      'first long line',
+      '',
+    ].join('\r\n');
+    d.fs.write('/data/local/tmp/rec.log', new TextEncoder().encode(recorded), 0o100644, 0);
+    expect((await runOn(d, 'sim logcat replay /data/local/tmp/rec.log')).stdout).toBe('replayed 6 entries\n');
+    const out = (await runOn(d, 'logcat -d -b all -v brief')).stdout;
+    expect(out).toContain('E/AndroidRuntime( 4242): FATAL EXCEPTION: main');
+    expect(out).toContain('I/ActivityManager(  585): Start proc com.example.app');
+    expect(out).toContain('D/OkHttp  ( 4242): --> GET https://x');
+    expect(out).toContain('W/Chatty  ( 4242): first long line');
+    const year = new Date().getFullYear();
+    expect((await runOn(d, 'logcat -d -b crash -v year')).stdout).toContain(`${year}-`);
+  });
+
+  it('reports ring buffer sizes with -g', async () => {
+    expect((await runOn(device(), 'logcat -g')).stdout).toMatch(
+      /^main: ring buffer is 256 KiB \(\d+ KiB consumed\), max entry is 5120 B, max payload is 4068 B\nsystem: /,
+    );
+  });
+});

@@ -1,0 +1,282 @@
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimDevice } from '../device-api.js';
+import { runOn } from './collect-io.js';
+import { createSimDevice } from './index.js';
+
+const identity = {
+  serial: '127.0.0.1:7002',
+  product: 'sdk_gphone64_arm64',
+  model: 'Pixel 7',
+  device: 'panther',
+  sdk: 34,
+  release: '14',
+  width: 1080,
+  height: 2400,
+  density: 420,
+};
+
+let dev: SimDevice;
+function device(latency = 5): SimDevice {
+  dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: latency });
+  return dev;
+}
+afterEach(() => dev?.close());
+
+async function dump(d: SimDevice): Promise<string> {
+  const r = await runOn(d, 'uiautomator dump /dev/tty');
+  expect(r.code).toBe(0);
+  expect(r.stdout.endsWith('</hierarchy>UI hierchary dumped to: /dev/tty\n')).toBe(true);
+  return r.stdout.slice(0, r.stdout.indexOf('UI hierchary'));
+}
+
+function nodeAttrs(
+  xml: string,
+  match: (attrs: Record<string, string>) => boolean,
+): Record<string, string> | undefined {
+  for (const m of xml.matchAll(/<node ([^>]*?)\/?>/g)) {
+    const attrs: Record<string, string> = {};
+    for (const a of (m[1] ?? '').matchAll(/([\w-]+)="([^"]*)"/g)) {
+      attrs[a[1] as string] = a[2] as string;
+    }
+    if (match(attrs)) {
+      return attrs;
+    }
+  }
+  return undefined;
+}
+
+function centre(xml: string, match: (attrs: Record<string, string>) => boolean): [number, number] {
+  const attrs = nodeAttrs(xml, match);
+  const b = /\[(\d+),(\d+)\]\[(\d+),(\d+)\]/.exec(attrs?.['bounds'] ?? '');
+  if (b === null) {
+    throw new Error('node not found');
+  }
+  return [Math.round((Number(b[1]) + Number(b[3])) / 2), Math.round((Number(b[2]) + Number(b[4])) / 2)];
+}
+
+const byId = (id: string) => (a: Record<string, string>) =>
+  a['resource-id'] === `com.droidbus.sample:id/${id}`;
+
+describe('the simulated screen', () => {
+  it('shows the launcher until an app starts, with the sample app on it', async () => {
+    const xml = await dump(device());
+    expect(xml).toContain('package="com.google.android.apps.nexuslauncher"');
+    expect(nodeAttrs(xml, (a) => a['text'] === 'Droidbus Sample')?.['clickable']).toBe('true');
+  });
+
+  it('writes attributes in uiautomator’s order to /sdcard/window_dump.xml by default', async () => {
+    const d = device();
+    const r = await runOn(d, 'uiautomator dump');
+    expect(r.stdout).toBe('UI hierchary dumped to: /sdcard/window_dump.xml\n');
+    const xml = (await runOn(d, 'cat /sdcard/window_dump.xml')).stdout;
+    expect(
+      xml.startsWith(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node index=\"0\" text=",
+      ),
+    ).toBe(true);
+    const first = /<node ([^>]*?)>/.exec(xml)?.[1] ?? '';
+    expect([...first.matchAll(/([\w-]+)=/g)].map((m) => m[1])).toEqual([
+      'index',
+      'text',
+      'resource-id',
+      'class',
+      'package',
+      'content-desc',
+      'checkable',
+      'checked',
+      'clickable',
+      'enabled',
+      'focusable',
+      'focused',
+      'scrollable',
+      'long-clickable',
+      'password',
+      'selected',
+      'bounds',
+    ]);
+  });
+
+  it('leaves unimportant layouts out of a --compressed dump', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
+    const full = await dump(d);
+    const compressed = (await runOn(d, 'uiautomator dump --compressed /dev/tty')).stdout;
+    expect(full).toContain('class="android.widget.LinearLayout"');
+    expect(compressed).not.toContain('class="android.widget.LinearLayout"');
+    expect(compressed).toContain('resource-id="com.droidbus.sample:id/username"');
+    expect(compressed.split('<node').length).toBeLessThan(full.split('<node').length);
+  });
+
+  it('signs in through the login form with taps and typed text, and shows an error when a field is empty', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
+    let xml = await dump(d);
+    const [sx, sy] = centre(xml, byId('sign_in'));
+    await runOn(d, `input tap ${sx} ${sy}`);
+    xml = await dump(d);
+    expect(nodeAttrs(xml, byId('error'))?.['text']).toBe('Enter a username and password');
+    const [ux, uy] = centre(xml, byId('username'));
+    await runOn(d, `input tap ${ux} ${uy}`);
+    xml = await dump(d);
+    expect(nodeAttrs(xml, byId('username'))?.['focused']).toBe('true');
+    expect((await runOn(d, 'dumpsys input_method | grep mInputShown')).stdout.trim()).toBe(
+      'mInputShown=true',
+    );
+    await runOn(d, 'input text alice%sb');
+    await runOn(d, 'input keyevent KEYCODE_DEL');
+    const [px, py] = centre(xml, byId('password'));
+    await runOn(d, `input tap ${px} ${py} && input text s3cret`);
+    xml = await dump(d);
+    expect(nodeAttrs(xml, byId('username'))?.['text']).toBe('alice ');
+    expect(nodeAttrs(xml, byId('password'))).toMatchObject({ text: '\u2022'.repeat(6), password: 'true' });
+    await runOn(d, `input tap ${sx} ${sy}`);
+    xml = await dump(d);
+    expect(nodeAttrs(xml, byId('welcome'))?.['text']).toBe('Welcome, alice ');
+    expect((await runOn(d, 'dumpsys window windows | grep mCurrentFocus')).stdout).toContain(
+      'com.droidbus.sample/com.droidbus.sample.HomeActivity',
+    );
+  });
+
+  it('records the last input with numbers as numbers', async () => {
+    const d = device();
+    await runOn(d, 'input tap 540 1200');
+    const stats = JSON.parse((await runOn(d, 'sim stats')).stdout) as Record<string, unknown>;
+    expect(stats['last_input']).toEqual(['tap', 540, 1200]);
+    expect(stats['shell_commands']).toBe(2);
+  });
+
+  it('scrolls the home list with a swipe so that rows below the fold appear', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.HomeActivity');
+    let xml = await dump(d);
+    expect(xml).not.toContain('text="Item 30"');
+    await runOn(d, 'input swipe 540 2000 540 400 10; input swipe 540 2000 540 400 10');
+    xml = await dump(d);
+    expect(xml).toContain('text="Item 30"');
+    expect(xml).not.toContain('text="Item 1"');
+    const [x, y] = centre(xml, (a) => a['text'] === 'Item 30');
+    await runOn(d, `input tap ${x} ${y}`);
+    xml = await dump(d);
+    expect(nodeAttrs(xml, byId('detail_title'))?.['text']).toBe('Item 30');
+  });
+
+  it('goes back with BACK (hiding the keyboard first) and home with HOME', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.HomeActivity');
+    await runOn(d, 'am start -n com.droidbus.sample/.DetailActivity');
+    expect(await dump(d)).toContain('text="Details"');
+    await runOn(d, 'input keyevent 4');
+    expect(await dump(d)).toContain('text="Home"');
+    await runOn(d, 'input keyevent KEYCODE_HOME');
+    expect(await dump(d)).toContain('package="com.google.android.apps.nexuslauncher"');
+    await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
+    const xml = await dump(d);
+    const [ux, uy] = centre(xml, byId('username'));
+    await runOn(d, `input tap ${ux} ${uy}; input keyevent BACK`);
+    expect((await runOn(d, 'dumpsys input_method | grep mInputShown')).stdout.trim()).toBe(
+      'mInputShown=false',
+    );
+    expect(await dump(d)).toContain('Sign in to Droidbus Sample');
+  });
+
+  it('crashes the app from the Crash button, logging FATAL EXCEPTION and recording the exit', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.HomeActivity');
+    const [x, y] = centre(await dump(d), byId('crash'));
+    await runOn(d, `input tap ${x} ${y}`);
+    expect((await runOn(d, 'pidof com.droidbus.sample')).code).toBe(1);
+    const crash = (await runOn(d, 'logcat -d -b crash')).stdout;
+    expect(crash).toContain(' E AndroidRuntime: FATAL EXCEPTION: main');
+    expect(crash).toMatch(/E AndroidRuntime: Process: com\.droidbus\.sample, PID: \d+/);
+    expect(crash).toContain('Caused by: a.d: No price for sku DEMO-42');
+    expect((await runOn(d, 'dumpsys activity exit-info com.droidbus.sample')).stdout).toContain(
+      'reason=4 (APP CRASH(EXCEPTION))',
+    );
+    expect(await dump(d)).toContain('package="com.google.android.apps.nexuslauncher"');
+  });
+
+  it('fails a dump that overlaps another with the already-registered error and counts it', async () => {
+    const d = device(200);
+    const [a, b] = await Promise.all([
+      runOn(d, 'uiautomator dump /dev/tty'),
+      runOn(d, 'uiautomator dump /dev/tty'),
+    ]);
+    expect(a.code).toBe(0);
+    expect(b.code).not.toBe(0);
+    expect(b.stderr).toMatch(
+      /^java\.lang\.IllegalStateException: UiAutomationService android\.accessibilityservice\.IAccessibilityServiceClient\$Stub\$Proxy@[0-9a-f]+already registered!\n/,
+    );
+    const stats = JSON.parse((await runOn(d, 'sim stats')).stdout) as Record<string, number>;
+    expect(stats['dumps']).toBe(2);
+    expect(stats['overlapping_dumps']).toBe(1);
+  });
+
+  it('renders screencap -p as a PNG of the display size, to stdout or to a file', async () => {
+    const d = device();
+    const r = await runOn(d, 'screencap -p');
+    const meta = await sharp(Buffer.from(r.bytes)).metadata();
+    expect(meta).toMatchObject({ format: 'png', width: 1080, height: 2400 });
+    await runOn(d, 'wm size 720x1600; screencap -p /sdcard/s.png');
+    const file = await runOn(d, 'cat /sdcard/s.png');
+    expect(await sharp(Buffer.from(file.bytes)).metadata()).toMatchObject({ width: 720, height: 1600 });
+    expect((await runOn(d, 'wm size')).stdout).toBe('Physical size: 1080x2400\nOverride size: 720x1600\n');
+  });
+
+  it('makes a recorded dump the current screen with sim screen load, and resets it', async () => {
+    const d = device();
+    const recorded = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.recorded" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]"><node index="0" text="Caf\u00e9 &amp; more" resource-id="com.example.recorded:id/b" class="android.widget.Button" package="com.example.recorded" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[100,100][500,300]" /></node></hierarchy>`;
+    d.fs.write(
+      '/data/local/tmp/noisy.xml',
+      new TextEncoder().encode('UI hierchary dumped to: /dev/tty\n' + recorded),
+      0o100644,
+      0,
+    );
+    expect((await runOn(d, 'sim screen load /data/local/tmp/noisy.xml')).code).toBe(0);
+    expect((await runOn(d, 'sim screen load /data/local/tmp/missing.xml')).stderr).toBe(
+      'sim: /data/local/tmp/missing.xml: No such file or directory\n',
+    );
+    d.fs.write('/data/local/tmp/rec.xml', new TextEncoder().encode(recorded), 0o100644, 0);
+    expect((await runOn(d, 'sim screen load /data/local/tmp/rec.xml')).code).toBe(0);
+    expect(await dump(d)).toBe(recorded);
+    expect((await runOn(d, 'dumpsys window | grep mCurrentFocus')).stdout).toContain('com.example.recorded');
+    await runOn(d, 'input tap 300 200');
+    expect(JSON.parse((await runOn(d, 'sim stats')).stdout).last_input).toEqual(['tap', 300, 200]);
+    expect((await sharp(Buffer.from((await runOn(d, 'screencap -p')).bytes)).metadata()).width).toBe(1080);
+    await runOn(d, 'sim screen reset');
+    expect(await dump(d)).toContain('nexuslauncher');
+  });
+
+  it('types non-ASCII text only through ADBKeyBoard once it is the selected input method', async () => {
+    const d = device();
+    await runOn(d, 'am start -n com.droidbus.sample/.LoginActivity');
+    const [x, y] = centre(await dump(d), byId('username'));
+    await runOn(d, `input tap ${x} ${y}`);
+    const refused = await runOn(d, "input text 'h\u00e9llo'");
+    expect(refused.code).toBe(255);
+    expect(refused.stderr).toContain("Exception occurred while executing 'text'");
+    expect((await runOn(d, 'ime set com.android.adbkeyboard/.AdbIME')).stdout).toBe(
+      'Input method com.android.adbkeyboard/.AdbIME selected for user #0\n',
+    );
+    const b64 = Buffer.from('h\u00e9llo \u4f60\u597d').toString('base64');
+    const r = await runOn(d, `am broadcast -a ADB_INPUT_B64 --es msg ${b64}`);
+    expect(r.stdout).toBe(
+      'Broadcasting: Intent { act=ADB_INPUT_B64 flg=0x400000 (has extras) }\nBroadcast completed: result=0\n',
+    );
+    await runOn(d, "am broadcast -a ADB_INPUT_TEXT --es msg '!'");
+    expect(nodeAttrs(await dump(d), byId('username'))?.['text']).toBe('h\u00e9llo \u4f60\u597d!');
+  });
+
+  it('shows a dialog from sim dialog as the active window, dismissed by its button', async () => {
+    const d = device();
+    await runOn(d, "sim dialog 'Sample keeps stopping' 'Close the app?' 'Close app' Wait");
+    const xml = await dump(d);
+    expect(nodeAttrs(xml, (a) => a['resource-id'] === 'android:id/alertTitle')?.['text']).toBe(
+      'Sample keeps stopping',
+    );
+    expect((await runOn(d, 'dumpsys window windows | grep -c "ty=SYSTEM_DIALOG"')).stdout).toBe('1\n');
+    const [x, y] = centre(xml, (a) => a['text'] === 'Wait');
+    await runOn(d, `input tap ${x} ${y}`);
+    expect(await dump(d)).toContain('nexuslauncher');
+  });
+});

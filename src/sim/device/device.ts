@@ -1,0 +1,423 @@
+import type { ShellIo, SimDevice, SimDeviceIdentity, SimDeviceOptions } from '../device-api.js';
+import { runShell } from '../shell/interpreter.js';
+import { IterableInput, readLines, type InputStream, type OutputStream } from '../shell/streams.js';
+import type { CommandFn } from '../shell/command.js';
+import { ExitInfoStore } from './exit-info.js';
+import { buildDeviceFs } from './fs-layout.js';
+import type { MemFs } from './fs.js';
+import { hashString, Rng } from './ids.js';
+import { LogStore, type NewLogEntry, type Priority } from './log/log-store.js';
+import { LogGenerator } from './log/log-generator.js';
+import {
+  ADB_KEYBOARD_PACKAGE,
+  LAUNCHER_PACKAGE,
+  preinstalledUserPackages,
+  SYSTEM_PACKAGES,
+  type InstalledPackage,
+  type PackageInfo,
+} from './packages.js';
+import { PID, ProcessTable } from './processes.js';
+import { buildProps } from './props.js';
+import { Settings } from './settings.js';
+import { buildActivityScreen } from './ui/screens.js';
+import type { ActivityRecord, LauncherApp, ScreenEnv } from './ui/ui-model.js';
+import { UiState } from './ui/ui-state.js';
+import type { ViewNode } from './ui/view.js';
+
+/** A notification posted on the device (`cmd notification post`, `sim notify`). */
+export interface SimNotification {
+  id: number;
+  pkg: string;
+  uid: number;
+  tag: string | null;
+  title: string;
+  text: string;
+  subText: string | null;
+  channel: string;
+  when: number;
+  ongoing: boolean;
+  importance: number;
+  actions: string[];
+}
+
+/** A location fix per provider (`geo fix`, `sim location`). */
+export interface Fix {
+  latitude: number;
+  longitude: number;
+  altitude: number;
+  time: number;
+}
+
+/** What `sim stats` reports. */
+export interface DeviceStats {
+  dumps: number;
+  overlappingDumps: number;
+  shellCommands: number;
+  lastInput: (string | number)[] | null;
+  taps: number;
+  installs: number;
+}
+
+/** The model of one simulated Android device; the shell's built-ins act on it. */
+export class Device implements SimDevice {
+  readonly identity: SimDeviceIdentity;
+  readonly fs: MemFs;
+  readonly log = new LogStore();
+  readonly settings: Settings;
+  readonly procs: ProcessTable;
+  readonly baseProps: Map<string, string>;
+  readonly propOverrides = new Map<string, string>();
+  readonly packages = new Map<string, InstalledPackage>();
+  readonly ui: UiState;
+  readonly exits = new ExitInfoStore();
+  readonly notifications: SimNotification[] = [];
+  readonly locations = new Map<string, Fix>();
+  readonly stats: DeviceStats = {
+    dumps: 0,
+    overlappingDumps: 0,
+    shellCommands: 0,
+    lastInput: null,
+    taps: 0,
+    installs: 0,
+  };
+  readonly rng: Rng;
+  dumpLatencyMs: number;
+  dumpsRunning = 0;
+  wmSize: [number, number] | null = null;
+  wmDensity: number | null = null;
+  private nextUid = 10150;
+  private nextNotificationId = 1;
+  private readonly installCounts = new Map<string, number>();
+  private readonly generator: LogGenerator;
+  private readonly commands: ReadonlyMap<string, CommandFn<Device>>;
+  private closed = false;
+  private readonly running = new Set<AbortController>();
+
+  constructor(opts: SimDeviceOptions, commands: ReadonlyMap<string, CommandFn<Device>>) {
+    this.identity = opts.identity;
+    this.commands = commands;
+    const seed = hashString(opts.identity.serial);
+    this.rng = new Rng(seed);
+    this.dumpLatencyMs = opts.dumpLatencyMs ?? 700;
+    this.settings = new Settings(opts.identity);
+    this.baseProps = buildProps(opts.identity);
+    this.procs = new ProcessTable(4000 + (seed % 3000));
+    this.fs = buildDeviceFs(commands.keys());
+    this.ui = new UiState(opts.identity.serial);
+    const now = Date.now();
+    for (const info of SYSTEM_PACKAGES) {
+      this.packages.set(info.name, {
+        info,
+        uid: info.uid ?? this.allocUid(),
+        firstInstallTime: 1230768000000,
+        lastUpdateTime: 1230768000000,
+        granted: new Set(),
+        enabled: true,
+        stopped: false,
+      });
+    }
+    for (const info of preinstalledUserPackages(opts.identity.serial)) {
+      this.addPackageFiles(info);
+      this.packages.set(info.name, {
+        info,
+        uid: this.allocUid(),
+        firstInstallTime: now - 86_400_000,
+        lastUpdateTime: now - 86_400_000,
+        granted: new Set(),
+        enabled: true,
+        stopped: false,
+      });
+    }
+    this.generator = new LogGenerator(
+      this,
+      opts.logcatRate ?? 5,
+      opts.crashesPerMinute ?? 0,
+      opts.anrsPerMinute ?? 0,
+    );
+    this.generator.start();
+  }
+
+  // ---- SimDevice ---------------------------------------------------------------------------
+
+  async run(commandLine: string, io: ShellIo): Promise<number> {
+    this.stats.shellCommands++;
+    const stdout: OutputStream = { write: (c) => io.stdout(c) };
+    const stderr: OutputStream = { write: (c) => io.stderr(c) };
+    const stdin = new IterableInput(io.stdin);
+    const ctl = new AbortController();
+    const onAbort = (): void => ctl.abort();
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    if (io.signal.aborted) {
+      ctl.abort();
+    }
+    this.running.add(ctl);
+    try {
+      const opts = {
+        fs: this.fs,
+        host: this,
+        commands: this.commands,
+        env: SHELL_ENV,
+        pid: this.procs.allocPid(),
+      };
+      if (commandLine.trim() === '') {
+        return await this.interactive(opts, stdin, stdout, stderr, ctl.signal);
+      }
+      return await runShell(opts, commandLine, { stdin, stdout, stderr, signal: ctl.signal });
+    } finally {
+      io.signal.removeEventListener('abort', onAbort);
+      this.running.delete(ctl);
+    }
+  }
+
+  /** An interactive shell without a terminal: runs each line read from stdin. */
+  private async interactive(
+    opts: Parameters<typeof runShell<Device>>[0],
+    stdin: InputStream,
+    stdout: OutputStream,
+    stderr: OutputStream,
+    signal: AbortSignal,
+  ): Promise<number> {
+    let status = 0;
+    for await (const line of readLines(stdin)) {
+      if (signal.aborted) {
+        break;
+      }
+      if (line.trim() === 'exit') {
+        break;
+      }
+      status = await runShell(opts, line, { stdin, stdout, stderr, signal });
+    }
+    return status;
+  }
+
+  setLocation(longitude: number, latitude: number, altitude = 0): void {
+    const fix = { latitude, longitude, altitude, time: Date.now() };
+    this.locations.set('gps', fix);
+    this.locations.set('fused', fix);
+  }
+
+  close(): void {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    this.generator.stop();
+    for (const ctl of this.running) {
+      ctl.abort();
+    }
+  }
+
+  // ---- properties ----------------------------------------------------------------------------
+
+  prop(name: string): string | undefined {
+    return this.propOverrides.get(name) ?? this.baseProps.get(name);
+  }
+
+  get sdk(): number {
+    return this.identity.sdk;
+  }
+
+  // ---- display -------------------------------------------------------------------------------
+
+  /** The logical display: `wm` overrides and the user rotation applied. */
+  display(): { width: number; height: number; density: number; rotation: number } {
+    const [pw, ph] = this.wmSize ?? [this.identity.width, this.identity.height];
+    const rotation =
+      this.settings.get('system', 'accelerometer_rotation') === '0'
+        ? Number(this.settings.get('system', 'user_rotation') ?? '0') & 3
+        : 0;
+    const swap = rotation === 1 || rotation === 3;
+    return {
+      width: swap ? ph : pw,
+      height: swap ? pw : ph,
+      density: this.wmDensity ?? this.identity.density,
+      rotation,
+    };
+  }
+
+  screenEnv(): ScreenEnv {
+    const d = this.display();
+    return {
+      width: d.width,
+      height: d.height,
+      density: d.density,
+      imeShown: this.ui.imeShown,
+      launcherApps: this.launcherApps(),
+      labelOf: (pkg) => this.packages.get(pkg)?.info.label ?? pkg,
+    };
+  }
+
+  private launcherApps(): LauncherApp[] {
+    return [...this.packages.values()]
+      .filter((p) => p.info.launcher !== null && p.enabled)
+      .map((p) => ({ pkg: p.info.name, label: p.info.label }))
+      .sort((a, b) => (a.label < b.label ? -1 : 1));
+  }
+
+  /** The view tree of what is on screen now (a loaded recording, a dialog, or the top activity). */
+  currentTree(): ViewNode {
+    if (this.ui.loaded !== null) {
+      return this.ui.loaded.parsed.root;
+    }
+    const d = this.display();
+    const dialog = this.ui.dialogTree(d.width, d.height, d.density);
+    if (dialog !== null) {
+      return dialog;
+    }
+    return buildActivityScreen(this.ui.top(), this.screenEnv());
+  }
+
+  /** The app's own tree under a dialog (what a screenshot shows behind it). */
+  currentTreeBelowDialog(): ViewNode {
+    return this.ui.loaded?.parsed.root ?? buildActivityScreen(this.ui.top(), this.screenEnv());
+  }
+
+  /** The package in front (a loaded recording's package counts). */
+  foregroundPackage(): string {
+    return this.ui.loaded?.parsed.pkg ?? this.ui.top().pkg;
+  }
+
+  topActivity(): ActivityRecord {
+    return this.ui.top();
+  }
+
+  // ---- packages and processes ----------------------------------------------------------------
+
+  allocUid(): number {
+    return this.nextUid++;
+  }
+
+  nextInstallCount(pkg: string): number {
+    const n = (this.installCounts.get(pkg) ?? 0) + 1;
+    this.installCounts.set(pkg, n);
+    return n;
+  }
+
+  /** Puts a package's APK into /data/app (readable by the shell user, like real base.apk files). */
+  addPackageFiles(info: PackageInfo): void {
+    if (info.system) {
+      return;
+    }
+    const node = {
+      type: 'file' as const,
+      perm: 0o644,
+      uid: 1000,
+      gid: 1000,
+      mtimeMs: Date.now(),
+      ino: 0,
+      data: info.apkBytes ?? new Uint8Array(0),
+    };
+    const outer = info.codePath.slice(0, info.codePath.lastIndexOf('/'));
+    this.fs.put(outer, {
+      type: 'dir',
+      perm: 0o775,
+      uid: 1000,
+      gid: 1000,
+      mtimeMs: Date.now(),
+      ino: 0,
+      children: new Map(),
+    });
+    this.fs.put(info.codePath, {
+      type: 'dir',
+      perm: 0o775,
+      uid: 1000,
+      gid: 1000,
+      mtimeMs: Date.now(),
+      ino: 0,
+      children: new Map(),
+    });
+    this.fs.put(info.apkPath, node);
+  }
+
+  /** Removes a package's /data/app directory. */
+  removePackageFiles(info: PackageInfo): void {
+    if (info.system) {
+      return;
+    }
+    const outer = info.codePath.slice(0, info.codePath.lastIndexOf('/'));
+    const parent = this.fs.tryResolve('/data/app', true);
+    parent?.node.children?.delete(outer.slice('/data/app/'.length));
+  }
+
+  /** The uid of a package or of a process's package. */
+  uidOf(pkg: string): number {
+    return this.packages.get(pkg)?.uid ?? 1000;
+  }
+
+  /** Whether ADBKeyBoard is the selected input method. */
+  adbKeyboardActive(): boolean {
+    return (this.settings.get('secure', 'default_input_method') ?? '').startsWith(ADB_KEYBOARD_PACKAGE + '/');
+  }
+
+  // ---- logging --------------------------------------------------------------------------------
+
+  /** Appends one line from a process. */
+  logLine(
+    pid: number,
+    priority: Priority,
+    tag: string,
+    message: string,
+    buffer: NewLogEntry['buffer'] = 'main',
+    tid = pid,
+  ): void {
+    this.log.log({ pid, tid, uid: this.procs.byPid(pid)?.uid ?? 0, priority, tag, message, buffer });
+  }
+
+  /** A system_server line in the system buffer. */
+  logSystem(priority: Priority, tag: string, message: string): void {
+    this.log.log({
+      pid: PID.systemServer,
+      tid: PID.systemServer + 14 + (hashString(tag) % 80),
+      uid: 1000,
+      priority,
+      tag,
+      message,
+      buffer: 'system',
+    });
+  }
+
+  /** The tag `Displayed` lines use on this API level. */
+  get activityTag(): string {
+    return this.sdk >= 29 ? 'ActivityTaskManager' : 'ActivityManager';
+  }
+
+  /** Posts a notification; returns it. */
+  postNotification(n: Omit<SimNotification, 'id' | 'when' | 'uid'> & { when?: number }): SimNotification {
+    const full: SimNotification = {
+      ...n,
+      id: this.nextNotificationId++,
+      when: n.when ?? Date.now(),
+      uid: this.uidOf(n.pkg),
+    };
+    this.notifications.push(full);
+    if (this.notifications.length > 50) {
+      this.notifications.shift();
+    }
+    return full;
+  }
+
+  isLauncher(pkg: string): boolean {
+    return pkg === LAUNCHER_PACKAGE;
+  }
+}
+
+/** The environment adbd gives a shell. */
+export const SHELL_ENV: ReadonlyMap<string, string> = new Map([
+  [
+    'PATH',
+    '/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin',
+  ],
+  ['HOME', '/'],
+  ['SHELL', '/bin/sh'],
+  ['USER', 'shell'],
+  ['LOGNAME', 'shell'],
+  ['HOSTNAME', 'localhost'],
+  ['TERM', 'dumb'],
+  ['TMPDIR', '/data/local/tmp'],
+  ['ANDROID_DATA', '/data'],
+  ['ANDROID_ROOT', '/system'],
+  ['ANDROID_STORAGE', '/storage'],
+  ['EXTERNAL_STORAGE', '/sdcard'],
+  ['ASEC_MOUNTPOINT', '/mnt/asec'],
+  ['BOOTCLASSPATH', '/apex/com.android.art/javalib/core-oj.jar:/system/framework/framework.jar'],
+]);

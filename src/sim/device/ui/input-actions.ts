@@ -1,0 +1,212 @@
+import { SAMPLE_ACTIVITIES } from '../../sample-app.js';
+import { crashPackage } from '../crashes.js';
+import type { Device } from '../device.js';
+import { startActivity } from '../lifecycle.js';
+import { homeListGeometry } from './screens.js';
+import { F, scrollTarget, tapTarget } from './view.js';
+
+/** Key codes the simulator acts on (android.view.KeyEvent). */
+export const KEY = {
+  HOME: 3,
+  BACK: 4,
+  DPAD_CENTER: 23,
+  POWER: 26,
+  TAB: 61,
+  SPACE: 62,
+  ENTER: 66,
+  DEL: 67,
+  FORWARD_DEL: 112,
+  MOVE_HOME: 122,
+  MOVE_END: 123,
+  WAKEUP: 224,
+  SLEEP: 223,
+} as const;
+
+const LOGIN = SAMPLE_ACTIVITIES[0];
+const HOME = SAMPLE_ACTIVITIES[1];
+const DETAIL = SAMPLE_ACTIVITIES[2];
+
+/** A tap at screen coordinates: the widget under it acts. */
+export function tap(dev: Device, x: number, y: number): void {
+  dev.stats.taps++;
+  if (!dev.ui.screenOn || dev.ui.loaded !== null) {
+    return;
+  }
+  const target = tapTarget(dev.currentTree(), x, y);
+  if (target === null || target.action === undefined) {
+    return;
+  }
+  runAction(dev, target.action);
+}
+
+function runAction(dev: Device, action: string): void {
+  const rec = dev.topActivity();
+  const state = rec.state;
+  const [verb, arg = '', extra = ''] = action.split(':');
+  switch (verb) {
+    case 'focus':
+      state.focus = arg;
+      dev.ui.imeShown = true;
+      return;
+    case 'back':
+      back(dev);
+      return;
+    case 'launch': {
+      const p = dev.packages.get(arg);
+      if (p?.info.launcher !== null && p !== undefined) {
+        startActivity(dev, arg, p.info.launcher as string);
+      }
+      return;
+    }
+    case 'toggle':
+      state.checked[arg] = state.checked[arg] !== true;
+      return;
+    case 'dialog':
+      dev.ui.dialog = null;
+      return;
+    case 'click':
+      break;
+    default:
+      return;
+  }
+  const pkg = rec.pkg;
+  switch (arg) {
+    case 'sign_in': {
+      const user = state.fields['username'] ?? '';
+      const password = state.fields['password'] ?? '';
+      if (user === '' || password === '') {
+        state.error = true;
+        return;
+      }
+      state.error = false;
+      dev.ui.imeShown = false;
+      startActivity(dev, pkg, HOME, { user });
+      return;
+    }
+    case 'open_details':
+      startActivity(dev, pkg, DETAIL, { item: '1' });
+      return;
+    case 'item':
+      startActivity(dev, pkg, DETAIL, { item: extra });
+      return;
+    case 'crash':
+      crashPackage(dev, pkg, 'java');
+      return;
+  }
+}
+
+/** A swipe: scrolls the scrollable view it starts on. */
+export function swipe(dev: Device, x1: number, y1: number, x2: number, y2: number): void {
+  if (!dev.ui.screenOn || dev.ui.loaded !== null) {
+    return;
+  }
+  const target = scrollTarget(dev.currentTree(), x1, y1);
+  if (target === null) {
+    return;
+  }
+  const rec = dev.topActivity();
+  if (rec.cls !== HOME) {
+    return;
+  }
+  const g = homeListGeometry(dev.screenEnv());
+  rec.state.scroll = Math.max(0, Math.min(g.maxScroll, rec.state.scroll + (y1 - y2)));
+}
+
+/** BACK: keyboard first, then dialog, then the top activity. */
+export function back(dev: Device): void {
+  if (dev.ui.loaded !== null) {
+    return;
+  }
+  dev.ui.back();
+}
+
+/** Types text into the focused field (what `input text` and ADBKeyBoard do). False when nothing has focus. */
+export function typeText(dev: Device, text: string): boolean {
+  const rec = dev.topActivity();
+  const field = rec.state.focus;
+  if (field === null || dev.ui.loaded !== null || !dev.ui.screenOn) {
+    return false;
+  }
+  rec.state.fields[field] = (rec.state.fields[field] ?? '') + text;
+  if (rec.cls === LOGIN) {
+    rec.state.error = false;
+  }
+  return true;
+}
+
+/** Clears the focused field (ADBKeyBoard's ADB_CLEAR_TEXT). */
+export function clearText(dev: Device): void {
+  const rec = dev.topActivity();
+  if (rec.state.focus !== null) {
+    rec.state.fields[rec.state.focus] = '';
+  }
+}
+
+const LETTER_BASE = 29; // KEYCODE_A
+const DIGIT_BASE = 7; // KEYCODE_0
+
+/** One key press. */
+export function keyEvent(dev: Device, code: number): void {
+  const rec = dev.topActivity();
+  switch (code) {
+    case KEY.BACK:
+      back(dev);
+      return;
+    case KEY.HOME:
+      dev.ui.home();
+      return;
+    case KEY.POWER:
+      dev.ui.screenOn = !dev.ui.screenOn;
+      return;
+    case KEY.WAKEUP:
+      dev.ui.screenOn = true;
+      return;
+    case KEY.SLEEP:
+      dev.ui.screenOn = false;
+      return;
+    case KEY.DEL: {
+      const field = rec.state.focus;
+      if (field !== null) {
+        const chars = [...(rec.state.fields[field] ?? '')];
+        chars.pop();
+        rec.state.fields[field] = chars.join('');
+      }
+      return;
+    }
+    case KEY.TAB: {
+      const fields = [...editableIds(dev)];
+      if (fields.length > 0) {
+        const idx = rec.state.focus === null ? -1 : fields.indexOf(rec.state.focus);
+        rec.state.focus = fields[(idx + 1) % fields.length] ?? null;
+      }
+      return;
+    }
+    case KEY.ENTER:
+      if (rec.cls === LOGIN && rec.state.focus === 'password') {
+        runAction(dev, 'click:sign_in');
+      }
+      return;
+    case KEY.SPACE:
+      typeText(dev, ' ');
+      return;
+  }
+  if (code >= LETTER_BASE && code < LETTER_BASE + 26) {
+    typeText(dev, String.fromCharCode(97 + code - LETTER_BASE));
+  } else if (code >= DIGIT_BASE && code < DIGIT_BASE + 10) {
+    typeText(dev, String(code - DIGIT_BASE));
+  }
+}
+
+function* editableIds(dev: Device): Generator<string> {
+  const stack = [dev.currentTree()];
+  while (stack.length > 0) {
+    const n = stack.shift();
+    if (n === undefined) {
+      break;
+    }
+    if ((n.flags & F.EDITABLE) !== 0 && n.action?.startsWith('focus:') === true) {
+      yield n.action.slice('focus:'.length);
+    }
+    stack.push(...n.children);
+  }
+}

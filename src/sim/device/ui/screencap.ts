@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { F, walk, type ViewNode } from './view.js';
+
+const PRIMARY = '#6750A4';
+const ON_SURFACE = '#1C1B1F';
+const OUTLINE = '#79747E';
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function textEl(
+  x: number,
+  y: number,
+  size: number,
+  fill: string,
+  text: string,
+  anchor: 'start' | 'middle' = 'start',
+): string {
+  return `<text x="${x}" y="${y}" font-family="sans-serif" font-size="${size}" fill="${fill}" text-anchor="${anchor}" dominant-baseline="central">${esc(text)}</text>`;
+}
+
+/** What a screenshot shows besides the app's view tree. */
+export interface ScreenDecor {
+  width: number;
+  height: number;
+  density: number;
+  imeShown: boolean;
+  /** Text in the status bar (the clock). */
+  clock: string;
+  /** A dialog drawn over everything (title, message, buttons). */
+  overlay?: ViewNode;
+}
+
+/** An SVG picture of the screen: status bar, the view tree as boxes and text, nav bar, keyboard. */
+export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
+  const { width: w, height: h } = decor;
+  const dp = (v: number): number => Math.round((v * decor.density) / 160);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
+    `<rect width="${w}" height="${h}" fill="#FFFBFE"/>`,
+  ];
+  const drawTree = (tree: ViewNode): void => {
+    for (const n of walk(tree)) {
+      const [l, t, r, b] = n.bounds;
+      const bw = r - l;
+      const bh = b - t;
+      if (bw <= 0 || bh <= 0) {
+        continue;
+      }
+      const size = Math.max(8, Math.min(Math.round(bh * 0.42), dp(16)));
+      const cy = t + bh / 2;
+      if (n.id.endsWith(':id/toolbar')) {
+        parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="${PRIMARY}"/>`);
+        continue;
+      }
+      const inToolbar = tree !== n && isInside(tree, n, (p) => p.id.endsWith(':id/toolbar'));
+      const cls = n.cls;
+      if (/Button$/.test(cls) && !/ImageButton$/.test(cls) && !/RadioButton$/.test(cls)) {
+        parts.push(
+          `<rect x="${l}" y="${t}" width="${bw}" height="${bh}" rx="${Math.round(bh / 2)}" fill="${(n.flags & F.ENABLED) !== 0 ? PRIMARY : '#C9C5CA'}"/>`,
+        );
+        parts.push(textEl(l + bw / 2, cy, size, '#FFFFFF', n.text, 'middle'));
+      } else if (/ImageButton$/.test(cls)) {
+        parts.push(
+          textEl(
+            l + bw / 2,
+            cy,
+            Math.round(bh * 0.5),
+            inToolbar ? '#FFFFFF' : ON_SURFACE,
+            n.desc === 'Navigate up' ? '\u2190' : '\u25CF',
+            'middle',
+          ),
+        );
+      } else if ((n.flags & F.EDITABLE) !== 0) {
+        const stroke = (n.flags & F.FOCUSED) !== 0 ? PRIMARY : OUTLINE;
+        parts.push(
+          `<rect x="${l + 1}" y="${t + 1}" width="${bw - 2}" height="${bh - 2}" rx="${dp(4)}" fill="#FFFFFF" stroke="${stroke}" stroke-width="${(n.flags & F.FOCUSED) !== 0 ? 4 : 2}"/>`,
+        );
+        parts.push(textEl(l + dp(16), cy, size, ON_SURFACE, n.text));
+      } else if ((n.flags & F.CHECKABLE) !== 0) {
+        const box = Math.min(bh - 4, dp(20));
+        const checked = (n.flags & F.CHECKED) !== 0;
+        parts.push(
+          `<rect x="${l}" y="${cy - box / 2}" width="${box}" height="${box}" rx="${dp(2)}" fill="${checked ? PRIMARY : '#FFFFFF'}" stroke="${OUTLINE}" stroke-width="2"/>`,
+        );
+        parts.push(textEl(l + box + dp(16), cy, size, ON_SURFACE, n.text));
+      } else if (/WebView$/.test(cls)) {
+        parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="#F3F0F4"/>`);
+        parts.push(textEl(l + bw / 2, t + dp(48), size, OUTLINE, n.text, 'middle'));
+      } else if (n.text !== '' || (n.desc !== '' && n.children.length === 0)) {
+        const label = n.text !== '' ? n.text : n.desc;
+        if (n.pkg.includes('launcher') && (n.flags & F.CLICKABLE) !== 0) {
+          const radius = Math.min(bw, bh) * 0.25;
+          parts.push(
+            `<circle cx="${l + bw / 2}" cy="${t + radius + dp(8)}" r="${radius}" fill="${PRIMARY}"/>`,
+          );
+          parts.push(
+            textEl(
+              l + bw / 2,
+              t + radius + dp(8),
+              Math.round(radius),
+              '#FFFFFF',
+              label.charAt(0).toUpperCase(),
+              'middle',
+            ),
+          );
+          parts.push(textEl(l + bw / 2, b - dp(14), dp(12), ON_SURFACE, label, 'middle'));
+        } else {
+          parts.push(textEl(l + dp(16), cy, size, inToolbar ? '#FFFFFF' : ON_SURFACE, label));
+          if ((n.flags & F.CLICKABLE) !== 0 && n.id.endsWith(':id/item_title')) {
+            parts.push(`<rect x="${l}" y="${b - 1}" width="${bw}" height="1" fill="#E7E0EC"/>`);
+          }
+        }
+      }
+    }
+  };
+  drawTree(root);
+  if (decor.overlay !== undefined) {
+    parts.push(`<rect width="${w}" height="${h}" fill="#000000" fill-opacity="0.32"/>`);
+    const [l, t, r, b] = decor.overlay.bounds;
+    parts.push(`<rect x="${l}" y="${t}" width="${r - l}" height="${b - t}" rx="${dp(28)}" fill="#ECE6F0"/>`);
+    drawTree(decor.overlay);
+  }
+  const statusH = dp(24);
+  parts.push(`<rect width="${w}" height="${statusH}" fill="#E8DEF8"/>`);
+  parts.push(textEl(dp(16), statusH / 2, dp(14), ON_SURFACE, decor.clock));
+  if (decor.imeShown) {
+    const kh = Math.round(h * 0.36);
+    const top = h - dp(48) - kh;
+    parts.push(`<rect x="0" y="${top}" width="${w}" height="${kh}" fill="#E8EAED"/>`);
+    const rows = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+    const keyH = Math.floor(kh / 4.6);
+    rows.forEach((row, ri) => {
+      const keyW = Math.floor(w / 10);
+      const offset = Math.floor((w - keyW * row.length) / 2);
+      for (let i = 0; i < row.length; i++) {
+        const x = offset + i * keyW;
+        const y = top + dp(8) + ri * (keyH + dp(6));
+        parts.push(
+          `<rect x="${x + 3}" y="${y}" width="${keyW - 6}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
+        );
+        parts.push(
+          textEl(x + keyW / 2, y + keyH / 2, Math.round(keyH * 0.45), ON_SURFACE, row.charAt(i), 'middle'),
+        );
+      }
+    });
+    const y = top + dp(8) + 3 * (keyH + dp(6));
+    parts.push(
+      `<rect x="${Math.round(w * 0.25)}" y="${y}" width="${Math.round(w * 0.5)}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
+    );
+  }
+  parts.push(`<rect y="${h - dp(48)}" width="${w}" height="${dp(48)}" fill="#F3EDF7"/>`);
+  parts.push(
+    `<rect x="${Math.round(w / 2 - dp(54))}" y="${h - dp(26)}" width="${dp(108)}" height="${dp(4)}" rx="${dp(2)}" fill="${ON_SURFACE}"/>`,
+  );
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function isInside(root: ViewNode, target: ViewNode, pred: (n: ViewNode) => boolean): boolean {
+  const visit = (n: ViewNode, inside: boolean): boolean | null => {
+    const now = inside || pred(n);
+    if (n === target) {
+      return inside;
+    }
+    for (const c of n.children) {
+      const r = visit(c, now);
+      if (r !== null) {
+        return r;
+      }
+    }
+    return null;
+  };
+  return visit(root, false) === true;
+}
+
+const CACHE_LIMIT = 12;
+const pngCache = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * Renders an SVG to PNG in sharp's thread pool. Identical screens (many devices on the same
+ * screen) share one rendering.
+ */
+export function renderPng(svg: string): Promise<Uint8Array> {
+  const key = createHash('sha1').update(svg).digest('base64');
+  const hit = pngCache.get(key);
+  if (hit !== undefined) {
+    pngCache.delete(key);
+    pngCache.set(key, hit);
+    return hit;
+  }
+  const job = sharp(Buffer.from(svg))
+    .png({ compressionLevel: 6 })
+    .toBuffer()
+    .then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  pngCache.set(key, job);
+  job.catch(() => pngCache.delete(key));
+  while (pngCache.size > CACHE_LIMIT) {
+    const oldest = pngCache.keys().next().value;
+    if (oldest === undefined) {
+      break;
+    }
+    pngCache.delete(oldest);
+  }
+  return job;
+}
+
+/** Raw RGBA pixels of an SVG (what `screencap` without -p writes after its header). */
+export async function renderRaw(svg: string): Promise<Uint8Array> {
+  const b = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer();
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}

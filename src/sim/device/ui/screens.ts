@@ -1,0 +1,368 @@
+import { SAMPLE_PACKAGE } from '../../sample-app.js';
+import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE } from '../packages.js';
+import type { ActivityRecord, ScreenEnv } from './ui-model.js';
+import { F, node, type ViewNode } from './view.js';
+
+type Rect = readonly [number, number, number, number];
+
+/** Number of rows in the sample app's home list. */
+export const HOME_ITEMS = 40;
+
+/** Lays out a screen in dp like an Android layout would, converting to pixels with the density. */
+class Frame {
+  readonly scale: number;
+  readonly statusH: number;
+  readonly navH: number;
+  constructor(readonly env: ScreenEnv) {
+    this.scale = env.density / 160;
+    this.statusH = this.dp(24);
+    this.navH = this.dp(48);
+  }
+  dp(v: number): number {
+    return Math.round(v * this.scale);
+  }
+  get contentTop(): number {
+    return this.statusH;
+  }
+  get contentBottom(): number {
+    return this.env.height - this.navH;
+  }
+  /** The window decor every app screen has around its content. */
+  decor(pkg: string, content: ViewNode[]): ViewNode {
+    const { width: w, height: h } = this.env;
+    return node('android.widget.FrameLayout', pkg, [0, 0, w, h], {
+      children: [
+        node('android.widget.LinearLayout', pkg, [0, 0, w, h], {
+          children: [
+            node('android.widget.FrameLayout', pkg, [0, this.contentTop, w, this.contentBottom], {
+              id: 'android:id/content',
+              children: content,
+            }),
+          ],
+        }),
+      ],
+    });
+  }
+  toolbar(pkg: string, title: string, up: boolean): ViewNode {
+    const w = this.env.width;
+    const top = this.contentTop;
+    const bottom = top + this.dp(56);
+    const children: ViewNode[] = [];
+    let textLeft = this.dp(16);
+    if (up) {
+      children.push(
+        node('android.widget.ImageButton', pkg, [0, top, this.dp(56), bottom], {
+          desc: 'Navigate up',
+          flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE,
+          action: 'back',
+        }),
+      );
+      textLeft = this.dp(72);
+    }
+    children.push(
+      node(
+        'android.widget.TextView',
+        pkg,
+        [textLeft, top + this.dp(14), Math.min(w, textLeft + this.dp(260)), top + this.dp(42)],
+        { text: title },
+      ),
+    );
+    return node('android.view.ViewGroup', pkg, [0, top, w, bottom], { id: `${pkg}:id/toolbar`, children });
+  }
+}
+
+function editText(
+  pkg: string,
+  id: string,
+  bounds: Rect,
+  value: string,
+  hint: string,
+  focused: boolean,
+  password: boolean,
+): ViewNode {
+  let flags: number = F.ENABLED | F.CLICKABLE | F.FOCUSABLE | F.LONG_CLICKABLE | F.EDITABLE;
+  if (focused) {
+    flags |= F.FOCUSED;
+  }
+  if (password) {
+    flags |= F.PASSWORD;
+  }
+  // An empty field exposes its hint as text; a password field shows one bullet per character.
+  const text = value === '' ? hint : password ? '\u2022'.repeat([...value].length) : value;
+  return node('android.widget.EditText', pkg, bounds, {
+    id: `${pkg}:id/${id}`,
+    text,
+    flags,
+    action: `focus:${id}`,
+  });
+}
+
+function button(pkg: string, id: string, bounds: Rect, text: string, action: string): ViewNode {
+  return node('android.widget.Button', pkg, bounds, {
+    id: `${pkg}:id/${id}`,
+    text,
+    flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE,
+    action,
+  });
+}
+
+function label(pkg: string, id: string, bounds: Rect, text: string): ViewNode {
+  return node('android.widget.TextView', pkg, bounds, { id: id === '' ? '' : `${pkg}:id/${id}`, text });
+}
+
+function loginScreen(f: Frame, rec: ActivityRecord): ViewNode {
+  const pkg = rec.pkg;
+  const s = rec.state;
+  const w = f.env.width;
+  const left = f.dp(24);
+  const right = w - f.dp(24);
+  let y = f.contentTop + f.dp(56) + f.dp(24);
+  const next = (height: number, gap = 16): Rect => {
+    const r: Rect = [left, y, right, y + f.dp(height)];
+    y += f.dp(height + gap);
+    return r;
+  };
+  const children: ViewNode[] = [
+    label(pkg, 'title', next(32), 'Sign in to Droidbus Sample'),
+    editText(
+      pkg,
+      'username',
+      next(56),
+      s.fields['username'] ?? '',
+      'Username',
+      s.focus === 'username',
+      false,
+    ),
+    editText(pkg, 'password', next(56), s.fields['password'] ?? '', 'Password', s.focus === 'password', true),
+  ];
+  if (s.error) {
+    children.push(label(pkg, 'error', next(24), 'Enter a username and password'));
+  }
+  children.push(button(pkg, 'sign_in', next(48), 'Sign in', 'click:sign_in'));
+  const form = node('android.widget.LinearLayout', pkg, [0, f.contentTop + f.dp(56), w, f.contentBottom], {
+    id: `${pkg}:id/login_form`,
+    children,
+  });
+  return f.decor(pkg, [f.toolbar(pkg, 'Droidbus Sample', false), form]);
+}
+
+/** Geometry of the home screen's list, shared by the builder and the scroll handler. */
+export function homeListGeometry(env: ScreenEnv): {
+  top: number;
+  bottom: number;
+  rowHeight: number;
+  maxScroll: number;
+} {
+  const f = new Frame(env);
+  const top = f.contentTop + f.dp(56) + f.dp(16) + f.dp(28) + f.dp(16) + f.dp(48) + f.dp(16);
+  const bottom = f.contentBottom;
+  const rowHeight = f.dp(64);
+  return { top, bottom, rowHeight, maxScroll: Math.max(0, HOME_ITEMS * rowHeight - (bottom - top)) };
+}
+
+function homeScreen(f: Frame, rec: ActivityRecord): ViewNode {
+  const pkg = rec.pkg;
+  const w = f.env.width;
+  const top = f.contentTop + f.dp(56) + f.dp(16);
+  const user = rec.state.extras['user'] ?? 'guest';
+  const welcome = label(pkg, 'welcome', [f.dp(24), top, w - f.dp(24), top + f.dp(28)], `Welcome, ${user}`);
+  const by = top + f.dp(28) + f.dp(16);
+  const mid = Math.round(w / 2);
+  const buttons = node('android.widget.LinearLayout', pkg, [0, by, w, by + f.dp(48)], {
+    children: [
+      button(
+        pkg,
+        'open_details',
+        [f.dp(24), by, mid - f.dp(8), by + f.dp(48)],
+        'Open details',
+        'click:open_details',
+      ),
+      button(pkg, 'crash', [mid + f.dp(8), by, w - f.dp(24), by + f.dp(48)], 'Crash', 'click:crash'),
+    ],
+  });
+  const g = homeListGeometry(f.env);
+  const rows: ViewNode[] = [];
+  const scroll = Math.min(rec.state.scroll, g.maxScroll);
+  for (let i = 0; i < HOME_ITEMS; i++) {
+    const rt = g.top + i * g.rowHeight - scroll;
+    const rb = rt + g.rowHeight;
+    if (rb <= g.top || rt >= g.bottom) {
+      continue;
+    }
+    // uiautomator reports bounds clipped to the visible part of the list.
+    rows.push(
+      node('android.widget.TextView', pkg, [0, Math.max(rt, g.top), w, Math.min(rb, g.bottom)], {
+        id: `${pkg}:id/item_title`,
+        text: `Item ${i + 1}`,
+        flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE,
+        action: `click:item:${i + 1}`,
+      }),
+    );
+  }
+  const list = node('androidx.recyclerview.widget.RecyclerView', pkg, [0, g.top, w, g.bottom], {
+    id: `${pkg}:id/list`,
+    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE,
+    children: rows,
+  });
+  return f.decor(pkg, [f.toolbar(pkg, 'Home', false), welcome, buttons, list]);
+}
+
+function detailScreen(f: Frame, rec: ActivityRecord): ViewNode {
+  const pkg = rec.pkg;
+  const w = f.env.width;
+  const item = rec.state.extras['item'] ?? '1';
+  let y = f.contentTop + f.dp(56) + f.dp(24);
+  const row = (height: number): Rect => {
+    const r: Rect = [f.dp(24), y, w - f.dp(24), y + f.dp(height)];
+    y += f.dp(height + 16);
+    return r;
+  };
+  const checkFlags = (key: string): number =>
+    F.ENABLED | F.CLICKABLE | F.FOCUSABLE | F.CHECKABLE | (rec.state.checked[key] === true ? F.CHECKED : 0);
+  const children = [
+    label(pkg, 'detail_title', row(32), `Item ${item}`),
+    label(
+      pkg,
+      'detail_body',
+      row(48),
+      `Details for item ${item}. Price: ${(Number(item) * 3.5 + 9.49).toFixed(2)} EUR`,
+    ),
+    node('android.widget.CheckBox', pkg, row(48), {
+      id: `${pkg}:id/favourite`,
+      text: 'Favourite',
+      flags: checkFlags('favourite'),
+      action: 'toggle:favourite',
+    }),
+    node('android.widget.Switch', pkg, row(48), {
+      id: `${pkg}:id/notify`,
+      text: 'Notify me',
+      flags: checkFlags('notify'),
+      action: 'toggle:notify',
+    }),
+  ];
+  return f.decor(pkg, [f.toolbar(pkg, 'Details', true), ...children]);
+}
+
+function launcherScreen(f: Frame): ViewNode {
+  const { width: w, height: h } = f.env;
+  const pkg = LAUNCHER_PACKAGE;
+  const cols = 4;
+  const cellW = Math.floor(w / cols);
+  const cellH = f.dp(96);
+  const top = f.statusH + f.dp(80);
+  const icons = f.env.launcherApps.map((app, i) => {
+    const cx = (i % cols) * cellW;
+    const cy = top + Math.floor(i / cols) * cellH;
+    return node('android.widget.TextView', pkg, [cx, cy, cx + cellW, cy + cellH], {
+      text: app.label,
+      desc: app.label,
+      flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE | F.LONG_CLICKABLE,
+      action: `launch:${app.pkg}`,
+    });
+  });
+  const workspace = node('android.widget.ScrollView', pkg, [0, f.statusH, w, h - f.navH], {
+    id: `${pkg}:id/workspace`,
+    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE,
+    children: [node('android.view.ViewGroup', pkg, [0, f.statusH, w, h - f.navH], { children: icons })],
+  });
+  return node('android.widget.FrameLayout', pkg, [0, 0, w, h], {
+    children: [
+      node('android.widget.FrameLayout', pkg, [0, 0, w, h], {
+        id: `${pkg}:id/drag_layer`,
+        children: [workspace],
+      }),
+    ],
+  });
+}
+
+/** A plain screen for apps the simulator has no special model of: a title and some lines. */
+function genericScreen(f: Frame, rec: ActivityRecord, title: string, lines: string[]): ViewNode {
+  const pkg = rec.pkg;
+  const w = f.env.width;
+  let y = f.contentTop + f.dp(56) + f.dp(16);
+  const rows = lines.map((text) => {
+    const r: Rect = [0, y, w, y + f.dp(56)];
+    y += f.dp(56);
+    return node('android.widget.TextView', pkg, r, { text, flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE });
+  });
+  const list = node('android.widget.LinearLayout', pkg, [0, f.contentTop + f.dp(56), w, f.contentBottom], {
+    children: rows,
+  });
+  return f.decor(pkg, [f.toolbar(pkg, title, false), list]);
+}
+
+function chromeScreen(f: Frame, rec: ActivityRecord): ViewNode {
+  const pkg = rec.pkg;
+  const w = f.env.width;
+  const top = f.contentTop;
+  const url = rec.state.extras['url'] ?? '';
+  const bar = editText(
+    pkg,
+    'url_bar',
+    [f.dp(56), top + f.dp(8), w - f.dp(56), top + f.dp(48)],
+    rec.state.fields['url_bar'] ?? url,
+    'Search or type web address',
+    rec.state.focus === 'url_bar',
+    false,
+  );
+  const web = node('android.webkit.WebView', pkg, [0, top + f.dp(56), w, f.contentBottom], {
+    text: url === '' ? 'New tab' : url,
+    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE,
+  });
+  return f.decor(pkg, [
+    node('android.widget.FrameLayout', pkg, [0, top, w, top + f.dp(56)], {
+      id: `${pkg}:id/toolbar`,
+      children: [bar],
+    }),
+    web,
+  ]);
+}
+
+/** The view tree of an activity on the given display. */
+export function buildActivityScreen(rec: ActivityRecord, env: ScreenEnv): ViewNode {
+  const f = new Frame(env);
+  if (rec.cls.startsWith(SAMPLE_PACKAGE + '.')) {
+    const simple = rec.cls.slice(rec.cls.lastIndexOf('.') + 1);
+    if (simple === 'LoginActivity') {
+      return loginScreen(f, rec);
+    }
+    if (simple === 'HomeActivity') {
+      return homeScreen(f, rec);
+    }
+    if (simple === 'DetailActivity') {
+      return detailScreen(f, rec);
+    }
+  }
+  if (rec.pkg === LAUNCHER_PACKAGE) {
+    return launcherScreen(f);
+  }
+  if (rec.pkg === CHROME_PACKAGE) {
+    return chromeScreen(f, rec);
+  }
+  if (rec.pkg === SETTINGS_PACKAGE) {
+    const target = rec.state.extras['package'];
+    if (target !== undefined) {
+      return genericScreen(f, rec, 'App info', [
+        env.labelOf(target),
+        target,
+        'Open',
+        'Uninstall',
+        'Force stop',
+        'Notifications',
+        'Permissions',
+        'Storage & cache',
+      ]);
+    }
+    return genericScreen(f, rec, 'Settings', [
+      'Network & internet',
+      'Connected devices',
+      'Apps',
+      'Notifications',
+      'Battery',
+      'Storage',
+      'Display',
+      'System',
+    ]);
+  }
+  return genericScreen(f, rec, env.labelOf(rec.pkg), [rec.cls.slice(rec.cls.lastIndexOf('.') + 1)]);
+}

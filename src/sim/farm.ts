@@ -1,0 +1,254 @@
+import { logger } from '../util/log.js';
+import type { SimDevice, SimDeviceIdentity, SimDeviceOptions } from './device-api.js';
+import { ensureAdbServer, resolveAdbPort } from './adbd/adb-server-launch.js';
+import { CommandLog } from './adbd/command-log.js';
+import type { AuthMode } from './adbd/connection.js';
+import { AdbdListener } from './adbd/listener.js';
+import { announceEmulator, connectDevice, disconnectDevice, listDevices } from './adbd/server-client.js';
+import { EmulatorConsole, consoleTokenPath, ensureConsoleToken } from './emulator-console.js';
+import { EMULATOR_MODELS, PHONE_MODELS } from './farm-catalog.js';
+
+const log = logger('sim');
+
+export interface FarmOptions {
+  /** TCP devices (`adb connect 127.0.0.1:PORT`). */
+  devices: number;
+  /** Emulators (`emulator-N`, console on N, adb on N+1). */
+  emulators?: number;
+  /** The adb server's port (default: ANDROID_ADB_SERVER_PORT, else 5037). */
+  adbPort?: number;
+  /** Start an adb server with the SDK's adb when none answers (default true). */
+  startServer?: boolean;
+  /** Appends one JSON line per device command to this file. */
+  commandLog?: string;
+  dumpLatencyMs?: number;
+  logcatRate?: number;
+  auth?: AuthMode;
+  /** First console port tried for emulators (default 5554); taken pairs are skipped, as emulators do. */
+  emulatorBasePort?: number;
+  /** Largest adb payload the devices accept and send (default 1 MiB). */
+  maxPayload?: number;
+  /** How long a device may take to come online at the server (default 20 s). */
+  readyTimeoutMs?: number;
+  /** Builds each device model (default: the simulator's own `createSimDevice`). */
+  createDevice?: (options: SimDeviceOptions) => SimDevice;
+  /** Tells the person running the farm what it did on their behalf (started a server, made a token file). */
+  notify?: (message: string) => void;
+}
+
+/** One simulated device of a running farm. */
+export interface FarmDevice {
+  serial: string;
+  kind: 'tcp' | 'emulator';
+  /** The adb transport port (for an emulator, console port + 1). */
+  port: number;
+  consolePort?: number;
+  model: string;
+  sdk: number;
+  /** The device model itself, for in-process users (load tests, demos). */
+  device: SimDevice;
+}
+
+export interface Farm {
+  adbPort: number;
+  devices: FarmDevice[];
+  /** Disconnects every device from the server, waits until it lists none of them, and frees everything. */
+  stop(): Promise<void>;
+}
+
+interface Running extends FarmDevice {
+  listener: AdbdListener;
+  console?: EmulatorConsole;
+  gone: boolean;
+}
+
+/** Runs `fn` over `items` with at most `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      await fn(item);
+    }
+  });
+  await Promise.all(workers);
+}
+
+function isAddressInUse(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
+/** Finds the first free console/adb port pair at or above `base`, the way an emulator picks its ports. */
+async function listenEmulatorPorts(
+  base: number,
+  taken: Set<number>,
+): Promise<{ console: EmulatorConsole; adb: AdbdListener }> {
+  for (let consolePort = base; consolePort + 1 < 65536; consolePort += 2) {
+    if (taken.has(consolePort)) {
+      continue;
+    }
+    let console: EmulatorConsole | undefined;
+    try {
+      console = await EmulatorConsole.listen(consolePort);
+      const adb = await AdbdListener.listen('127.0.0.1', consolePort + 1);
+      taken.add(consolePort);
+      return { console, adb };
+    } catch (err) {
+      await console?.close();
+      if (!isAddressInUse(err)) {
+        throw err;
+      }
+    }
+  }
+  throw new Error(`no free emulator port pair at or above ${base}`);
+}
+
+/**
+ * Starts a farm of simulated devices and makes the adb server see them: TCP devices connect through
+ * `host:connect`, emulators announce themselves with `host:emulator`. Resolves once every device is
+ * online at the server (or `unauthorized` under auth mode `unauthorized`).
+ */
+export async function startFarm(options: FarmOptions): Promise<Farm> {
+  const adbPort = resolveAdbPort(options.adbPort);
+  const notify = options.notify ?? ((message: string) => log.info(message));
+  const auth = options.auth ?? 'none';
+  const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
+  const emulators = options.emulators ?? 0;
+  if (options.startServer !== false) {
+    const started = await ensureAdbServer(adbPort);
+    if (started.started) {
+      notify(`no adb server answered on port ${adbPort}; started one with ${started.adb}`);
+    }
+  }
+  const createDevice = options.createDevice ?? (await import('./device/index.js')).createSimDevice;
+  if (emulators > 0 && ensureConsoleToken()) {
+    notify(`created ${consoleTokenPath()} (emulator console token), as the emulator does`);
+  }
+  const commandLog = options.commandLog ? new CommandLog(options.commandLog) : undefined;
+  const running: Running[] = [];
+
+  const serve = (listener: AdbdListener, identity: SimDeviceIdentity): SimDevice => {
+    const device = createDevice({
+      identity,
+      ...(options.dumpLatencyMs !== undefined ? { dumpLatencyMs: options.dumpLatencyMs } : {}),
+      ...(options.logcatRate !== undefined ? { logcatRate: options.logcatRate } : {}),
+    });
+    listener.attach({
+      device,
+      auth,
+      commandLog,
+      log,
+      ...(options.maxPayload !== undefined ? { maxPayload: options.maxPayload } : {}),
+    });
+    return device;
+  };
+
+  const stop = async (): Promise<void> => {
+    const tcp = running.filter((r) => r.kind === 'tcp' && !r.gone);
+    await eachLimited(tcp, 8, async (r) => {
+      await disconnectDevice(adbPort, r.serial).catch(() => undefined);
+    });
+    await Promise.all(running.map((r) => closeDevice(r)));
+    await waitUntilUnlisted(adbPort, new Set(running.map((r) => r.serial)), 5_000);
+    commandLog?.close();
+  };
+
+  try {
+    for (let i = 0; i < options.devices; i++) {
+      const model = PHONE_MODELS[i % PHONE_MODELS.length]!;
+      const listener = await AdbdListener.listen('127.0.0.1', 0);
+      const serial = `127.0.0.1:${listener.port}`;
+      const device = serve(listener, { ...model, serial });
+      running.push({
+        serial,
+        kind: 'tcp',
+        port: listener.port,
+        model: model.model,
+        sdk: model.sdk,
+        device,
+        listener,
+        gone: false,
+      });
+    }
+    const taken = new Set<number>();
+    for (let i = 0; i < emulators; i++) {
+      const model = EMULATOR_MODELS[i % EMULATOR_MODELS.length]!;
+      const ports = await listenEmulatorPorts(options.emulatorBasePort ?? 5554, taken);
+      const serial = `emulator-${ports.console.port}`;
+      const device = serve(ports.adb, { ...model, serial });
+      const entry: Running = {
+        serial,
+        kind: 'emulator',
+        port: ports.adb.port,
+        consolePort: ports.console.port,
+        model: model.model,
+        sdk: model.sdk,
+        device,
+        listener: ports.adb,
+        console: ports.console,
+        gone: false,
+      };
+      ports.console.attach({
+        device,
+        avdName: model.avdName ?? 'Pixel_API',
+        // The reply goes out first; the emulator then vanishes.
+        onKill: () => setImmediate(() => void closeDevice(entry)),
+      });
+      running.push(entry);
+    }
+    await eachLimited(running, 8, async (r) => {
+      const ready = r.listener.waitReady(readyTimeoutMs);
+      ready.catch(() => undefined);
+      if (r.kind === 'tcp') {
+        await connectDevice(adbPort, r.serial, auth === 'unauthorized');
+      } else {
+        await announceEmulator(adbPort, r.port);
+      }
+      await ready;
+    });
+  } catch (err) {
+    await stop().catch(() => undefined);
+    throw err;
+  }
+
+  return {
+    adbPort,
+    devices: running.map(({ serial, kind, port, consolePort, model, sdk, device }) => ({
+      serial,
+      kind,
+      port,
+      ...(consolePort !== undefined ? { consolePort } : {}),
+      model,
+      sdk,
+      device,
+    })),
+    stop,
+  };
+}
+
+async function closeDevice(r: Running): Promise<void> {
+  if (r.gone) {
+    return;
+  }
+  r.gone = true;
+  await Promise.all([r.listener.close(), r.console?.close()]);
+  r.device.close();
+}
+
+/** Polls the server until none of `serials` is listed (a closed emulator socket takes ~250 ms to notice). */
+async function waitUntilUnlisted(adbPort: number, serials: Set<string>, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    let listed: { serial: string }[];
+    try {
+      listed = await listDevices(adbPort);
+    } catch {
+      return; // No server, nothing listed.
+    }
+    if (!listed.some((d) => serials.has(d.serial))) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  log.warn('the adb server still lists some simulated devices after stop');
+}

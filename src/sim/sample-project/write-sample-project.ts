@@ -1,0 +1,87 @@
+/**
+ * `droidbus sim --sample-project DIR`: writes the sample Android project, with a `gradlew` (POSIX
+ * sh) and `gradlew.bat` that run this droidbus installation's gradlew stand-in with node.
+ */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sampleProjectFiles } from './project-files.js';
+
+export interface SampleProjectOptions {
+  /** The node executable the wrapper scripts run (default: this process's). */
+  node?: string;
+  /**
+   * Arguments before the stand-in's own (default: the built stand-in module, resolved from this
+   * module's location; from a source checkout that is the dist/ build of it). Tests that run
+   * from sources pass `['--import', TSX_LOADER_URL, '/abs/…/gradlew-stand-in.ts']`.
+   */
+  standInArgs?: string[];
+}
+
+/** The built gradlew stand-in module of this installation (always under dist/ when running from src/). */
+export function builtStandInPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  const built = join(dirname(here), 'gradlew-stand-in.js');
+  if (here.endsWith('.js')) {
+    return built;
+  }
+  // Running from src/ (tsx, vitest): the committed wrapper must still point at the build.
+  const srcIndex = here.lastIndexOf(`${join('src', 'sim', 'sample-project')}`);
+  return join(here.slice(0, srcIndex), 'dist', 'sim', 'sample-project', 'gradlew-stand-in.js');
+}
+
+/** Quotes a word for POSIX sh. */
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Quotes an argument for cmd.exe (no shell metacharacters are expected in paths, but spaces are). */
+function batQuote(s: string): string {
+  return `"${s.replaceAll('"', '""')}"`;
+}
+
+/** The POSIX `gradlew` script. */
+export function gradlewScript(node: string, standInArgs: readonly string[]): string {
+  return `#!/bin/sh
+# Gradle wrapper stand-in written by \`droidbus sim --sample-project\`: no Gradle runs here.
+# It execs droidbus's gradlew stand-in, which prints Gradle-like output and writes the APK.
+APP_HOME=$(cd "$(dirname "$0")" && pwd -P) || exit 1
+SIM_GRADLE_PROJECT_DIR=$APP_HOME
+export SIM_GRADLE_PROJECT_DIR
+NODE=${shQuote(node)}
+[ -x "$NODE" ] || NODE=node
+exec "$NODE" ${standInArgs.map(shQuote).join(' ')} "$@"
+`;
+}
+
+/** The Windows `gradlew.bat` script (CRLF line endings, as cmd.exe expects). */
+export function gradlewBat(node: string, standInArgs: readonly string[]): string {
+  return [
+    '@rem Gradle wrapper stand-in written by droidbus sim --sample-project: no Gradle runs here.',
+    '@echo off',
+    'setlocal',
+    'set SIM_GRADLE_PROJECT_DIR=%~dp0',
+    `set NODE_EXE=${batQuote(node)}`,
+    'if not exist %NODE_EXE% set NODE_EXE=node',
+    `%NODE_EXE% ${standInArgs.map(batQuote).join(' ')} %*`,
+    'exit /b %ERRORLEVEL%',
+    '',
+  ].join('\r\n');
+}
+
+/** Writes the sample Android project into `dir` (created if missing; existing files are replaced). */
+export async function writeSampleProject(dir: string, options: SampleProjectOptions = {}): Promise<void> {
+  const node = options.node ?? process.execPath;
+  const standInArgs = options.standInArgs ?? [builtStandInPath()];
+  const files: Record<string, string> = {
+    ...sampleProjectFiles(),
+    gradlew: gradlewScript(node, standInArgs),
+    'gradlew.bat': gradlewBat(node, standInArgs),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    const target = join(dir, ...path.split('/'));
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+  }
+  await chmod(join(dir, 'gradlew'), 0o755);
+}

@@ -1,0 +1,237 @@
+/** Backslash escapes as mksh's `echo`/`print` and toybox `printf` understand them. */
+
+const SIMPLE: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+};
+
+/**
+ * Expands the escapes of mksh's `echo` (on by default there): \a \b \e \f \n \r \t \v \\ \0nnn,
+ * and \c, which ends all output. Returns the text and whether \c was seen.
+ */
+export function echoEscapes(s: string): { text: string; stop: boolean } {
+  if (!s.includes('\\')) {
+    return { text: s, stop: false };
+  }
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (c !== '\\' || i === s.length - 1) {
+      out += c;
+      continue;
+    }
+    const n = s.charAt(i + 1);
+    const simple = SIMPLE[n];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+    } else if (n === 'c') {
+      return { text: out, stop: true };
+    } else if (n === '0') {
+      const m = /^[0-7]{0,3}/.exec(s.slice(i + 2));
+      const digits = m?.[0] ?? '';
+      out += String.fromCharCode(digits === '' ? 0 : Number.parseInt(digits, 8) & 0xff);
+      i += 1 + digits.length;
+    } else {
+      out += c;
+    }
+  }
+  return { text: out, stop: false };
+}
+
+/** Expands the escapes of a `printf` format string: the echo set plus \" \ooo \xHH. */
+export function printfEscapes(s: string): { text: string; stop: boolean } {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charAt(i);
+    if (c !== '\\' || i === s.length - 1) {
+      out += c;
+      continue;
+    }
+    const n = s.charAt(i + 1);
+    const simple = SIMPLE[n];
+    if (simple !== undefined) {
+      out += simple;
+      i++;
+    } else if (n === '"') {
+      out += '"';
+      i++;
+    } else if (n === 'c') {
+      return { text: out, stop: true };
+    } else if (/[0-7]/.test(n)) {
+      const digits = (/^[0-7]{1,3}/.exec(s.slice(i + 1)) ?? [''])[0];
+      out += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
+      i += digits.length;
+    } else if (n === 'x' && /[0-9a-fA-F]/.test(s.charAt(i + 2))) {
+      const digits = (/^[0-9a-fA-F]{1,2}/.exec(s.slice(i + 2)) ?? [''])[0];
+      out += String.fromCharCode(Number.parseInt(digits, 16));
+      i += 1 + digits.length;
+    } else {
+      out += c;
+    }
+  }
+  return { text: out, stop: false };
+}
+
+/** `printf FORMAT ARGS…`: the format is reused until every argument is consumed. */
+export function formatPrintf(format: string, args: string[]): { text: string; errors: string[] } {
+  const errors: string[] = [];
+  let text = '';
+  let argi = 0;
+  const next = (): string | undefined => args[argi++];
+  do {
+    const startArgs = argi;
+    let i = 0;
+    let stop = false;
+    while (i < format.length && !stop) {
+      const c = format.charAt(i);
+      if (c === '\\') {
+        const end = escapeEnd(format, i);
+        const piece = printfEscapes(format.slice(i, end));
+        text += piece.text;
+        stop = piece.stop;
+        i = end;
+        continue;
+      }
+      if (c !== '%') {
+        text += c;
+        i++;
+        continue;
+      }
+      const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/.exec(format.slice(i));
+      if (m === null) {
+        text += c;
+        i++;
+        continue;
+      }
+      i += m[0].length;
+      const flags = m[1] ?? '';
+      const width =
+        m[2] === '*' ? Number.parseInt(next() ?? '0', 10) : m[2] === undefined ? undefined : Number(m[2]);
+      const precRaw = m[3] === '*' ? (next() ?? '0') : m[3];
+      const prec = precRaw === undefined ? undefined : precRaw === '' ? 0 : Number(precRaw);
+      const conv = m[4] as string;
+      if (conv === '%') {
+        text += '%';
+        continue;
+      }
+      const arg = next();
+      let body: string;
+      switch (conv) {
+        case 's':
+          body = arg ?? '';
+          if (prec !== undefined) {
+            body = body.slice(0, prec);
+          }
+          break;
+        case 'b': {
+          const piece = echoEscapes(arg ?? '');
+          body = piece.text;
+          stop = piece.stop;
+          break;
+        }
+        case 'c':
+          body = (arg ?? '').charAt(0);
+          break;
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o': {
+          const n = parseNumber(arg, errors);
+          const radix = conv === 'x' || conv === 'X' ? 16 : conv === 'o' ? 8 : 10;
+          let digits = Math.abs(Math.trunc(n)).toString(radix);
+          if (conv === 'X') {
+            digits = digits.toUpperCase();
+          }
+          if (prec !== undefined) {
+            digits = digits.padStart(prec, '0');
+          }
+          if (flags.includes('#') && n !== 0 && radix !== 10) {
+            digits = (radix === 16 ? (conv === 'X' ? '0X' : '0x') : '0') + digits;
+          }
+          const sign = n < 0 ? '-' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+          body = sign + digits;
+          if (flags.includes('0') && !flags.includes('-') && width !== undefined && prec === undefined) {
+            body = sign + digits.padStart(width - sign.length, '0');
+          }
+          break;
+        }
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G': {
+          const n = Number.parseFloat(arg ?? '0');
+          const value = Number.isNaN(n) ? 0 : n;
+          const p = prec ?? 6;
+          body =
+            conv === 'f' || conv === 'F'
+              ? value.toFixed(p)
+              : conv === 'e' || conv === 'E'
+                ? value.toExponential(p)
+                : String(Number(value.toPrecision(p === 0 ? 1 : p)));
+          if (conv === 'E' || conv === 'G') {
+            body = body.toUpperCase();
+          }
+          if (flags.includes('+') && value >= 0) {
+            body = '+' + body;
+          }
+          break;
+        }
+        default:
+          errors.push(`printf: %${conv}: invalid conversion`);
+          body = '';
+      }
+      if (width !== undefined && body.length < width) {
+        body = flags.includes('-')
+          ? body.padEnd(width)
+          : body.padStart(width, flags.includes('0') && /[fFeEgG]/.test(conv) ? '0' : ' ');
+      }
+      text += body;
+    }
+    if (stop || argi === startArgs) {
+      break;
+    }
+  } while (argi < args.length);
+  return { text, errors };
+}
+
+function escapeEnd(format: string, i: number): number {
+  const n = format.charAt(i + 1);
+  if (/[0-7]/.test(n)) {
+    return i + 1 + ((/^[0-7]{1,3}/.exec(format.slice(i + 1)) ?? [''])[0].length || 1);
+  }
+  if (n === 'x') {
+    return i + 2 + (/^[0-9a-fA-F]{0,2}/.exec(format.slice(i + 2)) ?? [''])[0].length;
+  }
+  return Math.min(format.length, i + 2);
+}
+
+function parseNumber(arg: string | undefined, errors: string[]): number {
+  if (arg === undefined || arg === '') {
+    return 0;
+  }
+  if (/^['"]/.test(arg)) {
+    return arg.codePointAt(1) ?? 0;
+  }
+  const n = /^[-+]?0x/i.test(arg)
+    ? Number.parseInt(arg, 16)
+    : /^[-+]?0[0-7]+$/.test(arg)
+      ? Number.parseInt(arg, 8)
+      : Number(arg);
+  if (Number.isNaN(n)) {
+    errors.push(`printf: invalid number '${arg}'`);
+    return 0;
+  }
+  return n;
+}

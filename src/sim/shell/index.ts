@@ -1,0 +1,18 @@
+import type { CommandFn } from './command.js';
+import { FILTER_COMMANDS } from './builtins-filter.js';
+import { FS_COMMANDS } from './builtins-fs.js';
+import { MISC_COMMANDS } from './builtins-misc.js';
+import { stat } from './builtins-stat.js';
+import { TEXT_COMMANDS } from './builtins-text.js';
+
+export { runShell, SHELL_NAME, type ShellOptions, type Streams } from './interpreter.js';
+export type { CommandContext, CommandFn } from './command.js';
+
+/** Every device-independent built-in (text, filters, files, shell utilities). */
+export const GENERIC_COMMANDS: ReadonlyMap<string, CommandFn> = new Map([
+  ...TEXT_COMMANDS,
+  ...FILTER_COMMANDS,
+  ...FS_COMMANDS,
+  ...MISC_COMMANDS,
+  ['stat', stat],
+]);

@@ -1,0 +1,516 @@
+/**
+ * Android's binary XML (the compiled AndroidManifest.xml inside an APK): the chunk format of AOSP's
+ * ResourceTypes.h (ResChunk_header, ResStringPool, the resource map, ResXMLTree_node and its
+ * namespace/element extensions, Res_value). Encoder and decoder; the decoder checks every size and
+ * offset so malformed input throws instead of looping or reading out of bounds.
+ */
+import { ApkFormatError } from './apk-zip.js';
+
+export const ANDROID_NS = 'http://schemas.android.com/apk/res/android';
+
+const RES_STRING_POOL_TYPE = 0x0001;
+const RES_XML_TYPE = 0x0003;
+const RES_XML_START_NAMESPACE_TYPE = 0x0100;
+const RES_XML_END_NAMESPACE_TYPE = 0x0101;
+const RES_XML_START_ELEMENT_TYPE = 0x0102;
+const RES_XML_END_ELEMENT_TYPE = 0x0103;
+const RES_XML_RESOURCE_MAP_TYPE = 0x0180;
+const UTF8_FLAG = 1 << 8;
+const NO_ENTRY = 0xffffffff;
+
+/** Res_value data types used in manifests. */
+export const ResType = {
+  NULL: 0x00,
+  REFERENCE: 0x01,
+  STRING: 0x03,
+  INT_DEC: 0x10,
+  INT_HEX: 0x11,
+  INT_BOOLEAN: 0x12,
+} as const;
+
+/** The android:* attribute resource ids (android.R.attr) a manifest uses. */
+export const ANDROID_ATTR: Readonly<Record<string, number>> = {
+  theme: 0x01010000,
+  label: 0x01010001,
+  icon: 0x01010002,
+  name: 0x01010003,
+  debuggable: 0x0101000f,
+  exported: 0x01010010,
+  minSdkVersion: 0x0101020c,
+  versionCode: 0x0101021b,
+  versionName: 0x0101021c,
+  targetSdkVersion: 0x01010270,
+  allowBackup: 0x01010280,
+  compileSdkVersion: 0x01010572,
+  compileSdkVersionCodename: 0x01010573,
+};
+
+export interface XmlAttribute {
+  /** Namespace URI; absent for plain attributes such as `package`. */
+  ns?: string;
+  name: string;
+  /** Strings become TYPE_STRING, booleans TYPE_INT_BOOLEAN, numbers TYPE_INT_DEC (or INT_HEX by `type`). */
+  value: string | number | boolean;
+  /** android.R.attr id; looked up in ANDROID_ATTR for android: attributes when absent. */
+  resourceId?: number;
+  /** Res_value type and data as decoded (set by the decoder). */
+  type?: number;
+  data?: number;
+}
+
+export interface XmlElement {
+  ns?: string;
+  name: string;
+  attributes: XmlAttribute[];
+  children: XmlElement[];
+}
+
+export interface XmlNamespace {
+  prefix: string;
+  uri: string;
+}
+
+export interface BinaryXmlOptions {
+  /** String pool encoding: aapt writes UTF-16, aapt2 UTF-8. Default utf16. */
+  encoding?: 'utf8' | 'utf16';
+  namespaces?: XmlNamespace[];
+}
+
+function resourceIdOf(attr: XmlAttribute): number | undefined {
+  if (attr.resourceId !== undefined) {
+    return attr.resourceId;
+  }
+  return attr.ns === ANDROID_NS ? ANDROID_ATTR[attr.name] : undefined;
+}
+
+class ByteWriter {
+  private buf = new Uint8Array(1024);
+  private dv = new DataView(this.buf.buffer);
+  length = 0;
+
+  private ensure(extra: number): void {
+    if (this.length + extra <= this.buf.length) {
+      return;
+    }
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + extra));
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+    this.dv = new DataView(next.buffer);
+  }
+  u8(v: number): void {
+    this.ensure(1);
+    this.dv.setUint8(this.length, v);
+    this.length += 1;
+  }
+  u16(v: number): void {
+    this.ensure(2);
+    this.dv.setUint16(this.length, v, true);
+    this.length += 2;
+  }
+  u32(v: number): void {
+    this.ensure(4);
+    this.dv.setUint32(this.length, v >>> 0, true);
+    this.length += 4;
+  }
+  bytes(b: Uint8Array): void {
+    this.ensure(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+  setU32(at: number, v: number): void {
+    this.dv.setUint32(at, v >>> 0, true);
+  }
+  pad4(): void {
+    while (this.length % 4 !== 0) {
+      this.u8(0);
+    }
+  }
+  result(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
+}
+
+function encodeStringPool(strings: readonly string[], utf8: boolean): Uint8Array {
+  const data = new ByteWriter();
+  const offsets: number[] = [];
+  for (const s of strings) {
+    offsets.push(data.length);
+    if (utf8) {
+      const encoded = new TextEncoder().encode(s);
+      writeLength8(data, s.length);
+      writeLength8(data, encoded.length);
+      data.bytes(encoded);
+      data.u8(0);
+    } else {
+      if (s.length > 0x7fff) {
+        data.u16(0x8000 | (s.length >>> 16));
+        data.u16(s.length & 0xffff);
+      } else {
+        data.u16(s.length);
+      }
+      for (let i = 0; i < s.length; i++) {
+        data.u16(s.charCodeAt(i));
+      }
+      data.u16(0);
+    }
+  }
+  data.pad4();
+  const headerSize = 28;
+  const stringsStart = headerSize + 4 * strings.length;
+  const out = new ByteWriter();
+  out.u16(RES_STRING_POOL_TYPE);
+  out.u16(headerSize);
+  out.u32(stringsStart + data.length);
+  out.u32(strings.length);
+  out.u32(0);
+  out.u32(utf8 ? UTF8_FLAG : 0);
+  out.u32(strings.length > 0 ? stringsStart : 0);
+  out.u32(0);
+  for (const o of offsets) {
+    out.u32(o);
+  }
+  out.bytes(data.result());
+  return out.result();
+}
+
+function writeLength8(w: ByteWriter, n: number): void {
+  if (n > 0x7fff) {
+    throw new ApkFormatError(`string of length ${n} is too long for a UTF-8 string pool`);
+  }
+  if (n > 0x7f) {
+    w.u8(0x80 | (n >>> 8));
+  }
+  w.u8(n & 0xff);
+}
+
+/** Encodes an element tree as Android binary XML. */
+export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}): Uint8Array {
+  const namespaces = options.namespaces ?? [{ prefix: 'android', uri: ANDROID_NS }];
+  // Attribute names that carry a resource id come first, in id order: the resource map covers them.
+  const withIds = new Map<string, number>();
+  const walk = (el: XmlElement, visit: (e: XmlElement) => void): void => {
+    visit(el);
+    el.children.forEach((c) => walk(c, visit));
+  };
+  walk(root, (el) => {
+    for (const a of el.attributes) {
+      const id = resourceIdOf(a);
+      if (id !== undefined) {
+        const known = withIds.get(a.name);
+        if (known !== undefined && known !== id) {
+          throw new ApkFormatError(`attribute '${a.name}' is given two resource ids`);
+        }
+        withIds.set(a.name, id);
+      }
+    }
+  });
+  const mapped = [...withIds.entries()].sort((x, y) => x[1] - y[1]);
+  const strings: string[] = mapped.map(([name]) => name);
+  const index = new Map<string, number>(strings.map((s, i) => [s, i]));
+  const ref = (s: string): number => {
+    let i = index.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      index.set(s, i);
+    }
+    return i;
+  };
+  for (const ns of namespaces) {
+    ref(ns.prefix);
+    ref(ns.uri);
+  }
+
+  const body = new ByteWriter();
+  let line = 1;
+  const node = (type: number, size: number, lineNumber: number): void => {
+    body.u16(type);
+    body.u16(16);
+    body.u32(size);
+    body.u32(lineNumber);
+    body.u32(NO_ENTRY);
+  };
+  for (const ns of namespaces) {
+    node(RES_XML_START_NAMESPACE_TYPE, 24, line);
+    body.u32(ref(ns.prefix));
+    body.u32(ref(ns.uri));
+  }
+  const emit = (el: XmlElement): void => {
+    line += 1;
+    const attrs = [...el.attributes].sort((a, b) => {
+      const ia = resourceIdOf(a);
+      const ib = resourceIdOf(b);
+      if (ia !== undefined && ib !== undefined) {
+        return ia - ib;
+      }
+      if (ia !== undefined || ib !== undefined) {
+        return ia !== undefined ? -1 : 1;
+      }
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    });
+    node(RES_XML_START_ELEMENT_TYPE, 16 + 20 + 20 * attrs.length, line);
+    body.u32(el.ns === undefined ? NO_ENTRY : ref(el.ns));
+    body.u32(ref(el.name));
+    body.u16(20);
+    body.u16(20);
+    body.u16(attrs.length);
+    body.u16(0);
+    body.u16(0);
+    body.u16(0);
+    for (const a of attrs) {
+      body.u32(a.ns === undefined ? NO_ENTRY : ref(a.ns));
+      body.u32(ref(a.name));
+      let type: number;
+      let data: number;
+      let raw = NO_ENTRY;
+      if (typeof a.value === 'string') {
+        type = ResType.STRING;
+        data = ref(a.value);
+        raw = data;
+      } else if (typeof a.value === 'boolean') {
+        type = ResType.INT_BOOLEAN;
+        data = a.value ? 0xffffffff : 0;
+      } else {
+        if (!Number.isInteger(a.value) || a.value < -0x80000000 || a.value > 0xffffffff) {
+          throw new ApkFormatError(`attribute '${a.name}' value ${a.value} is not a 32-bit integer`);
+        }
+        type = a.type === ResType.INT_HEX ? ResType.INT_HEX : ResType.INT_DEC;
+        data = a.value;
+      }
+      body.u32(raw);
+      body.u16(8);
+      body.u8(0);
+      body.u8(type);
+      body.u32(data);
+    }
+    el.children.forEach(emit);
+    node(RES_XML_END_ELEMENT_TYPE, 24, line);
+    body.u32(el.ns === undefined ? NO_ENTRY : ref(el.ns));
+    body.u32(ref(el.name));
+  };
+  emit(root);
+  for (const ns of [...namespaces].reverse()) {
+    node(RES_XML_END_NAMESPACE_TYPE, 24, line);
+    body.u32(ref(ns.prefix));
+    body.u32(ref(ns.uri));
+  }
+
+  const pool = encodeStringPool(strings, options.encoding === 'utf8');
+  const out = new ByteWriter();
+  out.u16(RES_XML_TYPE);
+  out.u16(8);
+  out.u32(0);
+  out.bytes(pool);
+  out.u16(RES_XML_RESOURCE_MAP_TYPE);
+  out.u16(8);
+  out.u32(8 + 4 * mapped.length);
+  for (const [, id] of mapped) {
+    out.u32(id);
+  }
+  out.bytes(body.result());
+  out.setU32(4, out.length);
+  return out.result();
+}
+
+class StringPool {
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly dv: DataView,
+    private readonly offsets: Uint32Array,
+    private readonly stringsStart: number,
+    private readonly end: number,
+    private readonly utf8: boolean,
+  ) {}
+
+  get count(): number {
+    return this.offsets.length;
+  }
+
+  get(i: number): string {
+    if (i >= this.offsets.length) {
+      throw new ApkFormatError(`string index ${i} is outside the pool of ${this.offsets.length}`);
+    }
+    let at = this.stringsStart + this.offsets[i]!;
+    const need = (n: number): void => {
+      if (at + n > this.end) {
+        throw new ApkFormatError(`string ${i} runs past the end of its pool`);
+      }
+    };
+    if (this.utf8) {
+      const readLen = (): number => {
+        need(1);
+        let n = this.dv.getUint8(at++);
+        if (n & 0x80) {
+          need(1);
+          n = ((n & 0x7f) << 8) | this.dv.getUint8(at++);
+        }
+        return n;
+      };
+      readLen();
+      const byteLength = readLen();
+      need(byteLength);
+      return new TextDecoder('utf-8').decode(this.bytes.subarray(at, at + byteLength));
+    }
+    need(2);
+    let n = this.dv.getUint16(at, true);
+    at += 2;
+    if (n & 0x8000) {
+      need(2);
+      n = ((n & 0x7fff) << 16) | this.dv.getUint16(at, true);
+      at += 2;
+    }
+    need(2 * n);
+    let s = '';
+    for (let k = 0; k < n; k++) {
+      s += String.fromCharCode(this.dv.getUint16(at + 2 * k, true));
+    }
+    return s;
+  }
+}
+
+function parseStringPool(bytes: Uint8Array, dv: DataView, start: number, size: number): StringPool {
+  const headerSize = dv.getUint16(start + 2, true);
+  if (headerSize < 28) {
+    throw new ApkFormatError(`string pool header of ${headerSize} bytes is too small`);
+  }
+  const count = dv.getUint32(start + 8, true);
+  const flags = dv.getUint32(start + 16, true);
+  const stringsStart = dv.getUint32(start + 20, true);
+  if (headerSize + 4 * count > size || (count > 0 && stringsStart > size)) {
+    throw new ApkFormatError(`string pool of ${count} strings does not fit its ${size}-byte chunk`);
+  }
+  const offsets = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    offsets[i] = dv.getUint32(start + headerSize + 4 * i, true);
+  }
+  return new StringPool(bytes, dv, offsets, start + stringsStart, start + size, (flags & UTF8_FLAG) !== 0);
+}
+
+/** Decodes Android binary XML into its root element. Throws ApkFormatError. */
+export function decodeBinaryXml(bytes: Uint8Array): XmlElement {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 8 || dv.getUint16(0, true) !== RES_XML_TYPE) {
+    throw new ApkFormatError('not Android binary XML: the file does not start with an XML chunk');
+  }
+  const total = Math.min(dv.getUint32(4, true), bytes.length);
+  let pool: StringPool | undefined;
+  let resourceIds = new Uint32Array(0);
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  let at = dv.getUint16(2, true);
+  const str = (i: number): string | undefined => (i === NO_ENTRY ? undefined : requirePool().get(i));
+  const requirePool = (): StringPool => {
+    if (!pool) {
+      throw new ApkFormatError('binary XML element appears before its string pool');
+    }
+    return pool;
+  };
+  while (at + 8 <= total) {
+    const type = dv.getUint16(at, true);
+    const headerSize = dv.getUint16(at + 2, true);
+    const size = dv.getUint32(at + 4, true);
+    if (headerSize < 8 || size < headerSize || at + size > total) {
+      throw new ApkFormatError(
+        `binary XML chunk 0x${type.toString(16)} at offset ${at} has a bad size (${size})`,
+      );
+    }
+    switch (type) {
+      case RES_STRING_POOL_TYPE:
+        pool = parseStringPool(bytes, dv, at, size);
+        break;
+      case RES_XML_RESOURCE_MAP_TYPE:
+        resourceIds = new Uint32Array(Math.floor((size - headerSize) / 4));
+        for (let i = 0; i < resourceIds.length; i++) {
+          resourceIds[i] = dv.getUint32(at + headerSize + 4 * i, true);
+        }
+        break;
+      case RES_XML_START_ELEMENT_TYPE: {
+        const ext = at + headerSize;
+        if (ext + 20 > at + size) {
+          throw new ApkFormatError(`start element at offset ${at} is truncated`);
+        }
+        const ns = str(dv.getUint32(ext, true));
+        const name = str(dv.getUint32(ext + 4, true)) ?? '';
+        const attrStart = dv.getUint16(ext + 8, true);
+        const attrSize = dv.getUint16(ext + 10, true);
+        const attrCount = dv.getUint16(ext + 12, true);
+        if (attrSize < 20 || ext + attrStart + attrSize * attrCount > at + size) {
+          throw new ApkFormatError(`attributes of <${name}> at offset ${at} do not fit their chunk`);
+        }
+        const el: XmlElement = { name, attributes: [], children: [] };
+        if (ns !== undefined) {
+          el.ns = ns;
+        }
+        for (let k = 0; k < attrCount; k++) {
+          const a = ext + attrStart + k * attrSize;
+          const nameIndex = dv.getUint32(a + 4, true);
+          const rawIndex = dv.getUint32(a + 8, true);
+          const valueType = dv.getUint8(a + 15);
+          const data = dv.getUint32(a + 16, true);
+          const attr: XmlAttribute = {
+            name: requirePool().get(nameIndex),
+            value: typedValue(valueType, data, rawIndex, requirePool()),
+            type: valueType,
+            data,
+          };
+          const attrNs = str(dv.getUint32(a, true));
+          if (attrNs !== undefined) {
+            attr.ns = attrNs;
+          }
+          if (nameIndex < resourceIds.length) {
+            attr.resourceId = resourceIds[nameIndex]!;
+          }
+          el.attributes.push(attr);
+        }
+        const parent = stack.at(-1);
+        if (parent) {
+          parent.children.push(el);
+        } else if (root) {
+          throw new ApkFormatError('binary XML has more than one root element');
+        } else {
+          root = el;
+        }
+        stack.push(el);
+        break;
+      }
+      case RES_XML_END_ELEMENT_TYPE:
+        if (!stack.pop()) {
+          throw new ApkFormatError(`end element at offset ${at} closes nothing`);
+        }
+        break;
+      default:
+        // Namespaces, CDATA and unknown chunks carry nothing a manifest reader needs.
+        break;
+    }
+    at += size;
+  }
+  if (!root) {
+    throw new ApkFormatError('binary XML has no root element');
+  }
+  if (stack.length > 0) {
+    throw new ApkFormatError(`binary XML ends inside <${stack.at(-1)!.name}>`);
+  }
+  return root;
+}
+
+function typedValue(
+  type: number,
+  data: number,
+  rawIndex: number,
+  pool: StringPool,
+): string | number | boolean {
+  switch (type) {
+    case ResType.STRING:
+      return pool.get(data);
+    case ResType.INT_BOOLEAN:
+      return data !== 0;
+    case ResType.INT_DEC:
+      return data | 0;
+    case ResType.INT_HEX:
+      return data >>> 0;
+    case ResType.REFERENCE:
+      return `@0x${data.toString(16).padStart(8, '0')}`;
+    default:
+      return rawIndex !== NO_ENTRY ? pool.get(rawIndex) : data;
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Waits `ms`, or less when `signal` aborts. With `rejectOnAbort`, an abort rejects with the
+ * signal's reason; otherwise it just ends the wait early. The abort listener is removed when the
+ * wait ends either way, so loops that sleep often do not pile listeners on a long-lived signal.
+ */
+export function sleep(ms: number, signal?: AbortSignal, rejectOnAbort = false): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      if (rejectOnAbort) {
+        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      } else {
+        resolve();
+      }
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      if (rejectOnAbort) {
+        reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      } else {
+        resolve();
+      }
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
