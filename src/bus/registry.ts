@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { EventDef, RequestDef } from './contract.js';
 import { devicesEvents, devicesRequests } from './messages/devices.js';
+import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
@@ -12,12 +13,14 @@ export const REQUESTS = {
   ...projectRequests,
   ...devicesRequests,
   ...uiRequests,
+  ...hostRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
 export const EVENTS = {
   ...coreEvents,
   ...devicesEvents,
+  ...hostEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;

@@ -20,6 +20,11 @@ export interface HandshakeDecision {
   accept: boolean;
   /** The origin of requests that name none. */
   origin?: Origin;
+  /**
+   * Decides the origin of every request of the connection from the one its envelope claims, so
+   * a client cannot pass itself off as someone else (an agent as the host's person).
+   */
+  originFor?: (claimed: Origin) => Origin;
 }
 
 export interface ServeConnectionOptions {
@@ -44,6 +49,7 @@ export function serveBusConnection(socket: net.Socket, options: ServeConnectionO
   const subscriptions = new Map<string, () => void>();
   let phase: 'hello' | 'deciding' | 'open' | 'closed' = 'hello';
   let origin: Origin = { kind: 'cli' };
+  let originFor: ((claimed: Origin) => Origin) | undefined;
   /** Envelopes that arrived while the hello was being decided. */
   const early: string[] = [];
 
@@ -77,6 +83,7 @@ export function serveBusConnection(socket: net.Socket, options: ServeConnectionO
       return;
     }
     origin = decision.origin ?? origin;
+    originFor = decision.originFor;
     phase = 'open';
     splitter.setMaxBytes(MAX_LINE_BYTES);
     // A client may pipeline its first envelopes right behind the hello.
@@ -138,7 +145,7 @@ export function serveBusConnection(socket: net.Socket, options: ServeConnectionO
             type: envelope.type,
             payload: checked.data,
             deadline: envelope.deadline,
-            origin: envelope.origin ?? origin,
+            origin: originFor ? originFor(envelope.origin) : (envelope.origin ?? origin),
           },
           {
             resolve: (value) => {

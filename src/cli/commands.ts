@@ -9,6 +9,18 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Serve MCP over stdio (attaches to a running host, else standalone).',
     load: async () => (await import('./mcp.js')).command,
   },
+  host: {
+    summary: 'Run the droidbus host that agent sessions attach to (devices, logcat, builds shared).',
+    load: async () => (await import('./host.js')).command,
+  },
+  status: {
+    summary: 'Show the droidbus host and every live MCP session with its version.',
+    load: async () => (await import('./status.js')).command,
+  },
+  setup: {
+    summary: 'Print the commands that register droidbus with Claude Code and Codex; install the skill.',
+    load: async () => (await import('./setup.js')).command,
+  },
   doctor: {
     summary: 'Check Java, the Android SDK, adb and the Gradle wrapper, for a person.',
     load: async () => (await import('./doctor.js')).command,

@@ -1,34 +1,52 @@
+import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startActorSystem } from '../actors/runtime.js';
+import type { ActorSystem } from '../actors/runtime.js';
+import { attachToHost } from '../mcp/attach-client.js';
+import { HostLink } from '../mcp/host-link.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../mcp/session.js';
+import { skillResource } from '../mcp/skill.js';
 import { TOOLSET_NAMES, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
+import { tapTransport } from '../mcp/transport-tap.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
+import { ActivityLog, rotateActivityLog } from '../store/activity-log.js';
+import { removeSessionRecord, writeSessionRecord } from '../store/session-records.js';
+import type { SessionRecord } from '../store/session-records.js';
 import { updateSettings } from '../store/settings.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
+import { VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 
 const log = logger('mcp');
 
+/** The standalone reason of a session whose host went away (quit or crashed). */
+export const HOST_QUIT_REASON = 'the droidbus host quit';
+/** How long an --attach-only frontend lets failed calls answer before it exits. */
+const EXIT_DRAIN_MS = 3_000;
+
 const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin] [--attach-only]
 
-Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client).
+Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client). It attaches to a
+running droidbus host when the host accepts it within 1.5 s, and otherwise runs standalone with
+its own actors. If the host quits later, the session carries on standalone.
 
-  --project PATH     the Android project (default: the Gradle build around the working directory,
-                     else the last active project)
+  --project PATH     the Android project (default: the Gradle build around the working directory;
+                     attached, the host's project; standalone, else the last active project)
   --toolsets LIST    serve only these toolsets (comma-separated):
 ${describeToolsets()}
-  --attach-only      refuse to run standalone when no droidbus host accepts the session (exit 2)
+  --attach-only      never run standalone: exit 2 when no droidbus host accepts the session, and
+                     exit 1 when the host quits later
 
 Logs go to stderr (DROIDBUS_LOG=error|warn|info|debug). stdout carries only the MCP protocol.`;
 
 /** Reads `--toolsets` before general parsing so every form of a bad value gets the toolset message. */
-function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; rest: string[] } {
+function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; explicit: boolean; rest: string[] } {
   const rest: string[] = [];
   let toolsets: Toolset[] | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -43,14 +61,18 @@ function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; rest: string[] } {
       rest.push(arg);
     }
   }
-  return { toolsets: toolsets ?? [...TOOLSET_NAMES], rest };
+  return { toolsets: toolsets ?? [...TOOLSET_NAMES], explicit: toolsets !== undefined, rest };
+}
+
+/** The script this process runs, as `droidbus status` finds it again in the process table. */
+function binaryPath(): string {
+  return path.resolve(process.argv[1] ?? 'droidbus');
 }
 
 async function run(argv: string[]): Promise<number> {
-  let toolsets: Toolset[];
-  let rest: string[];
+  let parsedToolsets: ReturnType<typeof toolsetsFrom>;
   try {
-    ({ toolsets, rest } = toolsetsFrom(argv));
+    parsedToolsets = toolsetsFrom(argv);
   } catch (err) {
     if (err instanceof ToolsetError) {
       process.stderr.write(`droidbus mcp: ${err.message}\nThe toolsets are:\n${describeToolsets()}\n`);
@@ -58,10 +80,12 @@ async function run(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  const { toolsets, explicit, rest } = parsedToolsets;
   const { values } = parseCliArgs(rest, {
     project: { type: 'string' },
     'attach-only': { type: 'boolean' },
   });
+  const attachOnly = values['attach-only'] === true;
 
   let selection;
   try {
@@ -72,48 +96,178 @@ async function run(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  // Only a project this session chose itself is asked for; the last active one is a standalone fallback.
+  const ownChoice =
+    selection.selectedBy === 'argument' || selection.selectedBy === 'working_directory'
+      ? selection.selectedBy
+      : null;
+  const wanted = ownChoice ? selection.root : null;
 
-  // Attaching to a host comes with `droidbus host`; until one runs, every session is standalone.
-  const standaloneReason = 'no droidbus host is running';
-  if (values['attach-only']) {
-    process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${standaloneReason}\n`);
-    return 2;
-  }
-
-  const system = startActorSystem();
   const session = createSessionState({
     project: selection,
-    mode: { kind: 'standalone', standaloneReason, followsHost: false, pinnedProject: null },
+    mode: { kind: 'standalone', standaloneReason: null, followsHost: false, pinnedProject: null },
     toolsets,
     bus: undefined as never,
   });
-  session.bus = system.client(sessionOrigin(session));
-  // Warm the main worker while the client initializes, so the first tool call does not pay for it.
-  system.supervisor
-    .spawn('system')
-    .catch((err: unknown) => log.warn('could not start the system actor', { error: String(err) }));
+  const activity = new ActivityLog({ session: session.sessionId });
+  const startedAt = new Date().toISOString();
 
-  if (
-    selection.root &&
-    (selection.selectedBy === 'argument' || selection.selectedBy === 'working_directory')
-  ) {
-    const root = selection.root;
+  const outcome = await attachToHost({
+    sessionId: session.sessionId,
+    project: wanted,
+    selectedBy: ownChoice,
+    origin: sessionOrigin({ ...session, mode: { ...session.mode, kind: 'attached' } }),
+    ...(explicit ? { toolsets } : {}),
+  });
+  if (outcome.kind === 'standalone' && attachOnly) {
+    process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${outcome.reason}\n`);
+    return 2;
+  }
+
+  let system: ActorSystem | undefined;
+  let link: HostLink | undefined;
+  let record: SessionRecord | undefined;
+  const saveRecord = (): void => {
+    if (!record) {
+      return;
+    }
+    try {
+      writeSessionRecord(record);
+    } catch (err) {
+      log.warn('could not write the session record', { error: (err as Error).message });
+    }
+  };
+  let resolveHostGone!: () => void;
+  const hostGone = new Promise<'host_gone'>((resolve) => (resolveHostGone = () => resolve('host_gone')));
+
+  /** Runs this session on its own actors from now on. */
+  const goStandalone = (reason: string): void => {
+    system = startActorSystem();
+    session.mode = { kind: 'standalone', standaloneReason: reason, followsHost: false, pinnedProject: null };
+    session.bus = system.client(sessionOrigin(session));
+    // Warm the main worker, so the next tool call does not pay for it.
+    system.supervisor
+      .spawn('system')
+      .catch((err: unknown) => log.warn('could not start the system actor', { error: String(err) }));
+    record = {
+      pid: process.pid,
+      session_id: session.sessionId,
+      started_at: startedAt,
+      project: session.project.root,
+      reason,
+      binary: binaryPath(),
+      node: process.execPath,
+      version: VERSION,
+      client_name: session.clientName,
+    };
+    saveRecord();
+  };
+
+  if (outcome.kind === 'attached') {
+    const reply = outcome.reply;
+    session.mode = {
+      kind: 'attached',
+      standaloneReason: null,
+      followsHost: wanted === null,
+      pinnedProject: wanted === null ? null : reply.project,
+      hostProject: reply.project,
+    };
+    if (wanted === null) {
+      session.project = { root: reply.project, selectedBy: reply.project ? 'host' : null };
+    }
+    link = new HostLink(outcome.client, () => {
+      if (attachOnly) {
+        resolveHostGone();
+        return;
+      }
+      if (session.mode.followsHost && session.project.root === null) {
+        session.project = selection;
+      }
+      goStandalone(HOST_QUIT_REASON);
+      activity.record({
+        kind: 'lifecycle',
+        name: 'continued_standalone',
+        status: 'ok',
+        summary: `Continuing standalone: ${HOST_QUIT_REASON}`,
+      });
+    });
+    session.bus = link;
+    link.on('host.project', ({ project }) => {
+      if (session.mode.kind !== 'attached') {
+        return;
+      }
+      session.mode.hostProject = project;
+      if (session.mode.followsHost) {
+        session.project = { root: project, selectedBy: project ? 'host' : null };
+      }
+    });
+  } else {
+    goStandalone(outcome.reason);
+    rotateActivityLog().catch((err: unknown) =>
+      log.debug('could not rotate the activity log', { error: String(err) }),
+    );
+    activity.record({
+      kind: 'lifecycle',
+      name: 'server_started',
+      status: 'ok',
+      summary: `Server started (standalone: ${outcome.reason})`,
+    });
+  }
+
+  if (session.project.root && ownChoice) {
+    const root = session.project.root;
     updateSettings((s) => {
       s.last_active_project = root;
     }).catch((err: unknown) => log.warn('could not record the last active project', { error: String(err) }));
   }
 
   const probe = startEventLoopProbe();
-  const server = createMcpServer({ session, resources: [runtimeResource(probe)] });
+  const server = createMcpServer({
+    session,
+    resources: [runtimeResource(probe), skillResource()],
+    onToolCall: (r) =>
+      activity.record({
+        kind: 'tool',
+        name: r.name,
+        durationMs: r.durationMs,
+        status: r.status,
+        summary: r.summary,
+      }),
+    onRequest: (r) =>
+      activity.record({
+        kind: r.kind,
+        name: r.name,
+        durationMs: r.durationMs,
+        status: r.status,
+        summary: r.summary,
+      }),
+  });
+  const onInitialized = server.oninitialized;
+  server.oninitialized = () => {
+    onInitialized?.();
+    activity.record({
+      kind: 'lifecycle',
+      name: 'client_initialized',
+      status: 'ok',
+      summary: `Client initialized (${session.clientName ?? 'unknown client'}${session.clientVersion ? ` ${session.clientVersion}` : ''}) — ${session.mode.kind}`,
+    });
+    if (session.mode.kind === 'attached' && link && !link.lost) {
+      link
+        .request('host.session_update', {
+          client_name: session.clientName?.slice(0, 200) ?? null,
+          client_version: session.clientVersion?.slice(0, 100) ?? null,
+        })
+        .catch((err: unknown) =>
+          log.debug('could not tell the host the client name', { error: String(err) }),
+        );
+    } else if (record) {
+      record = { ...record, client_name: session.clientName };
+      saveRecord();
+    }
+  };
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    let done = false;
-    const finish = (): void => {
-      if (!done) {
-        done = true;
-        resolve();
-      }
-    };
+  const closed = new Promise<'closed'>((resolve) => {
+    const finish = (): void => resolve('closed');
     transport.onclose = finish;
     process.stdin.once('end', finish);
     process.stdin.once('close', finish);
@@ -121,11 +275,26 @@ async function run(argv: string[]): Promise<number> {
     process.once('SIGINT', finish);
   });
   await server.connect(transport);
-  log.info('serving MCP over stdio', { project: selection.root, toolsets, mode: 'standalone' });
-  await closed;
+  const tap = tapTransport(transport);
+  log.info('serving MCP over stdio', { project: session.project.root, toolsets, mode: session.mode.kind });
+
+  const ended = await Promise.race([closed, hostGone]);
+  let code = 0;
+  if (ended === 'host_gone') {
+    process.stderr.write(`droidbus mcp: ${HOST_QUIT_REASON}; exiting (--attach-only)\n`);
+    await tap.whenIdle(EXIT_DRAIN_MS);
+    code = 1;
+  }
   await server.close().catch(() => undefined);
-  await system.shutdown('the MCP client went away');
-  return 0;
+  probe.stop();
+  await link?.close().catch(() => undefined);
+  if (system) {
+    await system.shutdown('the MCP client went away');
+    removeSessionRecord();
+  }
+  activity.record({ kind: 'lifecycle', name: 'server_stopped', status: 'ok', summary: 'Server stopped' });
+  await activity.close();
+  return code;
 }
 
 export const command: CliCommand = {

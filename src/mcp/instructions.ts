@@ -27,6 +27,10 @@ export function buildInstructions(
   if (mode.kind === 'standalone') {
     modeLine +=
       " Its builds and logcat streams run in this process and are not visible on the droidbus host's page.";
+  } else {
+    modeLine += mode.pinnedProject
+      ? ` It is pinned to ${mode.pinnedProject}; the host's devices, logcat streams and build slot are shared with the user and other agents.`
+      : " It follows the host's project; the host's devices, logcat streams and build slot are shared with the user and other agents.";
   }
   modeLine += ` Toolsets served: ${enabled.join(', ')}.`;
   if (hidden.length > 0) {
@@ -45,6 +49,9 @@ export function buildInstructions(
   }
   parts.push(
     'Tool errors say what failed and what to try next. Arguments are validated strictly: a refused argument is an invalid_params error naming the rule.',
+  );
+  parts.push(
+    'droidbus covers stateful work (builds, logs, crashes, the running app); read the droidbus://skill resource for when to use it and when another tool (the Android SDK tools, plain adb) fits better.',
   );
   return parts.join('\n\n');
 }

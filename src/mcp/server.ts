@@ -15,9 +15,11 @@ import { VERSION } from '../version.js';
 import { InvalidParamsError, ToolError, annotationsFor } from './define-tool.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './define-tool.js';
 import { buildInstructions } from './instructions.js';
+import { ALL_PROMPTS, registerPrompts } from './prompts.js';
+import type { PromptDefinition } from './prompts.js';
 import { ALL_TOOLS } from './registry.js';
 import type { ResourceDefinition } from './resources.js';
-import { describeMode, sessionOrigin } from './session.js';
+import { describeMode, pinnedProjectClosed, sessionOrigin } from './session.js';
 import type { SessionState } from './session.js';
 
 const log = logger('mcp');
@@ -32,13 +34,27 @@ export interface ToolCallRecord {
   args: Record<string, unknown> | undefined;
 }
 
+/** What happened in one prompt get or resource read, for the activity log. */
+export interface RequestRecord {
+  kind: 'prompt' | 'resource';
+  /** The prompt's name or the resource's URI. */
+  name: string;
+  durationMs: number;
+  status: 'ok' | 'invalid_params' | 'not_found' | 'internal_error';
+  summary: string;
+}
+
 export interface McpServerOptions {
   session: SessionState;
   tools?: readonly ToolDefinition[];
   /** The resources this session serves. */
   resources?: readonly ResourceDefinition[];
+  /** The prompts this session serves (default: every prompt of the registry). */
+  prompts?: readonly PromptDefinition[];
   /** Called after every tool call (never awaited: a slow listener must not slow the call). */
   onToolCall?: (record: ToolCallRecord) => void;
+  /** Called after every prompt get and resource read (never awaited). */
+  onRequest?: (record: RequestRecord) => void;
 }
 
 /** A tool's JSON Schema for tools/list: the input form (defaults optional), without `$schema`. */
@@ -101,7 +117,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(
     { name: 'droidbus', version: VERSION, title: `droidbus (${describeMode(session.mode)})` },
     {
-      capabilities: { tools: {}, resources: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: buildInstructions(session.mode, session.toolsets, tools),
     },
   );
@@ -125,15 +141,52 @@ export function createMcpServer(options: McpServerOptions): Server {
         mimeType: r.mimeType,
       })),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const resource = resources.find((r) => r.uri === request.params.uri);
-    if (!resource) {
-      // The spec's resource-not-found code.
-      throw new McpError(-32002, `Resource not found: ${request.params.uri.slice(0, 200)}`);
+  const recordRequest = (record: RequestRecord): void => {
+    try {
+      options.onRequest?.(record);
+    } catch (err) {
+      log.warn('the request listener threw', { error: String(err) });
     }
-    const text = await resource.read(session, extra.signal);
-    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text }] };
+  };
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const started = performance.now();
+    const resource = resources.find((r) => r.uri === request.params.uri);
+    const uri = request.params.uri.slice(0, 200);
+    if (!resource) {
+      recordRequest({
+        kind: 'resource',
+        name: uri,
+        durationMs: 0,
+        status: 'not_found',
+        summary: 'not found',
+      });
+      // The spec's resource-not-found code.
+      throw new McpError(-32002, `Resource not found: ${uri}`);
+    }
+    try {
+      const text = await resource.read(session, extra.signal);
+      recordRequest({
+        kind: 'resource',
+        name: resource.uri,
+        durationMs: performance.now() - started,
+        status: 'ok',
+        summary: `${Buffer.byteLength(text, 'utf8')} bytes of ${resource.mimeType}`,
+      });
+      return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text }] };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      recordRequest({
+        kind: 'resource',
+        name: resource.uri,
+        durationMs: performance.now() - started,
+        status: 'internal_error',
+        summary: message,
+      });
+      throw err;
+    }
   });
+
+  registerPrompts(server, options.prompts ?? ALL_PROMPTS, recordRequest);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
@@ -165,6 +218,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`,
       );
     }
+    const started = performance.now();
     const progressToken = extra._meta?.progressToken;
     const ctx: ToolContext = {
       bus: session.bus,
@@ -189,7 +243,6 @@ export function createMcpServer(options: McpServerOptions): Server {
           .catch((err: unknown) => log.debug('progress notification failed', { error: String(err) }));
       },
     };
-    const started = performance.now();
     const record = (status: ToolCallRecord['status'], summary: string): void => {
       if (!options.onToolCall) {
         return;
@@ -207,6 +260,11 @@ export function createMcpServer(options: McpServerOptions): Server {
         log.warn('the tool-call listener threw', { error: String(err) });
       }
     };
+    const closed = tool.projectIndependent ? null : pinnedProjectClosed(session);
+    if (closed) {
+      record('tool_error', closed);
+      return { content: [{ type: 'text', text: closed }], isError: true };
+    }
     let result: ToolResult;
     try {
       result = await tool.handle(parsed.data, ctx);

@@ -15,6 +15,8 @@ export interface SessionMode {
   followsHost: boolean;
   /** Attached with a project of its own, which the host had open when it attached. */
   pinnedProject: string | null;
+  /** Attached: the project the host has open now (kept current by the host's events). */
+  hostProject?: string | null;
 }
 
 /** The state of one MCP session that tools read. The bus may be swapped under it (host gone). */
@@ -53,4 +55,22 @@ export function describeMode(mode: SessionMode): string {
     return 'attached to the droidbus host';
   }
   return mode.standaloneReason ? `standalone: ${mode.standaloneReason}` : 'standalone';
+}
+
+/**
+ * The tool error of a pinned session whose project the host no longer has open (its person opened
+ * another one); null when project tools may run. The host never changes its project for an agent,
+ * so the message sends the agent to the user.
+ */
+export function pinnedProjectClosed(session: SessionState): string | null {
+  const { mode } = session;
+  if (mode.kind !== 'attached' || mode.pinnedProject === null) {
+    return null;
+  }
+  const hostProject = mode.hostProject ?? null;
+  if (hostProject === mode.pinnedProject) {
+    return null;
+  }
+  const now = hostProject === null ? 'has no project open' : `now has ${hostProject} open`;
+  return `The droidbus host ${now}; this session is for ${mode.pinnedProject}. Ask the user to open ${mode.pinnedProject} in the droidbus host again (droidbus host open ${JSON.stringify(mode.pinnedProject)}), or restart this MCP session without --project to follow the host's project. Device, UI, logcat and health tools keep working.`;
 }

@@ -4,6 +4,8 @@ import { CLI } from './paths.js';
 
 export interface McpSessionHandle {
   client: Client;
+  /** The pid of the `droidbus mcp` process. */
+  pid: number;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   close(): Promise<void>;
@@ -30,5 +32,5 @@ export async function startMcp(
   });
   const client = new Client({ name: 'droidbus-e2e', version: '1.0.0' });
   await client.connect(transport);
-  return { client, stderr: () => stderr, close: () => client.close() };
+  return { client, pid: transport.pid!, stderr: () => stderr, close: () => client.close() };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { healthReportSchema } from '../../bus/messages/system.js';
 import { defineTool } from '../define-tool.js';
-import { describeMode } from '../session.js';
+import { describeMode, pinnedProjectClosed } from '../session.js';
 
 const projectInfoOutput = z.object({
   project_root: z.string().nullable(),
@@ -14,6 +14,10 @@ const projectInfoOutput = z.object({
   standalone_reason: z.string().nullable(),
   follows_host: z.boolean(),
   pinned_project: z.string().nullable(),
+  /** Attached: the project the droidbus host has open now; null when standalone. */
+  host_project: z.string().nullable(),
+  /** Set when the session cannot work on its project now (a pinned project the host closed). */
+  hint: z.string().nullable(),
   trusted: z.boolean(),
   trust_hint: z.string().nullable(),
 });
@@ -31,6 +35,7 @@ export const getProjectInfo = defineTool({
   async handle(_args, ctx) {
     const { session } = ctx;
     const root = session.project.root;
+    const closed = pinnedProjectClosed(session);
     const described = root
       ? await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })
       : null;
@@ -38,12 +43,14 @@ export const getProjectInfo = defineTool({
       project_root: described?.project_root ?? null,
       gradle_root: described?.gradle_root ?? null,
       settings_file: described?.settings_file ?? null,
-      open: described?.exists ?? false,
+      open: (described?.exists ?? false) && closed === null,
       selected_by: session.project.selectedBy,
       mode: session.mode.kind,
       standalone_reason: session.mode.standaloneReason,
       follows_host: session.mode.followsHost,
       pinned_project: session.mode.pinnedProject,
+      host_project: session.mode.kind === 'attached' ? (session.mode.hostProject ?? null) : null,
+      hint: closed,
       trusted: described?.trusted ?? false,
       trust_hint:
         described?.trust_hint ??
@@ -60,6 +67,9 @@ export const getProjectInfo = defineTool({
     ];
     if (described && !described.exists) {
       lines.push(`The project folder ${described.project_root} no longer exists.`);
+    }
+    if (closed) {
+      lines.push(closed);
     }
     return { text: lines.join('\n'), structured };
   },

@@ -1,0 +1,70 @@
+import type { ActorEndpoint, Bus } from '../bus/bus.js';
+import type { RequestEnvelope } from '../bus/envelope.js';
+import { toWireError } from '../bus/errors.js';
+import type { Origin } from '../bus/origin.js';
+import { REQUESTS, isRequestType } from '../bus/registry.js';
+import { z } from 'zod';
+
+/** A request the host process answers itself, with who asked. */
+export type LocalHandler = (payload: unknown, origin: Origin) => Promise<unknown> | unknown;
+
+/**
+ * Puts the host's own requests (`host.*`: its session list, its project) on the bus beside the
+ * actors. Requests to `address` are answered here, on the host's main thread (they only read and
+ * change small in-memory state); everything else goes on to the supervisor's worker threads.
+ */
+export class HostEndpoint implements ActorEndpoint {
+  constructor(
+    private readonly bus: Bus,
+    private readonly inner: ActorEndpoint,
+    private readonly address: string,
+    private readonly handlers: Record<string, LocalHandler>,
+  ) {}
+
+  mailboxCapacity(address: string): number {
+    return address === this.address ? 64 : this.inner.mailboxCapacity(address);
+  }
+
+  deliver(address: string, envelope: RequestEnvelope): void {
+    if (address !== this.address) {
+      this.inner.deliver(address, envelope);
+      return;
+    }
+    const handler = this.handlers[envelope.type];
+    if (!handler || !isRequestType(envelope.type)) {
+      this.bus.settle(envelope.id, {
+        ok: false,
+        error: { code: 'INVALID', message: `the droidbus host does not answer ${envelope.type}` },
+      });
+      return;
+    }
+    const checked = REQUESTS[envelope.type].request.safeParse(envelope.payload);
+    if (!checked.success) {
+      this.bus.settle(envelope.id, {
+        ok: false,
+        error: {
+          code: 'INVALID',
+          message: `invalid ${envelope.type} payload: ${z.prettifyError(checked.error)}`,
+        },
+      });
+      return;
+    }
+    Promise.resolve()
+      .then(() => handler(checked.data, envelope.origin))
+      .then(
+        (value) => this.bus.settle(envelope.id, { ok: true, value }),
+        (err: unknown) => this.bus.settle(envelope.id, { ok: false, error: toWireError(err, this.address) }),
+      );
+  }
+
+  cancel(address: string, id: string, reason: string): void {
+    if (address !== this.address) {
+      this.inner.cancel(address, id, reason);
+    }
+    // The host's own handlers finish at once; there is nothing to stop.
+  }
+
+  forwardEvent(topic: string, payload: unknown): void {
+    this.inner.forwardEvent(topic, payload);
+  }
+}

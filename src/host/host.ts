@@ -1,0 +1,431 @@
+import { chmodSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startActorSystem } from '../actors/runtime.js';
+import type { ActorSystem } from '../actors/runtime.js';
+import type { SupervisorOptions } from '../actors/supervisor.js';
+import { BusError } from '../bus/errors.js';
+import type { AttachedSession, HostInfo } from '../bus/messages/host.js';
+import type { Origin } from '../bus/origin.js';
+import { serveBusConnection } from '../bus/socket-server.js';
+import type { HandshakeDecision } from '../bus/socket-server.js';
+import { TOOLSET_NAMES } from '../mcp/toolsets.js';
+import { canonicalProjectRoot } from '../project/trust.js';
+import { ActivityLog } from '../store/activity-log.js';
+import { ensureDataDir } from '../store/data-dir.js';
+import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
+import { withFileLock } from '../store/lock.js';
+import { logger } from '../util/log.js';
+import { VERSION } from '../version.js';
+import { decideAttach } from './handshake.js';
+import { HostEndpoint } from './host-endpoint.js';
+import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
+import { resolveHostProject } from './project.js';
+import { MAX_ATTACHED_SESSIONS, SessionRegistry } from './session-registry.js';
+import { probeSocket } from './socket-probe.js';
+import { whoListens } from './control-client.js';
+
+const log = logger('host');
+
+/** How long the quit hooks get (a running build is cancelled and recorded in that time). */
+export const QUIT_HOOK_TIMEOUT_MS = 1_500;
+/** How long sessions get to read their last lines before their connections are cut. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Runs when the host quits, before the requests still in flight fail. It may return a sentence
+ * for their error message ("Its running build was cancelled."), or null. The signal fires when
+ * QUIT_HOOK_TIMEOUT_MS has passed: the host then goes on without waiting longer.
+ */
+export type QuitHook = (signal: AbortSignal) => Promise<string | null>;
+
+export interface HostOptions {
+  /** The project the host opens at start (a path; made canonical), or null for none. */
+  project: string | null;
+  /** At most this many attached sessions (default 16). */
+  maxSessions?: number;
+  /** Worker-thread setup of the actor system (tests). */
+  supervisor?: SupervisorOptions;
+}
+
+/** Why the host could not start. The CLI exits 2 with the message. */
+export class HostStartError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT',
+  ) {
+    super(message);
+    this.name = 'HostStartError';
+  }
+}
+
+/** A running `droidbus host`. */
+export interface Host {
+  readonly socketPath: string;
+  readonly system: ActorSystem;
+  /** The host's state as `host.info` answers it. */
+  info(): HostInfo;
+  /** Opens another project (or closes it: null). Refused for agents: only the host's person may. */
+  setProject(project: string | null, origin: Origin): { project: string | null; previous: string | null };
+  /**
+   * Adds a quit hook, run before in-flight requests fail (the build actor cancels its running
+   * build here, recorded as cancelled because the host quit). Returns the function that removes it.
+   */
+  beforeFailingInflight(hook: QuitHook): () => void;
+  /** Quits: hooks, then in-flight requests fail, sessions close, actors stop, the socket goes. */
+  stop(reason?: string): Promise<void>;
+  /** Resolves when the host has stopped. */
+  readonly stopped: Promise<void>;
+}
+
+/** Creates the listening socket: stale sockets are replaced, a live one means another host. */
+async function listen(server: net.Server, socketPath: string, dataDir: string): Promise<void> {
+  await withFileLock(path.join(dataDir, 'host-start'), async () => {
+    if (process.platform !== 'win32') {
+      const state = await probeSocket(socketPath);
+      if (state === 'live') {
+        const who = await whoListens(socketPath);
+        throw new HostStartError(
+          `another droidbus host is already running${who ? ` (${who})` : ''} on ${socketPath}; it was left alone`,
+          'ALREADY_RUNNING',
+        );
+      }
+      if (state === 'stale') {
+        log.info('replacing a stale host socket (its host is gone)', { socket: socketPath });
+        rmSync(socketPath, { force: true });
+      }
+    }
+    // The socket is created with the process umask; 0177 makes it 0600 from its first moment.
+    const previousUmask = process.platform === 'win32' ? undefined : process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onError = (err: NodeJS.ErrnoException): void => {
+          reject(
+            err.code === 'EADDRINUSE'
+              ? new HostStartError(
+                  `another droidbus host is already running on ${socketPath}`,
+                  'ALREADY_RUNNING',
+                )
+              : new HostStartError(`cannot listen on ${socketPath}: ${err.message}`, 'LISTEN_FAILED'),
+          );
+        };
+        server.once('error', onError);
+        server.listen(socketPath, () => {
+          server.off('error', onError);
+          resolve();
+        });
+      });
+    } finally {
+      if (previousUmask !== undefined) {
+        process.umask(previousUmask);
+      }
+    }
+    if (process.platform !== 'win32') {
+      chmodSync(socketPath, 0o600);
+    }
+  });
+}
+
+/**
+ * Starts `droidbus host`: the bus and every actor, and the socket attached `droidbus mcp`
+ * sessions reach them through. Throws HostStartError when it cannot.
+ */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const dataDir = ensureDataDir();
+  const socketPath = hostSocketPath(dataDir);
+  const tooLong = socketPathProblem(socketPath);
+  if (tooLong) {
+    throw new HostStartError(tooLong, 'PATH_TOO_LONG');
+  }
+  let project: string | null = null;
+  if (options.project !== null) {
+    const resolved = resolveHostProject(options.project);
+    if (typeof resolved !== 'string') {
+      throw new HostStartError(resolved.problem, 'BAD_PROJECT');
+    }
+    project = resolved;
+  }
+
+  const startedAt = new Date().toISOString();
+  const activity = new ActivityLog({ session: null });
+  const registry = new SessionRegistry(options.maxSessions ?? MAX_ATTACHED_SESSIONS);
+  const peer = peerCheckAvailability();
+  const myUid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const connections = new Set<net.Socket>();
+  const hooks = new Set<QuitHook>();
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+
+  const server = net.createServer();
+  await listen(server, socketPath, dataDir);
+  const system = startActorSystem(options.supervisor);
+
+  const info = (): HostInfo => ({
+    pid: process.pid,
+    version: VERSION,
+    started_at: startedAt,
+    project,
+    socket: socketPath,
+    peer_check: peer.available ? 'uid' : 'permissions',
+    max_sessions: registry.max,
+    sessions: registry.list(),
+  });
+  const publishSessions = (): void => system.bus.publish('host.sessions', { sessions: registry.list() });
+
+  const setProject: Host['setProject'] = (next, origin) => {
+    if (origin.kind === 'agent') {
+      throw new BusError(
+        'INVALID',
+        'the droidbus host never changes its project for an agent; ask the user to open the project in the droidbus host',
+      );
+    }
+    let resolved: string | null = null;
+    if (next !== null) {
+      const r = resolveHostProject(next);
+      if (typeof r !== 'string') {
+        throw new BusError('INVALID', r.problem);
+      }
+      resolved = r;
+    }
+    const previous = project;
+    project = resolved;
+    if (previous !== resolved) {
+      log.info('the host project changed', { project: resolved, previous });
+      activity.record({
+        kind: 'lifecycle',
+        name: 'host_project',
+        status: 'ok',
+        summary: resolved ? `Host opened ${resolved}` : `Host closed ${previous ?? 'its project'}`,
+      });
+      system.bus.publish('host.project', { project: resolved, previous });
+    }
+    return { project: resolved, previous };
+  };
+
+  system.bus.attach(
+    new HostEndpoint(system.bus, system.supervisor, 'host', {
+      'host.info': () => info(),
+      'host.set_project': (payload, origin) =>
+        setProject((payload as { project: string | null }).project, origin),
+      'host.session_update': (payload, origin) => {
+        if (origin.kind !== 'agent') {
+          throw new BusError('INVALID', 'only an attached session can describe its client');
+        }
+        const { client_name, client_version } = payload as {
+          client_name: string | null;
+          client_version: string | null;
+        };
+        if (registry.update(origin.session_id, { client_name, client_version })) {
+          publishSessions();
+        }
+        return {};
+      },
+    }),
+  );
+
+  server.on('connection', (socket) => {
+    if (stopping) {
+      socket.destroy();
+      return;
+    }
+    if (peer.available && myUid !== undefined) {
+      const uid = peerUidOf(socket);
+      if (uid !== myUid) {
+        log.warn(
+          uid === null
+            ? 'dropped a connection whose credentials could not be read'
+            : `dropped a connection from uid ${uid} (this host runs as uid ${myUid})`,
+        );
+        socket.destroy();
+        return;
+      }
+    }
+    connections.add(socket);
+    let sessionId: string | undefined;
+    serveBusConnection(socket, {
+      bus: system.bus,
+      handshake: (raw): HandshakeDecision => {
+        if (stopping) {
+          return { accept: false, reply: { accepted: false, reason: 'the droidbus host is quitting' } };
+        }
+        const decision = decideAttach(raw, {
+          version: VERSION,
+          hostPid: process.pid,
+          project,
+          sessionCount: registry.size,
+          maxSessions: registry.max,
+          toolsets: TOOLSET_NAMES,
+          canonical: canonicalProjectRoot,
+        });
+        if (!decision.accept) {
+          log.info('refused a connection', { reason: decision.reply.reason });
+          return { accept: false, reply: decision.reply };
+        }
+        const hello = decision.hello;
+        if (hello.role === 'control') {
+          const cli: Origin = { kind: 'cli' };
+          return { accept: true, reply: decision.reply, origin: cli, originFor: () => cli };
+        }
+        const id = hello.session_id!;
+        const session: AttachedSession = {
+          session_id: id,
+          pid: hello.pid,
+          version: hello.version,
+          client_name: hello.client_name,
+          client_version: null,
+          pinned_project: hello.project,
+          follows_host: hello.project === null,
+          toolsets: hello.toolsets ?? null,
+          attached_at: new Date().toISOString(),
+        };
+        if (!registry.add(session)) {
+          return {
+            accept: false,
+            reply: {
+              accepted: false,
+              reason: `a session with id ${id} is already attached`,
+              version: VERSION,
+            },
+          };
+        }
+        sessionId = id;
+        activity.record({
+          kind: 'lifecycle',
+          name: 'client_attached',
+          session: id,
+          status: 'ok',
+          summary: `Client attached (pid ${hello.pid}, droidbus ${hello.version}) — project: ${hello.project ?? `${project ?? 'none'} (follows the host)`}`,
+        });
+        publishSessions();
+        const agent: Origin = {
+          kind: 'agent',
+          session_id: id,
+          client_name: hello.client_name,
+          standalone: false,
+        };
+        return {
+          accept: true,
+          reply: decision.reply,
+          origin: agent,
+          originFor: (claimed) =>
+            claimed.kind === 'agent' && claimed.session_id === id
+              ? { ...claimed, standalone: false }
+              : { ...agent, client_name: registry.get(id)?.client_name ?? null },
+        };
+      },
+      onClose: () => {
+        connections.delete(socket);
+        if (sessionId) {
+          const gone = registry.remove(sessionId);
+          activity.record({
+            kind: 'lifecycle',
+            name: 'client_detached',
+            session: sessionId,
+            status: 'ok',
+            summary: `Client detached (pid ${gone?.pid ?? '?'})`,
+          });
+          publishSessions();
+        }
+      },
+    });
+  });
+
+  const stop = (reason = 'the droidbus host quit'): Promise<void> => {
+    stopping ??= (async () => {
+      log.info('quitting', { reason, sessions: registry.size });
+      // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
+      server.close();
+      // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.
+      const notes = await runQuitHooks([...hooks]);
+      // 2. Sessions learn first, so they swap to their own actors before their calls fail.
+      system.bus.publish('host.quitting', { reason });
+      // 3. Every request still in flight fails, saying the host quit.
+      const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
+      system.bus.close(`${reason} before answering.${detail}`);
+      // 4. The connections close once their last lines are out.
+      await Promise.all([...connections].map((socket) => endConnection(socket)));
+      activity.record({
+        kind: 'lifecycle',
+        name: 'host_stopped',
+        status: 'ok',
+        summary: `Host stopped (${reason})`,
+      });
+      await system.supervisor.shutdown();
+      await activity.close();
+      resolveStopped();
+    })();
+    return stopping;
+  };
+
+  log.info('listening', { socket: socketPath, project, peer_check: peer.available ? 'uid' : 'permissions' });
+  if (!peer.available) {
+    log.warn(
+      `connections from other users are kept out only by the socket's 0600 mode in the 0700 data directory: ${peer.problem}`,
+    );
+  }
+  activity.record({
+    kind: 'lifecycle',
+    name: 'host_started',
+    status: 'ok',
+    summary: `Host started (pid ${process.pid}, droidbus ${VERSION}) — project: ${project ?? 'none'}`,
+  });
+
+  return {
+    socketPath,
+    system,
+    info,
+    setProject,
+    beforeFailingInflight(hook) {
+      hooks.add(hook);
+      return () => hooks.delete(hook);
+    },
+    stop,
+    stopped,
+  };
+}
+
+/** Runs the quit hooks in parallel for at most QUIT_HOOK_TIMEOUT_MS; returns their sentences. */
+async function runQuitHooks(hooks: QuitHook[]): Promise<string[]> {
+  if (hooks.length === 0) {
+    return [];
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), QUIT_HOOK_TIMEOUT_MS);
+  const timedOut = new Promise<null>((resolve) =>
+    controller.signal.addEventListener('abort', () => resolve(null), { once: true }),
+  );
+  const notes: string[] = [];
+  await Promise.all(
+    hooks.map(async (hook) => {
+      const outcome = await Promise.race([
+        hook(controller.signal).catch((err: unknown) => {
+          log.warn('a quit hook failed', { error: err instanceof Error ? err.message : String(err) });
+          return null;
+        }),
+        timedOut,
+      ]);
+      if (typeof outcome === 'string' && outcome.length > 0) {
+        notes.push(outcome);
+      }
+    }),
+  );
+  clearTimeout(timer);
+  return notes;
+}
+
+/** Ends a connection after its pending writes, cutting it if the peer does not close in time. */
+function endConnection(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) {
+      resolve();
+      return;
+    }
+    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.end();
+  });
+}
