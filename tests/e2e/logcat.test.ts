@@ -433,9 +433,29 @@ describe('app state', () => {
   });
 });
 
+describe('a second device', () => {
+  it('from_now skips the lines its buffer already held', async () => {
+    await deviceShell(b, 'sim log I DroidbusBefore before-the-start');
+    const started = await ok<{ stream: StreamInfo }>('start_logcat', { device_serial: b, from_now: true });
+    await deviceShell(b, 'sim log I DroidbusAfter after-the-start');
+    await until(
+      'the line logged after the start',
+      () => entriesOf({ device_serial: b, tag: 'DroidbusAfter' }),
+      (v) => v.entries.length === 1,
+    );
+    expect((await entriesOf({ device_serial: b, tag: 'DroidbusBefore' })).entries).toHaveLength(0);
+    // The sim's clock is the host's: every line read was logged after the stream started.
+    const read = await entriesOf({ device_serial: b, count: 10_000 });
+    for (const e of read.entries) {
+      expect(new Date(e.time.replace(' ', 'T')).getTime(), e.message).toBeGreaterThanOrEqual(
+        started.stream.started_at - 1,
+      );
+    }
+  });
+});
+
 describe('a device that disconnects mid-stream', () => {
   it('stops its stream with a clear state and leaves nothing running', async () => {
-    await ok('start_logcat', { device_serial: b });
     await until('two live streams', stats, (v) => v.live_streams === 2);
     const disconnected = await server.adb(['disconnect', b]);
     expect(disconnected.code).toBe(0);

@@ -39,7 +39,7 @@ function sdkOf(text: string | undefined): number | null {
 }
 
 /** Whether the device has exit-info: Android 11 (API 30) and later; older ones refuse the command. */
-function exitInfoSupported(sdk: number | null, dump: string): boolean {
+export function exitInfoSupported(sdk: number | null, dump: string): boolean {
   if (/Bad activity command|Unknown command/i.test(dump)) {
     return false;
   }

@@ -68,6 +68,8 @@ export class DeviceStream {
   private queuedBytes = 0;
   private readyWaiters: { resolve(): void; reject(err: unknown): void } | null = null;
   private done: Promise<void> | null = null;
+  /** With from_now, the one old record `logcat -T 1` prints first is dropped (bytes held until its line ends). */
+  private skipping: Buffer | null = null;
 
   constructor(
     readonly serial: string,
@@ -92,6 +94,7 @@ export class DeviceStream {
       .catch(() => [] as PsProcess[])
       .then((list) => this.seed(list));
     this.live = true;
+    this.skipping = fromNow ? Buffer.alloc(0) : null;
     this.done = this.run(this.client.stream(this.serial, logcatCommand(fromNow), this.abort.signal));
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => this.readyWaiters?.reject(fail.cancelled('start_logcat was cancelled'));
@@ -190,9 +193,13 @@ export class DeviceStream {
   private async run(chunks: AsyncGenerator<Buffer>): Promise<void> {
     let failure: unknown = null;
     try {
-      for await (const chunk of chunks) {
-        this.bytes += chunk.length;
+      for await (const raw of chunks) {
+        this.bytes += raw.length;
         this.readyWaiters?.resolve();
+        const chunk = this.skipping === null ? raw : this.skipOldRecord(raw);
+        if (chunk.length === 0) {
+          continue;
+        }
         if (this.seeded) {
           this.feed(chunk);
         } else {
@@ -214,6 +221,31 @@ export class DeviceStream {
     // Not stopped on purpose: tell a device that went away from a logcat that ended.
     const reason = this.stopReason ?? (await this.endReason(failure));
     this.finish(this.stopReason ?? reason, failure);
+  }
+
+  /**
+   * `logcat -T 1` starts with the newest record already in the buffer: drop that line (separators
+   * before it pass), so from_now really reads only what comes after the start.
+   */
+  private skipOldRecord(chunk: Buffer): Buffer {
+    let held = Buffer.concat([this.skipping ?? Buffer.alloc(0), chunk]);
+    const kept: Buffer[] = [];
+    for (;;) {
+      const nl = held.indexOf(10);
+      if (nl < 0) {
+        this.skipping = held;
+        return Buffer.concat(kept);
+      }
+      const line = held.subarray(0, nl + 1);
+      held = held.subarray(nl + 1);
+      if (line.toString('latin1', 0, 10) === '--------- ') {
+        kept.push(line);
+        continue;
+      }
+      this.skipping = null;
+      kept.push(held);
+      return Buffer.concat(kept);
+    }
   }
 
   private async endReason(failure: unknown): Promise<string> {

@@ -65,12 +65,28 @@ function flat(t: JavaThrowable): CrashWire['causes'][number] {
   return { exception: t.exception, message: t.message, frames: t.frames, more: t.more };
 }
 
-/** One line about a crash: its group's title, and the message when the title lacks it. */
+/**
+ * One line about a crash. Java: the exception and its message, then where the group blames it
+ * (`at Frame`, or `root cause X at Frame` when a `Caused by:` is the root); native and ANR: the
+ * group's title (signal and frame, or the ANR reason), plus a native abort message.
+ */
 export function crashSummary(crash: Crash, group: CrashGroup | undefined): string {
   const title = group?.title ?? crash.exception ?? crash.signal ?? crash.kind;
-  const message = crash.kind === 'java' ? crash.message : crash.kind === 'anr' ? null : crash.abort_message;
+  let head: string;
+  if (crash.kind === 'java' && crash.exception !== null) {
+    const message =
+      crash.message !== null && crash.message.length > 0 ? `: ${crash.message.slice(0, 200)}` : '';
+    const blame = title.startsWith(`${crash.exception} `)
+      ? title.slice(crash.exception.length)
+      : title !== crash.exception
+        ? ` — root cause ${title}`
+        : '';
+    head = `${crash.exception}${message}${blame}`;
+  } else {
+    const abort = crash.abort_message !== null ? ` — ${crash.abort_message.slice(0, 200)}` : '';
+    head = `${title}${abort}`;
+  }
   const who = crash.package ?? crash.process;
-  const head = message !== null && message.length > 0 ? `${title} — ${message.slice(0, 200)}` : title;
   return who !== null ? `${head} (${who})` : head;
 }
 
