@@ -433,6 +433,39 @@ describe('app state', () => {
   });
 });
 
+describe('a session without a project', () => {
+  it('asks for package instead of guessing the app, and refuses package:mine', async () => {
+    const bare = tempDir('droidbus-logcat-no-project-');
+    const other = await startMcp([], {
+      cwd: bare.dir,
+      env: { ANDROID_ADB_SERVER_PORT: String(server.port), DROIDBUS_HOME: bare.dir },
+    });
+    try {
+      const refused = async (name: string, args: Record<string, unknown>): Promise<string> => {
+        const err = await other.client.callTool({ name, arguments: args }).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(McpError);
+        expect((err as McpError).code).toBe(-32602);
+        return (err as McpError).message;
+      };
+      expect(await refused('get_exit_reasons', { device_serial: a })).toContain('pass package');
+      expect(await refused('get_app_runtime_state', { device_serial: a })).toContain('pass package');
+      expect(await refused('get_logcat_entries', { query: 'package:mine' })).toContain('package:mine');
+      const named = (await other.client.callTool({
+        name: 'get_exit_reasons',
+        arguments: { device_serial: a, package: SAMPLE_PACKAGE },
+      })) as { isError?: boolean; structuredContent?: { package: string } };
+      expect(named.isError).toBeFalsy();
+      expect(named.structuredContent?.package).toBe(SAMPLE_PACKAGE);
+    } finally {
+      await other.close();
+      bare.remove();
+    }
+  });
+});
+
 describe('a second device', () => {
   it('from_now skips the lines its buffer already held', async () => {
     await deviceShell(b, 'sim log I DroidbusBefore before-the-start');
