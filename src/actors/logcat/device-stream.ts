@@ -99,6 +99,9 @@ export class DeviceStream {
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => this.readyWaiters?.reject(fail.cancelled('start_logcat was cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) {
+      onAbort();
+    }
     try {
       await Promise.race([
         ready,
