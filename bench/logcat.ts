@@ -1,10 +1,14 @@
 /**
  * Logcat core throughput: threadtime lines parsed, enriched and crash-checked per second in one
  * thread (target ≥ 1,000,000/s), the same with the store, and entry-query times on a full store.
- * Run: npx tsx bench/logcat.ts [lines]
+ * Then the MCP frontend's event-loop delay p99 while 16 sim devices stream 2,000 lines/s each
+ * (target < 10 ms), beside the same parsing done on the frontend's own thread (bench/lib/
+ * logcat-frontend.ts; needs `npm run build`).
+ * Run: npx tsx bench/logcat.ts [lines] [--seconds 15] [--devices 16] [--rate 2000] [--no-frontend]
  * Prints medians of several runs; never fails on timing.
  */
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import {
   CrashDetector,
   CrashGroups,
@@ -17,8 +21,18 @@ import {
   type DetectedCrash,
   type LogEntry,
 } from '../src/actors/logcat/index.js';
+import { frontendLoopDelay } from './lib/logcat-frontend.js';
 
-const LINES = Number(process.argv[2] ?? 400_000);
+const args = parseArgs({
+  allowPositionals: true,
+  options: {
+    seconds: { type: 'string', default: '15' },
+    devices: { type: 'string', default: '16' },
+    rate: { type: 'string', default: '2000' },
+    'no-frontend': { type: 'boolean', default: false },
+  },
+});
+const LINES = Number(args.positionals[0] ?? 400_000);
 const RUNS = 5;
 const CHUNK = 64 * 1024;
 
@@ -341,3 +355,21 @@ const stats = store.stats(Date.now());
 console.log(
   `  stats: ${(performance.now() - t0).toFixed(2)} ms (${stats.crashes.total} crashes, ${groups.size} groups, dropped ${fmt(stats.dropped)})`,
 );
+
+if (!args.values['no-frontend']) {
+  const devices = Number(args.values.devices);
+  const rate = Number(args.values.rate);
+  console.log(
+    `\nMCP frontend event-loop delay (beyond the 10 ms tick) while ${devices} sim devices stream ${fmt(rate)} lines/s each, ${args.values.seconds} s:`,
+  );
+  const figures = await frontendLoopDelay({ devices, rate, seconds: Number(args.values.seconds) });
+  for (const f of figures ?? []) {
+    console.log(
+      `  ${f.label.padEnd(40)} p50 ${f.p50_ms.toFixed(2).padStart(7)} ms  p99 ${f.p99_ms.toFixed(2).padStart(7)} ms  max ${f.max_ms.toFixed(1).padStart(7)} ms  ${fmt(f.lines_per_s).padStart(7)} lines/s parsed`,
+    );
+  }
+  const [actor, inline] = figures ?? [];
+  if (actor && inline && actor.p99_ms > 0) {
+    console.log(`  p99 ratio inline / actor: ${(inline.p99_ms / actor.p99_ms).toFixed(1)}×`);
+  }
+}

@@ -18,6 +18,8 @@ export interface KindConfig {
 export const DEFAULT_GROUPS: Record<string, number> = {
   main: 1,
   devices: 2,
+  /** Logcat parsing has its own thread, so it never shares one with UI captures. */
+  logcat: 1,
 };
 
 /** Every actor kind of droidbus. */
@@ -44,6 +46,12 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     module: new URL('./project/project-actor.js', import.meta.url),
     group: 'main',
     mailbox: 64,
+    spawnOnDemand: true,
+  },
+  logcat: {
+    module: new URL('./logcat/logcat-actor.js', import.meta.url),
+    group: 'logcat',
+    mailbox: 256,
     spawnOnDemand: true,
   },
 };

@@ -6,6 +6,7 @@ import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
+import { logcatEvents, logcatRequests } from './messages/logcat.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -14,6 +15,7 @@ export const REQUESTS = {
   ...devicesRequests,
   ...uiRequests,
   ...hostRequests,
+  ...logcatRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
@@ -21,6 +23,7 @@ export const EVENTS = {
   ...coreEvents,
   ...devicesEvents,
   ...hostEvents,
+  ...logcatEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;

@@ -1,5 +1,7 @@
 import type { ToolDefinition } from './define-tool.js';
+import { appStateTools } from './tools/app-state.js';
 import { deviceTools } from './tools/device.js';
+import { logcatTools } from './tools/logcat.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui.js';
 
@@ -8,6 +10,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...projectTools,
   ...deviceTools,
   ...uiTools,
+  ...logcatTools,
+  ...appStateTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -17,7 +17,7 @@ export interface EventLoopProbe {
   stop(): void;
 }
 
-const round = (ns: number): number => Math.round((ns / 1e6) * 100) / 100;
+const round = (ms: number): number => Math.round(ms * 100) / 100;
 
 /**
  * Measures how late this thread's event loop runs timers (perf_hooks' histogram). Every frontend and
@@ -27,12 +27,15 @@ export function startEventLoopProbe(resolutionMs = 10): EventLoopProbe {
   const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
   let since = Date.now();
+  // The histogram records each sampling interval whole (an idle loop reads `resolutionMs`): the
+  // delay is what exceeds it.
+  const delay = (ns: number): number => round(Math.max(0, ns / 1e6 - resolutionMs));
   return {
     read: () => ({
-      p50_ms: round(histogram.percentile(50)),
-      p99_ms: round(histogram.percentile(99)),
-      max_ms: round(histogram.max),
-      mean_ms: round(histogram.mean),
+      p50_ms: delay(histogram.percentile(50)),
+      p99_ms: delay(histogram.percentile(99)),
+      max_ms: delay(histogram.max),
+      mean_ms: delay(histogram.mean),
       since,
     }),
     reset: () => {

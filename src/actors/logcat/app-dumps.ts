@@ -1,0 +1,171 @@
+/**
+ * The app dumps the logcat actor reads and parses off the JSON-RPC loop: exit reasons (`dumpsys
+ * activity exit-info`), `dumpsys package`, `dumpsys meminfo`, and the runtime state that combines
+ * them in one device round trip. Every package name reaches the device shell quoted (`sh`).
+ */
+import type { AdbClient } from '../../adb/client.js';
+import { sh } from '../../adb/shell-command.js';
+import type { ShellCommand } from '../../adb/shell-command.js';
+import type { ResponseOf } from '../../bus/registry.js';
+import { scopeIncludes } from '../../project/package-scope.js';
+import type { PackageScope } from '../../project/package-scope.js';
+import { withAdbErrors } from '../adb-errors.js';
+import { parseResumedActivity } from '../device/device-facts.js';
+import { parseExitInfo, summarizeExitInfo } from './exit-info.js';
+import type { ExitInfoRecord } from './exit-info.js';
+import { toWireExit } from './logcat-wire.js';
+import { parseMeminfo } from './meminfo.js';
+import { parsePackageDump } from './package-dump.js';
+
+/** Splits the sections of a compound command; no dump prints this line. */
+const MARK = '@@droidbus-section@@';
+const SECTION_BREAK = new RegExp(`${MARK}\\r?\\n`);
+const DUMP_OPTIONS = { timeoutMs: 30_000, maxBytes: 16 * 1024 * 1024 };
+
+async function run(
+  client: AdbClient,
+  serial: string,
+  command: ShellCommand,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const out = await withAdbErrors(() => client.shell(serial, command, { ...DUMP_OPTIONS, signal }));
+  // Devices without shell v2 answer through a pty, which may end lines with CRLF.
+  return out.stdout.split(SECTION_BREAK);
+}
+
+function sdkOf(text: string | undefined): number | null {
+  const n = Number((text ?? '').trim());
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** Whether the device has exit-info: Android 11 (API 30) and later; older ones refuse the command. */
+export function exitInfoSupported(sdk: number | null, dump: string): boolean {
+  if (/Bad activity command|Unknown command/i.test(dump)) {
+    return false;
+  }
+  return sdk === null || sdk >= 30;
+}
+
+function recordsOf(pkg: string, dump: string): ExitInfoRecord[] {
+  return parseExitInfo(dump).filter((r) => r.package === null || r.package === pkg);
+}
+
+/** `get_exit_reasons`: the package's exit records, newest first, bounded by `limit`. */
+export async function readExitInfo(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<ResponseOf<'app.exit_info'>> {
+  const [sdkText, dump = ''] = await run(
+    client,
+    serial,
+    sh`getprop ro.build.version.sdk; echo ${MARK}; dumpsys activity exit-info ${pkg}`,
+    signal,
+  );
+  const sdk = sdkOf(sdkText);
+  if (!exitInfoSupported(sdk, dump)) {
+    return { supported: false, sdk, records: [], total: 0, failures: 0, hint: null };
+  }
+  const records = recordsOf(pkg, dump);
+  const summary = summarizeExitInfo(records, limit);
+  return {
+    supported: true,
+    sdk,
+    records: records.slice(0, limit).map(toWireExit),
+    total: summary.total,
+    failures: summary.failures,
+    hint: summary.hint,
+  };
+}
+
+/** `dump_app_info`: the package's `dumpsys package` section, parsed; null when not installed. */
+export async function readPackageInfo(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  signal: AbortSignal,
+): Promise<ResponseOf<'app.package_info'>> {
+  const [dump = ''] = await run(client, serial, sh`dumpsys package ${pkg}`, signal);
+  return { info: parsePackageDump(dump, pkg) };
+}
+
+/** `get_memory_info`: the package's `dumpsys meminfo` App Summary; null when it does not run. */
+export async function readMeminfo(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  signal: AbortSignal,
+): Promise<ResponseOf<'app.meminfo'>> {
+  const [dump = ''] = await run(client, serial, sh`dumpsys meminfo ${pkg}`, signal);
+  const meminfo = parseMeminfo(dump);
+  const note = meminfo === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
+  return { meminfo, note: note || null };
+}
+
+/** `get_app_runtime_state`: installed, running, in front, memory and the last exit, in one round trip. */
+export async function readRuntimeState(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  signal: AbortSignal,
+  logcatCrashes: number,
+): Promise<ResponseOf<'app.runtime_state'>> {
+  const [packageDump = '', pidText = '', activities = '', memDump = '', sdkText, exitDump = ''] = await run(
+    client,
+    serial,
+    sh`dumpsys package ${pkg}; echo ${MARK}; pidof ${pkg}; echo ${MARK}; dumpsys activity activities; echo ${MARK}; dumpsys meminfo ${pkg}; echo ${MARK}; getprop ro.build.version.sdk; echo ${MARK}; dumpsys activity exit-info ${pkg}`,
+    signal,
+  );
+  const info = parsePackageDump(packageDump, pkg);
+  const pids = pidText
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /^\d+$/.test(w))
+    .map(Number);
+  const resumed = parseResumedActivity(activities);
+  const mem = pids.length > 0 ? parseMeminfo(memDump) : null;
+  const sdk = sdkOf(sdkText);
+  const supported = exitInfoSupported(sdk, exitDump);
+  const last = supported ? recordsOf(pkg, exitDump)[0] : undefined;
+  const user0 = info?.users.find((u) => u.user === 0) ?? info?.users[0];
+  const state = user0?.enabled_state ?? null;
+  return {
+    installed: info !== null,
+    version_name: info?.version_name ?? null,
+    version_code: info?.version_code ?? null,
+    enabled: state === null ? (info !== null ? true : null) : state === 'DEFAULT' || state === 'ENABLED',
+    pids,
+    foreground: resumed?.package === pkg,
+    foreground_activity: resumed?.package === pkg ? resumed.activity : null,
+    memory: mem
+      ? {
+          total_pss_kb: mem.total_pss_kb,
+          total_rss_kb: mem.total_rss_kb,
+          java_heap_pss_kb: mem.java_heap.pss_kb,
+          native_heap_pss_kb: mem.native_heap.pss_kb,
+        }
+      : null,
+    exit_info_supported: supported,
+    last_exit: last ? toWireExit(last) : null,
+    logcat_crashes: logcatCrashes,
+  };
+}
+
+/** The installed packages that a project's scope admits (`pm list packages`). */
+export async function readScopePackages(
+  client: AdbClient,
+  serial: string,
+  scope: PackageScope,
+  signal: AbortSignal,
+): Promise<ResponseOf<'app.scope_packages'>> {
+  const [list = ''] = await run(client, serial, sh`pm list packages`, signal);
+  const installed = list
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('package:'))
+    .map((l) => l.slice('package:'.length))
+    .filter((p) => scopeIncludes(scope, p));
+  return { installed: [...new Set(installed)].sort() };
+}

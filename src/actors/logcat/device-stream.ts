@@ -1,0 +1,287 @@
+/**
+ * One device's logcat stream: `logcat -v threadtime` read through the adb server socket into a
+ * LogcatPipeline, with the pid → package map seeded from `ps -A` first. It owns its socket (through
+ * an AbortController) and its pipeline; `stop` closes the socket, ends the pipeline (finishing open
+ * crashes) and resolves once nothing of the stream is left running.
+ */
+import type { AdbClient } from '../../adb/client.js';
+import { AdbError } from '../../adb/errors.js';
+import { sh } from '../../adb/shell-command.js';
+import type { ShellCommand } from '../../adb/shell-command.js';
+import { BusError, fail } from '../../bus/errors.js';
+import type { StreamInfo } from '../../bus/messages/logcat.js';
+import { busErrorFromAdb } from '../adb-errors.js';
+import type { CrashGroups } from './crash-group.js';
+import type { LogStore } from './log-store.js';
+import type { Crash } from './logcat-types.js';
+import { LogcatPipeline } from './logcat-pipeline.js';
+import { parsePs, type PsProcess } from './pid-map.js';
+
+/** What a stream tells its owner. */
+export interface StreamHooks {
+  /** Crashes the stream finished reading (already stored and grouped). */
+  crashes(stream: DeviceStream, crashes: Crash[]): void;
+  /** The stream changed state. */
+  state(stream: DeviceStream): void;
+}
+
+/** Chunks held while the process list is read, at most (then they are parsed without it). */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/** How long `ps` may take before the stream goes on without it. */
+const PS_TIMEOUT_MS = 5_000;
+
+/** The logcat command a stream runs; `fromNow` skips what the device's buffer already holds. */
+export function logcatCommand(fromNow: boolean): ShellCommand {
+  return fromNow ? sh`logcat -v threadtime -T 1` : sh`logcat -v threadtime`;
+}
+
+/** The processes of a device, from `ps -A` (or plain `ps` on releases before Android 8). */
+async function readProcesses(client: AdbClient, serial: string, signal: AbortSignal): Promise<PsProcess[]> {
+  const options = { signal, timeoutMs: PS_TIMEOUT_MS, maxBytes: 8 * 1024 * 1024 };
+  const all = parsePs((await client.shell(serial, sh`ps -A`, options)).stdout);
+  if (all.length > 1) {
+    return all;
+  }
+  return parsePs((await client.shell(serial, sh`ps`, options)).stdout);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** One device's stream (see the module comment). */
+export class DeviceStream {
+  state: StreamInfo['state'] = 'starting';
+  reason: string | null = null;
+  readonly startedAt = Date.now();
+  stoppedAt: number | null = null;
+  bytes = 0;
+  entries = 0;
+  crashCount = 0;
+  /** True while the socket is open (the read loop runs). */
+  live = false;
+  readonly pipeline: LogcatPipeline;
+  private readonly abort = new AbortController();
+  private stopReason: string | null = null;
+  private seeded = false;
+  private queue: Buffer[] = [];
+  private queuedBytes = 0;
+  private readyWaiters: { resolve(): void; reject(err: unknown): void } | null = null;
+  private done: Promise<void> | null = null;
+  /** With from_now, the one old record `logcat -T 1` prints first is dropped (bytes held until its line ends). */
+  private skipping: Buffer | null = null;
+
+  constructor(
+    readonly serial: string,
+    private readonly client: AdbClient,
+    store: LogStore,
+    groups: CrashGroups,
+    private readonly hooks: StreamHooks,
+  ) {
+    this.pipeline = new LogcatPipeline({ device: serial, store, groups });
+  }
+
+  /**
+   * Opens the stream and resolves once it is ready: its first bytes arrived, or the process list
+   * did. Fails (and leaves nothing running) when neither happens within `timeoutMs`, when the
+   * device refuses, or when `signal` aborts.
+   */
+  async start(fromNow: boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    const ready = new Promise<void>((resolve, reject) => {
+      this.readyWaiters = { resolve, reject };
+    });
+    void readProcesses(this.client, this.serial, this.abort.signal)
+      .catch(() => [] as PsProcess[])
+      .then((list) => this.seed(list));
+    this.live = true;
+    this.skipping = fromNow ? Buffer.alloc(0) : null;
+    this.done = this.run(this.client.stream(this.serial, logcatCommand(fromNow), this.abort.signal));
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = (): void => this.readyWaiters?.reject(fail.cancelled('start_logcat was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) {
+      onAbort();
+    }
+    try {
+      await Promise.race([
+        ready,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                fail.timeout(
+                  `logcat on ${this.serial} did not start within ${timeoutMs / 1000} s: neither log output nor the process list arrived`,
+                ),
+              ),
+            timeoutMs,
+          );
+        }),
+      ]);
+    } catch (err) {
+      const reason = err instanceof BusError ? err.message : describe(err);
+      await this.stop(`did not start: ${reason}`);
+      throw err instanceof AdbError ? busErrorFromAdb(err) : err;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (this.state === 'starting') {
+      this.state = 'streaming';
+      this.hooks.state(this);
+    }
+  }
+
+  /** Closes the socket and ends the pipeline; resolves when the stream has fully stopped. */
+  async stop(reason: string): Promise<void> {
+    this.stopReason ??= reason;
+    this.abort.abort();
+    await this.done;
+  }
+
+  /** Finishes crashes whose process went quiet (the once-a-second timer). */
+  tick(): void {
+    if (this.state === 'stopped') {
+      return;
+    }
+    const crashes = this.pipeline.tick();
+    if (crashes.length > 0) {
+      this.crashCount += crashes.length;
+      this.hooks.crashes(this, crashes);
+    }
+  }
+
+  /** The stream's figures. */
+  info(): StreamInfo {
+    const p = this.pipeline.parser.stats;
+    return {
+      serial: this.serial,
+      state: this.state,
+      reason: this.reason,
+      started_at: this.startedAt,
+      stopped_at: this.stoppedAt,
+      bytes: this.bytes,
+      lines: p.lines,
+      entries: this.entries,
+      garbage: p.garbage,
+      truncated: p.truncated,
+      crashes: this.crashCount,
+      known_pids: this.pipeline.pids.size,
+    };
+  }
+
+  private seed(list: PsProcess[]): void {
+    if (this.seeded) {
+      return;
+    }
+    this.pipeline.seedProcesses(list);
+    this.seeded = true;
+    const queued = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    for (const chunk of queued) {
+      this.feed(chunk);
+    }
+    this.readyWaiters?.resolve();
+  }
+
+  private feed(chunk: Buffer): void {
+    const r = this.pipeline.push(chunk);
+    this.entries += r.entries;
+    if (r.crashes.length > 0) {
+      this.crashCount += r.crashes.length;
+      this.hooks.crashes(this, r.crashes);
+    }
+  }
+
+  private async run(chunks: AsyncGenerator<Buffer>): Promise<void> {
+    let failure: unknown = null;
+    try {
+      for await (const raw of chunks) {
+        this.bytes += raw.length;
+        this.readyWaiters?.resolve();
+        const chunk = this.skipping === null ? raw : this.skipOldRecord(raw);
+        if (chunk.length === 0) {
+          continue;
+        }
+        if (this.seeded) {
+          this.feed(chunk);
+        } else {
+          this.queue.push(chunk);
+          this.queuedBytes += chunk.length;
+          if (this.queuedBytes > MAX_QUEUED_BYTES) {
+            this.seed([]);
+          }
+        }
+      }
+    } catch (err) {
+      if (!this.abort.signal.aborted) {
+        failure = err;
+      }
+    } finally {
+      // The generator destroyed the socket on its way out; nothing reads from the device any more.
+      this.live = false;
+    }
+    // Not stopped on purpose: tell a device that went away from a logcat that ended.
+    const reason = this.stopReason ?? (await this.endReason(failure));
+    this.finish(this.stopReason ?? reason, failure);
+  }
+
+  /**
+   * `logcat -T 1` starts with the newest record already in the buffer: drop that line (separators
+   * before it pass), so from_now really reads only what comes after the start.
+   */
+  private skipOldRecord(chunk: Buffer): Buffer {
+    let held = Buffer.concat([this.skipping ?? Buffer.alloc(0), chunk]);
+    const kept: Buffer[] = [];
+    for (;;) {
+      const nl = held.indexOf(10);
+      if (nl < 0) {
+        this.skipping = held;
+        return Buffer.concat(kept);
+      }
+      const line = held.subarray(0, nl + 1);
+      held = held.subarray(nl + 1);
+      if (line.toString('latin1', 0, 10) === '--------- ') {
+        kept.push(line);
+        continue;
+      }
+      this.skipping = null;
+      kept.push(held);
+      return Buffer.concat(kept);
+    }
+  }
+
+  private async endReason(failure: unknown): Promise<string> {
+    const gone = await this.client
+      .devices({ timeoutMs: 3_000 })
+      .then((list) => list.find((d) => d.serial === this.serial)?.state !== 'device')
+      .catch(() => true);
+    if (gone) {
+      return 'device disconnected';
+    }
+    return failure !== null ? `the stream failed: ${describe(failure)}` : 'logcat ended on the device';
+  }
+
+  private finish(reason: string, failure: unknown): void {
+    if (!this.seeded) {
+      this.seed([]);
+    }
+    const last = this.pipeline.end();
+    this.entries += last.entries;
+    if (last.crashes.length > 0) {
+      this.crashCount += last.crashes.length;
+      this.hooks.crashes(this, last.crashes);
+    }
+    this.queue = [];
+    this.readyWaiters?.reject(
+      failure instanceof AdbError
+        ? busErrorFromAdb(failure)
+        : fail.failed(`logcat on ${this.serial}: ${reason}`),
+    );
+    this.readyWaiters = null;
+    this.state = 'stopped';
+    this.reason = reason;
+    this.stoppedAt = Date.now();
+    this.hooks.state(this);
+  }
+}

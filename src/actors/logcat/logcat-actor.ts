@@ -1,0 +1,62 @@
+import { fail } from '../../bus/errors.js';
+import { defineActor } from '../actor.js';
+import { adbClient } from '../device/adb-instance.js';
+import {
+  readExitInfo,
+  readMeminfo,
+  readPackageInfo,
+  readRuntimeState,
+  readScopePackages,
+} from './app-dumps.js';
+import { LogcatService } from './logcat-service.js';
+
+/**
+ * The logcat actor (a singleton on its own `logcat` worker thread): one logcat stream per started
+ * device parsed into one bounded store and one crash-group table, the queries over them, and the
+ * app dumps (exit-info, dumpsys package and meminfo) parsed here rather than on the JSON-RPC loop.
+ * A device that leaves (`device.state`) stops its stream with a clear reason.
+ */
+export default defineActor({
+  kind: 'logcat',
+  concurrency: 16,
+  stopTimeoutMs: 8_000,
+  start(ctx) {
+    return new LogcatService(ctx, adbClient());
+  },
+  async stop(service) {
+    await service.shutdown();
+  },
+  events: {
+    'device.state': ({ serial, state }, service) => service.onDeviceState(serial, state),
+  },
+  handlers: {
+    'logcat.start': async ({ serial, from_now }, service, ctx) => {
+      // Only an online device streams; this also starts the devices actor, whose device.state
+      // events stop the stream when the device leaves.
+      await ctx.bus.request('devices.require', { serial }, { signal: ctx.signal });
+      return service.start(serial, from_now, ctx.signal);
+    },
+    'logcat.stop': async ({ serial }, service) => {
+      const stopped = await service.stop(serial, 'stopped by stop_logcat');
+      if (serial !== undefined && stopped.length === 0) {
+        throw fail.notFound(`logcat is not streaming from ${serial}`);
+      }
+      return { stopped };
+    },
+    'logcat.clear': ({ serial }, service) => service.clear(serial),
+    'logcat.entries': (payload, service) => service.entries(payload),
+    'logcat.stats': (_payload, service) => service.stats(),
+    'logcat.crashes': (payload, service) => service.crashes(payload),
+    'logcat.crash_trace': (payload, service) => service.crashTrace(payload),
+    'app.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
+      readExitInfo(adbClient(), serial, pkg, limit, ctx.signal),
+    'app.package_info': ({ serial, package: pkg }, _service, ctx) =>
+      readPackageInfo(adbClient(), serial, pkg, ctx.signal),
+    'app.meminfo': ({ serial, package: pkg }, _service, ctx) =>
+      readMeminfo(adbClient(), serial, pkg, ctx.signal),
+    'app.runtime_state': ({ serial, package: pkg }, service, ctx) =>
+      readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
+    'app.scope_packages': ({ serial, scope }, _service, ctx) =>
+      readScopePackages(adbClient(), serial, scope, ctx.signal),
+  },
+});

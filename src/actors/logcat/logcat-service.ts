@@ -1,0 +1,312 @@
+/**
+ * The logcat actor's state: one LogStore and one CrashGroups for every device, one DeviceStream per
+ * started device, the once-a-second timer that finishes quiet crashes (running only while a stream
+ * does), and the queries. Events go out on the bus: `logcat.crash` per finished crash and
+ * `logcat.state` per stream change.
+ */
+import type { AdbClient } from '../../adb/client.js';
+import { fail } from '../../bus/errors.js';
+import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
+import type { StreamInfo } from '../../bus/messages/logcat.js';
+import { readSettings } from '../../store/settings.js';
+import type { ActorContext } from '../actor.js';
+import { CrashGroups } from './crash-group.js';
+import { DeviceStream } from './device-stream.js';
+import { LogStore } from './log-store.js';
+import { queryLogs } from './log-query.js';
+import { LogcatQueryError } from './logcat-query-error.js';
+import type { Crash } from './logcat-types.js';
+import { crashSummary, fitCrashes, fitEntries, toWireCrash, toWireGroup } from './logcat-wire.js';
+import { minePackages } from './mine-packages.js';
+
+/** start_logcat's startup timeout (the reference's 5 s). */
+export const START_TIMEOUT_MS = 5_000;
+const TICK_MS = 1_000;
+/** Stopped streams remembered for stats (the most recent ones). */
+const MAX_STOPPED = 64;
+const SETTINGS_TTL_MS = 5_000;
+
+/** Options of the service (tests shrink the store). */
+export interface LogcatServiceOptions {
+  maxEntries?: number;
+  maxBytes?: number;
+}
+
+/** The logcat actor's state (see the module comment). */
+export class LogcatService {
+  readonly store: LogStore;
+  readonly groups = new CrashGroups();
+  private readonly streams = new Map<string, DeviceStream>();
+  private readonly starting = new Map<string, Promise<ResponseOf<'logcat.start'>>>();
+  private readonly stopped = new Map<string, StreamInfo>();
+  private timer: NodeJS.Timeout | undefined;
+  private settings: { count: number; at: number } | null = null;
+
+  constructor(
+    private readonly ctx: Pick<ActorContext, 'emit' | 'log'>,
+    private readonly client: AdbClient,
+    options: LogcatServiceOptions = {},
+  ) {
+    this.store = new LogStore({
+      ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
+      ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
+    });
+  }
+
+  /** Starts a device's stream, or reports the one that runs. */
+  start(serial: string, fromNow: boolean, signal: AbortSignal): Promise<ResponseOf<'logcat.start'>> {
+    const running = this.streams.get(serial);
+    if (running && running.state === 'streaming') {
+      return Promise.resolve({ stream: running.info(), already_streaming: true });
+    }
+    const pending = this.starting.get(serial);
+    if (pending) {
+      return pending;
+    }
+    const started = this.open(serial, fromNow, signal).finally(() => this.starting.delete(serial));
+    this.starting.set(serial, started);
+    return started;
+  }
+
+  private async open(
+    serial: string,
+    fromNow: boolean,
+    signal: AbortSignal,
+  ): Promise<ResponseOf<'logcat.start'>> {
+    const stream = new DeviceStream(serial, this.client, this.store, this.groups, {
+      crashes: (s, crashes) => this.onCrashes(s, crashes),
+      state: (s) => this.onState(s),
+    });
+    this.streams.set(serial, stream);
+    this.stopped.delete(serial);
+    this.onState(stream);
+    this.ensureTimer();
+    await stream.start(fromNow, START_TIMEOUT_MS, signal);
+    return { stream: stream.info(), already_streaming: false };
+  }
+
+  /** Stops one stream, or all of them. */
+  async stop(serial: string | undefined, reason: string): Promise<StreamInfo[]> {
+    const targets =
+      serial === undefined
+        ? [...this.streams.values()]
+        : [this.streams.get(serial)].filter((s) => s !== undefined);
+    await Promise.all(targets.map((s) => s.stop(reason)));
+    return targets.map((s) => s.info());
+  }
+
+  /** A device changed state: a stream on a device that left stops with a clear reason. */
+  onDeviceState(serial: string, state: string): void {
+    const stream = this.streams.get(serial);
+    if (stream === undefined || state === 'device') {
+      return;
+    }
+    const reason = state === 'gone' ? 'device disconnected' : `device disconnected (adb reports it ${state})`;
+    void stream.stop(reason);
+  }
+
+  /** Every stream: running ones, then the most recently stopped. */
+  streamInfos(): StreamInfo[] {
+    return [...[...this.streams.values()].map((s) => s.info()), ...this.stopped.values()];
+  }
+
+  /** Streams whose socket is open. */
+  liveStreams(): number {
+    let n = 0;
+    for (const s of this.streams.values()) {
+      n += s.live ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Whether the crash timer runs. */
+  get ticking(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Empties the store (one device's part, or all of it with the crash groups). */
+  clear(serial: string | undefined): ResponseOf<'logcat.clear'> {
+    const before = this.store.size;
+    const crashes = this.store.crashes({ ...(serial !== undefined ? { device: serial } : {}) }).length;
+    this.store.clear(serial);
+    if (serial === undefined) {
+      this.groups.clear();
+    }
+    return { cleared_entries: before - this.store.size, cleared_crashes: crashes };
+  }
+
+  /** The entry query. */
+  entries(p: PayloadOf<'logcat.entries'>): ResponseOf<'logcat.entries'> {
+    const count = p.count ?? this.defaultCount();
+    let result;
+    try {
+      result = queryLogs(
+        this.store,
+        {
+          count,
+          ...(p.min_level !== undefined ? { min_level: p.min_level } : {}),
+          ...(p.tag !== undefined ? { tag: p.tag } : {}),
+          ...(p.text !== undefined ? { text: p.text } : {}),
+          ...(p.package !== undefined ? { package: p.package } : {}),
+          ...(p.only_crashes !== undefined ? { only_crashes: p.only_crashes } : {}),
+          ...(p.serial !== undefined ? { device_serial: p.serial } : {}),
+          ...(p.query !== undefined ? { query: p.query } : {}),
+          ...(p.since_seq !== undefined ? { since_seq: p.since_seq } : {}),
+        },
+        { mine: p.mine ? minePackages(p.mine) : [], now: Date.now() },
+      );
+    } catch (err) {
+      if (err instanceof LogcatQueryError) {
+        throw fail.invalid(err.message);
+      }
+      throw err;
+    }
+    const fitted = fitEntries(result.entries);
+    return {
+      entries: fitted.kept,
+      has_more: result.has_more || fitted.cut > 0,
+      cut_for_size: fitted.cut,
+      scanned: result.scanned,
+      count,
+      streams: this.streamInfos(),
+    };
+  }
+
+  /** Store and stream figures. */
+  stats(): ResponseOf<'logcat.stats'> {
+    return {
+      store: this.store.stats(Date.now()),
+      streams: this.streamInfos(),
+      groups: this.groups.size,
+      live_streams: this.liveStreams(),
+      tick_timer: this.ticking,
+    };
+  }
+
+  /** The newest crashes with their groups. */
+  crashes(p: PayloadOf<'logcat.crashes'>): ResponseOf<'logcat.crashes'> {
+    const all = this.store.crashes({
+      ...(p.package !== undefined ? { package: p.package } : {}),
+      ...(p.serial !== undefined ? { device: p.serial } : {}),
+    });
+    const chosen = all.slice(0, p.count);
+    const fitted = fitCrashes(chosen, (id) => (id !== null ? this.groups.get(id) : undefined));
+    const groupIds = [...new Set(fitted.kept.map((c) => c.group_id).filter((id) => id !== null))];
+    return {
+      crashes: fitted.kept,
+      groups: groupIds.flatMap((id) => {
+        const g = this.groups.get(id);
+        return g ? [toWireGroup(g)] : [];
+      }),
+      total: all.length,
+      cut_for_size: fitted.cut,
+      streaming: [...this.streams.values()].filter((s) => s.state === 'streaming').map((s) => s.serial),
+    };
+  }
+
+  /** The newest crash of a package and/or group, with its group. */
+  crashTrace(p: PayloadOf<'logcat.crash_trace'>): ResponseOf<'logcat.crash_trace'> {
+    const group = p.crash_group_id !== undefined ? this.groups.get(p.crash_group_id) : undefined;
+    if (p.crash_group_id !== undefined && group === undefined) {
+      throw fail.notFound(
+        `no crash group '${p.crash_group_id}' is known (it may have been cleared); call get_crash_logs for the current groups`,
+      );
+    }
+    const [crash] = this.store.crashes({
+      count: 1,
+      ...(p.package !== undefined ? { package: p.package } : {}),
+      ...(p.crash_group_id !== undefined ? { group_id: p.crash_group_id } : {}),
+    });
+    const latest = group?.latest;
+    const found: Crash | undefined =
+      crash ?? (latest && (p.package === undefined || latest.package === p.package) ? latest : undefined);
+    if (found === undefined) {
+      const streaming = [...this.streams.values()].filter((s) => s.state === 'streaming').length;
+      throw fail.notFound(
+        `no crash${p.package !== undefined ? ` of ${p.package}` : ''} was read from logcat${
+          streaming === 0 ? ' (no logcat stream runs: call start_logcat first, then reproduce the crash)' : ''
+        }`,
+      );
+    }
+    const g = found.group_id !== null ? this.groups.get(found.group_id) : undefined;
+    return { crash: toWireCrash(found, g), group: g ? toWireGroup(g) : null };
+  }
+
+  /** Crashes of a package read so far (for the runtime state). */
+  crashCountOf(pkg: string): number {
+    return this.store.crashes({ package: pkg }).length;
+  }
+
+  /** Stops every stream and the timer. */
+  async shutdown(): Promise<void> {
+    await this.stop(undefined, 'droidbus is shutting down');
+    this.stopTimer();
+  }
+
+  private defaultCount(): number {
+    const now = Date.now();
+    if (this.settings === null || now - this.settings.at > SETTINGS_TTL_MS) {
+      let count = 200;
+      try {
+        count = readSettings().mcp.logcat_default_count;
+      } catch (err) {
+        this.ctx.log.warn('could not read settings; using 200 lines', { error: String(err) });
+      }
+      this.settings = { count, at: now };
+    }
+    return this.settings.count;
+  }
+
+  private onCrashes(stream: DeviceStream, crashes: Crash[]): void {
+    for (const crash of crashes) {
+      const group = crash.group_id !== null ? this.groups.get(crash.group_id) : undefined;
+      this.ctx.emit('logcat.crash', {
+        device: stream.serial,
+        package: crash.package,
+        group_id: crash.group_id ?? '',
+        kind: crash.kind,
+        summary: crashSummary(crash, group),
+        pid: crash.pid,
+        seq: crash.seq,
+        received_at: crash.received_at,
+      });
+    }
+  }
+
+  private onState(stream: DeviceStream): void {
+    if (stream.state === 'stopped' && this.streams.get(stream.serial) === stream) {
+      this.streams.delete(stream.serial);
+      this.stopped.delete(stream.serial);
+      this.stopped.set(stream.serial, stream.info());
+      while (this.stopped.size > MAX_STOPPED) {
+        const oldest = this.stopped.keys().next().value;
+        if (oldest === undefined) {
+          break;
+        }
+        this.stopped.delete(oldest);
+      }
+      if (this.streams.size === 0) {
+        this.stopTimer();
+      }
+    }
+    this.ctx.emit('logcat.state', { serial: stream.serial, state: stream.state, reason: stream.reason });
+  }
+
+  private ensureTimer(): void {
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => {
+        for (const s of this.streams.values()) {
+          s.tick();
+        }
+      }, TICK_MS);
+      this.timer.unref();
+    }
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}

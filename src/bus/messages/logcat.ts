@@ -1,0 +1,416 @@
+import { z } from 'zod';
+import { defineEvent, defineRequest } from '../contract.js';
+import { serialSchema } from './devices.js';
+import { packageScopeSchema } from './project.js';
+
+/**
+ * Requests and events of the logcat actor: the device streams, the bounded store and its queries,
+ * crashes and their groups, and the app dumps (exit-info, dumpsys package, meminfo) it parses off
+ * the JSON-RPC loop. Everything here is plain data with bounded sizes.
+ */
+
+/** An Android application id, checked before it reaches anything (and quoted when it reaches a shell). */
+export const packageNameSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/,
+    'an Android package name is dot-separated Java identifiers, e.g. com.example.app',
+  )
+  .describe('Android package name (application id), e.g. com.example.app');
+
+export const logLevelSchema = z.enum(['V', 'D', 'I', 'W', 'E', 'F']);
+export const crashKindSchema = z.enum(['java', 'native', 'anr']);
+
+const launchSchema = z.object({
+  kind: z.enum(['displayed', 'fully_drawn']),
+  package: z.string(),
+  component: z.string(),
+  activity: z.string(),
+  ms: z.number(),
+  total_ms: z.number().nullable(),
+});
+
+/** One stored logcat line as queries return it. */
+export const logEntryWireSchema = z.object({
+  seq: z.number().int(),
+  /** Device time, `YYYY-MM-DD HH:MM:SS.mmm` in the host zone; '' when unknown. */
+  time: z.string(),
+  device: z.string().nullable(),
+  pid: z.number().int(),
+  tid: z.number().int(),
+  level: logLevelSchema,
+  tag: z.string(),
+  message: z.string(),
+  package: z.string().nullable(),
+  category: z.string().nullable(),
+  crash: crashKindSchema.nullable(),
+  crash_group: z.string().nullable(),
+  /** The JSON object or array the message carries, parsed (only when it has one). */
+  json: z.unknown().optional(),
+  /** A `Displayed` / `Fully drawn` launch time (only on such lines). */
+  launch: launchSchema.optional(),
+});
+export type LogEntryWire = z.infer<typeof logEntryWireSchema>;
+
+const throwableSchema = z.object({
+  exception: z.string(),
+  message: z.string().nullable(),
+  frames: z.array(z.string()),
+  /** The `... N more` count. */
+  more: z.number().int(),
+});
+
+/** A crash read from the log, with its whole trace. */
+export const crashWireSchema = z.object({
+  group_id: z.string().nullable(),
+  kind: crashKindSchema,
+  /** One line: the group's title and the message. */
+  summary: z.string(),
+  device: z.string().nullable(),
+  package: z.string().nullable(),
+  process: z.string().nullable(),
+  pid: z.number().int(),
+  tid: z.number().int(),
+  time: z.string(),
+  /** Host time (epoch ms) when the crash was read completely. */
+  received_at: z.number(),
+  /** Store seq of its first line (0 when never stored). */
+  seq: z.number().int(),
+  thread: z.string().nullable(),
+  exception: z.string().nullable(),
+  message: z.string().nullable(),
+  /** Java: top-level frames; native: backtrace lines. */
+  frames: z.array(z.string()),
+  /** Java: the `Caused by:` chain, outermost first. */
+  causes: z.array(throwableSchema),
+  suppressed: z.array(throwableSchema),
+  signal: z.string().nullable(),
+  signal_code: z.string().nullable(),
+  fault_addr: z.string().nullable(),
+  abort_message: z.string().nullable(),
+  cause: z.string().nullable(),
+  abi: z.string().nullable(),
+  component: z.string().nullable(),
+  /** The crash's lines as logcat printed them, joined: the whole stack and its `Caused by:` chain. */
+  trace: z.string(),
+  /** True when lines past the per-crash bound were left out. */
+  truncated: z.boolean(),
+});
+export type CrashWire = z.infer<typeof crashWireSchema>;
+
+/** A group of identical crashes. */
+export const crashGroupWireSchema = z.object({
+  id: z.string(),
+  kind: crashKindSchema,
+  title: z.string(),
+  signature: z.string(),
+  count: z.number().int(),
+  first_seen: z.number(),
+  last_seen: z.number(),
+  packages: z.array(z.string()),
+  devices: z.array(z.string()),
+});
+export type CrashGroupWire = z.infer<typeof crashGroupWireSchema>;
+
+export const streamStateSchema = z.enum(['starting', 'streaming', 'stopped']);
+
+/** One device stream as stats and start/stop report it. */
+export const streamInfoSchema = z.object({
+  serial: z.string(),
+  state: streamStateSchema,
+  /** Why it stopped (`device disconnected`, `stopped by stop_logcat`, …); null while it runs. */
+  reason: z.string().nullable(),
+  started_at: z.number(),
+  stopped_at: z.number().nullable(),
+  /** Bytes and lines read from the device. */
+  bytes: z.number(),
+  lines: z.number(),
+  entries: z.number(),
+  /** Lines skipped as binary garbage, and lines cut short. */
+  garbage: z.number(),
+  truncated: z.number(),
+  crashes: z.number(),
+  /** Processes the pid → package map knows. */
+  known_pids: z.number().int(),
+});
+export type StreamInfo = z.infer<typeof streamInfoSchema>;
+
+const countedSchema = z.object({ name: z.string(), count: z.number() });
+
+export const logStatsSchema = z.object({
+  entries: z.number().int(),
+  bytes: z.number(),
+  max_entries: z.number().int(),
+  max_bytes: z.number(),
+  dropped: z.number(),
+  received: z.number(),
+  by_level: z.record(z.string(), z.number()),
+  by_package: z.array(countedSchema),
+  by_tag: z.array(countedSchema),
+  by_device: z.array(countedSchema),
+  crashes: z.object({ total: z.number(), java: z.number(), native: z.number(), anr: z.number() }),
+  lines_per_second: z.number(),
+  oldest_ts: z.number(),
+  newest_ts: z.number(),
+  oldest_seq: z.number(),
+  newest_seq: z.number(),
+});
+
+const byDevice = z.object({ serial: serialSchema });
+
+export const exitRecordWireSchema = z.object({
+  timestamp: z.string().nullable(),
+  pid: z.number().int().nullable(),
+  process: z.string().nullable(),
+  reason: z.string(),
+  reason_label: z.string().nullable(),
+  subreason: z.string().nullable(),
+  status: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  importance: z.string().nullable(),
+  pss_kb: z.number().nullable(),
+  rss_kb: z.number().nullable(),
+  description: z.string().nullable(),
+  /** The compact line the text shows. */
+  line: z.string(),
+});
+export type ExitRecordWire = z.infer<typeof exitRecordWireSchema>;
+
+const memCategorySchema = z.object({ pss_kb: z.number().nullable(), rss_kb: z.number().nullable() });
+const heapSchema = z.object({ size_kb: z.number(), alloc_kb: z.number(), free_kb: z.number() }).nullable();
+
+export const meminfoWireSchema = z.object({
+  pid: z.number().int().nullable(),
+  process: z.string().nullable(),
+  uptime_ms: z.number().nullable(),
+  realtime_ms: z.number().nullable(),
+  java_heap: memCategorySchema,
+  native_heap: memCategorySchema,
+  code: memCategorySchema,
+  stack: memCategorySchema,
+  graphics: memCategorySchema,
+  private_other: memCategorySchema,
+  system: memCategorySchema,
+  unknown: memCategorySchema,
+  total_pss_kb: z.number().nullable(),
+  total_rss_kb: z.number().nullable(),
+  total_swap_kb: z.number().nullable(),
+  native_heap_usage: heapSchema,
+  dalvik_heap_usage: heapSchema,
+  objects: z.record(z.string(), z.number()),
+});
+
+const permissionSchema = z.object({ name: z.string(), granted: z.boolean(), flags: z.array(z.string()) });
+
+export const packageInfoWireSchema = z.object({
+  package: z.string(),
+  user_id: z.number().nullable(),
+  version_code: z.number().nullable(),
+  version_name: z.string().nullable(),
+  min_sdk: z.number().nullable(),
+  target_sdk: z.number().nullable(),
+  first_install_time: z.string().nullable(),
+  last_update_time: z.string().nullable(),
+  code_path: z.string().nullable(),
+  data_dir: z.string().nullable(),
+  primary_cpu_abi: z.string().nullable(),
+  installer: z.string().nullable(),
+  flags: z.array(z.string()),
+  private_flags: z.array(z.string()),
+  declared_permissions: z.array(z.string()),
+  requested_permissions: z.array(z.string()),
+  install_permissions: z.array(permissionSchema),
+  runtime_permissions: z.array(permissionSchema),
+  users: z.array(
+    z.object({
+      user: z.number(),
+      installed: z.boolean().nullable(),
+      hidden: z.boolean().nullable(),
+      suspended: z.boolean().nullable(),
+      stopped: z.boolean().nullable(),
+      not_launched: z.boolean().nullable(),
+      enabled: z.number().nullable(),
+      enabled_state: z.string().nullable(),
+    }),
+  ),
+});
+
+export const logcatRequests = {
+  /** Starts streaming a device's logcat (no-op when it already streams). Ready within 5 s or fails. */
+  'logcat.start': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({ from_now: z.boolean().default(false) }),
+    response: z.object({ stream: streamInfoSchema, already_streaming: z.boolean() }),
+    timeoutMs: 15_000,
+  }),
+  /** Stops one device's stream, or every stream when `serial` is left out. */
+  'logcat.stop': defineRequest({
+    actor: 'logcat',
+    request: z.object({ serial: serialSchema.optional() }),
+    response: z.object({ stopped: z.array(streamInfoSchema) }),
+    timeoutMs: 10_000,
+  }),
+  /** Empties droidbus's store (one device's lines and crashes, or everything with the crash groups). */
+  'logcat.clear': defineRequest({
+    actor: 'logcat',
+    request: z.object({ serial: serialSchema.optional() }),
+    response: z.object({ cleared_entries: z.number().int(), cleared_crashes: z.number().int() }),
+    timeoutMs: 10_000,
+  }),
+  /** Stored lines matching the filters (ANDed), the newest `count`, oldest first. INVALID on a bad query. */
+  'logcat.entries': defineRequest({
+    actor: 'logcat',
+    request: z.object({
+      /** Default: settings mcp.logcat_default_count (200). */
+      count: z.number().int().min(1).max(10_000).optional(),
+      min_level: z.string().max(16).optional(),
+      tag: z.string().max(1000).optional(),
+      text: z.string().max(1000).optional(),
+      package: z.string().max(255).optional(),
+      only_crashes: z.boolean().optional(),
+      serial: serialSchema.optional(),
+      query: z.string().max(4000).optional(),
+      /** What `package:mine` stands for: the project's package scope. */
+      mine: packageScopeSchema.optional(),
+      since_seq: z.number().int().min(0).optional(),
+    }),
+    response: z.object({
+      entries: z.array(logEntryWireSchema),
+      /** Older matches exist beyond `count` (or beyond the byte bound). */
+      has_more: z.boolean(),
+      /** Entries left out to keep the answer under its byte bound. */
+      cut_for_size: z.number().int(),
+      scanned: z.number().int(),
+      count: z.number().int(),
+      streams: z.array(streamInfoSchema),
+    }),
+    timeoutMs: 20_000,
+  }),
+  'logcat.stats': defineRequest({
+    actor: 'logcat',
+    request: z.object({}),
+    response: z.object({
+      store: logStatsSchema,
+      streams: z.array(streamInfoSchema),
+      groups: z.number().int(),
+      /** Streams whose socket is open, and whether the once-a-second crash timer runs (both 0/false when idle). */
+      live_streams: z.number().int(),
+      tick_timer: z.boolean(),
+    }),
+    timeoutMs: 10_000,
+  }),
+  /** The newest crashes, newest first, with their groups (bounded in count and bytes). */
+  'logcat.crashes': defineRequest({
+    actor: 'logcat',
+    request: z.object({
+      count: z.number().int().min(1).max(200).default(20),
+      package: z.string().max(255).optional(),
+      serial: serialSchema.optional(),
+    }),
+    response: z.object({
+      crashes: z.array(crashWireSchema),
+      groups: z.array(crashGroupWireSchema),
+      total: z.number().int(),
+      cut_for_size: z.number().int(),
+      streaming: z.array(z.string()),
+    }),
+    timeoutMs: 10_000,
+  }),
+  /** The newest crash matching the filters, with its group; NOT_FOUND when there is none. */
+  'logcat.crash_trace': defineRequest({
+    actor: 'logcat',
+    request: z.object({
+      package: z.string().max(255).optional(),
+      crash_group_id: z.string().max(64).optional(),
+    }),
+    response: z.object({ crash: crashWireSchema, group: crashGroupWireSchema.nullable() }),
+    timeoutMs: 10_000,
+  }),
+  /** `dumpsys activity exit-info PKG` (Android 11+), parsed, newest first. */
+  'app.exit_info': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({
+      package: packageNameSchema,
+      limit: z.number().int().min(1).max(100).default(20),
+    }),
+    response: z.object({
+      supported: z.boolean(),
+      sdk: z.number().int().nullable(),
+      records: z.array(exitRecordWireSchema),
+      total: z.number().int(),
+      failures: z.number().int(),
+      hint: z.string().nullable(),
+    }),
+    timeoutMs: 30_000,
+  }),
+  /** `dumpsys package PKG`, parsed; null when the package is not installed. */
+  'app.package_info': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({ package: packageNameSchema }),
+    response: z.object({ info: packageInfoWireSchema.nullable() }),
+    timeoutMs: 30_000,
+  }),
+  /** `dumpsys meminfo PKG`, parsed; null when no process of it runs. */
+  'app.meminfo': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({ package: packageNameSchema }),
+    response: z.object({ meminfo: meminfoWireSchema.nullable(), note: z.string().nullable() }),
+    timeoutMs: 30_000,
+  }),
+  /** Installed, running, in front, memory and the last exit, in one device round trip. */
+  'app.runtime_state': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({ package: packageNameSchema }),
+    response: z.object({
+      installed: z.boolean(),
+      version_name: z.string().nullable(),
+      version_code: z.number().nullable(),
+      enabled: z.boolean().nullable(),
+      pids: z.array(z.number().int()),
+      foreground: z.boolean(),
+      foreground_activity: z.string().nullable(),
+      memory: z
+        .object({
+          total_pss_kb: z.number().nullable(),
+          total_rss_kb: z.number().nullable(),
+          java_heap_pss_kb: z.number().nullable(),
+          native_heap_pss_kb: z.number().nullable(),
+        })
+        .nullable(),
+      exit_info_supported: z.boolean(),
+      last_exit: exitRecordWireSchema.nullable(),
+      /** Crashes of the package droidbus read from logcat (0 when nothing streams). */
+      logcat_crashes: z.number().int(),
+    }),
+    timeoutMs: 30_000,
+  }),
+  /** The installed packages that are in a package scope (`pm list packages`, filtered). */
+  'app.scope_packages': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({ scope: packageScopeSchema }),
+    response: z.object({ installed: z.array(z.string()) }),
+    timeoutMs: 30_000,
+  }),
+};
+
+export const logcatEvents = {
+  /** A crash, native crash or ANR was read completely from a device's log. */
+  'logcat.crash': defineEvent(
+    z.object({
+      device: z.string().nullable(),
+      package: z.string().nullable(),
+      group_id: z.string(),
+      kind: crashKindSchema,
+      summary: z.string(),
+      pid: z.number().int(),
+      seq: z.number().int(),
+      received_at: z.number(),
+    }),
+  ),
+  /** A device stream changed state. */
+  'logcat.state': defineEvent(
+    z.object({ serial: z.string(), state: streamStateSchema, reason: z.string().nullable() }),
+  ),
+};

@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import {
+  exitRecordWireSchema,
+  meminfoWireSchema,
+  packageInfoWireSchema,
+  packageNameSchema,
+} from '../../bus/messages/logcat.js';
+import { ToolError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { optionalSerial, resolveSerial } from './device-serial.js';
+import { defaultPackage } from './project-package.js';
+
+const packageParam = packageNameSchema
+  .optional()
+  .describe(
+    "Android package name; defaults to the open project's app (the build of it installed on the device)",
+  );
+
+/** The device and package a call is about: the given ones, else the only device and the project's app. */
+async function target(
+  ctx: ToolContext,
+  args: { device_serial?: string | undefined; package?: string | undefined },
+): Promise<{ serial: string; pkg: string }> {
+  const serial = await resolveSerial(ctx, args.device_serial);
+  const pkg = args.package ?? (await defaultPackage(ctx, serial));
+  return { serial, pkg };
+}
+
+function kb(v: number | null): string {
+  if (v === null) {
+    return '?';
+  }
+  return v >= 1024 ? `${(v / 1024).toFixed(1)} MB` : `${v} kB`;
+}
+
+export const getExitReasons = defineTool({
+  name: 'get_exit_reasons',
+  toolset: 'core',
+  kind: 'R',
+  title: 'App exit reasons',
+  description:
+    "Why the app's processes exited, from the device's exit history (dumpsys activity exit-info, Android 11+): one compact line per exit, newest first (time, reason and sub-reason, signal or status, process, importance, memory, description). Catches crashes, ANRs, low-memory kills and user stops that never reached logcat. Points to get_crash_logs/get_crash_stack_trace when a crash or ANR is listed. Below Android 11 it says so.",
+  input: z.object({
+    device_serial: optionalSerial,
+    package: packageParam,
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(20)
+      .describe('Exits to return, newest first (default 20, max 100)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    package: z.string(),
+    supported: z.boolean(),
+    sdk: z.number().int().nullable(),
+    records: z.array(exitRecordWireSchema),
+    total: z.number().int(),
+    failures: z.number().int(),
+    hint: z.string().nullable(),
+  }),
+  async handle(args, ctx) {
+    const { serial, pkg } = await target(ctx, args);
+    const r = await ctx.bus.request(
+      'app.exit_info',
+      { serial, package: pkg, limit: args.limit },
+      { signal: ctx.signal },
+    );
+    const structured = { device_serial: serial, package: pkg, ...r };
+    if (!r.supported) {
+      return {
+        text: `Exit reasons need Android 11 (API 30) or later; ${serial} runs API ${r.sdk ?? 'unknown'}. Use get_crash_logs (after start_logcat) instead.`,
+        structured,
+      };
+    }
+    if (r.records.length === 0) {
+      return { text: `No recorded process exits of ${pkg} on ${serial}.`, structured };
+    }
+    const head = `${r.records.length} of ${r.total} exit${r.total === 1 ? '' : 's'} of ${pkg} on ${serial}, newest first:`;
+    return {
+      text: [head, ...r.records.map((e) => e.line), ...(r.hint !== null ? [r.hint] : [])].join('\n'),
+      structured,
+    };
+  },
+});
+
+export const dumpAppInfo = defineTool({
+  name: 'dump_app_info',
+  toolset: 'core',
+  kind: 'R',
+  title: 'App package info',
+  description:
+    "An installed app's package facts from dumpsys package: version name and code, min and target SDK, first install and last update times, installer, code path, flags, whether it is enabled, and its permissions (requested; install-time and runtime with granted or denied).",
+  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  output: packageInfoWireSchema.extend({
+    device_serial: z.string(),
+    enabled: z.boolean().nullable(),
+    permissions: z.object({ granted: z.array(z.string()), denied: z.array(z.string()) }),
+  }),
+  async handle(args, ctx) {
+    const { serial, pkg } = await target(ctx, args);
+    const { info } = await ctx.bus.request(
+      'app.package_info',
+      { serial, package: pkg },
+      { signal: ctx.signal },
+    );
+    if (info === null) {
+      throw new ToolError(
+        `${pkg} is not installed on ${serial}. Check the package name, or install the app first.`,
+      );
+    }
+    const all = [...info.install_permissions, ...info.runtime_permissions];
+    const granted = [...new Set(all.filter((p) => p.granted).map((p) => p.name))];
+    const denied = [...new Set(all.filter((p) => !p.granted).map((p) => p.name))];
+    const user = info.users.find((u) => u.user === 0) ?? info.users[0];
+    const state = user?.enabled_state ?? null;
+    const enabled = state === null ? null : state === 'DEFAULT' || state === 'ENABLED';
+    const lines = [
+      `${info.package} ${info.version_name ?? '?'} (versionCode ${info.version_code ?? '?'}) on ${serial}`,
+      `SDK: min ${info.min_sdk ?? '?'}, target ${info.target_sdk ?? '?'}`,
+      `Installed ${info.first_install_time ?? '?'}, updated ${info.last_update_time ?? '?'}${info.installer !== null ? ` by ${info.installer}` : ''}`,
+      `Enabled: ${enabled === null ? 'unknown' : enabled ? 'yes' : `no (${state})`}`,
+      `Permissions granted (${granted.length}): ${granted.join(', ') || 'none'}`,
+      `Permissions denied (${denied.length}): ${denied.join(', ') || 'none'}`,
+    ];
+    return {
+      text: lines.join('\n'),
+      structured: { ...info, device_serial: serial, enabled, permissions: { granted, denied } },
+    };
+  },
+});
+
+export const getMemoryInfo = defineTool({
+  name: 'get_memory_info',
+  toolset: 'core',
+  kind: 'R',
+  title: 'App memory',
+  description:
+    "A running app's memory from dumpsys meminfo: the App Summary (Java heap, native heap, code, stack, graphics, other, system; Pss and Rss), totals, heap sizes and object counts (views, activities, contexts).",
+  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  output: meminfoWireSchema.extend({ device_serial: z.string(), package: z.string() }),
+  async handle(args, ctx) {
+    const { serial, pkg } = await target(ctx, args);
+    const r = await ctx.bus.request('app.meminfo', { serial, package: pkg }, { signal: ctx.signal });
+    if (r.meminfo === null) {
+      throw new ToolError(
+        `${pkg} is not running on ${serial}${r.note !== null ? ` (${r.note})` : ''}. Launch it, then ask again.`,
+      );
+    }
+    const m = r.meminfo;
+    const lines = [
+      `${pkg} (pid ${m.pid ?? '?'}) on ${serial}: total PSS ${kb(m.total_pss_kb)}, RSS ${kb(m.total_rss_kb)}`,
+      `Java heap ${kb(m.java_heap.pss_kb)}, native heap ${kb(m.native_heap.pss_kb)}, code ${kb(m.code.pss_kb)}, stack ${kb(m.stack.pss_kb)}, graphics ${kb(m.graphics.pss_kb)}, other ${kb(m.private_other.pss_kb)}, system ${kb(m.system.pss_kb)}`,
+      ...(Object.keys(m.objects).length > 0
+        ? [
+            `Objects: ${Object.entries(m.objects)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`,
+          ]
+        : []),
+    ];
+    return { text: lines.join('\n'), structured: { ...m, device_serial: serial, package: pkg } };
+  },
+});
+
+export const getAppRuntimeState = defineTool({
+  name: 'get_app_runtime_state',
+  toolset: 'core',
+  kind: 'R',
+  title: 'App runtime state',
+  description:
+    'One call to orient: is the app installed (version), running (pids), in the foreground (which activity), its memory summary, its last process exit reason (Android 11+), and how many of its crashes droidbus read from logcat.',
+  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  output: z.object({
+    device_serial: z.string(),
+    package: z.string(),
+    installed: z.boolean(),
+    version_name: z.string().nullable(),
+    version_code: z.number().nullable(),
+    enabled: z.boolean().nullable(),
+    running: z.boolean(),
+    pids: z.array(z.number().int()),
+    foreground: z.boolean(),
+    foreground_activity: z.string().nullable(),
+    memory: z
+      .object({
+        total_pss_kb: z.number().nullable(),
+        total_rss_kb: z.number().nullable(),
+        java_heap_pss_kb: z.number().nullable(),
+        native_heap_pss_kb: z.number().nullable(),
+      })
+      .nullable(),
+    exit_info_supported: z.boolean(),
+    last_exit: exitRecordWireSchema.nullable(),
+    logcat_crashes: z.number().int(),
+  }),
+  async handle(args, ctx) {
+    const { serial, pkg } = await target(ctx, args);
+    const r = await ctx.bus.request('app.runtime_state', { serial, package: pkg }, { signal: ctx.signal });
+    const running = r.pids.length > 0;
+    const lines = [
+      r.installed
+        ? `${pkg} ${r.version_name ?? '?'} (versionCode ${r.version_code ?? '?'}) is installed on ${serial}${r.enabled === false ? ' but disabled' : ''}.`
+        : `${pkg} is not installed on ${serial}.`,
+      running ? `Running: pid ${r.pids.join(', ')}.` : 'Not running.',
+      r.foreground ? `In the foreground: ${r.foreground_activity ?? pkg}.` : 'Not in the foreground.',
+      ...(r.memory !== null
+        ? [
+            `Memory: total PSS ${kb(r.memory.total_pss_kb)}, RSS ${kb(r.memory.total_rss_kb)} (Java heap ${kb(r.memory.java_heap_pss_kb)}, native heap ${kb(r.memory.native_heap_pss_kb)}).`,
+          ]
+        : []),
+      !r.exit_info_supported
+        ? 'Last exit: unknown (exit reasons need Android 11+).'
+        : r.last_exit !== null
+          ? `Last exit: ${r.last_exit.line}`
+          : 'Last exit: none recorded.',
+      `Crashes read from logcat: ${r.logcat_crashes}.`,
+    ];
+    return {
+      text: lines.join('\n'),
+      structured: { device_serial: serial, package: pkg, running, ...r },
+    };
+  },
+});
+
+export const appStateTools = [getExitReasons, dumpAppInfo, getMemoryInfo, getAppRuntimeState];

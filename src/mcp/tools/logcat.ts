@@ -1,0 +1,355 @@
+import { z } from 'zod';
+import { serialSchema } from '../../bus/messages/devices.js';
+import {
+  crashGroupWireSchema,
+  crashWireSchema,
+  logEntryWireSchema,
+  logStatsSchema,
+  packageNameSchema,
+  streamInfoSchema,
+} from '../../bus/messages/logcat.js';
+import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
+import type { RequestOf } from '../../bus/registry.js';
+import { ToolError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { optionalSerial, resolveSerial } from './device-serial.js';
+import { projectScope, queryNamesMine } from './project-package.js';
+
+const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
+const filterSerial = serialSchema
+  .optional()
+  .describe('Only lines from this device (serial as list_devices shows it)');
+const crashGroupId = z
+  .string()
+  .regex(/^[0-9a-f]{12}$/, 'a crash group id is 12 hex digits, as get_crash_logs returns it')
+  .describe('A crash group id from get_crash_logs');
+
+function entryLine(e: LogEntryWire, withDevice: boolean): string {
+  const head = `${e.time.slice(5) || '?'} ${String(e.pid).padStart(5)} ${String(e.tid).padStart(5)} ${e.level} ${e.tag}: ${e.message}`;
+  return withDevice && e.device !== null ? `[${e.device}] ${head}` : head;
+}
+
+function notStreamingHint(streaming: number): string[] {
+  return streaming === 0 ? ['No logcat stream runs: call start_logcat to read a device’s log.'] : [];
+}
+
+export const startLogcat = defineTool({
+  name: 'start_logcat',
+  toolset: 'core',
+  kind: 'W',
+  title: 'Start logcat',
+  description:
+    "Starts streaming a device's logcat (threadtime) into droidbus's buffer, where it is parsed: level, tag, package, JSON payloads, launch times, and crashes, native crashes and ANRs grouped by signature. By default the device's existing buffer is read first; from_now: true skips it. Fails if the stream has not started within 5 s. Calling it again for a streaming device changes nothing.",
+  input: z.object({
+    device_serial: optionalSerial,
+    from_now: z
+      .boolean()
+      .default(false)
+      .describe("Skip the lines the device's buffer already holds and read only new ones"),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    already_streaming: z.boolean(),
+    stream: streamInfoSchema,
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'logcat.start',
+      { serial, from_now: args.from_now },
+      { signal: ctx.signal },
+    );
+    return {
+      text: r.already_streaming
+        ? `logcat was already streaming from ${serial} (${r.stream.lines} lines so far).`
+        : `Streaming logcat from ${serial}: ${r.stream.lines} lines read so far, ${r.stream.known_pids} processes known. Read it with get_logcat_entries, crashes with get_crash_logs.`,
+      structured: { device_serial: serial, already_streaming: r.already_streaming, stream: r.stream },
+    };
+  },
+});
+
+export const stopLogcat = defineTool({
+  name: 'stop_logcat',
+  toolset: 'core',
+  kind: 'W',
+  title: 'Stop logcat',
+  description:
+    "Stops streaming logcat from a device, or from every device when device_serial is left out. What was read stays in droidbus's buffer.",
+  input: z.object({
+    device_serial: serialSchema.optional().describe('The device to stop; every stream when left out'),
+  }),
+  output: z.object({ stopped: z.array(streamInfoSchema) }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const { stopped } = await ctx.bus.request(
+      'logcat.stop',
+      args.device_serial !== undefined ? { serial: args.device_serial } : {},
+      { signal: ctx.signal },
+    );
+    return {
+      text:
+        stopped.length === 0
+          ? 'No logcat stream was running.'
+          : stopped
+              .map((s) => `Stopped logcat on ${s.serial} (${s.lines} lines, ${s.crashes} crashes).`)
+              .join('\n'),
+      structured: { stopped },
+    };
+  },
+});
+
+export const clearLogcat = defineTool({
+  name: 'clear_logcat',
+  toolset: 'core',
+  kind: 'D',
+  title: 'Clear logcat buffer',
+  description:
+    "Clears droidbus's logcat buffer (not the device's): one device's lines and crashes, or everything including the crash groups when device_serial is left out. Streams keep running.",
+  input: z.object({
+    device_serial: serialSchema.optional().describe("Clear only this device's lines and crashes"),
+  }),
+  output: z.object({ cleared_entries: z.number().int(), cleared_crashes: z.number().int() }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'logcat.clear',
+      args.device_serial !== undefined ? { serial: args.device_serial } : {},
+      { signal: ctx.signal },
+    );
+    return {
+      text: `Cleared ${r.cleared_entries} lines and ${r.cleared_crashes} crashes from droidbus's buffer${args.device_serial !== undefined ? ` for ${args.device_serial}` : ''}.`,
+      structured: r,
+    };
+  },
+});
+
+export const getLogcatEntries = defineTool({
+  name: 'get_logcat_entries',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Logcat entries',
+  description:
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` lines matching every filter given, oldest first. `query` takes Android Studio's Logcat syntax: `package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`, with `package:mine` meaning the open project's packages; terms are ANDed (same-key terms ORed), `|` and parentheses combine them.",
+  input: z.object({
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe(
+        'Lines to return, the newest matching ones (default 200, settings mcp.logcat_default_count; max 10,000)',
+      ),
+    min_level: z
+      .string()
+      .regex(LEVEL_RE, 'a level: V, D, I, W, E, F or verbose, debug, info, warn, error, fatal')
+      .optional()
+      .describe('Lowest level: V, D, I, W, E, F (or verbose … fatal)'),
+    tag: z.string().min(1).max(1000).optional().describe('Exact tag'),
+    text: z.string().min(1).max(1000).optional().describe('Part of the message, case-insensitive'),
+    package: packageNameSchema.optional().describe('Only lines of this package (application id)'),
+    only_crashes: z.boolean().optional().describe('Only the lines of crashes, native crashes and ANRs'),
+    device_serial: filterSerial,
+    query: z
+      .string()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe("A filter in Android Studio's Logcat query syntax"),
+    since_seq: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'Only lines stored after this seq (the newest seq of a previous answer), to read incrementally',
+      ),
+  }),
+  output: z.object({
+    entries: z.array(logEntryWireSchema),
+    returned: z.number().int(),
+    has_more: z.boolean(),
+    cut_for_size: z.number().int(),
+    streaming: z.array(z.string()),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const payload: RequestOf<'logcat.entries'> = {};
+    for (const key of [
+      'count',
+      'min_level',
+      'tag',
+      'text',
+      'package',
+      'only_crashes',
+      'query',
+      'since_seq',
+    ] as const) {
+      if (args[key] !== undefined) {
+        (payload as Record<string, unknown>)[key] = args[key];
+      }
+    }
+    if (args.device_serial !== undefined) {
+      payload.serial = args.device_serial;
+    }
+    if (args.query !== undefined && queryNamesMine(args.query)) {
+      payload.mine = (await projectScope(ctx, 'package:mine has no packages to stand for')).scope;
+    }
+    const r = await ctx.bus.request('logcat.entries', payload, { signal: ctx.signal });
+    const streaming = r.streams.filter((s) => s.state === 'streaming').map((s) => s.serial);
+    const devices = new Set(r.entries.map((e) => e.device));
+    const lines = r.entries.map((e) => entryLine(e, devices.size > 1));
+    const head =
+      r.entries.length === 0
+        ? 'No matching logcat lines.'
+        : `${r.entries.length} line${r.entries.length === 1 ? '' : 's'}${r.has_more ? ' (older matches exist: raise count or narrow the filters)' : ''}${r.cut_for_size > 0 ? `; ${r.cut_for_size} older ones left out to bound the answer's size` : ''}:`;
+    return {
+      text: [...notStreamingHint(streaming.length), head, ...lines].join('\n'),
+      structured: {
+        entries: r.entries,
+        returned: r.entries.length,
+        has_more: r.has_more,
+        cut_for_size: r.cut_for_size,
+        streaming,
+      },
+    };
+  },
+});
+
+export const getLogcatStats = defineTool({
+  name: 'get_logcat_stats',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Logcat stats',
+  description:
+    "Figures of droidbus's logcat buffer and streams: lines held and dropped (the buffer is bounded by count and bytes, oldest out first), lines per second, counts by level, top tags, packages and devices, crashes by kind, crash groups, and each stream's state (streaming, or stopped with the reason).",
+  input: z.object({}),
+  output: z.object({
+    store: logStatsSchema,
+    streams: z.array(streamInfoSchema),
+    groups: z.number().int(),
+    live_streams: z.number().int(),
+    tick_timer: z.boolean(),
+  }),
+  projectIndependent: true,
+  async handle(_args, ctx) {
+    const r = await ctx.bus.request('logcat.stats', {}, { signal: ctx.signal });
+    const s = r.store;
+    const lines = [
+      `${s.entries} lines held (${(s.bytes / 1048576).toFixed(1)} of ${(s.max_bytes / 1048576).toFixed(0)} MB, at most ${s.max_entries}); ${s.dropped} dropped, ${s.received} received; ${s.lines_per_second.toFixed(1)} lines/s.`,
+      `Crashes: ${s.crashes.total} (${s.crashes.java} Java, ${s.crashes.native} native, ${s.crashes.anr} ANR) in ${r.groups} groups.`,
+      ...r.streams.map(
+        (t) =>
+          `${t.serial}: ${t.state}${t.reason !== null ? ` (${t.reason})` : ''}, ${t.lines} lines, ${t.crashes} crashes${t.garbage > 0 ? `, ${t.garbage} garbage lines skipped` : ''}`,
+      ),
+      ...notStreamingHint(r.streams.filter((t) => t.state === 'streaming').length),
+    ];
+    return { text: lines.join('\n'), structured: r };
+  },
+});
+
+function crashHeader(c: CrashWire, group: CrashGroupWire | undefined): string {
+  const where = [c.device, c.time].filter((x) => x !== null && x !== '').join(' at ');
+  const seen = group ? `, ${group.count}× since ${new Date(group.first_seen).toISOString()}` : '';
+  return `[${c.kind}] ${c.summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
+}
+
+export const getCrashLogs = defineTool({
+  name: 'get_crash_logs',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Crash logs',
+  description:
+    'The newest crashes droidbus read from logcat (Java crashes with their whole stack and Caused by: chain, native crashes with signal and backtrace, ANRs), newest first, each with its crash group id; identical crashes share a group, which counts them. Needs start_logcat.',
+  input: z.object({
+    count: z.number().int().min(1).max(200).default(20).describe('Crashes to return (default 20, max 200)'),
+    package: packageNameSchema.optional().describe('Only crashes of this package'),
+    device_serial: filterSerial,
+  }),
+  output: z.object({
+    crashes: z.array(crashWireSchema),
+    groups: z.array(crashGroupWireSchema),
+    total: z.number().int(),
+    cut_for_size: z.number().int(),
+    streaming: z.array(z.string()),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'logcat.crashes',
+      {
+        count: args.count,
+        ...(args.package !== undefined ? { package: args.package } : {}),
+        ...(args.device_serial !== undefined ? { serial: args.device_serial } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const groups = new Map(r.groups.map((g) => [g.id, g]));
+    const blocks = r.crashes.map((c) => `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${c.trace}`);
+    const head =
+      r.crashes.length === 0
+        ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
+        : `${r.crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${r.cut_for_size > 0 ? ` (${r.cut_for_size} left out to bound the answer's size)` : ''}:`;
+    return {
+      text: [...notStreamingHint(r.streaming.length), head, ...blocks].join('\n\n'),
+      structured: r,
+    };
+  },
+});
+
+/**
+ * The seam the retrace issue fills: `get_crash_stack_trace` (and `get_crash_logs`) with
+ * `retrace: true` will deobfuscate the crash's trace with its R8 mapping here and answer it as
+ * `retrace`. Until that parameter exists every call passes false and nothing is added.
+ */
+export async function addRetrace(
+  _ctx: ToolContext,
+  _crash: CrashWire,
+  retrace: boolean,
+): Promise<{ retrace?: Record<string, unknown> }> {
+  if (retrace) {
+    throw new ToolError('Deobfuscation is not available in this droidbus yet.');
+  }
+  return Promise.resolve({});
+}
+
+export const getCrashStackTrace = defineTool({
+  name: 'get_crash_stack_trace',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Crash stack trace',
+  description:
+    "The full stack trace of the newest crash read from logcat, optionally of one package or crash group (ids from get_crash_logs): the exception, every frame, the Caused by: chain, or a native crash's signal and backtrace, or an ANR's reason.",
+  input: z.object({
+    package: packageNameSchema.optional().describe('The newest crash of this package'),
+    crash_group_id: crashGroupId.optional(),
+  }),
+  output: z.object({ crash: crashWireSchema, group: crashGroupWireSchema.nullable() }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'logcat.crash_trace',
+      {
+        ...(args.package !== undefined ? { package: args.package } : {}),
+        ...(args.crash_group_id !== undefined ? { crash_group_id: args.crash_group_id } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const structured = { crash: r.crash, group: r.group, ...(await addRetrace(ctx, r.crash, false)) };
+    return {
+      text: `${crashHeader(r.crash, r.group ?? undefined)}\n${r.crash.trace}`,
+      structured,
+    };
+  },
+});
+
+export const logcatTools = [
+  startLogcat,
+  stopLogcat,
+  clearLogcat,
+  getLogcatEntries,
+  getLogcatStats,
+  getCrashLogs,
+  getCrashStackTrace,
+];
