@@ -3,6 +3,7 @@ import type { EventDef, RequestDef } from './contract.js';
 import { devicesEvents, devicesRequests } from './messages/devices.js';
 import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
+import { retraceRequests } from './messages/retrace.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
@@ -12,6 +13,7 @@ import { logcatEvents, logcatRequests } from './messages/logcat.js';
 export const REQUESTS = {
   ...systemRequests,
   ...projectRequests,
+  ...retraceRequests,
   ...devicesRequests,
   ...uiRequests,
   ...hostRequests,

@@ -1,0 +1,229 @@
+import type { RetraceOutcome } from '../../bus/messages/retrace.js';
+import type { InstallRecord } from '../../store/installed-builds.js';
+import type { KeptMapping } from '../../store/mappings.js';
+
+/**
+ * Which kept mapping deobfuscates a crash, decided the way the reference decides it: by the
+ * trace's `r8-map-id-…` frames (no device call); else by the SHA-256 of the APK the device has
+ * installed, among droidbus's installs and the kept builds' APKs; else — only when the device
+ * cannot hash its APK — by droidbus's install record, checked against the device's versionCode and
+ * lastUpdateTime. Anything uncertain is refused with the reason; nothing is guessed.
+ */
+
+/** A build's APK as the build history lists it. */
+export interface BuiltApkRef {
+  build_id: string;
+  sha256: string;
+  module: string | null;
+  variant: string | null;
+}
+
+/** What the device says about the installed package. */
+export type DeviceApk =
+  | { kind: 'hash'; sha256: string; path: string }
+  | { kind: 'not_installed' }
+  | { kind: 'split'; paths: string[] }
+  | { kind: 'cannot_hash'; reason: string; version_code: number | null; last_update_ms: number | null };
+
+export interface MatchSources {
+  mappings: KeptMapping[];
+  builtApks: BuiltApkRef[];
+  installs: InstallRecord[];
+  /** Asks the device (only when the trace names no map id). */
+  deviceApk(): Promise<DeviceApk>;
+}
+
+export type MatchDecision =
+  | { ok: true; mapping: KeptMapping; matched_by: 'map_id' | 'device_hash' | 'install_record'; how: string }
+  | { ok: false; status: 'refused' | 'unavailable'; reason: string };
+
+/** The distinct map ids the trace's frames name (`(r8-map-id-628898e:12)`). */
+export function mapIdsInTrace(trace: string): string[] {
+  return [...new Set([...trace.matchAll(/r8-map-id-([0-9a-f]{4,64})/g)].map((m) => m[1]!))];
+}
+
+function mappingOfBuild(sources: MatchSources, buildId: string, variant: string | null): KeptMapping | null {
+  const own = sources.mappings.filter((m) => m.build_id === buildId);
+  if (own.length <= 1) {
+    return own[0] ?? null;
+  }
+  return own.find((m) => m.variant === variant) ?? null;
+}
+
+const short = (sha: string): string => sha.slice(0, 12);
+
+/** Decides the mapping for one crash (see the module comment). */
+export async function matchMapping(
+  trace: string,
+  device: string | null,
+  pkg: string | null,
+  sources: MatchSources,
+): Promise<MatchDecision> {
+  const ids = mapIdsInTrace(trace);
+  if (ids.length > 1) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `the trace's frames name several R8 map ids (${ids.join(', ')}); droidbus will not guess which build each frame came from`,
+    };
+  }
+  if (ids.length === 1) {
+    const id = ids[0]!;
+    const found = sources.mappings.filter((m) => m.map_id === id);
+    const distinct = new Set(found.map((m) => m.sha256));
+    if (distinct.size === 0) {
+      return {
+        ok: false,
+        status: 'refused',
+        reason: `no kept build wrote the mapping with map id ${id}; build the variant that is on the device (a minified build) with run_gradle_task so droidbus keeps its mapping`,
+      };
+    }
+    if (distinct.size > 1) {
+      return { ok: false, status: 'refused', reason: `several different kept mappings claim map id ${id}` };
+    }
+    const mapping = found[found.length - 1]!;
+    return {
+      ok: true,
+      mapping,
+      matched_by: 'map_id',
+      how: `matched by the trace's r8-map-id frames (${id}); no device call was needed`,
+    };
+  }
+  if (device === null || pkg === null) {
+    return {
+      ok: false,
+      status: 'unavailable',
+      reason:
+        'the trace names no R8 map id, and the crash has no device and package to ask which APK is installed',
+    };
+  }
+  const apk = await sources.deviceApk();
+  switch (apk.kind) {
+    case 'not_installed':
+      return {
+        ok: false,
+        status: 'unavailable',
+        reason: `${pkg} is not installed on ${device} any more, so droidbus cannot tell which build crashed`,
+      };
+    case 'split':
+      return {
+        ok: false,
+        status: 'refused',
+        reason: `${pkg} is installed on ${device} as split APKs (${apk.paths.length} files); droidbus matches single APKs only and will not guess`,
+      };
+    case 'hash': {
+      const builtIds = new Set<string>();
+      for (const install of sources.installs) {
+        if (install.apk_sha256 === apk.sha256 && install.build_id) {
+          builtIds.add(install.build_id);
+        }
+      }
+      const byBuild = sources.builtApks.filter((b) => b.sha256 === apk.sha256);
+      byBuild.forEach((b) => builtIds.add(b.build_id));
+      if (builtIds.size === 0) {
+        return {
+          ok: false,
+          status: 'refused',
+          reason: `the APK on ${device} (sha256 ${short(apk.sha256)}…) matches nothing droidbus built or installed; build and install it with droidbus to deobfuscate its crashes`,
+        };
+      }
+      // The same APK bytes can come from several builds (an up-to-date rebuild): any of them has the mapping.
+      for (const buildId of builtIds) {
+        const ref = byBuild.find((b) => b.build_id === buildId);
+        const mapping = mappingOfBuild(sources, buildId, ref?.variant ?? null);
+        if (mapping) {
+          return {
+            ok: true,
+            mapping,
+            matched_by: 'device_hash',
+            how: `matched by the APK hash ${device} reports (sha256 ${short(apk.sha256)}…)`,
+          };
+        }
+      }
+      return {
+        ok: false,
+        status: 'unavailable',
+        reason: `the APK on ${device} comes from build ${[...builtIds].join(', ')}, which wrote no R8 mapping (not minified: its frames are not obfuscated)`,
+      };
+    }
+    case 'cannot_hash': {
+      const record = [...sources.installs].reverse().find((r) => r.device === device && r.package === pkg);
+      if (!record) {
+        return {
+          ok: false,
+          status: 'refused',
+          reason: `${device} cannot hash its APK (${apk.reason}) and droidbus has no record of installing ${pkg} there`,
+        };
+      }
+      if (
+        record.version_code !== null &&
+        apk.version_code !== null &&
+        record.version_code !== apk.version_code
+      ) {
+        return {
+          ok: false,
+          status: 'refused',
+          reason: `${pkg} on ${device} is versionCode ${apk.version_code}, not the ${record.version_code} droidbus installed; it was reinstalled since`,
+        };
+      }
+      if (
+        record.device_last_update_ms !== null &&
+        apk.last_update_ms !== null &&
+        Math.abs(record.device_last_update_ms - apk.last_update_ms) > 2_000
+      ) {
+        return {
+          ok: false,
+          status: 'refused',
+          reason: `${pkg} on ${device} was updated after droidbus installed it (lastUpdateTime differs); it was reinstalled since`,
+        };
+      }
+      if (!record.build_id) {
+        return {
+          ok: false,
+          status: 'refused',
+          reason: `droidbus's install of ${pkg} on ${device} matched no build, so its mapping is unknown`,
+        };
+      }
+      const mapping = mappingOfBuild(sources, record.build_id, record.variant);
+      if (!mapping) {
+        return {
+          ok: false,
+          status: 'unavailable',
+          reason: `build ${record.build_id} wrote no R8 mapping (not minified)`,
+        };
+      }
+      return {
+        ok: true,
+        mapping,
+        matched_by: 'install_record',
+        how: `matched by droidbus's install record (the device cannot hash its APK: ${apk.reason}); its versionCode and lastUpdateTime agree`,
+      };
+    }
+    default: {
+      const never: never = apk;
+      return { ok: false, status: 'refused', reason: `unexpected device answer ${JSON.stringify(never)}` };
+    }
+  }
+}
+
+/** The outcome of a crash that was not deobfuscated: its trace as logcat printed it. */
+export function notRetraced(
+  trace: string,
+  device: string | null,
+  status: RetraceOutcome['status'],
+  reason: string,
+): RetraceOutcome {
+  return {
+    status,
+    trace,
+    mapping_line: `Not deobfuscated: ${reason}`,
+    build_id: null,
+    module: null,
+    variant: null,
+    map_id: null,
+    mapping_sha256: null,
+    matched_by: null,
+    device,
+    reason,
+  };
+}
