@@ -18,6 +18,8 @@ export interface KindConfig {
 export const DEFAULT_GROUPS: Record<string, number> = {
   main: 1,
   devices: 2,
+  // Builds parse thousands of output lines a second: their own thread keeps that off the others.
+  build: 1,
 };
 
 /** Every actor kind of droidbus. */
@@ -43,6 +45,12 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
   project: {
     module: new URL('./project/project-actor.js', import.meta.url),
     group: 'main',
+    mailbox: 64,
+    spawnOnDemand: true,
+  },
+  build: {
+    module: new URL('./build/build-actor.js', import.meta.url),
+    group: 'build',
     mailbox: 64,
     spawnOnDemand: true,
   },

@@ -5,6 +5,7 @@ import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
+import { buildEvents, buildRequests } from './messages/build.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -12,12 +13,14 @@ export const REQUESTS = {
   ...projectRequests,
   ...devicesRequests,
   ...uiRequests,
+  ...buildRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
 export const EVENTS = {
   ...coreEvents,
   ...devicesEvents,
+  ...buildEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;
