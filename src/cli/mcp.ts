@@ -1,12 +1,14 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startActorSystem } from '../actors/runtime.js';
+import type { BusClient } from '../bus/client.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../mcp/session.js';
 import { TOOLSET_NAMES, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
+import { projectResources } from '../mcp/project-resources.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
-import { updateSettings } from '../store/settings.js';
+import { readSettings, updateSettings } from '../store/settings.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { parseCliArgs } from './args.js';
@@ -44,6 +46,23 @@ function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; rest: string[] } {
     }
   }
   return { toolsets: toolsets ?? [...TOOLSET_NAMES], rest };
+}
+
+/** Waits for a running build of this process to end, up to the build timeout. */
+async function waitForBuild(bus: BusClient): Promise<void> {
+  const timeoutMs = (readSettings().mcp.build_timeout_sec + 30) * 1000;
+  try {
+    const r = await bus.request(
+      'build.wait_idle',
+      { timeout_ms: timeoutMs },
+      { timeoutMs: timeoutMs + 10_000 },
+    );
+    if (!r.idle) {
+      log.warn('the build did not end within the build timeout; stopping it', { build: r.build_id });
+    }
+  } catch (err) {
+    log.warn('could not wait for the running build', { error: String(err) });
+  }
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -104,26 +123,34 @@ async function run(argv: string[]): Promise<number> {
   }
 
   const probe = startEventLoopProbe();
-  const server = createMcpServer({ session, resources: [runtimeResource(probe)] });
+  const server = createMcpServer({
+    session,
+    resources: [runtimeResource(probe), ...projectResources()],
+  });
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
+  const closed = new Promise<'client' | 'signal'>((resolve) => {
     let done = false;
-    const finish = (): void => {
+    const finish = (why: 'client' | 'signal') => (): void => {
       if (!done) {
         done = true;
-        resolve();
+        resolve(why);
       }
     };
-    transport.onclose = finish;
-    process.stdin.once('end', finish);
-    process.stdin.once('close', finish);
-    process.once('SIGTERM', finish);
-    process.once('SIGINT', finish);
+    transport.onclose = finish('client');
+    process.stdin.once('end', finish('client'));
+    process.stdin.once('close', finish('client'));
+    process.once('SIGTERM', finish('signal'));
+    process.once('SIGINT', finish('signal'));
   });
   await server.connect(transport);
   log.info('serving MCP over stdio', { project: selection.root, toolsets, mode: 'standalone' });
-  await closed;
+  const why = await closed;
   await server.close().catch(() => undefined);
+  if (why === 'client' && system.supervisor.list().some((a) => a.address === 'build')) {
+    // A client that goes away does not stop the build it started: it is finished and recorded
+    // (up to the build timeout) before this process exits. A signal stops it instead.
+    await waitForBuild(system.client({ kind: 'cli' }));
+  }
   await system.shutdown('the MCP client went away');
   return 0;
 }

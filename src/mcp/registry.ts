@@ -1,4 +1,5 @@
 import type { ToolDefinition } from './define-tool.js';
+import { buildTools } from './tools/build.js';
 import { deviceTools } from './tools/device.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui.js';
@@ -8,6 +9,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...projectTools,
   ...deviceTools,
   ...uiTools,
+  ...buildTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */
