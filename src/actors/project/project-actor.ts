@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { fail } from '../../bus/errors.js';
-import type { ProjectFileKind } from '../../bus/messages/project.js';
+import type { ProjectFileKind, ProjectModelSummary } from '../../bus/messages/project.js';
 import { findApk } from '../../project/apk-finder.js';
 import { findGradleRoot, settingsFileIn } from '../../project/gradle-root.js';
 import { canonicalProjectRoot, isProjectTrusted, trustHint } from '../../project/trust.js';
@@ -36,6 +36,31 @@ async function modelOf(root: string): Promise<ProjectModel> {
     throw fail.notFound(`the project folder ${gradleRoot} does not exist`);
   }
   return inspectProject(gradleRoot);
+}
+
+/** get_project_info is called often and cheaply; its model summary is reused this long. */
+const SUMMARY_CACHE_MS = 2_000;
+const summaries = new Map<
+  string,
+  { at: number; summary: Promise<Omit<ProjectModelSummary, 'active_variant'>> }
+>();
+
+/** The project model summary of a Gradle root (the active variant is always read fresh). */
+async function summaryOf(gradleRoot: string): Promise<ProjectModelSummary> {
+  let hit = summaries.get(gradleRoot);
+  if (!hit || Date.now() - hit.at > SUMMARY_CACHE_MS) {
+    const summary = (async () => {
+      const m = await inspectProject(gradleRoot);
+      return modelSummary(m, await projectPackageScope(m), null);
+    })();
+    hit = { at: Date.now(), summary };
+    summaries.set(gradleRoot, hit);
+    summary.catch(() => summaries.delete(gradleRoot));
+    if (summaries.size > 32) {
+      summaries.delete(summaries.keys().next().value as string);
+    }
+  }
+  return { ...(await hit.summary), active_variant: activeVariantOf(gradleRoot) };
 }
 
 /** The single application module, or why there is none to pick. */
@@ -100,11 +125,7 @@ export default defineActor({
       const exists = isDirectory(canonical);
       const gradleRoot = exists ? findGradleRoot(canonical) : null;
       const trusted = isProjectTrusted(gradleRoot ?? canonical);
-      let model = null;
-      if (gradleRoot !== null) {
-        const m = await inspectProject(gradleRoot);
-        model = modelSummary(m, await projectPackageScope(m), activeVariantOf(gradleRoot));
-      }
+      const model = gradleRoot !== null ? await summaryOf(gradleRoot) : null;
       return {
         project_root: canonical,
         gradle_root: gradleRoot,
