@@ -236,11 +236,13 @@ export default defineActor({
   stopTimeoutMs: 12_000,
   start,
   async stop(state) {
-    const run = state.slot?.run;
-    if (run) {
-      run.cancel(null, 'droidbus stopped while the build ran');
-      await run.done;
+    if (state.slot === null) {
+      return;
     }
+    // Wait for the slot itself to free: the build is recorded and its lock released by then.
+    const idle = new Promise<void>((resolve) => state.idleWaiters.add(resolve));
+    state.slot.run?.cancel(null, 'droidbus stopped while the build ran');
+    await idle;
   },
   handlers: {
     'build.run': async (payload, state, ctx) => {
