@@ -20,6 +20,8 @@ export const DEFAULT_GROUPS: Record<string, number> = {
   devices: 2,
   /** Logcat parsing has its own thread, so it never shares one with UI captures. */
   logcat: 1,
+  // Builds parse thousands of output lines a second: their own thread keeps that off the others.
+  build: 1,
 };
 
 /** Every actor kind of droidbus. */
@@ -52,6 +54,18 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     module: new URL('./logcat/logcat-actor.js', import.meta.url),
     group: 'logcat',
     mailbox: 256,
+    spawnOnDemand: true,
+  },
+  retrace: {
+    module: new URL('./retrace/retrace-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 64,
+    spawnOnDemand: true,
+  },
+  build: {
+    module: new URL('./build/build-actor.js', import.meta.url),
+    group: 'build',
+    mailbox: 64,
     spawnOnDemand: true,
   },
 };

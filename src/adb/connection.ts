@@ -3,6 +3,17 @@ import type { AdbServerAddress } from './server-address.js';
 import { describeAdbServer } from './server-address.js';
 import { AdbError, adbFailure } from './errors.js';
 
+/**
+ * The error an aborted command ends with: the abort's own reason when the caller gave one (a
+ * device that went away, a deadline), else a plain cancellation.
+ */
+function abortError(signal: AbortSignal | undefined, message: string): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error && !(reason.name === 'AbortError')
+    ? reason
+    : new AdbError('cancelled', message);
+}
+
 /** Frames one smart-socket request: 4 hex digits of length, then the payload. */
 export function frameRequest(payload: string): Buffer {
   const body = Buffer.from(payload, 'utf8');
@@ -69,7 +80,7 @@ export function openService(
         resolve({ socket, head: head ?? Buffer.alloc(0) });
       }
     };
-    const onAbort = (): void => finish(new AdbError('cancelled', `${service} was cancelled`));
+    const onAbort = (): void => finish(abortError(options.signal, `${service.split(':')[0]} was cancelled`));
     const onError = (err: NodeJS.ErrnoException): void =>
       finish(
         err.code === 'ECONNREFUSED' || err.code === 'ENOENT'
@@ -169,7 +180,7 @@ export async function runService(
         resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
       }
     };
-    const onAbort = (): void => finish(new AdbError('cancelled', `${service.split(':')[0]} was cancelled`));
+    const onAbort = (): void => finish(abortError(options.signal, `${service.split(':')[0]} was cancelled`));
     const timer =
       remaining === undefined
         ? undefined

@@ -4,9 +4,13 @@ import type { z } from 'zod';
  * One request type of the bus: which actor kind answers it, how the instance is chosen, and the zod
  * schemas of its payload and response. The registry in registry.ts collects them all.
  */
-export interface RequestDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+export interface RequestDef<
+  Req extends z.ZodType = z.ZodType,
+  Res extends z.ZodType = z.ZodType,
+  A extends string = string,
+> {
   /** The actor kind that handles it (`system`, `device`, `logcat`, `build`, `retrace`, …). */
-  actor: string;
+  actor: A;
   /** For kinds with many instances (one per device): the instance key taken from the payload. */
   key?: (payload: z.infer<Req>) => string;
   request: Req;
@@ -21,9 +25,9 @@ export interface RequestDef<Req extends z.ZodType = z.ZodType, Res extends z.Zod
 }
 
 /** Declares a request type; the generic parameters keep the schemas' exact types. */
-export function defineRequest<Req extends z.ZodType, Res extends z.ZodType>(
-  def: RequestDef<Req, Res>,
-): RequestDef<Req, Res> {
+export function defineRequest<Req extends z.ZodType, Res extends z.ZodType, const A extends string>(
+  def: RequestDef<Req, Res, A>,
+): RequestDef<Req, Res, A> {
   return def;
 }
 

@@ -8,6 +8,7 @@ import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
 import { coreEvents } from './messages/events.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
+import { buildEvents, buildRequests } from './messages/build.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -18,6 +19,7 @@ export const REQUESTS = {
   ...uiRequests,
   ...hostRequests,
   ...logcatRequests,
+  ...buildRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
@@ -26,6 +28,7 @@ export const EVENTS = {
   ...devicesEvents,
   ...hostEvents,
   ...logcatEvents,
+  ...buildEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;

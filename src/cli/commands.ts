@@ -29,6 +29,14 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Deobfuscate a stack trace with an R8/ProGuard mapping file (no JVM needed).',
     load: async () => (await import('./retrace.js')).command,
   },
+  trust: {
+    summary: 'Trust an Android project to run its Gradle build (--list shows the trusted ones).',
+    load: async () => (await import('./trust.js')).command,
+  },
+  untrust: {
+    summary: 'Revoke the trust in an Android project.',
+    load: async () => (await import('./trust.js')).untrustCommand,
+  },
   sim: {
     summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
     load: async () => (await import('./sim.js')).command,

@@ -4,6 +4,7 @@ import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
 import { attachToHost } from '../mcp/attach-client.js';
 import { HostLink } from '../mcp/host-link.js';
+import type { BusClient } from '../bus/client.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../mcp/session.js';
@@ -15,7 +16,8 @@ import { runtimeResource } from '../mcp/runtime-stats.js';
 import { ActivityLog, rotateActivityLog } from '../store/activity-log.js';
 import { removeSessionRecord, writeSessionRecord } from '../store/session-records.js';
 import type { SessionRecord } from '../store/session-records.js';
-import { updateSettings } from '../store/settings.js';
+import { readSettings, updateSettings } from '../store/settings.js';
+import { projectResources } from '../mcp/project-resources.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
@@ -67,6 +69,23 @@ function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; explicit: boolean;
 /** The script this process runs, as `droidbus status` finds it again in the process table. */
 function binaryPath(): string {
   return path.resolve(process.argv[1] ?? 'droidbus');
+}
+
+/** Waits for a running build of this process to end, up to the build timeout. */
+async function waitForBuild(bus: BusClient): Promise<void> {
+  const timeoutMs = (readSettings().mcp.build_timeout_sec + 30) * 1000;
+  try {
+    const r = await bus.request(
+      'build.wait_idle',
+      { timeout_ms: timeoutMs },
+      { timeoutMs: timeoutMs + 10_000 },
+    );
+    if (!r.idle) {
+      log.warn('the build did not end within the build timeout; stopping it', { build: r.build_id });
+    }
+  } catch (err) {
+    log.warn('could not wait for the running build', { error: String(err) });
+  }
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -224,7 +243,7 @@ async function run(argv: string[]): Promise<number> {
   const probe = startEventLoopProbe();
   const server = createMcpServer({
     session,
-    resources: [runtimeResource(probe), skillResource()],
+    resources: [runtimeResource(probe), skillResource(), ...projectResources()],
     onToolCall: (r) =>
       activity.record({
         kind: 'tool',
@@ -266,13 +285,19 @@ async function run(argv: string[]): Promise<number> {
     }
   };
   const transport = new StdioServerTransport();
-  const closed = new Promise<'closed'>((resolve) => {
-    const finish = (): void => resolve('closed');
-    transport.onclose = finish;
-    process.stdin.once('end', finish);
-    process.stdin.once('close', finish);
-    process.once('SIGTERM', finish);
-    process.once('SIGINT', finish);
+  const closed = new Promise<'client' | 'signal'>((resolve) => {
+    let done = false;
+    const finish = (why: 'client' | 'signal') => (): void => {
+      if (!done) {
+        done = true;
+        resolve(why);
+      }
+    };
+    transport.onclose = finish('client');
+    process.stdin.once('end', finish('client'));
+    process.stdin.once('close', finish('client'));
+    process.once('SIGTERM', finish('signal'));
+    process.once('SIGINT', finish('signal'));
   });
   await server.connect(transport);
   const tap = tapTransport(transport);
@@ -289,6 +314,11 @@ async function run(argv: string[]): Promise<number> {
   probe.stop();
   await link?.close().catch(() => undefined);
   if (system) {
+    if (ended === 'client' && system.supervisor.list().some((a) => a.address === 'build')) {
+      // A client that goes away does not stop the build it started: it is finished and recorded
+      // (up to the build timeout) before this process exits. A signal stops it instead.
+      await waitForBuild(system.client({ kind: 'cli' }));
+    }
     await system.shutdown('the MCP client went away');
     removeSessionRecord();
   }

@@ -45,8 +45,13 @@ export interface ToolContext {
   readonly session: SessionState;
   /** Who is calling, for records (builds, agent actions). */
   readonly origin: Origin;
-  /** Fires when the client cancels the request (notifications/cancelled). */
+  /** Fires when the client cancels the request (notifications/cancelled) or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * Fires only when the client cancels this request, not when it disconnects: work that must
+   * outlive its client (a Gradle build is finished and recorded) follows this one.
+   */
+  readonly cancelSignal: AbortSignal;
   /** Sends notifications/progress when the client asked for progress; otherwise does nothing. */
   progress(progress: Progress): void;
   /** True when the client sent a progressToken. */

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from './define-tool.js';
 import { appStateTools } from './tools/app-state.js';
+import { buildTools } from './tools/build.js';
 import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
 import { projectTools } from './tools/project.js';
@@ -12,6 +13,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...uiTools,
   ...logcatTools,
   ...appStateTools,
+  ...buildTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -8,7 +8,7 @@ export interface ResourceDefinition {
   description: string;
   mimeType: string;
   /** Whether it is listed for this session now (project files exist only in some projects). */
-  listed?(session: SessionState): boolean;
+  listed?(session: SessionState, signal: AbortSignal): boolean | Promise<boolean>;
   read(session: SessionState, signal: AbortSignal): Promise<string>;
 }
 

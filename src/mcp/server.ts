@@ -121,26 +121,39 @@ export function createMcpServer(options: McpServerOptions): Server {
       instructions: buildInstructions(session.mode, session.toolsets, tools),
     },
   );
-  server.oninitialized = () => {
+  const learnClient = (): void => {
     const client = server.getClientVersion();
     session.clientName = client?.name ?? null;
     session.clientVersion = client?.version ?? null;
   };
+  server.oninitialized = learnClient;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listings }));
 
   const resources = options.resources ?? [];
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: resources
-      .filter((r) => r.listed?.(session) ?? true)
-      .map((r) => ({
-        uri: r.uri,
-        name: r.name,
-        title: r.title,
-        description: r.description,
-        mimeType: r.mimeType,
-      })),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+    const shown = await Promise.all(
+      resources.map(async (r) => {
+        try {
+          return (await r.listed?.(session, extra.signal)) ?? true;
+        } catch (err) {
+          log.warn(`could not tell whether ${r.uri} is available`, { error: String(err) });
+          return false;
+        }
+      }),
+    );
+    return {
+      resources: resources
+        .filter((_r, i) => shown[i])
+        .map((r) => ({
+          uri: r.uri,
+          name: r.name,
+          title: r.title,
+          description: r.description,
+          mimeType: r.mimeType,
+        })),
+    };
+  });
   const recordRequest = (record: RequestRecord): void => {
     try {
       options.onRequest?.(record);
@@ -189,6 +202,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   registerPrompts(server, options.prompts ?? ALL_PROMPTS, recordRequest);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    if (session.clientName === null) {
+      // A client that pipelines its first call behind `initialized` can get here first.
+      learnClient();
+    }
     const name = request.params.name;
     const tool = byName.get(name);
     if (!tool) {
@@ -220,11 +237,25 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     const started = performance.now();
     const progressToken = extra._meta?.progressToken;
+    // The SDK aborts a handler's signal both for notifications/cancelled and when the connection
+    // closes (after which it has no transport). Only the first is the client cancelling this call.
+    const cancelled = new AbortController();
+    extra.signal.addEventListener(
+      'abort',
+      () =>
+        setImmediate(() => {
+          if (server.transport !== undefined) {
+            cancelled.abort(extra.signal.reason);
+          }
+        }),
+      { once: true },
+    );
     const ctx: ToolContext = {
       bus: session.bus,
       session,
       origin: sessionOrigin(session),
       signal: extra.signal,
+      cancelSignal: cancelled.signal,
       wantsProgress: progressToken !== undefined,
       progress: (p) => {
         if (progressToken === undefined || extra.signal.aborted) {

@@ -6,7 +6,7 @@ import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { createPool } from '../pool.js';
-import { adbClient } from './adb-instance.js';
+import { adbClient } from '../adb-instance.js';
 import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
 import type { AnnotatedScreenshot } from './screenshot-annotate.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';

@@ -2,7 +2,7 @@ import { BusError } from '../../bus/errors.js';
 import type { InputAction } from '../../bus/messages/ui.js';
 import { shArgv, sh } from '../../adb/shell-command.js';
 import { withAdbErrors } from '../adb-errors.js';
-import { adbClient } from './adb-instance.js';
+import { adbClient } from '../adb-instance.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
 import { nodeAt, toElement } from './ui-query.js';

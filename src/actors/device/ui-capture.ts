@@ -1,7 +1,7 @@
 import { BusError } from '../../bus/errors.js';
 import { sh } from '../../adb/shell-command.js';
 import { withAdbErrors } from '../adb-errors.js';
-import { adbClient } from './adb-instance.js';
+import { adbClient } from '../adb-instance.js';
 import { parseUiDump } from './ui-parse.js';
 import { screenHash } from './ui-screen-hash.js';
 import { detectOverlays } from './ui-overlays.js';

@@ -31,7 +31,7 @@ export interface HierarchyOptions {
 }
 
 /** The structured form of one shown row. */
-export interface HierarchyRow {
+export type HierarchyRow = {
   tree_path: string;
   /** Indentation level: how many shown ancestors the row has. */
   level: number;
@@ -44,7 +44,7 @@ export interface HierarchyRow {
   bounds: UiBounds;
   center: UiPoint;
   flags: string[];
-}
+};
 
 export interface FormattedHierarchy {
   text: string;

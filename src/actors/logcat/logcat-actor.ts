@@ -1,6 +1,6 @@
 import { fail } from '../../bus/errors.js';
 import { defineActor } from '../actor.js';
-import { adbClient } from '../device/adb-instance.js';
+import { adbClient } from '../adb-instance.js';
 import {
   readExitInfo,
   readMeminfo,

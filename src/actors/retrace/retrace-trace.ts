@@ -147,6 +147,28 @@ function retraceLine(
       parsed.methodName === null ? '' : line.slice(parsed.methodName.start, parsed.methodName.end);
     const position = parsed.lineNumber === null ? undefined : originalLine;
     lookup = lookupFrame(mapping, methodName, position, context);
+    if (lookup.empty && mapping === undefined) {
+      // A frame of a class the mapping does not know is left exactly as it was (`(Unknown Source:0)`
+      // keeps its `:0`, instead of being reprinted without it).
+      const sourceText =
+        parsed.sourceFile === null ? null : line.slice(parsed.sourceFile.start, parsed.sourceFile.end);
+      return {
+        output: [line],
+        context,
+        frame: {
+          index: 0,
+          kind: parsed.kind,
+          input: line,
+          output: [line],
+          obfuscatedClass,
+          classMapped: false,
+          methodMapped: false,
+          ambiguous: false,
+          mapId: sourceText === null ? null : (MAP_ID.exec(sourceText)?.[1] ?? null),
+          candidates: [],
+        },
+      };
+    }
     if (lookup.empty) {
       const className = mapping?.original ?? obfuscatedClass;
       proxies.push({

@@ -10,7 +10,9 @@ import {
 } from '../../bus/messages/logcat.js';
 import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { RequestOf } from '../../bus/registry.js';
-import { ToolError, defineTool } from '../define-tool.js';
+import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
+import type { RetraceOutcome } from '../../bus/messages/retrace.js';
+import { defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 import { projectScope, queryNamesMine } from './project-package.js';
@@ -255,6 +257,25 @@ function crashHeader(c: CrashWire, group: CrashGroupWire | undefined): string {
   return `[${c.kind}] ${c.summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
 }
 
+/** Crash groups get_crash_logs deobfuscates at most with `retrace: true` (the newest ones). */
+const MAX_RETRACED_CRASH_GROUPS = 5;
+
+const retraceParam = z
+  .boolean()
+  .default(false)
+  .describe(
+    "Also deobfuscate with the R8 mapping of the build that is on the device (matched by the trace's map id, the device's APK hash, or droidbus's install record; refused rather than guessed)",
+  );
+
+/** Deobfuscates one crash through the retrace actor (never a tool error: the outcome says why not). */
+async function retraceCrash(ctx: ToolContext, crash: CrashWire): Promise<RetraceOutcome> {
+  return ctx.bus.request(
+    'retrace.crash',
+    { trace: crash.trace, device: crash.device, package: crash.package },
+    { signal: ctx.signal },
+  );
+}
+
 export const getCrashLogs = defineTool({
   name: 'get_crash_logs',
   toolset: 'core',
@@ -266,6 +287,7 @@ export const getCrashLogs = defineTool({
     count: z.number().int().min(1).max(200).default(20).describe('Crashes to return (default 20, max 200)'),
     package: packageNameSchema.optional().describe('Only crashes of this package'),
     device_serial: filterSerial,
+    retrace: retraceParam,
   }),
   output: z.object({
     crashes: z.array(crashWireSchema),
@@ -273,6 +295,7 @@ export const getCrashLogs = defineTool({
     total: z.number().int(),
     cut_for_size: z.number().int(),
     streaming: z.array(z.string()),
+    retraced: z.array(retraceOutcomeSchema.extend({ crash_group_id: z.string().nullable() })).optional(),
   }),
   projectIndependent: true,
   async handle(args, ctx) {
@@ -286,33 +309,38 @@ export const getCrashLogs = defineTool({
       { signal: ctx.signal },
     );
     const groups = new Map(r.groups.map((g) => [g.id, g]));
-    const blocks = r.crashes.map((c) => `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${c.trace}`);
+    let retraced: (RetraceOutcome & { crash_group_id: string | null })[] | undefined;
+    if (args.retrace) {
+      // The newest crash of each of the newest groups, deobfuscated once per group.
+      const newest = new Map<string, CrashWire>();
+      for (const c of r.crashes) {
+        const key = c.group_id ?? `seq-${c.seq}`;
+        if (!newest.has(key) && newest.size < MAX_RETRACED_CRASH_GROUPS) {
+          newest.set(key, c);
+        }
+      }
+      retraced = await Promise.all(
+        [...newest.values()].map(async (c) => ({
+          crash_group_id: c.group_id,
+          ...(await retraceCrash(ctx, c)),
+        })),
+      );
+    }
+    const byGroup = new Map((retraced ?? []).map((t) => [t.crash_group_id, t]));
+    const blocks = r.crashes.map((c) => {
+      const t = c.group_id !== null ? byGroup.get(c.group_id) : undefined;
+      return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t?.status === 'retraced' ? `${t.mapping_line}\n${t.trace}` : c.trace}`;
+    });
     const head =
       r.crashes.length === 0
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
         : `${r.crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${r.cut_for_size > 0 ? ` (${r.cut_for_size} left out to bound the answer's size)` : ''}:`;
     return {
       text: [...notStreamingHint(r.streaming.length), head, ...blocks].join('\n\n'),
-      structured: r,
+      structured: { ...r, ...(retraced ? { retraced } : {}) },
     };
   },
 });
-
-/**
- * The seam the retrace issue fills: `get_crash_stack_trace` (and `get_crash_logs`) with
- * `retrace: true` will deobfuscate the crash's trace with its R8 mapping here and answer it as
- * `retrace`. Until that parameter exists every call passes false and nothing is added.
- */
-export async function addRetrace(
-  _ctx: ToolContext,
-  _crash: CrashWire,
-  retrace: boolean,
-): Promise<{ retrace?: Record<string, unknown> }> {
-  if (retrace) {
-    throw new ToolError('Deobfuscation is not available in this droidbus yet.');
-  }
-  return Promise.resolve({});
-}
 
 export const getCrashStackTrace = defineTool({
   name: 'get_crash_stack_trace',
@@ -324,8 +352,13 @@ export const getCrashStackTrace = defineTool({
   input: z.object({
     package: packageNameSchema.optional().describe('The newest crash of this package'),
     crash_group_id: crashGroupId.optional(),
+    retrace: retraceParam,
   }),
-  output: z.object({ crash: crashWireSchema, group: crashGroupWireSchema.nullable() }),
+  output: z.object({
+    crash: crashWireSchema,
+    group: crashGroupWireSchema.nullable(),
+    retrace: retraceOutcomeSchema.optional(),
+  }),
   projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
@@ -336,9 +369,11 @@ export const getCrashStackTrace = defineTool({
       },
       { signal: ctx.signal },
     );
-    const structured = { crash: r.crash, group: r.group, ...(await addRetrace(ctx, r.crash, false)) };
+    const retrace = args.retrace ? await retraceCrash(ctx, r.crash) : undefined;
+    const structured = { crash: r.crash, group: r.group, ...(retrace ? { retrace } : {}) };
+    const body = retrace ? `${retrace.mapping_line}\n${retrace.trace}` : r.crash.trace;
     return {
-      text: `${crashHeader(r.crash, r.group ?? undefined)}\n${r.crash.trace}`,
+      text: `${crashHeader(r.crash, r.group ?? undefined)}\n${body}`,
       structured,
     };
   },

@@ -1,6 +1,14 @@
 import { z } from 'zod';
-import { healthReportSchema } from '../../bus/messages/system.js';
-import { defineTool } from '../define-tool.js';
+import {
+  buildConfigSchema,
+  projectModelSummarySchema,
+  runConfigurationSchema,
+  variantSchema,
+} from '../../bus/messages/project.js';
+import { healthReportSchema, type HealthReport } from '../../bus/messages/system.js';
+import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { requireRoot, runBuildForTool } from './build.js';
 import { describeMode, pinnedProjectClosed } from '../session.js';
 
 const projectInfoOutput = z.object({
@@ -20,7 +28,52 @@ const projectInfoOutput = z.object({
   hint: z.string().nullable(),
   trusted: z.boolean(),
   trust_hint: z.string().nullable(),
+  modules: z.array(z.string()),
+  application_modules: projectModelSummarySchema.shape.application_modules,
+  variants_count: z.number().int(),
+  active_variant: z.string().nullable(),
+  agp_version: z.string().nullable(),
+  packages: z.array(z.string()),
+  notes: z.array(z.string()),
 });
+type ProjectInfo = z.infer<typeof projectInfoOutput>;
+
+/** What get_project_info and android://project-info say about the session's project. */
+export async function projectInfo(
+  ctx: Pick<ToolContext, 'bus' | 'session' | 'signal'>,
+): Promise<ProjectInfo> {
+  const { session } = ctx;
+  const root = session.project.root;
+  const described = root ? await ctx.bus.request('project.describe', { root }, { signal: ctx.signal }) : null;
+  const model = described?.model ?? null;
+  const closed = pinnedProjectClosed(session);
+  return {
+    project_root: described?.project_root ?? null,
+    gradle_root: described?.gradle_root ?? null,
+    settings_file: described?.settings_file ?? null,
+    open: (described?.exists ?? false) && closed === null,
+    selected_by: session.project.selectedBy,
+    mode: session.mode.kind,
+    standalone_reason: session.mode.standaloneReason,
+    follows_host: session.mode.followsHost,
+    pinned_project: session.mode.pinnedProject,
+    host_project: session.mode.kind === 'attached' ? (session.mode.hostProject ?? null) : null,
+    hint: closed,
+    trusted: described?.trusted ?? false,
+    trust_hint:
+      described?.trust_hint ??
+      (root
+        ? null
+        : 'No Android project is selected. Start droidbus with --project PATH or from inside a Gradle project.'),
+    modules: model?.modules ?? [],
+    application_modules: model?.application_modules ?? [],
+    variants_count: model?.variants_count ?? 0,
+    active_variant: model?.active_variant ?? null,
+    agp_version: model?.agp_version ?? null,
+    packages: model?.packages ?? [],
+    notes: model?.notes ?? [],
+  };
+}
 
 export const getProjectInfo = defineTool({
   name: 'get_project_info',
@@ -28,52 +81,47 @@ export const getProjectInfo = defineTool({
   kind: 'R',
   title: 'Project info',
   description:
-    'The Android project this session works on: its root and Gradle root, how it was selected, whether the user trusted it to run Gradle (and what to do if not), and the session mode (standalone or attached to the droidbus host).',
+    'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle (and what to do if not), and the session mode (standalone or attached to the droidbus host).',
   input: z.object({}),
   output: projectInfoOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
+    const structured = await projectInfo(ctx);
     const { session } = ctx;
-    const root = session.project.root;
-    const closed = pinnedProjectClosed(session);
-    const described = root
-      ? await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })
-      : null;
-    const structured: z.infer<typeof projectInfoOutput> = {
-      project_root: described?.project_root ?? null,
-      gradle_root: described?.gradle_root ?? null,
-      settings_file: described?.settings_file ?? null,
-      open: (described?.exists ?? false) && closed === null,
-      selected_by: session.project.selectedBy,
-      mode: session.mode.kind,
-      standalone_reason: session.mode.standaloneReason,
-      follows_host: session.mode.followsHost,
-      pinned_project: session.mode.pinnedProject,
-      host_project: session.mode.kind === 'attached' ? (session.mode.hostProject ?? null) : null,
-      hint: closed,
-      trusted: described?.trusted ?? false,
-      trust_hint:
-        described?.trust_hint ??
-        (root
-          ? null
-          : 'No Android project is selected. Start droidbus with --project PATH or from inside a Gradle project.'),
-    };
     const lines = [
-      root
+      structured.project_root
         ? `Project: ${structured.gradle_root ?? structured.project_root} (selected by ${structured.selected_by})`
         : 'No project selected.',
       `Mode: ${describeMode(session.mode)}`,
       structured.trusted ? 'Trusted: yes' : `Trusted: no — ${structured.trust_hint}`,
     ];
-    if (described && !described.exists) {
-      lines.push(`The project folder ${described.project_root} no longer exists.`);
+    for (const app of structured.application_modules) {
+      lines.push(
+        `App module ${app.path}: ${app.application_id ?? app.namespace ?? '?'} (compileSdk ${app.compile_sdk ?? '?'}, minSdk ${app.min_sdk ?? '?'}, targetSdk ${app.target_sdk ?? '?'}), ${app.variants} variants, ${app.dsl ?? 'no'} build file`,
+      );
     }
-    if (closed) {
-      lines.push(closed);
+    if (structured.active_variant) {
+      lines.push(`Active variant: ${structured.active_variant}`);
+    }
+    if (structured.hint) {
+      lines.push(structured.hint);
+    } else if (structured.project_root && !structured.open) {
+      lines.push(`The project folder ${structured.project_root} no longer exists.`);
     }
     return { text: lines.join('\n'), structured };
   },
 });
+
+/** The health check of the session's project (run_health_check and android://health). */
+export async function healthReport(
+  ctx: Pick<ToolContext, 'bus' | 'session' | 'signal'>,
+): Promise<HealthReport> {
+  const root = ctx.session.project.root;
+  const trusted = root
+    ? (await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })).trusted
+    : false;
+  return ctx.bus.request('system.health', { project_root: root, trusted }, { signal: ctx.signal });
+}
 
 export const runHealthCheck = defineTool({
   name: 'run_health_check',
@@ -86,15 +134,7 @@ export const runHealthCheck = defineTool({
   output: healthReportSchema,
   projectIndependent: true,
   async handle(_args, ctx) {
-    const root = ctx.session.project.root;
-    const trusted = root
-      ? (await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })).trusted
-      : false;
-    const report = await ctx.bus.request(
-      'system.health',
-      { project_root: root, trusted },
-      { signal: ctx.signal },
-    );
+    const report = await healthReport(ctx);
     const { checks } = report;
     const line = (name: string, ok: boolean, detail: string, hint: string | null): string =>
       `${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}${!ok && hint ? ` — ${hint}` : ''}`;
@@ -132,4 +172,268 @@ export const runHealthCheck = defineTool({
   },
 });
 
-export const projectTools = [getProjectInfo, runHealthCheck];
+const variantsOutput = z.object({
+  variants: z.array(variantSchema),
+  count: z.number().int(),
+  active_variant: z.string().nullable(),
+});
+
+export const listBuildVariants = defineTool({
+  name: 'list_build_variants',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Build variants',
+  description:
+    "The application modules' build variants (product flavors × build types, read from build.gradle(.kts) without running Gradle): each variant's application id, debuggable and minify flags, its Gradle tasks (assemble, install, bundle, unit test, connected test, lint) and APK folder, and the active variant.",
+  input: z.object({}),
+  output: variantsOutput,
+  async handle(_args, ctx) {
+    const root = requireRoot(ctx);
+    const r = await ctx.bus.request('project.variants', { root }, { signal: ctx.signal });
+    const lines = [
+      `${r.variants.length} variant${r.variants.length === 1 ? '' : 's'}${r.active_variant ? ` (active: ${r.active_variant})` : ''}:`,
+      ...r.variants.map(
+        (v) =>
+          `${v.module} ${v.name}${v.name === r.active_variant ? ' *' : ''}: ${v.application_id ?? 'application id known only to Gradle'}${v.debuggable ? ', debuggable' : ''}${v.minify_enabled ? ', minified' : ''} — ${v.tasks.assemble}`,
+      ),
+    ];
+    return { text: lines.join('\n'), structured: { ...r, count: r.variants.length } };
+  },
+});
+
+export const setActiveVariant = defineTool({
+  name: 'set_active_variant',
+  toolset: 'core',
+  kind: 'W',
+  title: 'Set the active variant',
+  description:
+    "Makes a build variant the project's active one (saved in droidbus's settings, shared with the host and other sessions): run configurations list it first.",
+  input: z.object({
+    variant: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it')
+      .describe('A variant name from list_build_variants (e.g. demoDebug)'),
+  }),
+  output: z.object({
+    active_variant: z.string(),
+    previous: z.string().nullable(),
+    modules: z.array(z.string()),
+  }),
+  async handle(args, ctx) {
+    const root = requireRoot(ctx);
+    const r = await ctx.bus.request(
+      'project.set_active_variant',
+      { root, variant: args.variant },
+      { signal: ctx.signal },
+    );
+    return {
+      text: `Active variant: ${r.active_variant}${r.previous && r.previous !== r.active_variant ? ` (was ${r.previous})` : ''}.`,
+      structured: r,
+    };
+  },
+});
+
+export const findApkPath = defineTool({
+  name: 'find_apk_path',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Find the APK',
+  description:
+    "Finds the APK a variant's build wrote in the application module's build outputs, through output-metadata.json when present, else the variant's output folder. module is needed when the project has several application modules (:mobile, or the task that built it, :mobile:assembleDebug). Answers found: false with the reason when none or several match.",
+  input: z.object({
+    variant: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it')
+      .optional()
+      .describe('The variant (e.g. demoDebug); without it, the only APK present'),
+    module: z
+      .string()
+      .min(1)
+      .max(300)
+      .regex(/^:?[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)*$/, 'a Gradle path like :app or :app:assembleDebug')
+      .optional()
+      .describe('The application module (:app) or the task that built the APK (:app:assembleDebug)'),
+  }),
+  output: z.object({
+    found: z.boolean(),
+    path: z.string().nullable(),
+    module: z.string().nullable(),
+    variant: z.string().nullable(),
+    application_id: z.string().nullable(),
+    via: z.enum(['output-metadata', 'directory']).nullable(),
+    reason: z.string().nullable(),
+    candidates: z.array(z.string()),
+  }),
+  async handle(args, ctx) {
+    const root = requireRoot(ctx);
+    const r = await ctx.bus.request(
+      'project.find_apk',
+      {
+        root,
+        ...(args.variant !== undefined ? { variant: args.variant } : {}),
+        ...(args.module !== undefined ? { module: args.module } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const text = r.found
+      ? `${r.path} (${r.module} ${r.variant}${r.application_id ? `, ${r.application_id}` : ''}; found through ${r.via})`
+      : `No APK found: ${r.reason}`;
+    return { text, structured: r };
+  },
+});
+
+export const getBuildConfig = defineTool({
+  name: 'get_build_config',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Build configuration',
+  description:
+    "A module's Android configuration read from its build.gradle(.kts) (Kotlin DSL or Groovy) without running Gradle: namespace, applicationId, SDK levels, version, build types, product flavors and dimensions, plugins, and the values only Gradle can evaluate. Defaults to the application module.",
+  input: z.object({
+    module: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^/\\]+$/, 'module is a directory name: no / or \\')
+      .refine((m) => !m.includes('..'), 'module is a directory name: no ..')
+      .optional()
+      .describe("The module's directory name (app, core); default: the application module"),
+  }),
+  output: buildConfigSchema,
+  async handle(args, ctx) {
+    const root = requireRoot(ctx);
+    const c = await ctx.bus.request(
+      'project.build_config',
+      { root, ...(args.module !== undefined ? { module: args.module } : {}) },
+      { signal: ctx.signal },
+    );
+    const lines = [
+      `${c.module} (${c.build_file ?? 'no build file'}${c.dsl ? `, ${c.dsl} DSL` : ''})${c.is_application ? ', application' : ''}`,
+      `namespace ${c.namespace ?? '?'}, applicationId ${c.application_id ?? '?'}, compileSdk ${c.compile_sdk ?? '?'}, minSdk ${c.min_sdk ?? '?'}, targetSdk ${c.target_sdk ?? '?'}`,
+      `build types: ${c.build_types.map((b) => b.name).join(', ')}`,
+    ];
+    if (c.product_flavors.length > 0) {
+      lines.push(
+        `flavors: ${c.product_flavors.map((f) => `${f.name}${f.dimension ? ` (${f.dimension})` : ''}`).join(', ')}`,
+      );
+    }
+    if (c.unknown.length > 0) {
+      lines.push(`only Gradle knows: ${c.unknown.slice(0, 10).join(', ')}`);
+    }
+    return { text: lines.join('\n'), structured: c };
+  },
+});
+
+export const listRunConfigurations = defineTool({
+  name: 'list_run_configurations',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Run configurations',
+  description:
+    "The project's run configurations (one per application module and debuggable variant, the active variant first): module, variant, the task it builds, launch, target, and either its plan or why it cannot run (an untrusted project says so). build_run_configuration builds one.",
+  input: z.object({}),
+  output: z.object({
+    count: z.number().int(),
+    active: z.string().nullable(),
+    trusted: z.boolean(),
+    configurations: z.array(runConfigurationSchema),
+  }),
+  async handle(_args, ctx) {
+    const root = requireRoot(ctx);
+    const r = await ctx.bus.request('project.run_configurations', { root }, { signal: ctx.signal });
+    const lines = [
+      `${r.configurations.length} run configuration${r.configurations.length === 1 ? '' : 's'}${r.trusted ? '' : ' (the project is not trusted: none can build)'}:`,
+      ...r.configurations.map(
+        (c) =>
+          `${c.active ? '* ' : '  '}${c.name}: ${c.task}${c.cannot_run ? ` — cannot run: ${c.cannot_run}` : ''}`,
+      ),
+    ];
+    return { text: lines.join('\n'), structured: { ...r, count: r.configurations.length } };
+  },
+});
+
+export const buildRunConfiguration = defineTool({
+  name: 'build_run_configuration',
+  toolset: 'core',
+  kind: 'O',
+  title: 'Build a run configuration',
+  description:
+    "Builds a run configuration's task (list_run_configurations) the way run_gradle_task does — trust, task policy, one build at a time, progress, cancellation, timeout — and returns the APK it wrote. It never installs or launches.",
+  input: z.object({
+    name: z.string().min(1).max(300).describe('The configuration name, as list_run_configurations shows it'),
+  }),
+  output: z.object({
+    configuration: z.string(),
+    module: z.string(),
+    variant: z.string(),
+    task: z.string(),
+    build_id: z.string(),
+    result: z.string(),
+    apk_path: z.string().nullable(),
+    apk_written_by_this_build: z.boolean(),
+    apk_note: z.string().nullable(),
+  }),
+  async handle(args, ctx) {
+    const root = requireRoot(ctx);
+    const r = await ctx.bus.request('project.run_configurations', { root }, { signal: ctx.signal });
+    const config = r.configurations.find((c) => c.name === args.name);
+    if (!config) {
+      throw new InvalidParamsError(
+        `no run configuration named '${args.name.slice(0, 200)}' (the project has: ${r.configurations.map((c) => c.name).join(', ') || 'none'}); call list_run_configurations`,
+      );
+    }
+    if (!r.trusted) {
+      throw new InvalidParamsError(
+        config.hint ?? 'the project is not trusted, so its Gradle build cannot run',
+      );
+    }
+    const built = await runBuildForTool(ctx, config.task, null);
+    const apk =
+      built.record.apks.find((a) => a.module === config.module && a.variant === config.variant) ??
+      (built.record.apks.length === 1 ? built.record.apks[0] : undefined);
+    let apkPath = apk?.path ?? null;
+    let note: string | null = null;
+    if (built.record.result === 'success' && !apk) {
+      const found = await ctx.bus.request(
+        'project.find_apk',
+        { root, module: config.module, variant: config.variant },
+        { signal: ctx.signal },
+      );
+      apkPath = found.path;
+      note = found.found
+        ? 'Gradle found the APK up to date, so this build did not write it; it is the one an earlier build wrote'
+        : found.reason;
+    }
+    const structured = {
+      configuration: config.name,
+      module: config.module,
+      variant: config.variant,
+      task: config.task,
+      build_id: built.record.id,
+      result: built.text,
+      apk_path: apkPath,
+      apk_written_by_this_build: apk !== undefined,
+      apk_note: note,
+    };
+    if (built.record.result !== 'success') {
+      throw new ToolError(built.text, structured);
+    }
+    const text = `${built.text}${apkPath ? `\nAPK: ${apkPath}${note ? ` (${note})` : ''}` : ''}`;
+    return { text, structured };
+  },
+});
+
+export const projectTools = [
+  getProjectInfo,
+  runHealthCheck,
+  listBuildVariants,
+  setActiveVariant,
+  findApkPath,
+  getBuildConfig,
+  listRunConfigurations,
+  buildRunConfiguration,
+];

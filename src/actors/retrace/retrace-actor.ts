@@ -1,0 +1,150 @@
+import path from 'node:path';
+import type { Piscina } from 'piscina';
+import type { RetraceOutcome } from '../../bus/messages/retrace.js';
+import { sh } from '../../adb/shell-command.js';
+import { readHistory } from '../../store/build-history.js';
+import { dataDirPath } from '../../store/data-dir.js';
+import { readInstallRecords } from '../../store/installed-builds.js';
+import { keptMappingPath, readKeptMappings } from '../../store/mappings.js';
+import { defineActor } from '../actor.js';
+import type { HandlerContext } from '../actor.js';
+import { adbClient } from '../adb-instance.js';
+import { createPool } from '../pool.js';
+import { matchMapping, notRetraced } from './retrace-match.js';
+import type { BuiltApkRef, DeviceApk } from './retrace-match.js';
+import type { RetraceTask, RetraceTaskResult } from './retrace-task.js';
+
+/** What the device has installed for `pkg`: its APK's hash, or why it cannot say. */
+async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
+  const adb = adbClient();
+  const paths = await adb.shell(serial, sh`pm path ${pkg}`, { signal, timeoutMs: 15_000 });
+  const apks = paths.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('package:'))
+    .map((l) => l.slice('package:'.length));
+  if (apks.length === 0) {
+    return { kind: 'not_installed' };
+  }
+  if (apks.length > 1) {
+    return { kind: 'split', paths: apks };
+  }
+  const apk = apks[0]!;
+  const hashed = await adb.shell(serial, sh`sha256sum ${apk}`, { signal, timeoutMs: 30_000 });
+  const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
+  if (sha && (hashed.exitCode === 0 || hashed.exitCode === null)) {
+    return { kind: 'hash', sha256: sha, path: apk };
+  }
+  const dump = await adb.shell(serial, sh`dumpsys package ${pkg}`, { signal, timeoutMs: 15_000 });
+  const versionCode = /versionCode=(\d+)/.exec(dump.stdout)?.[1];
+  const lastUpdate = /lastUpdateTime=([0-9-]+ [0-9:]+)/.exec(dump.stdout)?.[1];
+  return {
+    kind: 'cannot_hash',
+    reason:
+      (hashed.stderr || hashed.stdout).trim().split('\n')[0]?.slice(0, 200) ||
+      `sha256sum exited ${hashed.exitCode}`,
+    version_code: versionCode ? Number(versionCode) : null,
+    last_update_ms: lastUpdate ? Date.parse(lastUpdate.replace(' ', 'T')) : null,
+  };
+}
+
+function builtApks(): BuiltApkRef[] {
+  return readHistory().flatMap((b) =>
+    b.apks.map((a) => ({
+      build_id: b.id,
+      sha256: a.sha256,
+      module: a.module ?? b.module,
+      variant: a.variant ?? b.variant,
+    })),
+  );
+}
+
+interface State {
+  pool: Piscina;
+}
+
+async function retrace(
+  state: State,
+  trace: string,
+  device: string | null,
+  pkg: string | null,
+  ctx: HandlerContext,
+): Promise<RetraceOutcome> {
+  let decision;
+  try {
+    decision = await matchMapping(trace, device, pkg, {
+      mappings: readKeptMappings(),
+      builtApks: builtApks(),
+      installs: readInstallRecords(),
+      deviceApk: () => deviceApk(device!, pkg!, ctx.signal),
+    });
+  } catch (err) {
+    return notRetraced(
+      trace,
+      device,
+      'unavailable',
+      `droidbus could not ask ${device} which APK is installed: ${(err as Error).message}`,
+    );
+  }
+  if (!decision.ok) {
+    return notRetraced(trace, device, decision.status, decision.reason);
+  }
+  const mapping = decision.mapping;
+  const task: RetraceTask = {
+    op: 'retrace',
+    mappingPath: keptMappingPath(mapping.sha256),
+    trace,
+    cacheDir: path.join(dataDirPath(), 'mappings', 'cache'),
+  };
+  const result = (await state.pool.run(task, { signal: ctx.signal })) as RetraceTaskResult;
+  if (!result.ok) {
+    return notRetraced(
+      trace,
+      device,
+      'failed',
+      `the kept mapping ${mapping.sha256.slice(0, 12)}… could not be used: ${result.error.message}`,
+    );
+  }
+  if (result.op !== 'retrace') {
+    return notRetraced(trace, device, 'failed', 'the retrace pool answered the wrong task');
+  }
+  const build = mapping.build_id ? `build ${mapping.build_id}` : 'a kept build';
+  const where = [mapping.module, mapping.variant].filter(Boolean).join(' ');
+  return {
+    status: 'retraced',
+    trace: result.result.text,
+    mapping_line: `Deobfuscated with the R8 mapping of ${build}${where ? ` (${where})` : ''}, map id ${mapping.map_id ?? 'none'}, ${decision.how}.`,
+    build_id: mapping.build_id,
+    module: mapping.module,
+    variant: mapping.variant,
+    map_id: mapping.map_id,
+    mapping_sha256: mapping.sha256,
+    matched_by: decision.matched_by,
+    device,
+    reason: null,
+  };
+}
+
+/**
+ * The retrace actor: decides which kept R8 mapping deobfuscates a crash (by map id, the device's
+ * APK hash, or droidbus's install record — never a guess) and retraces it in a piscina pool, in
+ * TypeScript, with no JVM. Indexes are cached in memory per pool thread and on disk by mapping hash.
+ */
+export default defineActor({
+  kind: 'retrace',
+  concurrency: 4,
+  start: (): State => ({
+    pool: createPool({
+      module: new URL('./retrace-worker.js', import.meta.url),
+      name: 'retrace',
+      maxThreads: 2,
+      idleTimeoutMs: 120_000,
+    }),
+  }),
+  async stop(state) {
+    await state.pool.destroy();
+  },
+  handlers: {
+    'retrace.crash': (p, state, ctx) => retrace(state, p.trace, p.device, p.package, ctx),
+  },
+});

@@ -1,0 +1,483 @@
+import { z } from 'zod';
+import {
+  buildDiagnosticSchema,
+  builtApkSchema,
+  builtMappingSchema,
+  runningBuildSchema,
+  type BuildDiagnosticWire,
+  type BuildRecord,
+} from '../../bus/messages/build.js';
+import { originSchema, type Origin } from '../../bus/origin.js';
+import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { describeMode } from '../session.js';
+
+const NO_PROJECT =
+  'No Android project is selected. Start droidbus with --project PATH or from inside a Gradle project.';
+
+/** The session's project root; tools that need one fail without it. */
+export function requireRoot(ctx: ToolContext): string {
+  const root = ctx.session.project.root;
+  if (root === null) {
+    throw new ToolError(NO_PROJECT);
+  }
+  return root;
+}
+
+const taskSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe(
+    'Gradle task, e.g. assembleDebug, :app:assembleDemoDebug, or a verb (assemble, install, bundle, lint, test, connectedAndroidTest) that variant completes',
+  );
+const variantSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it (e.g. demoDebug)')
+  .describe(
+    'Build variant (list_build_variants): completes a verb task (assemble + demoDebug runs assembleDemoDebug) or must match the variant a full task names',
+  );
+
+const buildResultOutput = z.object({
+  build_id: z.string(),
+  task: z.string(),
+  variant: z.string().nullable(),
+  module: z.string().nullable(),
+  result: z.enum(['success', 'failed', 'cancelled']),
+  reason: z.string().nullable(),
+  duration_ms: z.number().int(),
+  exit_code: z.number().int().nullable(),
+  failed_tasks: z.array(z.string()),
+  error_count: z.number().int(),
+  warning_count: z.number().int(),
+  /** The first errors; get_build_errors has them all. */
+  errors: z.array(buildDiagnosticSchema),
+  apks: z.array(builtApkSchema),
+  mapping_files: z.array(builtMappingSchema),
+  origin: originSchema,
+  cancelled_by: originSchema.nullable(),
+  mode: z.enum(['standalone', 'attached']),
+});
+type BuildResultOutput = z.infer<typeof buildResultOutput>;
+
+function whoText(origin: Origin, ctx: ToolContext): string {
+  if (origin.kind === 'agent') {
+    if (origin.session_id === ctx.session.sessionId) {
+      return 'this agent';
+    }
+    return `another agent${origin.client_name ? ` (${origin.client_name})` : ''}, session ${origin.session_id}`;
+  }
+  if (origin.kind === 'host') {
+    return 'the user on the droidbus host';
+  }
+  if (origin.kind === 'host_quit') {
+    return 'the droidbus host quitting';
+  }
+  return origin.kind === 'actor' ? `droidbus (${origin.address})` : 'the droidbus command line';
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** `file:line:col: message` for the model. */
+export function diagnosticLine(d: BuildDiagnosticWire): string {
+  const where = d.file
+    ? `${d.file}${d.line !== null ? `:${d.line}${d.column !== null ? `:${d.column}` : ''}` : ''}: `
+    : '';
+  const task = d.task ? ` [${d.task}]` : '';
+  return `${d.severity}: ${where}${d.message.split('\n')[0]?.slice(0, 500) ?? ''}${task}`;
+}
+
+/** Runs a build through the build actor and turns its record into the tool's answer. */
+export async function runBuildForTool(
+  ctx: ToolContext,
+  task: string,
+  variant: string | null,
+): Promise<{ text: string; structured: BuildResultOutput; record: BuildRecord }> {
+  const root = requireRoot(ctx);
+  const { record, errors, what_went_wrong } = await ctx.bus.request(
+    'build.run',
+    { root, task, variant, want_progress: ctx.wantsProgress },
+    {
+      // Cancelling the call cancels the build; a client that goes away does not (see cancelSignal).
+      signal: ctx.cancelSignal,
+      origin: ctx.origin,
+      onProgress: (p) => ctx.progress(p),
+    },
+  );
+  const structured: BuildResultOutput = {
+    build_id: record.id,
+    task: record.task,
+    variant: record.variant,
+    module: record.module,
+    result: record.result,
+    reason: record.reason,
+    duration_ms: record.duration_ms,
+    exit_code: record.exit_code,
+    failed_tasks: record.failed_tasks,
+    error_count: record.diagnostics.errors,
+    warning_count: record.diagnostics.warnings,
+    errors,
+    apks: record.apks,
+    mapping_files: record.mapping_files,
+    origin: record.origin,
+    cancelled_by: record.cancelled_by,
+    mode: ctx.session.mode.kind,
+  };
+  const what = `task '${record.task}'${record.variant ? ` (variant ${record.variant})` : ''}`;
+  const lines: string[] = [];
+  if (record.result === 'success') {
+    lines.push(`BUILD SUCCESSFUL — ${what} in ${seconds(record.duration_ms)}.`);
+    for (const apk of record.apks.slice(0, 5)) {
+      lines.push(
+        `APK: ${apk.path}${apk.package ? ` (${apk.package} ${apk.version_name ?? ''}`.trimEnd() + ')' : ''}, sha256 ${apk.sha256.slice(0, 16)}…`,
+      );
+    }
+    if (record.diagnostics.warnings > 0) {
+      lines.push(
+        `${record.diagnostics.warnings} warning(s): get_build_errors with include_warnings: true lists them.`,
+      );
+    }
+  } else if (record.result === 'cancelled') {
+    lines.push(
+      `BUILD CANCELLED — ${what} was cancelled ${record.cancelled_by ? `by ${whoText(record.cancelled_by, ctx)}` : `(${record.reason ?? 'droidbus stopped it'})`} after ${seconds(record.duration_ms)}.`,
+    );
+  } else {
+    lines.push(
+      `BUILD FAILED — ${what} after ${seconds(record.duration_ms)}: ${record.reason ?? 'Gradle failed'}.`,
+    );
+    if (errors.length > 0) {
+      lines.push(`${record.diagnostics.errors} error(s):`);
+      for (const d of errors.slice(0, 10)) {
+        lines.push(`  ${diagnosticLine(d)}`);
+      }
+    } else if (what_went_wrong.length > 0) {
+      lines.push(`What went wrong: ${what_went_wrong[0]?.slice(0, 800)}`);
+    }
+    lines.push('Call get_build_errors for every error with its location, get_build_log for the output.');
+  }
+  lines.push(`[mode: ${describeMode(ctx.session.mode)}]`);
+  return { text: lines.join('\n'), structured, record };
+}
+
+export const runGradleTask = defineTool({
+  name: 'run_gradle_task',
+  toolset: 'core',
+  kind: 'O',
+  title: 'Run a Gradle task',
+  description:
+    "Runs one Gradle task of the project with its wrapper (./gradlew --console=plain TASK) and returns the result with structured errors (file, line, column), the APKs it wrote and their sha256. Needs the user's trust (droidbus trust PATH). Tasks that publish, upload, promote or uninstall (and their abbreviations, like pRB) are refused unless the user allowed unrestricted Gradle. One build runs at a time; times out after settings mcp.build_timeout_sec (600 s). Sends progress every 2 s when asked; cancelling the call cancels the build.",
+  input: z.object({ task: taskSchema, variant: variantSchema.optional() }),
+  output: buildResultOutput,
+  async handle(args, ctx) {
+    const { text, structured } = await runBuildForTool(ctx, args.task, args.variant ?? null);
+    if (structured.result !== 'success') {
+      throw new ToolError(text, structured);
+    }
+    return { text, structured };
+  },
+});
+
+const testTypeSchema = z
+  .enum(['unit', 'connected'])
+  .describe(
+    'unit: JVM unit tests (test…UnitTest); connected: instrumented tests on devices (connected…AndroidTest)',
+  );
+
+export const runTests = defineTool({
+  name: 'run_tests',
+  toolset: 'core',
+  kind: 'O',
+  title: 'Run tests',
+  description:
+    'Runs the unit tests (test_type: unit, the default) or the instrumented tests on connected devices (connected) through Gradle, for one variant or all; or a custom test task (task) that goes through the same task policy and trust check as run_gradle_task. Returns the result with structured failures; progress and cancellation as run_gradle_task.',
+  input: z.object({
+    test_type: testTypeSchema.optional(),
+    variant: variantSchema.optional(),
+    task: taskSchema
+      .optional()
+      .describe('A custom test task instead of test_type (e.g. :core:testDebugUnitTest)'),
+  }),
+  output: buildResultOutput,
+  async handle(args, ctx) {
+    if (args.task !== undefined && args.test_type !== undefined) {
+      throw new InvalidParamsError('pass either test_type or task, not both');
+    }
+    const task = args.task ?? ((args.test_type ?? 'unit') === 'unit' ? 'test' : 'connectedAndroidTest');
+    const { text, structured } = await runBuildForTool(ctx, task, args.variant ?? null);
+    if (structured.result !== 'success') {
+      throw new ToolError(text, structured);
+    }
+    return { text, structured };
+  },
+});
+
+const statusOutput = z.object({
+  status: z.enum(['running', 'success', 'failed', 'cancelled', 'none']),
+  summary: z.string(),
+  build_id: z.string().nullable(),
+  task: z.string().nullable(),
+  origin: originSchema.nullable(),
+  cancelled_by: originSchema.nullable(),
+  running: runningBuildSchema.nullable(),
+  last: z
+    .object({
+      id: z.string(),
+      task: z.string(),
+      variant: z.string().nullable(),
+      result: z.enum(['success', 'failed', 'cancelled']),
+      reason: z.string().nullable(),
+      started_at: z.string(),
+      ended_at: z.string(),
+      duration_ms: z.number().int(),
+      errors: z.number().int(),
+      warnings: z.number().int(),
+      failed_tasks: z.array(z.string()),
+      apks: z.array(builtApkSchema),
+    })
+    .nullable(),
+  mode: z.enum(['standalone', 'attached']),
+  standalone_reason: z.string().nullable(),
+});
+
+export const getBuildStatus = defineTool({
+  name: 'get_build_status',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Build status',
+  description:
+    "Whether a Gradle build is running (its task, elapsed time, current task, who started it) and how the project's last build ended (result, who started and who cancelled it, errors, APKs), plus the session mode.",
+  input: z.object({}),
+  output: statusOutput,
+  async handle(_args, ctx) {
+    const { running, last } = await ctx.bus.request(
+      'build.status',
+      { root: ctx.session.project.root },
+      { signal: ctx.signal },
+    );
+    const mode = { mode: ctx.session.mode.kind, standalone_reason: ctx.session.mode.standaloneReason };
+    const lastView = last
+      ? {
+          id: last.id,
+          task: last.task,
+          variant: last.variant,
+          result: last.result,
+          reason: last.reason,
+          started_at: last.started_at,
+          ended_at: last.ended_at,
+          duration_ms: last.duration_ms,
+          errors: last.diagnostics.errors,
+          warnings: last.diagnostics.warnings,
+          failed_tasks: last.failed_tasks,
+          apks: last.apks,
+        }
+      : null;
+    if (running) {
+      const summary = `Running: ${running.task} (build ${running.id}) for ${seconds(running.elapsed_ms)}, started by ${whoText(running.origin, ctx)}${running.current_task ? `; now at > Task ${running.current_task}` : ''}; ${running.errors} error(s) so far.${running.cancelling ? ' It is being cancelled.' : ''}`;
+      return {
+        text: `${summary}\n[mode: ${describeMode(ctx.session.mode)}]`,
+        structured: {
+          status: 'running' as const,
+          summary,
+          build_id: running.id,
+          task: running.task,
+          origin: running.origin,
+          cancelled_by: running.cancelling,
+          running,
+          last: lastView,
+          ...mode,
+        },
+      };
+    }
+    if (!last) {
+      const summary = 'No build has run for this project yet.';
+      return {
+        text: `${summary}\n[mode: ${describeMode(ctx.session.mode)}]`,
+        structured: {
+          status: 'none' as const,
+          summary,
+          build_id: null,
+          task: null,
+          origin: null,
+          cancelled_by: null,
+          running: null,
+          last: null,
+          ...mode,
+        },
+      };
+    }
+    const summary = `Last build: ${last.task} (build ${last.id}) ${last.result}${last.reason ? ` — ${last.reason}` : ''}, ${seconds(last.duration_ms)}, started by ${whoText(last.origin, ctx)} at ${last.started_at}; ${last.diagnostics.errors} error(s), ${last.diagnostics.warnings} warning(s)${last.apks.length > 0 ? `; APK: ${last.apks[0]?.path}` : ''}.`;
+    return {
+      text: `${summary}\n[mode: ${describeMode(ctx.session.mode)}]`,
+      structured: {
+        status: last.result,
+        summary,
+        build_id: last.id,
+        task: last.task,
+        origin: last.origin,
+        cancelled_by: last.cancelled_by,
+        running: null,
+        last: lastView,
+        ...mode,
+      },
+    };
+  },
+});
+
+const buildIdArg = z
+  .string()
+  .regex(/^b[0-9a-z-]{6,60}$/, 'a build id as get_build_status returns it (b…)')
+  .describe('A build id (get_build_status); default: the running build, else the last one');
+
+const errorsOutput = z.object({
+  build_id: z.string().nullable(),
+  task: z.string().nullable(),
+  running: z.boolean(),
+  result: z.enum(['success', 'failed', 'cancelled']).nullable(),
+  failed_tasks: z.array(z.string()),
+  errors: z.array(buildDiagnosticSchema),
+  total: z.number().int(),
+  shown: z.number().int(),
+  what_went_wrong: z.array(z.string()),
+});
+
+export const getBuildErrors = defineTool({
+  name: 'get_build_errors',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Build errors',
+  description:
+    'The structured errors of the running or last build: severity, source (kotlin, javac, aapt2, r8, ksp, kapt, lint, config-cache, duplicate-class, gradle), file, line, column, message and the task they came from. An error without a location keeps its message. include_warnings adds warnings.',
+  input: z.object({
+    include_warnings: z.boolean().default(false).describe('Also list warnings (default: errors only)'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(100)
+      .describe('Most diagnostics returned (default 100, max 500)'),
+    build_id: buildIdArg.optional(),
+  }),
+  output: errorsOutput,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'build.errors',
+      {
+        root: ctx.session.project.root,
+        include_warnings: args.include_warnings,
+        limit: args.limit,
+        ...(args.build_id !== undefined ? { build_id: args.build_id } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const structured = {
+      build_id: r.build?.id ?? null,
+      task: r.build?.task ?? null,
+      running: r.build?.running ?? false,
+      result: r.build?.result ?? null,
+      failed_tasks: r.build?.failed_tasks ?? [],
+      errors: r.diagnostics,
+      total: r.total,
+      shown: r.diagnostics.length,
+      what_went_wrong: r.what_went_wrong,
+    };
+    if (!r.build) {
+      return { text: 'No build has run for this project yet.', structured };
+    }
+    const head = `Build ${r.build.id} (${r.build.task}, ${r.build.running ? 'running' : r.build.result}): ${r.total} ${args.include_warnings ? 'error(s) and warning(s)' : 'error(s)'}${r.total > r.diagnostics.length ? `, first ${r.diagnostics.length} shown` : ''}.`;
+    const lines = [head, ...r.diagnostics.map(diagnosticLine)];
+    if (!r.available) {
+      lines.push('Its diagnostics are no longer kept (droidbus keeps them for the last 20 builds).');
+    } else if (r.total === 0 && r.what_went_wrong.length > 0) {
+      lines.push(`What went wrong: ${r.what_went_wrong[0]?.slice(0, 800)}`);
+    }
+    return { text: lines.join('\n'), structured };
+  },
+});
+
+export const getBuildLog = defineTool({
+  name: 'get_build_log',
+  toolset: 'core',
+  kind: 'R',
+  title: 'Build log',
+  description:
+    "The last lines of the running or last build's Gradle output (lines: default settings mcp.default_build_log_lines, 200; max 2,000).",
+  input: z.object({
+    lines: z
+      .number()
+      .int()
+      .min(1)
+      .max(2000)
+      .optional()
+      .describe('How many of the last lines (default 200 from settings, max 2,000)'),
+    build_id: buildIdArg.optional(),
+  }),
+  output: z.object({
+    build_id: z.string().nullable(),
+    task: z.string().nullable(),
+    running: z.boolean(),
+    lines: z.array(z.string()),
+    total_lines: z.number().int(),
+    shown: z.number().int(),
+  }),
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'build.log',
+      {
+        root: ctx.session.project.root,
+        ...(args.lines !== undefined ? { lines: args.lines } : {}),
+        ...(args.build_id !== undefined ? { build_id: args.build_id } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const structured = {
+      build_id: r.build_id,
+      task: r.task,
+      running: r.running,
+      lines: r.lines,
+      total_lines: r.total_lines,
+      shown: r.lines.length,
+    };
+    if (r.build_id === null) {
+      return { text: 'No build has run for this project yet.', structured };
+    }
+    const head = `Build ${r.build_id} (${r.task}${r.running ? ', running' : ''}): last ${r.lines.length} of ${r.total_lines} lines${r.available ? '' : ' (its log is no longer kept)'}.`;
+    return { text: [head, ...r.lines].join('\n'), structured };
+  },
+});
+
+export const cancelBuild = defineTool({
+  name: 'cancel_build',
+  toolset: 'core',
+  kind: 'W',
+  title: 'Cancel the build',
+  description:
+    'Cancels the running Gradle build, whoever started it (it is recorded as cancelled by this agent), and waits for it to stop.',
+  input: z.object({}),
+  output: z.object({
+    cancelled: z.boolean(),
+    build_id: z.string().nullable(),
+    task: z.string().nullable(),
+    result: z.enum(['success', 'failed', 'cancelled']).nullable(),
+    message: z.string(),
+  }),
+  async handle(_args, ctx) {
+    const r = await ctx.bus.request('build.cancel', {}, { signal: ctx.signal, origin: ctx.origin });
+    return {
+      text: r.message,
+      structured: {
+        cancelled: r.cancelled,
+        build_id: r.build_id,
+        task: r.task,
+        result: r.record?.result ?? null,
+        message: r.message,
+      },
+    };
+  },
+});
+
+export const buildTools = [runGradleTask, getBuildStatus, getBuildErrors, getBuildLog, cancelBuild, runTests];
