@@ -91,6 +91,24 @@ async function run(argv: string[]): Promise<number> {
     }
     throw err;
   }
+  // Quitting cancels a running build first (recorded as cancelled because the host quit) and waits
+  // up to 1.5 s for its record, so the sessions' errors can say what happened to it.
+  const quitter = host.system.client({ kind: 'host_quit' });
+  host.beforeFailingInflight(async (signal) => {
+    const status = await quitter
+      .request('build.status', { root: null }, { signal, timeoutMs: 1_000 })
+      .catch(() => null);
+    if (!status?.running) {
+      return null;
+    }
+    const cancelled = await quitter
+      .request('build.cancel', {}, { signal, timeoutMs: 1_500 })
+      .catch(() => null);
+    if (cancelled?.record) {
+      return `Its running build ${cancelled.record.id} (${cancelled.record.task}) was cancelled and recorded as cancelled because the host quit.`;
+    }
+    return 'Its running build was being cancelled when the host quit.';
+  });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
     signals++;
