@@ -5,6 +5,7 @@ import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
+import { extrasRequests } from './messages/extras.js';
 import { coreEvents } from './messages/events.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
@@ -14,6 +15,7 @@ export const REQUESTS = {
   ...devicesRequests,
   ...uiRequests,
   ...hostRequests,
+  ...extrasRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */
