@@ -29,6 +29,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Deobfuscate a stack trace with an R8/ProGuard mapping file (no JVM needed).',
     load: async () => (await import('./retrace.js')).command,
   },
+  storage: {
+    summary: 'Allow or revoke the device folders the file tools may use (MCP cannot).',
+    load: async () => (await import('./storage.js')).command,
+  },
   sim: {
     summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
     load: async () => (await import('./sim.js')).command,

@@ -2,12 +2,20 @@ import type { ToolDefinition } from './define-tool.js';
 import { deviceTools } from './tools/device.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui.js';
+import { notificationTools } from './tools/extras-notifications.js';
+import { deviceFileTools } from './tools/extras-files.js';
+import { intentTools } from './tools/extras-intent.js';
+import { deviceExtraTools } from './tools/extras-device.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...projectTools,
   ...deviceTools,
   ...uiTools,
+  ...notificationTools,
+  ...deviceFileTools,
+  ...intentTools,
+  ...deviceExtraTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */
