@@ -21,6 +21,9 @@ import type { UiNode, UiTree } from './ui-types.js';
 const SYSTEMUI = 'com.android.systemui';
 /** How long the shade may take to show the notification's row. */
 const SHADE_WAIT_MS = 4_000;
+/** How long a dismissed (or opened, auto-cancel) notification may take to leave the list. */
+const SETTLE_DISMISS_MS = 3_000;
+const SETTLE_OPEN_MS = 1_500;
 
 async function readNotifications(serial: string, signal: AbortSignal): Promise<NotificationEntry[]> {
   const out = await withAdbErrors(() =>
@@ -189,8 +192,16 @@ export async function actOnNotification(
     // Leave the screen as it was: an opened notification has usually closed the shade already.
     await run(serial, ['cmd', 'statusbar', 'collapse'], ran, ctx.signal).catch(() => undefined);
   }
-  const after = await readNotifications(serial, ctx.signal);
-  const stillListed = after.some((n) => n.key === p.key);
+  // System UI animates the row away and cancels the notification a moment later: poll briefly.
+  const settleBy = Date.now() + (p.action === 'dismiss' ? SETTLE_DISMISS_MS : SETTLE_OPEN_MS);
+  let stillListed = true;
+  for (;;) {
+    stillListed = (await readNotifications(serial, ctx.signal)).some((n) => n.key === p.key);
+    if (!stillListed || Date.now() >= settleBy) {
+      break;
+    }
+    await sleep(250, ctx.signal);
+  }
   if (p.action === 'dismiss' && stillListed) {
     throw new BusError(
       'FAILED',
