@@ -1,5 +1,5 @@
 import { ReadableStream } from '@yume-chan/stream-extra';
-import type { AdbSyncStat } from '@yume-chan/adb';
+import type { AdbSyncEntry, AdbSyncStat } from '@yume-chan/adb';
 import { AdbError } from './errors.js';
 import { openService, runService, streamService } from './connection.js';
 import type { ServiceOptions } from './connection.js';
@@ -134,6 +134,45 @@ export class AdbClient {
     const sync = await this.tango.sync(serial, await this.features(serial));
     try {
       return await sync.stat(path);
+    } finally {
+      await sync.dispose();
+    }
+  }
+
+  /** A file's lstat on the device (a final symlink is not followed); null when nothing is there. */
+  async lstat(serial: string, path: string): Promise<AdbSyncStat | null> {
+    const sync = await this.tango.sync(serial, await this.features(serial));
+    try {
+      return await sync.lstat(path);
+    } catch (err) {
+      // stat v2 names the errno; v1 answers all zeros, which Tango reports as "lstat error".
+      if (/ENOENT|ENOTDIR|lstat error/.test(err instanceof Error ? err.message : String(err))) {
+        return null;
+      }
+      throw new AdbError(
+        'failed',
+        `cannot stat ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    } finally {
+      await sync.dispose();
+    }
+  }
+
+  /** A device folder's entries as lstat sees them (symlinks are links), at most `maxEntries`. */
+  async list(serial: string, path: string, maxEntries = 10_000): Promise<AdbSyncEntry[]> {
+    const sync = await this.tango.sync(serial, await this.features(serial));
+    try {
+      const out: AdbSyncEntry[] = [];
+      for await (const entry of sync.opendir(path)) {
+        if (entry.name === '.' || entry.name === '..') {
+          continue;
+        }
+        out.push(entry);
+        if (out.length >= maxEntries) {
+          break;
+        }
+      }
+      return out;
     } finally {
       await sync.dispose();
     }

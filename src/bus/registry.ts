@@ -6,6 +6,7 @@ import { projectRequests } from './messages/project.js';
 import { retraceRequests } from './messages/retrace.js';
 import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
+import { extrasRequests } from './messages/extras.js';
 import { coreEvents } from './messages/events.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
@@ -20,6 +21,7 @@ export const REQUESTS = {
   ...hostRequests,
   ...logcatRequests,
   ...buildRequests,
+  ...extrasRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

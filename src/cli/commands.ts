@@ -37,6 +37,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Revoke the trust in an Android project.',
     load: async () => (await import('./trust.js')).untrustCommand,
   },
+  storage: {
+    summary: 'Allow or revoke the device folders the file tools may use (MCP cannot).',
+    load: async () => (await import('./storage.js')).command,
+  },
   sim: {
     summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
     load: async () => (await import('./sim.js')).command,

@@ -95,6 +95,9 @@ async function run(argv: string[]): Promise<number> {
   // up to 1.5 s for its record, so the sessions' errors can say what happened to it.
   const quitter = host.system.client({ kind: 'host_quit' });
   host.beforeFailingInflight(async (signal) => {
+    if (!host.system.supervisor.list().some((a) => a.address === 'build')) {
+      return null; // No build actor has run: nothing to cancel, and nothing to wait for.
+    }
     const status = await quitter
       .request('build.status', { root: null }, { signal, timeoutMs: 1_000 })
       .catch(() => null);

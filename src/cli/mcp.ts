@@ -9,7 +9,7 @@ import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../mcp/session.js';
 import { skillResource } from '../mcp/skill.js';
-import { TOOLSET_NAMES, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
+import { DEFAULT_TOOLSETS, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
 import { tapTransport } from '../mcp/transport-tap.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
@@ -32,7 +32,7 @@ export const HOST_QUIT_REASON = 'the droidbus host quit';
 /** How long an --attach-only frontend lets failed calls answer before it exits. */
 const EXIT_DRAIN_MS = 3_000;
 
-const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin] [--attach-only]
+const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only]
 
 Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client). It attaches to a
 running droidbus host when the host accepts it within 1.5 s, and otherwise runs standalone with
@@ -40,7 +40,8 @@ its own actors. If the host quits later, the session carries on standalone.
 
   --project PATH     the Android project (default: the Gradle build around the working directory;
                      attached, the host's project; standalone, else the last active project)
-  --toolsets LIST    serve only these toolsets (comma-separated):
+  --toolsets LIST    serve only these toolsets (comma-separated); without it every toolset but
+                     device-extras is served, so device-extras needs --toolsets to name it:
 ${describeToolsets()}
   --attach-only      never run standalone: exit 2 when no droidbus host accepts the session, and
                      exit 1 when the host quits later
@@ -63,7 +64,8 @@ function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; explicit: boolean;
       rest.push(arg);
     }
   }
-  return { toolsets: toolsets ?? [...TOOLSET_NAMES], explicit: toolsets !== undefined, rest };
+  // Without --toolsets every toolset is served except the opt-in ones (device-extras).
+  return { toolsets: toolsets ?? [...DEFAULT_TOOLSETS], explicit: toolsets !== undefined, rest };
 }
 
 /** The script this process runs, as `droidbus status` finds it again in the process table. */

@@ -1,7 +1,8 @@
 import type { ToolDefinition } from './define-tool.js';
 import { annotationsFor } from './define-tool.js';
 import { toolListing } from './server.js';
-import { TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
+import { NOT_OVER_ADB } from './instructions.js';
+import { DEFAULT_TOOLSETS, OPT_IN_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
 
 const KIND_MEANING = {
   R: 'read-only',
@@ -17,7 +18,7 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
     '',
     '<!-- Generated from the tool registry by `npm run docs`. Do not edit by hand. -->',
     '',
-    `${tools.length} tools in ${TOOLSET_NAMES.length} toolsets. Serve fewer with \`droidbus mcp --toolsets core,ui\`.`,
+    `${tools.length} tools in ${TOOLSET_NAMES.length} toolsets. Without \`--toolsets\`, \`droidbus mcp\` serves ${DEFAULT_TOOLSETS.map((t) => `\`${t}\``).join(', ')}; ${OPT_IN_TOOLSETS.map((t) => `\`${t}\``).join(', ')} is off unless \`--toolsets\` names it (\`--toolsets ${TOOLSET_NAMES.join(',')}\` serves everything). Serve fewer with \`droidbus mcp --toolsets core,ui\`.`,
     '',
     '| Kind | Meaning | readOnlyHint | destructiveHint | openWorldHint |',
     '|------|---------|--------------|-----------------|---------------|',
@@ -31,6 +32,12 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
   for (const toolset of TOOLSET_NAMES) {
     const inSet = tools.filter((t) => t.toolset === toolset);
     out.push('', `## \`${toolset}\` — ${TOOLSETS[toolset]}`, '');
+    if (OPT_IN_TOOLSETS.includes(toolset)) {
+      out.push(
+        `Served only when \`--toolsets\` names \`${toolset}\`. The file tools reach only device folders the user allowed with \`droidbus storage allow SERIAL FOLDER\` (no tool can allow one), and host files only in \`<data dir>/exchange/\`.`,
+        '',
+      );
+    }
     if (inSet.length === 0) {
       out.push('_No tools yet._');
       continue;
@@ -50,7 +57,19 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
       );
     }
   }
-  out.push('');
+  out.push(
+    '',
+    '## Not available over adb',
+    '',
+    NOT_OVER_ADB,
+    '',
+    '| On-device server ability | Over adb |',
+    '|---|---|',
+    '| Camera photos and video | none: adb has no camera access; `screenshot` shows the screen only |',
+    '| Microphone, video with audio | none |',
+    '| Cloudflare / ngrok tunnels | none: remote agents reach `droidbus host` instead |',
+    '',
+  );
   return out.join('\n');
 }
 

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from './define-tool.js';
-import { TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
+import { OPT_IN_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
 import type { Toolset } from './toolsets.js';
 import type { SessionMode } from './session.js';
 import { describeMode } from './session.js';
@@ -10,7 +10,13 @@ const TOOLSET_GUIDE: Record<Toolset, string> = {
   ui: 'Use these to read the screen (UI Automator hierarchy, screenshots) and drive it; prefer tree paths (tree_path) from the reading tools over raw coordinates, and pass expect_screen_hash so an action never lands on a screen that changed.',
   'device-admin':
     "Use these to install, launch, stop and restart apps, change permissions, network and orientation, open deep links, and start or stop emulators. Destructive ones are limited to the project's own packages unless the user asked for another (allow_foreign_package: true).",
+  'device-extras':
+    "Use these for what an on-device assistant would do, from the host over adb: read, open and dismiss notifications (keys from list_notifications); list, pull and push files only inside device folders the user allowed with `droidbus storage allow` (host copies live in droidbus's exchange folder; a tool cannot allow a folder — ask the user); send intents (broadcasts to other apps need allow_foreign_package: true); list installed apps and on-screen windows (to spot a permission dialog or the keyboard); read the last known location, and set an emulator's.",
 };
+
+/** What droidbus cannot do over adb, said wherever a model might look for it. */
+export const NOT_OVER_ADB =
+  'Not available over adb, so droidbus has no tools for them: taking photos or video with the camera, recording from the microphone, and the tunnels (Cloudflare, ngrok) an on-device MCP server opens — use screenshot for what is on screen, and the droidbus host for remote access.';
 
 /**
  * The `instructions` string of `initialize`, generated from the registry: the mode first, then the
@@ -34,7 +40,8 @@ export function buildInstructions(
   }
   modeLine += ` Toolsets served: ${enabled.join(', ')}.`;
   if (hidden.length > 0) {
-    modeLine += ` Hidden: ${hidden.join(', ')} (restart droidbus mcp with --toolsets ${[...enabled, ...hidden].join(',')} to serve them).`;
+    const optIn = hidden.filter((t) => OPT_IN_TOOLSETS.includes(t));
+    modeLine += ` Hidden: ${hidden.join(', ')} (restart droidbus mcp with --toolsets ${[...enabled, ...hidden].join(',')} to serve them${optIn.length > 0 ? `; ${optIn.join(', ')} is off unless --toolsets names it` : ''}).`;
   }
   parts.push(modeLine);
   parts.push(
@@ -47,6 +54,7 @@ export function buildInstructions(
     }
     parts.push(`${toolset} — ${TOOLSETS[toolset]}: ${TOOLSET_GUIDE[toolset]} Tools: ${names.join(', ')}.`);
   }
+  parts.push(NOT_OVER_ADB);
   parts.push(
     'Tool errors say what failed and what to try next. Arguments are validated strictly: a refused argument is an invalid_params error naming the rule.',
   );

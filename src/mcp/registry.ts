@@ -5,6 +5,10 @@ import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui.js';
+import { notificationTools } from './tools/extras-notifications.js';
+import { deviceFileTools } from './tools/extras-files.js';
+import { intentTools } from './tools/extras-intent.js';
+import { deviceExtraTools } from './tools/extras-device.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -14,6 +18,10 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...logcatTools,
   ...appStateTools,
   ...buildTools,
+  ...notificationTools,
+  ...deviceFileTools,
+  ...intentTools,
+  ...deviceExtraTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -4,10 +4,21 @@ export const TOOLSETS = {
   ui: 'Reading the screen and driving the UI',
   'device-admin':
     'Running configurations, installing, launching, and stopping apps, and changing apps and devices',
+  'device-extras':
+    'Notifications, files in device folders the user allowed, intents, installed apps, windows, and location (off unless enabled)',
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as Toolset[];
+
+/**
+ * Toolsets served only when `--toolsets` names them: they reach into the device beyond the app
+ * under development (its notifications, shared storage, other apps' intents, its location).
+ */
+export const OPT_IN_TOOLSETS: readonly Toolset[] = ['device-extras'];
+
+/** What a session serves when `--toolsets` is absent: every toolset that is not opt-in. */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSET_NAMES.filter((t) => !OPT_IN_TOOLSETS.includes(t));
 
 /** True when `name` is a toolset. */
 export function isToolset(name: string): name is Toolset {
@@ -41,5 +52,8 @@ export function parseToolsets(value: string | undefined): Toolset[] {
 
 /** The toolset list for error messages: `core (…), ui (…), …`. */
 export function describeToolsets(): string {
-  return TOOLSET_NAMES.map((t) => `  ${t}: ${TOOLSETS[t]}`).join('\n');
+  return TOOLSET_NAMES.map(
+    (t) =>
+      `  ${t}: ${TOOLSETS[t]}${OPT_IN_TOOLSETS.includes(t) ? ' [served only when --toolsets names it]' : ''}`,
+  ).join('\n');
 }

@@ -18,6 +18,8 @@ export const settingsSchema = z.looseObject({
   last_active_project: z.string().nullable().catch(null).default(null),
   /** Project root → active variant name. */
   active_variants: z.record(z.string(), z.string()).catch({}).default({}),
+  /** Device serial → device folders the user allowed the file tools in (`droidbus storage allow`). */
+  device_storage: z.record(z.string(), z.array(z.string())).catch({}).default({}),
   mcp: z
     .looseObject({
       build_timeout_sec: z

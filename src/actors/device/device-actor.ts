@@ -7,6 +7,11 @@ import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { createPool } from '../pool.js';
 import { adbClient } from '../adb-instance.js';
+import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './device-files.js';
+import { listApps, listWindows, readLocation } from './device-extras.js';
+import { setEmulatorLocation } from './emulator-geo.js';
+import { sendIntent } from './intent-command.js';
+import { actOnNotification, listNotifications } from './notification-actions.js';
 import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
 import type { AnnotatedScreenshot } from './screenshot-annotate.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';
@@ -172,6 +177,7 @@ export default defineActor({
     'ui.wait': 'ui',
     'ui.input': 'ui',
     'ui.scroll_until': 'ui',
+    'notifications.act': 'ui',
   },
   startTimeoutMs: 30_000,
   async start(ctx) {
@@ -311,5 +317,17 @@ export default defineActor({
     },
     'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
     'device.info': (_p, state, ctx) => deviceInfo(state, ctx),
+    'notifications.list': (p, state, ctx) => listNotifications(state.serial, p, ctx),
+    'notifications.act': (p, state, ctx) =>
+      actOnNotification(state.serial, p, () => capture(state, ctx), ctx),
+    'files.list': (p, state, ctx) => listDeviceFiles(state.serial, p, ctx),
+    'files.pull': (p, state, ctx) => pullDeviceFile(state.serial, p, ctx),
+    'files.push': (p, state, ctx) => pushDeviceFile(state.serial, p, ctx),
+    'intent.send': (p, state, ctx) => sendIntent(state.serial, p, ctx),
+    'apps.list': (p, state, ctx) => listApps(state.serial, p, ctx),
+    'windows.list': (_p, state, ctx) => listWindows(state.serial, ctx),
+    'location.get': (_p, state, ctx) => readLocation(state.serial, ctx),
+    'location.set_emulator': (p, state, ctx) =>
+      setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
   },
 });

@@ -16,7 +16,7 @@ export const attachedSessionSchema = z.object({
   /** The project the session is pinned to; null when it follows the host's project. */
   pinned_project: z.string().nullable(),
   follows_host: z.boolean(),
-  /** The toolsets it asked for; null when it serves all of them. */
+  /** The toolsets it asked for; null when it serves the default ones (all but the opt-in toolsets). */
   toolsets: z.array(z.string()).nullable(),
   attached_at: z.string(),
 });

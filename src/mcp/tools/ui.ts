@@ -11,6 +11,7 @@ import type { ResponseOf } from '../../bus/registry.js';
 import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
+import { windowFacts, windowFactsSchema, windowsBeside } from './window-note.js';
 
 const MAX_TEXT_BYTES = 1000;
 const text = (what: string) =>
@@ -132,7 +133,7 @@ export const getUiHierarchy = defineTool({
   kind: 'R',
   title: 'Read the screen',
   description:
-    "Captures the screen's UI Automator hierarchy (a fresh capture) and returns it as indented rows, each with its tree_path, class, text, resource id, bounds and state flags, plus the screen_hash to pass as expect_screen_hash to actions. Notes when the keyboard or a system dialog covers the app.",
+    "Captures the screen's UI Automator hierarchy (a fresh capture) and returns it as indented rows, each with its tree_path, class, text, resource id, bounds and state flags, plus the screen_hash to pass as expect_screen_hash to actions. Says which window it captured and notes when the keyboard, the shade or a system dialog (a permission or ANR dialog) covers the app.",
   input: z.object({
     device_serial: optionalSerial,
     max_rows: z
@@ -144,18 +145,36 @@ export const getUiHierarchy = defineTool({
       .describe('Rows shown at most (default 80, max 500)'),
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
-  output: screenOutput.extend({ text: z.string(), total_rows: z.number().int(), truncated: z.boolean() }),
+  output: screenOutput.extend({
+    text: z.string(),
+    total_rows: z.number().int(),
+    truncated: z.boolean(),
+    ...windowFactsSchema,
+  }),
   projectIndependent: true,
   async handle(args, ctx) {
     const serial = await resolveSerial(ctx, args.device_serial);
-    const r = await ctx.bus.request(
-      'ui.hierarchy',
-      { serial, max_rows: args.max_rows, include_bars: args.include_system_bars },
-      { signal: ctx.signal },
-    );
+    // The window list comes from the window manager beside the capture: a classic dump shows only
+    // the focused window, so it cannot tell on its own what lies under or over it.
+    const [r, windows] = await Promise.all([
+      ctx.bus.request(
+        'ui.hierarchy',
+        { serial, max_rows: args.max_rows, include_bars: args.include_system_bars },
+        { signal: ctx.signal },
+      ),
+      windowsBeside(ctx, serial),
+    ]);
+    const facts = windowFacts(windows);
     return {
-      text: `${screenLine(serial, r)}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
-      structured: { ...screenOf(serial, r), text: r.text, total_rows: r.total_rows, truncated: r.truncated },
+      text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
+      structured: {
+        ...screenOf(serial, r),
+        text: r.text,
+        total_rows: r.total_rows,
+        truncated: r.truncated,
+        captured_window: facts.captured_window,
+        covering: facts.covering,
+      },
     };
   },
 });

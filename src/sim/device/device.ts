@@ -20,6 +20,7 @@ import { PID, ProcessTable } from './processes.js';
 import { buildProps } from './props.js';
 import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
+import { shadeTree } from './ui/shade.js';
 import type { ActivityRecord, LauncherApp, ScreenEnv } from './ui/ui-model.js';
 import { UiState } from './ui/ui-state.js';
 import type { ViewNode } from './ui/view.js';
@@ -56,6 +57,16 @@ export interface DeviceStats {
   lastInput: (string | number)[] | null;
   taps: number;
   installs: number;
+  /** The last intent `am` was given (start, broadcast or startservice), for tests. */
+  lastIntent: {
+    command: string;
+    action: string | null;
+    data: string | null;
+    categories: string[];
+    component: string | null;
+    pkg: string | null;
+    extras: Record<string, { type: string; value: string }>;
+  } | null;
 }
 
 /** The model of one simulated Android device; the shell's built-ins act on it. */
@@ -79,6 +90,7 @@ export class Device implements SimDevice {
     lastInput: null,
     taps: 0,
     installs: 0,
+    lastIntent: null,
   };
   readonly rng: Rng;
   dumpLatencyMs: number;
@@ -258,6 +270,9 @@ export class Device implements SimDevice {
   currentTree(): ViewNode {
     if (this.ui.loaded !== null) {
       return this.ui.loaded.parsed.root;
+    }
+    if (this.ui.shadeOpen) {
+      return shadeTree(this);
     }
     const d = this.display();
     const dialog = this.ui.dialogTree(d.width, d.height, d.density);

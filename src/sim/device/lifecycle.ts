@@ -96,6 +96,7 @@ export function startActivity(
 ): LaunchResult {
   dev.ui.loaded = null;
   dev.ui.dialog = null;
+  dev.ui.shadeOpen = false;
   const component = shortComponent(pkg, cls);
   const top = dev.ui.top();
   if (top.pkg === pkg && top.cls === cls) {

@@ -7,6 +7,7 @@ import { ensureProcess, forceStop, killPackage, startActivity } from '../lifecyc
 import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE, shortComponent } from '../packages.js';
 import { clearText, keyEvent, typeText } from '../ui/input-actions.js';
 import { IntentArgError, intentToString, parseIntentArgs, stringExtra, type Intent } from './intent.js';
+import { recordIntent } from './intent-record.js';
 
 type Ctx = CommandContext<Device>;
 
@@ -116,6 +117,7 @@ async function amStart(ctx: Ctx, sub: string, args: string[]): Promise<number> {
     return exception(ctx, sub, err instanceof IntentArgError ? err.message : String(err));
   }
   const { intent, opts } = parsed;
+  recordIntent(dev, sub, intent);
   for (let round = 0; round < Math.max(1, opts.repeat); round++) {
     const resolution = resolveActivity(dev, intent);
     if (opts.stop && resolution.kind !== 'none') {
@@ -199,6 +201,7 @@ async function amBroadcast(ctx: Ctx, args: string[]): Promise<number> {
     return exception(ctx, 'broadcast', err instanceof IntentArgError ? err.message : String(err));
   }
   const intent = parsed.intent;
+  recordIntent(ctx.host, 'broadcast', intent);
   intent.flags |= 0x400000;
   await ctx.stdout.write(`Broadcasting: ${intentToString(intent)}\n`);
   adbKeyboard(ctx.host, intent);
@@ -214,6 +217,7 @@ async function amStartService(ctx: Ctx, sub: string, args: string[]): Promise<nu
     return exception(ctx, sub, err instanceof IntentArgError ? err.message : String(err));
   }
   const intent = parsed.intent;
+  recordIntent(ctx.host, sub, intent);
   await ctx.stdout.write(`Starting service: ${intentToString(intent)}\n`);
   const pkg = intent.component?.pkg ?? intent.pkg;
   if (pkg === null || ctx.host.packages.get(pkg) === undefined || intent.component === null) {

@@ -113,7 +113,21 @@ export const cmd: CommandFn<Device> = async (ctx) => {
       });
       return 0;
     }
-    case 'statusbar':
+    case 'statusbar': {
+      const verb = rest[0];
+      if (verb === 'expand-notifications' || verb === 'expand-settings') {
+        dev.ui.shadeOpen = true;
+      } else if (verb === 'collapse') {
+        dev.ui.shadeOpen = false;
+      } else if (
+        verb !== undefined &&
+        !['help', 'send-disable-flag', 'click-tile', 'add-tile', 'remove-tile'].includes(verb)
+      ) {
+        await ctx.stderr.write(`Unknown command: ${verb}\n`);
+        return 255;
+      }
+      return 0;
+    }
     case 'battery':
       return 0;
     case 'uimode': {

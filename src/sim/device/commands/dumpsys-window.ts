@@ -71,7 +71,7 @@ export function windowList(dev: Device): WindowInfo[] {
     uid: dev.uidOf(SYSTEMUI_PACKAGE),
     type: 'NOTIFICATION_SHADE',
     frame: full,
-    visible: false,
+    visible: dev.ui.shadeOpen,
     token: 'WindowToken{shade}',
     taskId: -1,
   });
@@ -143,8 +143,9 @@ function rect(r: [number, number, number, number]): string {
 function focusLines(dev: Device): string[] {
   const top = dev.ui.top();
   const task = dev.ui.topTask();
-  const focus =
-    dev.ui.dialog !== null
+  const focus = dev.ui.shadeOpen
+    ? windowName({ title: 'NotificationShade', type: 'NOTIFICATION_SHADE' } as WindowInfo)
+    : dev.ui.dialog !== null
       ? windowName({ title: dev.ui.dialog.title, type: 'SYSTEM_DIALOG' } as WindowInfo)
       : dev.ui.loaded !== null
         ? `Window{${hexId('recorded')} u0 ${dev.ui.loaded.parsed.pkg}/${dev.ui.loaded.parsed.pkg}.RecordedActivity}`

@@ -202,8 +202,11 @@ function elapsed(ms: number): string {
   return `+${h > 0 ? `${h}h` : ''}${m}m${s}s${total % 1000}ms`;
 }
 
+/** The uptime /proc/uptime reports (it is static), so a fix's `et=` ages correctly against it. */
+const UPTIME_MS = 3_692_340;
+
 function location(dev: Device): string {
-  const boot = Date.now() - 3_600_000;
+  const boot = Date.now() - UPTIME_MS;
   const lines = [
     'Location Manager State:',
     '  User Info:',
@@ -304,7 +307,8 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       out = battery();
       break;
     case 'package':
-      out = dumpPackages(dev, operand);
+      // `dumpsys package packages` (or `p`): every package's section.
+      out = dumpPackages(dev, operand === 'packages' || operand === 'p' ? undefined : operand);
       break;
     case 'meminfo':
       out = meminfo(dev, operand);

@@ -44,6 +44,8 @@ export const sim: CommandFn<Device> = async (ctx) => {
         dump_latency_ms: dev.dumpLatencyMs,
         foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
         ime_shown: dev.ui.imeShown,
+        shade_open: dev.ui.shadeOpen,
+        last_intent: dev.stats.lastIntent,
       };
       await ctx.stdout.write(JSON.stringify(stats) + '\n');
       return 0;

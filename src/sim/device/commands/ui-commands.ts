@@ -132,7 +132,7 @@ function clock(): string {
 export function currentSvg(dev: Device): string {
   const d = dev.display();
   const overlay =
-    dev.ui.loaded === null && dev.ui.dialog !== null
+    dev.ui.loaded === null && !dev.ui.shadeOpen && dev.ui.dialog !== null
       ? (dev.ui.dialogTree(d.width, d.height, d.density) ?? undefined)
       : undefined;
   const base = overlay !== undefined ? dev.currentTreeBelowDialog() : dev.currentTree();

@@ -3,6 +3,7 @@ import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';
 import { startActivity } from '../lifecycle.js';
 import { homeListGeometry } from './screens.js';
+import { openFromShade, swipeInShade } from './shade.js';
 import { F, scrollTarget, tapTarget } from './view.js';
 
 /** Key codes the simulator acts on (android.view.KeyEvent). */
@@ -40,6 +41,9 @@ export function tap(dev: Device, x: number, y: number): void {
 }
 
 function runAction(dev: Device, action: string): void {
+  if (openFromShade(dev, action)) {
+    return;
+  }
   const rec = dev.topActivity();
   const state = rec.state;
   const [verb, arg = '', extra = ''] = action.split(':');
@@ -98,6 +102,9 @@ function runAction(dev: Device, action: string): void {
 /** A swipe: scrolls the scrollable view it starts on. */
 export function swipe(dev: Device, x1: number, y1: number, x2: number, y2: number): void {
   if (!dev.ui.screenOn || dev.ui.loaded !== null) {
+    return;
+  }
+  if (swipeInShade(dev, x1, y1, x2, y2)) {
     return;
   }
   const target = scrollTarget(dev.currentTree(), x1, y1);

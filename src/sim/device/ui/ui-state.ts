@@ -28,6 +28,8 @@ export class UiState {
   screenOn = true;
   loaded: LoadedScreen | null = null;
   dialog: Dialog | null = null;
+  /** The notification shade is pulled down (`cmd statusbar expand-notifications`). */
+  shadeOpen = false;
   private nextTaskId = 10;
 
   constructor(serial: string) {
@@ -96,6 +98,7 @@ export class UiState {
   /** HOME: the launcher's task comes to the top. */
   home(): void {
     this.imeShown = false;
+    this.shadeOpen = false;
     this.loaded = null;
     const launcher = this.tasks.find((t) => t.pkg === LAUNCHER_PACKAGE);
     if (launcher !== undefined) {
@@ -104,7 +107,11 @@ export class UiState {
   }
 
   /** BACK: hides the keyboard, else closes a dialog, else finishes the top activity. Returns what happened. */
-  back(): 'ime' | 'dialog' | 'finished' | 'none' {
+  back(): 'ime' | 'shade' | 'dialog' | 'finished' | 'none' {
+    if (this.shadeOpen) {
+      this.shadeOpen = false;
+      return 'shade';
+    }
     if (this.imeShown) {
       this.imeShown = false;
       return 'ime';

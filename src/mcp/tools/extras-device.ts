@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { windowEntrySchema } from '../../bus/messages/extras.js';
+import { defineTool } from '../define-tool.js';
+import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+
+export const listApps = defineTool({
+  name: 'list_apps',
+  toolset: 'device-extras',
+  kind: 'R',
+  title: 'List installed apps',
+  description:
+    'Lists the apps installed on a device (third-party only by default): package, versionName, versionCode, enabled, system, and first install and last update times as the device prints them (device-local time).',
+  input: z.object({
+    device_serial: optionalSerial,
+    third_party_only: z
+      .boolean()
+      .default(true)
+      .describe('Only apps the user or a tool installed (default true)'),
+    limit: z.number().int().min(1).max(1000).default(200).describe('Apps at most (default 200, max 1,000)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    apps: z.array(
+      z.object({
+        package: z.string(),
+        version_name: z.string().nullable(),
+        version_code: z.number().nullable(),
+        enabled: z.boolean().nullable(),
+        system: z.boolean(),
+        first_install_time: z.string().nullable(),
+        last_update_time: z.string().nullable(),
+      }),
+    ),
+    total: z.number().int(),
+    truncated: z.boolean(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'apps.list',
+      { serial, third_party_only: args.third_party_only, limit: args.limit },
+      { signal: ctx.signal },
+    );
+    const lines = r.apps.map(
+      (a) =>
+        `${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
+    );
+    return {
+      text: [
+        `${r.total} app${r.total === 1 ? '' : 's'} on ${serial}${r.truncated ? ` (first ${r.apps.length})` : ''}:`,
+        ...lines,
+      ].join('\n'),
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+export const listWindows = defineTool({
+  name: 'list_windows',
+  toolset: 'device-extras',
+  kind: 'R',
+  title: 'List windows',
+  description:
+    "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
+  input: z.object({ device_serial: optionalSerial }),
+  output: z.object({
+    device_serial: z.string(),
+    windows: z.array(windowEntrySchema),
+    focused: z.string().nullable(),
+    ime_visible: z.boolean(),
+    system_dialog: windowEntrySchema.nullable(),
+    app_window: windowEntrySchema.nullable(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request('windows.list', { serial }, { signal: ctx.signal });
+    const lines = r.windows.map((w) => {
+      const f = w.frame ? ` [${w.frame.left},${w.frame.top}][${w.frame.right},${w.frame.bottom}]` : '';
+      return `#${w.index} ${w.kind} ${w.title}${w.package ? ` (${w.package})` : ''}${f}${w.visible ? '' : ' hidden'}${w.focused ? ' focused' : ''}`;
+    });
+    const notes = [
+      r.system_dialog
+        ? `A system window is over the app: ${r.system_dialog.title} (${r.system_dialog.package ?? '?'}).`
+        : null,
+      r.ime_visible ? 'The soft keyboard is open.' : null,
+    ].filter(Boolean);
+    return {
+      text: [
+        `${r.windows.length} windows on ${serial}; focused: ${r.focused ?? 'unknown'}.`,
+        ...notes,
+        ...lines,
+      ].join('\n'),
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+export const getDeviceLocation = defineTool({
+  name: 'get_device_location',
+  toolset: 'device-extras',
+  kind: 'R',
+  title: 'Device location',
+  description:
+    "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
+  input: z.object({ device_serial: optionalSerial }),
+  output: z.object({
+    device_serial: z.string(),
+    location_enabled: z.boolean().nullable(),
+    fixes: z.array(
+      z.object({
+        provider: z.string(),
+        latitude: z.number(),
+        longitude: z.number(),
+        altitude: z.number().nullable(),
+        accuracy_m: z.number().nullable(),
+        elapsed_realtime_ms: z.number().nullable(),
+        age_ms: z.number().nullable(),
+        coarse: z.boolean(),
+      }),
+    ),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request('location.get', { serial }, { signal: ctx.signal });
+    const fine = r.fixes.filter((f) => !f.coarse);
+    const lines = fine.map(
+      (f) =>
+        `${f.provider}: ${f.latitude}, ${f.longitude}${f.altitude !== null ? ` alt ${f.altitude} m` : ''}${f.accuracy_m !== null ? ` ±${f.accuracy_m} m` : ''}${f.age_ms !== null ? `, ${Math.round(f.age_ms / 1000)} s old` : ''}`,
+    );
+    const head =
+      r.location_enabled === false
+        ? `Location is off on ${serial}.`
+        : fine.length === 0
+          ? `No provider on ${serial} has a last known location.`
+          : `Last known locations on ${serial}:`;
+    return { text: [head, ...lines].join('\n'), structured: { device_serial: serial, ...r } };
+  },
+});
+
+export const setEmulatorLocation = defineTool({
+  name: 'set_emulator_location',
+  toolset: 'device-extras',
+  kind: 'W',
+  title: 'Set the emulator location',
+  description:
+    "Sets an emulator's GPS location through its console (`geo fix LONGITUDE LATITUDE [ALTITUDE]`, as `adb emu geo fix` does, with the console token from ~/.emulator_console_auth_token). Only for emulator serials (emulator-N) running on this machine; a real device is refused. get_device_location shows the new fix.",
+  input: z.object({
+    device_serial: requiredSerial.describe('An emulator serial, e.g. emulator-5554'),
+    latitude: z.number().min(-90).max(90).describe('Latitude in degrees, -90 to 90'),
+    longitude: z.number().min(-180).max(180).describe('Longitude in degrees, -180 to 180'),
+    altitude: z.number().min(-10_000).max(100_000).optional().describe('Altitude in metres'),
+  }),
+  output: z.object({ device_serial: z.string(), console_port: z.number().int(), command: z.string() }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'location.set_emulator',
+      {
+        serial: args.device_serial,
+        latitude: args.latitude,
+        longitude: args.longitude,
+        ...(args.altitude !== undefined ? { altitude: args.altitude } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    return {
+      text: `Set ${args.device_serial}'s location to ${args.latitude}, ${args.longitude}${args.altitude !== undefined ? ` (${args.altitude} m)` : ''} with \`${r.command}\` on console port ${r.console_port}.`,
+      structured: { device_serial: args.device_serial, ...r },
+    };
+  },
+});
+
+export const deviceExtraTools = [listApps, listWindows, getDeviceLocation, setEmulatorLocation];

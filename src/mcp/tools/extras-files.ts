@@ -1,0 +1,175 @@
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { devicePathSchema, exchangeNameSchema } from '../../bus/messages/extras.js';
+import { defineTool } from '../define-tool.js';
+import type { ExtraContent } from '../define-tool.js';
+import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+
+const ALLOW_HINT =
+  'Only folders the user allowed with `droidbus storage allow SERIAL FOLDER` are reachable; paths are resolved on the device first, so symlinks that lead out, .. and special files are refused.';
+
+export const listDeviceFiles = defineTool({
+  name: 'list_device_files',
+  toolset: 'device-extras',
+  kind: 'R',
+  title: 'List device files',
+  description: `Lists a device folder: name, type (file, dir, link, other), size, mode and modification time. ${ALLOW_HINT}`,
+  input: z.object({
+    device_serial: optionalSerial,
+    path: devicePathSchema,
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(200)
+      .describe('Entries at most (default 200, max 1,000)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    path: z.string(),
+    resolved_path: z.string(),
+    allowed_folder: z.string(),
+    entries: z.array(
+      z.object({
+        name: z.string(),
+        type: z.enum(['file', 'dir', 'link', 'other']),
+        size: z.number(),
+        mode: z.string(),
+        modified: z.string(),
+      }),
+    ),
+    total: z.number().int(),
+    truncated: z.boolean(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'files.list',
+      { serial, path: args.path, limit: args.limit },
+      { signal: ctx.signal },
+    );
+    const lines = r.entries.map(
+      (e) =>
+        `${e.type === 'dir' ? 'd' : e.type === 'link' ? 'l' : e.type === 'file' ? '-' : '?'} ${e.mode} ${String(e.size).padStart(10)} ${e.modified} ${e.name}`,
+    );
+    return {
+      text: [
+        `${r.resolved_path} on ${serial}: ${r.total} entr${r.total === 1 ? 'y' : 'ies'}${r.truncated ? ` (first ${r.entries.length}; raise limit)` : ''}`,
+        ...lines,
+      ].join('\n'),
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+export const pullDeviceFile = defineTool({
+  name: 'pull_device_file',
+  toolset: 'device-extras',
+  kind: 'W',
+  title: 'Pull a device file',
+  description: `Copies a regular device file (at most 50 MiB) into droidbus's exchange folder on the host and returns where it went. UTF-8 text up to 256 KiB also comes back inline; other content under 1 MiB comes back as an embedded resource. An existing exchange file is kept unless overwrite: true. ${ALLOW_HINT}`,
+  input: z.object({
+    device_serial: optionalSerial,
+    path: devicePathSchema,
+    exchange_name: exchangeNameSchema
+      .optional()
+      .describe("Name of the copy in droidbus's exchange folder (default: the device file's name)"),
+    overwrite: z.boolean().default(false).describe('Replace an exchange file of the same name'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    device_path: z.string(),
+    resolved_path: z.string(),
+    bytes: z.number().int(),
+    exchange_name: z.string(),
+    host_path: z.string(),
+    mime_type: z.string(),
+    /** How the content came back: as text, as an embedded resource, or not at all (too large). */
+    inline: z.enum(['text', 'resource', 'none']),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'files.pull',
+      {
+        serial,
+        path: args.path,
+        overwrite: args.overwrite,
+        ...(args.exchange_name !== undefined ? { exchange_name: args.exchange_name } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const uri = pathToFileURL(r.host_path).href;
+    const before: ExtraContent[] = [];
+    let inline: 'text' | 'resource' | 'none' = 'none';
+    if (r.text !== null) {
+      before.push({ type: 'resource', resource: { uri, mimeType: r.mime_type, text: r.text } });
+      inline = 'text';
+    } else if (r.binary !== null) {
+      const bytes = Buffer.from(r.binary.buffer, r.binary.byteOffset, r.binary.byteLength);
+      before.push({
+        type: 'resource',
+        resource: { uri, mimeType: r.mime_type, blob: bytes.toString('base64') },
+      });
+      inline = 'resource';
+    }
+    const structured = {
+      device_serial: serial,
+      device_path: r.device_path,
+      resolved_path: r.resolved_path,
+      bytes: r.bytes,
+      exchange_name: r.exchange_name,
+      host_path: r.host_path,
+      mime_type: r.mime_type,
+      inline,
+    };
+    return {
+      before,
+      text: `Pulled ${r.resolved_path} (${r.bytes} bytes) from ${serial} into the exchange folder as ${r.exchange_name}: ${r.host_path}${inline === 'none' ? ' (too large to return inline)' : ''}`,
+      structured,
+    };
+  },
+});
+
+export const pushDeviceFile = defineTool({
+  name: 'push_device_file',
+  toolset: 'device-extras',
+  kind: 'D',
+  title: 'Push a file to the device',
+  description: `Copies a file from droidbus's exchange folder on the host (at most 50 MiB; put it there first: pull_device_file's host_path shows the folder, and a missing file's error names it) to a device path. Never replaces an existing device file unless overwrite: true, and never writes through a symlink. ${ALLOW_HINT}`,
+  input: z.object({
+    device_serial: requiredSerial,
+    exchange_name: exchangeNameSchema.describe("The file's name in droidbus's exchange folder"),
+    path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),
+    overwrite: z.boolean().default(false).describe('Replace an existing device file (destructive)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    device_path: z.string(),
+    resolved_path: z.string(),
+    bytes: z.number().int(),
+    replaced: z.boolean(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'files.push',
+      {
+        serial: args.device_serial,
+        exchange_name: args.exchange_name,
+        path: args.path,
+        overwrite: args.overwrite,
+      },
+      { signal: ctx.signal },
+    );
+    return {
+      text: `${r.replaced ? 'Replaced' : 'Wrote'} ${r.resolved_path} on ${args.device_serial} (${r.bytes} bytes) from the exchange file ${args.exchange_name}.`,
+      structured: { device_serial: args.device_serial, ...r },
+    };
+  },
+});
+
+export const deviceFileTools = [listDeviceFiles, pullDeviceFile, pushDeviceFile];

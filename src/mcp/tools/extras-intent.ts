@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import {
+  componentSchema,
+  dataUriSchema,
+  intentExtraSchema,
+  intentNameSchema,
+  packageNameSchema,
+} from '../../bus/messages/extras.js';
+import { InvalidParamsError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { requiredSerial } from './device-serial.js';
+
+/** Broadcasts reach other apps' receivers: outside the project's packages they need the user's word. */
+async function checkBroadcastScope(
+  ctx: ToolContext,
+  target: string | undefined,
+  allowForeign: boolean,
+): Promise<void> {
+  if (allowForeign) {
+    return;
+  }
+  if (target === undefined) {
+    throw new InvalidParamsError(
+      "A broadcast without package or component reaches every app's receivers. Pass package (the project's app) or component, or allow_foreign_package: true only if the user asked for an open broadcast.",
+    );
+  }
+  const root = ctx.session.project.root;
+  if (root === null) {
+    throw new InvalidParamsError(
+      `No Android project is selected, so '${target}' cannot be confirmed as the project's app. Pass allow_foreign_package: true only if the user asked you to broadcast to '${target}'.`,
+    );
+  }
+  const r = await ctx.bus.request('project.scope', { root, package: target }, { signal: ctx.signal });
+  if (r.check && !r.check.ok) {
+    throw new InvalidParamsError(r.check.message);
+  }
+}
+
+export const sendIntent = defineTool({
+  name: 'send_intent',
+  toolset: 'device-extras',
+  kind: 'W',
+  title: 'Send an intent',
+  description:
+    "Sends an intent with `am start` (waits for the launch), `am broadcast` or `am startservice`: action, data URI, category, explicit component or package, and typed extras. Every part is validated and passed as its own quoted argument. data_uri refuses the schemes open_deep_link refuses (javascript, vbscript, data, file, content, intent, about, blob). A broadcast to a package outside the project's (or to every app) needs allow_foreign_package: true. `am` errors are tool errors even when it exits 0.",
+  input: z.object({
+    device_serial: requiredSerial,
+    mode: z
+      .enum(['start', 'broadcast', 'start-service'])
+      .describe('start an activity, send a broadcast, or start a service'),
+    action: intentNameSchema('an action')
+      .optional()
+      .describe('Intent action, e.g. android.intent.action.VIEW'),
+    data_uri: dataUriSchema.optional(),
+    category: intentNameSchema('a category')
+      .optional()
+      .describe('Intent category, e.g. android.intent.category.BROWSABLE'),
+    component: componentSchema.optional(),
+    package: packageNameSchema
+      .optional()
+      .describe('Limit the intent to this package (-p), e.g. com.example.app'),
+    extras: z
+      .array(intentExtraSchema)
+      .max(32)
+      .default([])
+      .describe('Typed extras, e.g. [{"key": "user_id", "type": "int", "value": "42"}] (at most 32)'),
+    allow_foreign_package: z
+      .boolean()
+      .default(false)
+      .describe("Allow a broadcast outside the project's packages; only when the user asked for it"),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    mode: z.string(),
+    command: z.array(z.string()),
+    output: z.string(),
+  }),
+  async handle(args, ctx) {
+    if (
+      args.action === undefined &&
+      args.data_uri === undefined &&
+      args.component === undefined &&
+      args.package === undefined
+    ) {
+      throw new InvalidParamsError('An intent needs at least one of action, data_uri, component or package.');
+    }
+    const componentPackage = args.component?.slice(0, args.component.indexOf('/'));
+    if (componentPackage !== undefined && args.package !== undefined && componentPackage !== args.package) {
+      throw new InvalidParamsError(`component ${args.component} is not in package ${args.package}.`);
+    }
+    if (args.mode === 'broadcast') {
+      await checkBroadcastScope(ctx, componentPackage ?? args.package, args.allow_foreign_package);
+    }
+    const r = await ctx.bus.request(
+      'intent.send',
+      {
+        serial: args.device_serial,
+        mode: args.mode,
+        extras: args.extras,
+        ...(args.action !== undefined ? { action: args.action } : {}),
+        ...(args.data_uri !== undefined ? { data_uri: args.data_uri } : {}),
+        ...(args.category !== undefined ? { category: args.category } : {}),
+        ...(args.component !== undefined ? { component: args.component } : {}),
+        ...(args.package !== undefined ? { package: args.package } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    return {
+      text: `${r.output || `am ${args.mode} done`} (${args.device_serial})`,
+      structured: { device_serial: args.device_serial, mode: args.mode, ...r },
+    };
+  },
+});
+
+export const intentTools = [sendIntent];

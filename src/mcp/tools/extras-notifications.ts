@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
+import { defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
+import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+
+const notificationOutput = z.object({
+  key: z.string(),
+  package: z.string(),
+  id: z.number().int().nullable(),
+  tag: z.string().nullable(),
+  user: z.number().int().nullable(),
+  title: z.string().nullable(),
+  text: z.string().nullable(),
+  sub_text: z.string().nullable(),
+  big_text: z.string().nullable(),
+  post_time: z.number().nullable(),
+  when: z.number().nullable(),
+  ongoing: z.boolean(),
+  clearable: z.boolean(),
+  channel: z.string().nullable(),
+  importance: z.number().int().nullable(),
+  category: z.string().nullable(),
+  actions: z.array(z.string()),
+  redacted: z.boolean(),
+});
+
+function clip(s: string | null, n = 120): string {
+  if (s === null) {
+    return '';
+  }
+  const flat = s.replace(/\s+/g, ' ');
+  return flat.length > n ? `${flat.slice(0, n)}…` : flat;
+}
+
+export const listNotifications = defineTool({
+  name: 'list_notifications',
+  toolset: 'device-extras',
+  kind: 'R',
+  title: 'List notifications',
+  description:
+    "Lists the device's current notifications from `dumpsys notification --noredact`, in the shade's order: package, key (for open_notification and dismiss_notification), title, text, sub-text, post time, ongoing/clearable, channel, importance, category and action labels. Texts are null (redacted: true) on devices that hide them from the shell.",
+  input: z.object({
+    device_serial: optionalSerial,
+    package: packageNameSchema.optional().describe('Only notifications of this package'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(50)
+      .describe('Notifications at most (default 50, max 200)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    notifications: z.array(notificationOutput),
+    total: z.number().int(),
+    truncated: z.boolean(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'notifications.list',
+      { serial, limit: args.limit, ...(args.package !== undefined ? { package: args.package } : {}) },
+      { signal: ctx.signal },
+    );
+    const lines = r.notifications.map(
+      (n) =>
+        `${n.key}  ${n.package}${n.ongoing ? ' [ongoing]' : ''}  "${clip(n.title, 80)}" ${clip(n.text)}${n.redacted ? ' (texts hidden by the device)' : ''}`,
+    );
+    const head = `${r.total} notification${r.total === 1 ? '' : 's'} on ${serial}${args.package ? ` from ${args.package}` : ''}${r.truncated ? ` (first ${r.notifications.length}; raise limit)` : ''}.`;
+    return {
+      text: [head, ...lines].join('\n'),
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+const actOutput = z.object({
+  device_serial: z.string(),
+  key: z.string(),
+  package: z.string(),
+  title: z.string().nullable(),
+  done: z.string(),
+  still_listed: z.boolean(),
+  commands: z.array(z.array(z.string())),
+});
+
+async function act(ctx: ToolContext, serial: string, key: string, action: 'open' | 'dismiss') {
+  const r = await ctx.bus.request('notifications.act', { serial, key, action }, { signal: ctx.signal });
+  return { text: `${r.done} (${serial})`, structured: { device_serial: serial, ...r } };
+}
+
+export const openNotification = defineTool({
+  name: 'open_notification',
+  toolset: 'device-extras',
+  kind: 'W',
+  title: 'Open a notification',
+  description:
+    'Opens a notification as a person would: pulls down the shade, finds the notification by its title and text on a fresh UI capture, and taps it (its app or activity opens; an auto-cancel notification goes away). Refuses a key that list_notifications does not list right now.',
+  input: z.object({ device_serial: requiredSerial, key: notificationKeySchema }),
+  output: actOutput,
+  projectIndependent: true,
+  handle: (args, ctx) => act(ctx, args.device_serial, args.key, 'open'),
+});
+
+export const dismissNotification = defineTool({
+  name: 'dismiss_notification',
+  toolset: 'device-extras',
+  kind: 'D',
+  title: 'Dismiss a notification',
+  description:
+    'Dismisses a notification by swiping its row away in the shade, and checks it is gone. Refuses a key that list_notifications does not list right now, and an ongoing or non-clearable notification (only its app can remove it).',
+  input: z.object({ device_serial: requiredSerial, key: notificationKeySchema }),
+  output: actOutput,
+  projectIndependent: true,
+  handle: (args, ctx) => act(ctx, args.device_serial, args.key, 'dismiss'),
+});
+
+export const notificationTools = [listNotifications, openNotification, dismissNotification];
