@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { BusError } from '../../../bus/errors.js';
 import { logger } from '../../../util/log.js';
 import { FailureLimiter } from '../failure-limiter.js';
@@ -7,8 +6,9 @@ import { headerValue, readBody, sendHtml, sendJson, sendRedirect } from '../requ
 import { ApprovalQueue, TooManyPendingError, redirectHostOf } from './approvals.js';
 import type { PendingApproval, PendingView } from './approvals.js';
 import { AuthCodeStore } from './auth-codes.js';
-import { ClientCapError, TOKEN_AUTH_METHODS } from './oauth-clients.js';
-import type { OAuthClientStore, TokenAuthMethod } from './oauth-clients.js';
+import { registerClient } from './client-registration.js';
+import { ClientCapError } from './oauth-clients.js';
+import type { OAuthClientStore } from './oauth-clients.js';
 import { PAGE_HEADERS, consentPage, messagePage } from './consent-page.js';
 import { OAuthRequestError } from './oauth-errors.js';
 import {
@@ -19,15 +19,10 @@ import {
   authorizationServerMetadata,
   protectedResourceMetadata,
 } from './oauth-metadata.js';
-import {
-  CODE_CHALLENGE_PATTERN,
-  cleanDisplayName,
-  redirectUriMatches,
-  redirectUriProblem,
-} from './oauth-policy.js';
+import { CODE_CHALLENGE_PATTERN, redirectUriMatches, redirectUriProblem } from './oauth-policy.js';
 import { resourceOf } from './oauth-tokens.js';
 import type { OAuthTokens } from './oauth-tokens.js';
-import { handleTokenRequest, parseBasicAuth } from './token-endpoint.js';
+import { handleTokenRequest, parseBasicAuth, parseTokenParams } from './token-endpoint.js';
 
 const log = logger('oauth');
 
@@ -195,54 +190,7 @@ export class OAuthServer {
       if (body === 'too_large') {
         throw new OAuthRequestError('invalid_client_metadata', 'the registration request is too large');
       }
-      let raw: unknown;
-      try {
-        raw = JSON.parse(body.toString('utf8'));
-      } catch {
-        throw new OAuthRequestError('invalid_client_metadata', 'the registration request is not JSON');
-      }
-      const parsed = OAuthClientMetadataSchema.safeParse(raw);
-      if (!parsed.success) {
-        throw new OAuthRequestError('invalid_client_metadata', parsed.error.message.slice(0, 500));
-      }
-      const meta = parsed.data;
-      if (meta.redirect_uris.length === 0 || meta.redirect_uris.length > 10) {
-        throw new OAuthRequestError('invalid_redirect_uri', 'register between 1 and 10 redirect_uris');
-      }
-      for (const uri of meta.redirect_uris) {
-        const problem = redirectUriProblem(uri);
-        if (problem) {
-          throw new OAuthRequestError('invalid_redirect_uri', problem);
-        }
-      }
-      const method = (meta.token_endpoint_auth_method ?? 'client_secret_basic') as TokenAuthMethod;
-      if (!TOKEN_AUTH_METHODS.includes(method)) {
-        throw new OAuthRequestError(
-          'invalid_client_metadata',
-          `token_endpoint_auth_method must be one of ${TOKEN_AUTH_METHODS.join(', ')}`,
-        );
-      }
-      const grantTypes = meta.grant_types ?? ['authorization_code', 'refresh_token'];
-      if (grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
-        throw new OAuthRequestError(
-          'invalid_client_metadata',
-          'this server supports the grant types authorization_code and refresh_token only',
-        );
-      }
-      const responseTypes = meta.response_types ?? ['code'];
-      if (responseTypes.some((r) => r !== 'code')) {
-        throw new OAuthRequestError(
-          'invalid_client_metadata',
-          'this server supports response_type code only',
-        );
-      }
-      const { client, secret } = await this.deps.clients.register({
-        client_name: cleanDisplayName(meta.client_name, 'an unnamed OAuth client'),
-        redirect_uris: meta.redirect_uris,
-        token_endpoint_auth_method: method,
-        grant_types: grantTypes,
-        response_types: responseTypes,
-      });
+      const { client, secret } = await registerClient(this.deps.clients, body);
       this.deps.record('oauth_client_registered', `OAuth client registered: ${client.client_name}`);
       sendJson(
         res,
@@ -481,34 +429,4 @@ export class OAuthServer {
     log.error('the authorization server failed', { error: err instanceof Error ? err.stack : String(err) });
     sendJson(res, 500, { error: 'server_error', error_description: 'droidbus internal error' }, headers);
   }
-}
-
-/** The parameters of a token request: form-encoded (the standard) or JSON (lenient). */
-function parseTokenParams(body: Buffer, contentType: string | undefined): Record<string, string> {
-  const text = body.toString('utf8');
-  const params: Record<string, string> = {};
-  if (contentType?.toLowerCase().startsWith('application/json')) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw new OAuthRequestError('invalid_request', 'the token request is not valid JSON');
-    }
-    if (typeof raw === 'object' && raw !== null) {
-      for (const [k, v] of Object.entries(raw)) {
-        if (typeof v === 'string') {
-          params[k] = v;
-        }
-      }
-    }
-    return params;
-  }
-  for (const [k, v] of new URLSearchParams(text)) {
-    if (k in params) {
-      // RFC 6749 section 3.2: parameters must not be repeated.
-      throw new OAuthRequestError('invalid_request', `the parameter ${k} is repeated`);
-    }
-    params[k] = v;
-  }
-  return params;
 }

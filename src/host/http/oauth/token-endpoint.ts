@@ -211,3 +211,33 @@ export async function handleTokenRequest(
     ? exchangeCode(deps, client, request.params, base)
     : refresh(deps, client, request.params, base);
 }
+
+/** The parameters of a token request: form-encoded (the standard) or JSON (lenient). */
+export function parseTokenParams(body: Buffer, contentType: string | undefined): Record<string, string> {
+  const text = body.toString('utf8');
+  const params: Record<string, string> = {};
+  if (contentType?.toLowerCase().startsWith('application/json')) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new OAuthRequestError('invalid_request', 'the token request is not valid JSON');
+    }
+    if (typeof raw === 'object' && raw !== null) {
+      for (const [k, v] of Object.entries(raw)) {
+        if (typeof v === 'string') {
+          params[k] = v;
+        }
+      }
+    }
+    return params;
+  }
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (k in params) {
+      // RFC 6749 section 3.2: parameters must not be repeated.
+      throw new OAuthRequestError('invalid_request', `the parameter ${k} is repeated`);
+    }
+    params[k] = v;
+  }
+  return params;
+}
