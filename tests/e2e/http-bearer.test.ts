@@ -239,6 +239,26 @@ describe('droidbus host --http with the bearer token', () => {
     expect((await initialize(token, { host: 'devbox.example' })).status).toBe(200);
   });
 
+  it('keeps at most 32 HTTP sessions: a new one closes the one idle longest', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 33; i++) {
+      const r = await initialize(token);
+      expect(r.status).toBe(200);
+      ids.push(r.headers['mcp-session-id'] as string);
+    }
+    const status = JSON.parse(await cli(['status', '--json'])) as { host: { sessions: { kind: string }[] } };
+    expect(status.host.sessions.filter((s) => s.kind === 'http')).toHaveLength(32);
+    const list = (id: string) =>
+      rawRequest(host.mcpUrl, {
+        method: 'POST',
+        headers: mcpHeaders(token, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+    expect((await list(ids[32]!)).status).toBe(200);
+    // The SDK clients above hold their SSE stream open: they are in use, never the ones closed.
+    expect((await clients[clients.length - 1]!.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('limits failed authentications per address: past 10 a minute it answers 429 with Retry-After, even to the right token', async () => {
     let limited;
     for (let i = 0; i < 12; i++) {

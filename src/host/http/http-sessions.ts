@@ -197,7 +197,7 @@ export class HttpSessions {
       throw err;
     }
     const { registry } = this.deps;
-    if (registry.count('http') >= registry.maxHttp) {
+    if (registry.count('http') >= registry.maxHttp && !(await this.evictIdlest())) {
       sendJsonRpcError(
         res,
         503,
@@ -371,6 +371,24 @@ export class HttpSessions {
       });
       this.deps.publishSessions();
     }
+  }
+
+  /**
+   * Makes room by closing the session that has been idle longest (many clients never send DELETE
+   * and just open a new session); false when every session has something in flight.
+   */
+  private async evictIdlest(): Promise<boolean> {
+    let idlest: HttpSession | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.open === 0 && (!idlest || s.lastActive < idlest.lastActive)) {
+        idlest = s;
+      }
+    }
+    if (!idlest) {
+      return false;
+    }
+    await this.close(idlest, `closed to make room for a new session (at most ${this.deps.registry.maxHttp})`);
+    return true;
   }
 
   private sweep(): void {
