@@ -1,4 +1,5 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -135,35 +136,26 @@ describe('droidbus host --http with the bearer token', () => {
 
     const id = json.headers['mcp-session-id'] as string;
     const session = mcpHeaders(token, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
-    await new Promise<void>((resolve, reject) => {
+    // A GET with the session opens its server-to-client SSE stream (headers only: it stays open).
+    const stream = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const url = new URL(host.mcpUrl);
-      import('node:http')
-        .then(({ default: http }) => {
-          const req = http.request(
-            {
-              host: url.hostname,
-              port: url.port,
-              path: url.pathname,
-              method: 'GET',
-              headers: { ...session, accept: 'text/event-stream' },
-            },
-            (res) => {
-              try {
-                expect(res.statusCode).toBe(200);
-                expect(res.headers['content-type']).toContain('text/event-stream');
-                resolve();
-              } catch (err) {
-                reject(err as Error);
-              } finally {
-                req.destroy();
-              }
-            },
-          );
-          req.on('error', () => undefined);
-          req.end();
-        })
-        .catch(reject);
+      http
+        .request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'GET',
+            headers: { ...session, accept: 'text/event-stream' },
+          },
+          resolve,
+        )
+        .on('error', reject)
+        .end();
     });
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers['content-type']).toContain('text/event-stream');
+    stream.destroy();
     const del = await rawRequest(host.mcpUrl, { method: 'DELETE', headers: session });
     expect(del.status).toBe(200);
     const after = await rawRequest(host.mcpUrl, {
