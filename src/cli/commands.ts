@@ -13,6 +13,18 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Run the droidbus host that agent sessions attach to (devices, logcat, builds shared).',
     load: async () => (await import('./host.js')).command,
   },
+  token: {
+    summary: 'Print (or --rotate) the bearer token of droidbus host --http.',
+    load: async () => (await import('./token.js')).command,
+  },
+  approve: {
+    summary: 'Approve (or --deny) an OAuth connection to droidbus host --http by its 2-digit code.',
+    load: async () => (await import('./approve.js')).command,
+  },
+  oauth: {
+    summary: 'List or revoke the OAuth clients of droidbus host --http; turn OAuth on or off.',
+    load: async () => (await import('./oauth.js')).command,
+  },
   status: {
     summary: 'Show the droidbus host and every live MCP session with its version.',
     load: async () => (await import('./status.js')).command,

@@ -17,7 +17,7 @@ from the host (or from this droidbus when no host runs) is flagged with what to 
 /** One session as status shows it. */
 interface StatusSession {
   pid: number;
-  mode: 'attached' | 'standalone';
+  mode: 'attached' | 'standalone' | 'http';
   version: string | null;
   client_name: string | null;
   project: string | null;
@@ -57,6 +57,18 @@ async function run(argv: string[]): Promise<number> {
   const expectedFrom = host ? 'the host runs' : 'this droidbus is';
   const sessions: StatusSession[] = [];
   for (const s of host?.sessions ?? []) {
+    if (s.kind === 'http') {
+      sessions.push({
+        pid: s.pid,
+        mode: 'http',
+        version: s.version,
+        client_name: s.client_name,
+        project: host?.project ?? null,
+        detail: `over HTTP from ${s.remote ?? '?'} (auth: ${s.auth ?? '?'})`,
+        mismatch: null,
+      });
+      continue;
+    }
     sessions.push({
       pid: s.pid,
       mode: 'attached',
@@ -94,6 +106,9 @@ async function run(argv: string[]): Promise<number> {
       `  project: ${host.project ?? 'none'}`,
       `  socket:  ${host.socket} (${host.peer_check === 'uid' ? 'other users dropped by uid' : 'protected by its mode only'})`,
     );
+    if (host.http) {
+      out.push(`  http:    ${host.http.url}${host.http.tls ? ' (TLS)' : ''}`);
+    }
   } else {
     out.push(`Host: not running (${hostProblem ?? 'unknown'})`);
   }
@@ -110,6 +125,11 @@ async function run(argv: string[]): Promise<number> {
   };
   out.push('', `Attached sessions (${attached.length}${host ? ` of at most ${host.max_sessions}` : ''}):`);
   out.push(...(attached.length > 0 ? attached.flatMap(line) : ['  none']));
+  const overHttp = sessions.filter((s) => s.mode === 'http');
+  if (host?.http || overHttp.length > 0) {
+    out.push('', `HTTP sessions (${overHttp.length}):`);
+    out.push(...(overHttp.length > 0 ? overHttp.flatMap(line) : ['  none']));
+  }
   out.push('', `Standalone sessions (${standalone.length}):`);
   out.push(...(standalone.length > 0 ? standalone.flatMap(line) : ['  none']));
   if (mismatches > 0) {

@@ -19,6 +19,9 @@ import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
 import { HostEndpoint } from './host-endpoint.js';
+import type { LocalHandler } from './host-endpoint.js';
+import { HttpStartError, startHttpFrontend } from './http/http-frontend.js';
+import type { HttpFrontend, HttpFrontendOptions } from './http/http-frontend.js';
 import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
 import { resolveHostProject } from './project.js';
 import { MAX_ATTACHED_SESSIONS, SessionRegistry } from './session-registry.js';
@@ -46,13 +49,17 @@ export interface HostOptions {
   maxSessions?: number;
   /** Worker-thread setup of the actor system (tests). */
   supervisor?: SupervisorOptions;
+  /** Serve Streamable HTTP MCP too (`--http`); off when absent. */
+  http?: HttpFrontendOptions;
+  /** Lines for the host's person (an OAuth consent page waits for `droidbus approve`). */
+  notify?: (line: string) => void;
 }
 
 /** Why the host could not start. The CLI exits 2 with the message. */
 export class HostStartError extends Error {
   constructor(
     message: string,
-    readonly code: 'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT',
+    readonly code: 'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT' | 'HTTP_FAILED',
   ) {
     super(message);
     this.name = 'HostStartError';
@@ -63,6 +70,8 @@ export class HostStartError extends Error {
 export interface Host {
   readonly socketPath: string;
   readonly system: ActorSystem;
+  /** The HTTP frontend, when the host serves one. */
+  readonly http: HttpFrontend | null;
   /** The host's state as `host.info` answers it. */
   info(): HostInfo;
   /** Opens another project (or closes it: null). Refused for agents: only the host's person may. */
@@ -160,6 +169,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const server = net.createServer();
   await listen(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
+  let http: HttpFrontend | null = null;
 
   const info = (): HostInfo => ({
     pid: process.pid,
@@ -170,6 +180,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     peer_check: peer.available ? 'uid' : 'permissions',
     max_sessions: registry.max,
     sessions: registry.list(),
+    http: http ? { url: `${http.url}/mcp`, tls: http.tls !== null } : null,
   });
   const publishSessions = (): void => system.bus.publish('host.sessions', { sessions: registry.list() });
 
@@ -203,8 +214,23 @@ export async function startHost(options: HostOptions): Promise<Host> {
     return { project: resolved, previous };
   };
 
+  // `droidbus approve` reaches the HTTP frontend's authorization server through these.
+  const viaHttp =
+    (type: string): LocalHandler =>
+    (payload, origin) => {
+      const handler = http?.hostHandlers[type];
+      if (!handler) {
+        throw new BusError(
+          'UNAVAILABLE',
+          'this droidbus host does not serve HTTP; start it with droidbus host --http',
+        );
+      }
+      return handler(payload, origin);
+    };
   system.bus.attach(
     new HostEndpoint(system.bus, system.supervisor, 'host', {
+      'host.oauth_pending': viaHttp('host.oauth_pending'),
+      'host.oauth_decide': viaHttp('host.oauth_decide'),
       'host.info': () => info(),
       'host.set_project': (payload, origin) =>
         setProject((payload as { project: string | null }).project, origin),
@@ -253,7 +279,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
           version: VERSION,
           hostPid: process.pid,
           project,
-          sessionCount: registry.size,
+          sessionCount: registry.count('attach'),
           maxSessions: registry.max,
           toolsets: TOOLSET_NAMES,
           canonical: canonicalProjectRoot,
@@ -278,6 +304,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
           follows_host: hello.project === null,
           toolsets: hello.toolsets ?? null,
           attached_at: new Date().toISOString(),
+          kind: 'attach',
+          remote: null,
+          auth: null,
         };
         if (!registry.add(session)) {
           return {
@@ -331,6 +360,27 @@ export async function startHost(options: HostOptions): Promise<Host> {
     });
   });
 
+  if (options.http) {
+    try {
+      http = await startHttpFrontend(options.http, {
+        system,
+        registry,
+        publishSessions,
+        project: () => project,
+        activity,
+        notify: options.notify ?? ((line) => log.warn(line)),
+      });
+    } catch (err) {
+      server.close();
+      await system.supervisor.shutdown();
+      await activity.close();
+      if (err instanceof HttpStartError) {
+        throw new HostStartError(err.message, 'HTTP_FAILED');
+      }
+      throw err;
+    }
+  }
+
   const stop = (reason = 'the droidbus host quit'): Promise<void> => {
     stopping ??= (async () => {
       log.info('quitting', { reason, sessions: registry.size });
@@ -343,8 +393,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
       // 3. Every request still in flight fails, saying the host quit.
       const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
       system.bus.close(`${reason} before answering.${detail}`);
-      // 4. The connections close once their last lines are out.
-      await Promise.all([...connections].map((socket) => endConnection(socket)));
+      // 4. The connections close once their last lines are out; HTTP requests in flight finish.
+      await Promise.all([...connections].map((socket) => endConnection(socket)).concat(http?.close() ?? []));
       activity.record({
         kind: 'lifecycle',
         name: 'host_stopped',
@@ -374,6 +424,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   return {
     socketPath,
     system,
+    http,
     info,
     setProject,
     beforeFailingInflight(hook) {

@@ -2,20 +2,37 @@ import type { AttachedSession } from '../bus/messages/host.js';
 
 /** The most sessions one host serves at once. */
 export const MAX_ATTACHED_SESSIONS = 16;
+/** The most Streamable HTTP sessions one host serves at once (counted apart from attached ones). */
+export const MAX_HTTP_SESSIONS = 32;
 
-/** The host's attached sessions, in the order they attached. */
+/** The host's sessions (attached over the socket, and HTTP), in the order they started. */
 export class SessionRegistry {
   private readonly sessions = new Map<string, AttachedSession>();
 
-  constructor(readonly max: number = MAX_ATTACHED_SESSIONS) {}
+  constructor(
+    readonly max: number = MAX_ATTACHED_SESSIONS,
+    readonly maxHttp: number = MAX_HTTP_SESSIONS,
+  ) {}
 
   get size(): number {
     return this.sessions.size;
   }
 
-  /** Adds a session; false when the registry is full or the id is taken. */
+  /** How many sessions of a kind are registered. */
+  count(kind: AttachedSession['kind']): number {
+    let n = 0;
+    for (const s of this.sessions.values()) {
+      if (s.kind === kind) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Adds a session; false when its kind is at its limit or the id is taken. */
   add(session: AttachedSession): boolean {
-    if (this.sessions.size >= this.max || this.sessions.has(session.session_id)) {
+    const limit = session.kind === 'http' ? this.maxHttp : this.max;
+    if (this.count(session.kind) >= limit || this.sessions.has(session.session_id)) {
       return false;
     }
     this.sessions.set(session.session_id, session);

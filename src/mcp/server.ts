@@ -64,8 +64,15 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
   return json;
 }
 
+/** Listings are computed once per tool: every HTTP session creates a server, and JSON Schema costs ms. */
+const listingCache = new WeakMap<ToolDefinition, Tool>();
+
 /** The tools/list entry of a tool. Inputs are closed: an argument the tool does not know is refused. */
 export function toolListing(tool: ToolDefinition): Tool {
+  const cached = listingCache.get(tool);
+  if (cached) {
+    return cached;
+  }
   const listing: Tool = {
     name: tool.name,
     title: tool.title,
@@ -79,6 +86,7 @@ export function toolListing(tool: ToolDefinition): Tool {
   if (tool.output) {
     listing.outputSchema = jsonSchemaOf(tool.output, 'output') as Tool['outputSchema'];
   }
+  listingCache.set(tool, listing);
   return listing;
 }
 

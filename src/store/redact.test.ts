@@ -11,6 +11,10 @@ const slack = 'xoxb-' + '123456789012-abcdefghijkl';
 const jwt =
   'eyJhbGciOiJIUzI1NiJ9' + '.eyJzdWIiOiIxMjM0NTY3ODkwIn0' + '.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
 const HOME = '/home/alice';
+// droidbus token: dbt_ + 32 random bytes in base64url. One with fewer than two digits slips past
+// the opaque-run rule, so the prefix rule must catch it.
+const dbt = 'dbt_' + 'q8Xz-_Lm3Np0'.repeat(3) + 'abcdefg';
+const dbtFewDigits = 'dbt_' + 'QwErTyUiOpAsDfGhJkLzXcVbNm-_QwErTyUiOpAsD7';
 
 describe('redact', () => {
   it.each([
@@ -21,6 +25,8 @@ describe('redact', () => {
     ['a Google API key', `maps ${google}`, google],
     ['a Slack token', `slack ${slack}`, slack],
     ['a JWT', `cookie ${jwt}`, jwt],
+    ['a droidbus bearer token', `connect with ${dbt} now`, dbt],
+    ['a droidbus bearer token with few digits', `glued:${dbtFewDigits}`, dbtFewDigits],
   ])('removes %s wherever it appears', (_name, text, secret) => {
     const out = redact(text, HOME);
     expect(out).not.toContain(secret);

@@ -80,6 +80,7 @@ const TOKEN_PATTERNS: RegExp[] = [
   /\bAIza[0-9A-Za-z_-]{30,}/g, // Google API keys
   /\bya29\.[0-9A-Za-z_-]{10,}/g, // Google OAuth access tokens
   /\bnpm_[A-Za-z0-9]{20,}/g,
+  /dbt_[A-Za-z0-9_-]{16,}/g, // droidbus bearer tokens (droidbus token), wherever they start
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, // JWTs
 ];
 

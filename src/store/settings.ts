@@ -12,6 +12,36 @@ const log = logger('settings');
  * settings.json. Unknown keys are kept (a newer droidbus may have written them), and a field that
  * does not parse falls back to its default instead of making the whole file unreadable.
  */
+/** `droidbus host --http`: its authentication and the names it answers to (issue 11). */
+const HTTP_DEFAULTS = {
+  bearer_enabled: true,
+  bearer_token: null,
+  oauth_enabled: true,
+  allowed_hosts: [],
+  allowed_origins: [],
+  public_url: null,
+  toolsets: null,
+};
+const httpSettingsSchema = z
+  .looseObject({
+    /** Accept the static bearer token on /mcp. */
+    bearer_enabled: z.boolean().catch(true).default(true),
+    /** The static bearer token; null until it is first generated. An empty string refuses everyone. */
+    bearer_token: z.string().max(1024).nullable().catch(null).default(null),
+    /** Accept access tokens of droidbus's own OAuth 2.1 authorization server on /mcp. */
+    oauth_enabled: z.boolean().catch(true).default(true),
+    /** More Host names the HTTP frontend answers to (a tunnel's, a LAN name), beside its own. */
+    allowed_hosts: z.array(z.string().max(255)).max(64).catch([]).default([]),
+    /** More browser origins allowed to call /mcp (`https://app.example`). */
+    allowed_origins: z.array(z.string().max(255)).max(64).catch([]).default([]),
+    /** The public base URL when a proxy or tunnel fronts the host (`https://name.example`). */
+    public_url: z.string().max(255).nullable().catch(null).default(null),
+    /** The toolsets HTTP sessions serve when their URL names none (null: all). */
+    toolsets: z.array(z.string().max(64)).max(16).nullable().catch(null).default(null),
+  })
+  .catch({ ...HTTP_DEFAULTS })
+  .default({ ...HTTP_DEFAULTS });
+
 export const settingsSchema = z.looseObject({
   /** Canonical project roots the user trusted with `droidbus trust`. */
   trusted_projects: z.array(z.string()).catch([]).default([]),
@@ -45,6 +75,7 @@ export const settingsSchema = z.looseObject({
       logcat_default_count: 200,
       default_build_log_lines: 200,
     }),
+  http: httpSettingsSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -19,6 +19,12 @@ export const attachedSessionSchema = z.object({
   /** The toolsets it asked for; null when it serves the default ones (all but the opt-in toolsets). */
   toolsets: z.array(z.string()).nullable(),
   attached_at: z.string(),
+  /** `attach`: a `droidbus mcp` over the host socket; `http`: a Streamable HTTP session in the host. */
+  kind: z.enum(['attach', 'http']).default('attach'),
+  /** HTTP sessions: the client's address. */
+  remote: z.string().nullable().default(null),
+  /** HTTP sessions: how it authenticated (`bearer`, `oauth: <client name>`, `none`). */
+  auth: z.string().nullable().default(null),
 });
 export type AttachedSession = z.infer<typeof attachedSessionSchema>;
 
@@ -32,8 +38,19 @@ export const hostInfoSchema = z.object({
   peer_check: z.enum(['uid', 'permissions']),
   max_sessions: z.number().int(),
   sessions: z.array(attachedSessionSchema),
+  /** The Streamable HTTP frontend (`droidbus host --http`), or null when it is off. */
+  http: z.object({ url: z.string(), tls: z.boolean() }).nullable().default(null),
 });
 export type HostInfo = z.infer<typeof hostInfoSchema>;
+
+/** An OAuth authorization request waiting on its consent page for `droidbus approve CODE`. */
+export const oauthPendingSchema = z.object({
+  code: z.string(),
+  client_id: z.string(),
+  client_name: z.string(),
+  redirect_host: z.string(),
+  age_s: z.number(),
+});
 
 export const hostRequests = {
   'host.info': defineRequest({
@@ -57,6 +74,20 @@ export const hostRequests = {
       client_version: z.string().max(100).nullable(),
     }),
     response: z.object({}),
+    timeoutMs: 5_000,
+  }),
+  /** The OAuth authorization requests waiting for the user (`droidbus approve`). Refused for agents. */
+  'host.oauth_pending': defineRequest({
+    actor: 'host',
+    request: z.object({}),
+    response: z.object({ pending: z.array(oauthPendingSchema) }),
+    timeoutMs: 5_000,
+  }),
+  /** The user approves (or denies) the waiting authorization request with this 2-digit code. */
+  'host.oauth_decide': defineRequest({
+    actor: 'host',
+    request: z.object({ code: z.string().regex(/^\d{2}$/), approve: z.boolean() }),
+    response: oauthPendingSchema.pick({ client_id: true, client_name: true, redirect_host: true }),
     timeoutMs: 5_000,
   }),
 };
