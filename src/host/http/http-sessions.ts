@@ -10,7 +10,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../../mcp/session.js';
 import type { SessionState } from '../../mcp/session.js';
 import { skillResource } from '../../mcp/skill.js';
-import { TOOLSET_NAMES, ToolsetError, isToolset, parseToolsets } from '../../mcp/toolsets.js';
+import { DEFAULT_TOOLSETS, TOOLSET_NAMES, ToolsetError, isToolset, parseToolsets } from '../../mcp/toolsets.js';
 import type { Toolset } from '../../mcp/toolsets.js';
 import type { ActivityLog } from '../../store/activity-log.js';
 import type { EventLoopProbe } from '../../util/event-loop.js';
@@ -187,7 +187,7 @@ export class HttpSessions {
       } else {
         const configured = this.deps.settings().toolsets;
         explicit = configured ? TOOLSET_NAMES.filter((t) => configured.filter(isToolset).includes(t)) : null;
-        toolsets = explicit && explicit.length > 0 ? explicit : [...TOOLSET_NAMES];
+        toolsets = explicit && explicit.length > 0 ? explicit : [...DEFAULT_TOOLSETS];
       }
     } catch (err) {
       if (err instanceof ToolsetError) {
