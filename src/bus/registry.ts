@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EventDef, RequestDef } from './contract.js';
+import { appEvents } from './messages/app-events.js';
 import { devicesEvents, devicesRequests } from './messages/devices.js';
 import { hostEvents, hostRequests } from './messages/host.js';
 import { projectRequests } from './messages/project.js';
@@ -28,6 +29,7 @@ export const REQUESTS = {
 export const EVENTS = {
   ...coreEvents,
   ...devicesEvents,
+  ...appEvents,
   ...hostEvents,
   ...logcatEvents,
   ...buildEvents,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { originSchema } from '../bus/origin.js';
+import { installRecordSchema } from '../bus/messages/app-events.js';
+import type { InstallRecord } from '../bus/messages/app-events.js';
 import { writeFileAtomic } from './atomic.js';
 import { dataDirPath, ensureDataDir } from './data-dir.js';
 import { withDataLock } from './lock.js';
@@ -11,28 +11,8 @@ import { withDataLock } from './lock.js';
  * to the build that wrote it — how a crash on a device finds its build's mapping, and how a debug
  * session knows what was installed.
  */
-export const installRecordSchema = z.object({
-  id: z.string(),
-  device: z.string(),
-  package: z.string(),
-  apk_path: z.string(),
-  apk_sha256: z.string(),
-  apk_size: z.number().int(),
-  version_code: z.number().int().nullable(),
-  version_name: z.string().nullable(),
-  /** The build whose history lists this APK hash; null when no build matched. */
-  build_id: z.string().nullable(),
-  module: z.string().nullable(),
-  variant: z.string().nullable(),
-  project_root: z.string().nullable(),
-  installed_at: z.string(),
-  /** The package's lastUpdateTime as the device reported it right after the install (ms). */
-  device_last_update_ms: z.number().nullable(),
-  installed_by: originSchema,
-  /** Which kind of droidbus process recorded it. */
-  recorded_by: z.enum(['standalone', 'host']),
-});
-export type InstallRecord = z.infer<typeof installRecordSchema>;
+export { installRecordSchema };
+export type { InstallRecord };
 
 /** Records kept at most (oldest out). */
 export const MAX_INSTALL_RECORDS = 500;

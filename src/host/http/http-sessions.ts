@@ -10,7 +10,13 @@ import { createMcpServer } from '../../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../../mcp/session.js';
 import type { SessionState } from '../../mcp/session.js';
 import { skillResource } from '../../mcp/skill.js';
-import { DEFAULT_TOOLSETS, TOOLSET_NAMES, ToolsetError, isToolset, parseToolsets } from '../../mcp/toolsets.js';
+import {
+  DEFAULT_TOOLSETS,
+  TOOLSET_NAMES,
+  ToolsetError,
+  isToolset,
+  parseToolsets,
+} from '../../mcp/toolsets.js';
 import type { Toolset } from '../../mcp/toolsets.js';
 import type { ActivityLog } from '../../store/activity-log.js';
 import type { EventLoopProbe } from '../../util/event-loop.js';
