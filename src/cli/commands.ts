@@ -5,6 +5,10 @@ import type { CliCommand } from './command.js';
  * dashboard. Add a command here and in its own file under src/cli/.
  */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CliCommand> }> = {
+  demo: {
+    summary: 'Walk the main job on a simulated device: build, install, launch, UI, crash, deobfuscation.',
+    load: async () => (await import('./demo.js')).command,
+  },
   mcp: {
     summary: 'Serve MCP over stdio (attaches to a running host, else standalone).',
     load: async () => (await import('./mcp.js')).command,

@@ -1,0 +1,371 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AdbClient } from '../adb/client.js';
+import { locateAdb, locateSdk } from '../adb/sdk.js';
+import { ensureAdbServer } from '../adb/server-start.js';
+import { trustProject } from '../project/trust.js';
+import { startFarm } from '../sim/farm.js';
+import type { Farm } from '../sim/farm.js';
+import { SAMPLE_PACKAGE } from '../sim/sample-app.js';
+import { writeSampleProject } from '../sim/sample-project/index.js';
+import { runProcess } from '../util/exec.js';
+import { DemoFailed, DemoRecorder } from './demo-steps.js';
+import type { DemoStep } from './demo-steps.js';
+
+const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const VARIANT = 'demoRelease';
+const PACKAGE = `${SAMPLE_PACKAGE}.demo`;
+
+export interface DemoOptions {
+  /** Where the screenshots and summary.json go. */
+  outDir: string;
+  /** Keep the temporary project and data folder (their paths are printed). */
+  keep: boolean;
+  print(step: DemoStep, index: number): void;
+  note(line: string): void;
+}
+
+export interface DemoResult {
+  ok: boolean;
+  steps: DemoStep[];
+  outDir: string;
+  failedAt: string | null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** A tool call that must succeed: its structured result, or a throw with the tool's own words. */
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  onprogress?: (message: string) => void,
+) {
+  const result = (await client.callTool(
+    { name, arguments: args },
+    undefined,
+    onprogress
+      ? {
+          onprogress: (p) => onprogress(p.message ?? `${p.progress}`),
+          timeout: 300_000,
+          resetTimeoutOnProgress: true,
+        }
+      : { timeout: 120_000 },
+  )) as CallToolResult;
+  const text = result.content
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+  if (result.isError) {
+    throw new Error(`${name}: ${text}`);
+  }
+  return { text, structured: (result.structuredContent ?? {}) as Record<string, unknown>, result };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '') ?? '';
+}
+
+interface Row {
+  tree_path: string;
+  label: string;
+  resource_id: string;
+  editable: boolean;
+}
+
+function rowById(rows: Row[], id: string): Row {
+  const row = rows.find((r) => r.resource_id.endsWith(`:id/${id}`));
+  if (!row) {
+    throw new Error(`no element with id ${id} on the screen (saw: ${rows.map((r) => r.label).join(', ')})`);
+  }
+  return row;
+}
+
+/**
+ * The main job, end to end on simulated devices, as an agent would do it through a real MCP
+ * session: build, install, launch with its launch time, read the screen, fill the login form,
+ * tap through, crash the app, read the crash deobfuscated against the installed build, and show
+ * the debug session — printing each step and saving screenshots next to a summary.
+ */
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const recorder = new DemoRecorder(options.print);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'droidbus-demo-'));
+  const home = path.join(work, 'home');
+  const project = path.join(work, 'sample');
+  mkdirSync(options.outDir, { recursive: true });
+  let adbPort = 0;
+  let farm: Farm | undefined;
+  let client: Client | undefined;
+  let failedAt: string | null = null;
+  const previousHome = process.env['DROIDBUS_HOME'];
+  try {
+    await recorder.step('start a private adb server', async () => {
+      adbPort = await freePort();
+      const check = await ensureAdbServer(
+        new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: adbPort, source: 'demo' }),
+      );
+      return `adb server on 127.0.0.1:${adbPort} (protocol ${check.version})`;
+    });
+    await recorder.step('start a simulated device', async () => {
+      farm = await startFarm({ devices: 1, adbPort, startServer: false, notify: options.note });
+      const device = farm.devices[0]!;
+      return `${device.serial} — ${device.model} (API ${device.sdk})`;
+    });
+    const serial = farm!.devices[0]!.serial;
+    await recorder.step('write the sample Android project and trust it', async () => {
+      await writeSampleProject(project);
+      process.env['DROIDBUS_HOME'] = home;
+      const canonical = await trustProject(project);
+      return `${canonical} (trusted in a private droidbus data folder)`;
+    });
+    await recorder.step('connect an MCP client to droidbus mcp', async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--project', project],
+        env: {
+          ...(process.env as Record<string, string>),
+          DROIDBUS_HOME: home,
+          ANDROID_ADB_SERVER_PORT: String(adbPort),
+          SIM_GRADLE_DURATION_MS: '1500',
+        },
+        stderr: 'ignore',
+      });
+      client = new Client({ name: 'droidbus-demo', version: '1.0.0' });
+      await client.connect(transport);
+      const info = client.getServerVersion();
+      return `${info?.name} ${info?.version} — ${info?.title ?? ''}`;
+    });
+    const mcp = client!;
+    await recorder.step(
+      'build the release variant',
+      async () => {
+        const r = await call(mcp, 'run_gradle_task', { task: 'assemble', variant: VARIANT }, () => undefined);
+        return firstLine(r.text);
+      },
+      'run_gradle_task',
+    );
+    let apkPath = '';
+    await recorder.step(
+      'find the APK the build wrote',
+      async () => {
+        const r = await call(mcp, 'find_apk_path', { variant: VARIANT });
+        apkPath = String(r.structured['path']);
+        return apkPath;
+      },
+      'find_apk_path',
+    );
+    await recorder.step(
+      'install it (hashed and recorded against its build)',
+      async () => {
+        const r = await call(mcp, 'install_apk', { device_serial: serial, apk_path: apkPath });
+        return (
+          r.text
+            .split('\n')
+            .filter((l) => l.trim() !== '')
+            .at(-1) ?? ''
+        );
+      },
+      'install_apk',
+    );
+    await recorder.step(
+      'stream logcat',
+      async () => {
+        const r = await call(mcp, 'start_logcat', { device_serial: serial, from_now: true });
+        return firstLine(r.text);
+      },
+      'start_logcat',
+    );
+    await recorder.step(
+      'launch the app and measure its start',
+      async () => {
+        const r = await call(mcp, 'launch_app', { device_serial: serial, package: PACKAGE });
+        return r.text.split('\n').find((l) => l.startsWith('Launch time')) ?? firstLine(r.text);
+      },
+      'launch_app',
+    );
+    let rows: Row[] = [];
+    let hash = '';
+    await recorder.step(
+      'read the screen',
+      async () => {
+        const r = await call(mcp, 'list_clickable_elements', { device_serial: serial });
+        rows = r.structured['rows'] as Row[];
+        hash = String(r.structured['screen_hash']);
+        return `${rows.length} interactive elements: ${rows.map((x) => x.label).join(', ')}`;
+      },
+      'list_clickable_elements',
+    );
+    await recorder.step(
+      'take a screenshot of the login screen',
+      async () => {
+        const r = await call(mcp, 'screenshot', { device_serial: serial, annotate: true });
+        const image = r.result.content.find((c) => c.type === 'image') as { data: string } | undefined;
+        if (!image) {
+          throw new Error('the screenshot returned no image');
+        }
+        writeFileSync(path.join(options.outDir, '1-login.png'), Buffer.from(image.data, 'base64'));
+        return `1-login.png (${String(r.structured['imageWidth'])}x${String(r.structured['imageHeight'])}, numbered boxes on the elements)`;
+      },
+      'screenshot',
+    );
+    await recorder.step(
+      'fill the login form',
+      async () => {
+        await call(mcp, 'ui_fill_input', {
+          device_serial: serial,
+          tree_path: rowById(rows, 'username').tree_path,
+          text: 'ada@example.com',
+          expect_screen_hash: hash,
+        });
+        await call(mcp, 'ui_fill_input', {
+          device_serial: serial,
+          tree_path: rowById(rows, 'password').tree_path,
+          text: 'analytical engine',
+        });
+        return 'username and password typed into their fields (by tree path, on the screen that was read)';
+      },
+      'ui_fill_input',
+    );
+    await recorder.step(
+      'sign in',
+      async () => {
+        await call(mcp, 'ui_tap_element', {
+          device_serial: serial,
+          tree_path: rowById(rows, 'sign_in').tree_path,
+        });
+        const r = await call(mcp, 'wait_for_element', {
+          device_serial: serial,
+          text_contains: 'welcome',
+          timeout_ms: 10_000,
+        });
+        return firstLine(r.text);
+      },
+      'ui_tap_element',
+    );
+    await recorder.step(
+      'take a screenshot of the home screen',
+      async () => {
+        const r = await call(mcp, 'screenshot', { device_serial: serial });
+        const image = r.result.content.find((c) => c.type === 'image') as { data: string };
+        writeFileSync(path.join(options.outDir, '2-home.png'), Buffer.from(image.data, 'base64'));
+        return '2-home.png';
+      },
+      'screenshot',
+    );
+    await recorder.step(
+      'tap "Crash"',
+      async () => {
+        const found = await call(mcp, 'find_ui_elements', { device_serial: serial, resource_id: 'crash' });
+        const crash = (found.structured['matches'] as Row[])[0];
+        if (!crash) {
+          throw new Error('no Crash button on the home screen');
+        }
+        await call(mcp, 'ui_tap_element', { device_serial: serial, tree_path: crash.tree_path });
+        return 'the app crashed';
+      },
+      'ui_tap_element',
+    );
+    await recorder.step(
+      'read the crash, deobfuscated against the installed build',
+      async () => {
+        let last = '';
+        for (let attempt = 0; attempt < 50; attempt++) {
+          const r = await mcp.callTool({
+            name: 'get_crash_stack_trace',
+            arguments: { package: PACKAGE, retrace: true },
+          });
+          const retrace = (
+            r.structuredContent as
+              { retrace?: { status: string; mapping_line: string; trace: string } } | undefined
+          )?.retrace;
+          if (!r.isError && retrace) {
+            if (retrace.status !== 'retraced') {
+              throw new Error(`not deobfuscated: ${retrace.mapping_line}`);
+            }
+            writeFileSync(
+              path.join(options.outDir, 'crash-retraced.txt'),
+              `${retrace.mapping_line}\n\n${retrace.trace}\n`,
+            );
+            const top = retrace.trace.split('\n').slice(0, 3).join(' | ');
+            return `${retrace.mapping_line}\n      ${top}`;
+          }
+          last = JSON.stringify(r.content).slice(0, 200);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        throw new Error(`the crash did not reach logcat: ${last}`);
+      },
+      'get_crash_stack_trace',
+    );
+    await recorder.step(
+      'show the debug session of this install',
+      async () => {
+        const list = await call(mcp, 'list_debug_sessions', {
+          device_serial: serial,
+          package: PACKAGE,
+          limit: 1,
+        });
+        const id = (list.structured['sessions'] as { id: string }[] | undefined)?.[0]?.id;
+        if (!id) {
+          throw new Error(`no debug session: ${firstLine(list.text)}`);
+        }
+        const session = await call(mcp, 'get_debug_session', { session_id: id, max_events: 20 });
+        writeFileSync(
+          path.join(options.outDir, 'debug-session.json'),
+          JSON.stringify(session.structured, null, 2) + '\n',
+        );
+        const timeline = (session.structured['timeline'] as { kind: string }[] | undefined) ?? [];
+        return `${id}: ${timeline.map((e) => e.kind).join(' → ')}`;
+      },
+      'get_debug_session',
+    );
+  } catch (err) {
+    if (!(err instanceof DemoFailed)) {
+      throw err;
+    }
+    failedAt = err.stepName;
+  } finally {
+    await client?.close().catch(() => undefined);
+    await farm?.stop().catch(() => undefined);
+    if (adbPort) {
+      const adb = locateAdb(locateSdk(null, false).path);
+      if (adb) {
+        await runProcess(adb, ['-P', String(adbPort), 'kill-server'], { timeoutMs: 10_000 });
+      }
+    }
+    if (previousHome === undefined) {
+      delete process.env['DROIDBUS_HOME'];
+    } else {
+      process.env['DROIDBUS_HOME'] = previousHome;
+    }
+    if (options.keep) {
+      options.note(`kept the sample project and data folder in ${work}`);
+    } else {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const result: DemoResult = {
+    ok: failedAt === null,
+    steps: recorder.steps,
+    outDir: options.outDir,
+    failedAt,
+  };
+  writeFileSync(path.join(options.outDir, 'summary.json'), JSON.stringify(result, null, 2) + '\n');
+  return result;
+}
