@@ -58,13 +58,13 @@ export async function startBrowser(options: { colorScheme?: 'light' | 'dark' } =
 }
 
 /** Saves a screenshot of the page for the README (UPDATE_SCREENSHOTS=1) or for looking at. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<string> {
   const dir =
     process.env['UPDATE_SCREENSHOTS'] === '1'
       ? path.join(ROOT, 'docs', 'screenshots')
       : path.join(ROOT, 'tests', '.tmp', 'screenshots');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: false });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }

@@ -346,6 +346,7 @@ function RunningBuild({ onDone }: { onDone: () => void }) {
   });
   const [now, setNow] = useState(Date.now());
   useInterval(() => setNow(Date.now()), 1_000, running !== null);
+  useEffect(() => setNow(Date.now()), [running?.id, lines.lines.length]);
 
   if (!running) {
     return (
@@ -390,9 +391,9 @@ function RunningBuild({ onDone }: { onDone: () => void }) {
       </div>
       <p role="status">
         Started by <strong>{originLabel(running.origin)}</strong> in{' '}
-        <code class="path">{running.project_root}</code>,{' '}
-        {duration(now - new Date(running.started_at).getTime())} ago · {lines.first + lines.lines.length}{' '}
-        lines
+        <code class="path">{running.project_root}</code>, running for{' '}
+        {duration(Math.max(0, now - new Date(running.started_at).getTime()))} ·{' '}
+        {lines.first + lines.lines.length} lines
       </p>
       {cancel.error && (
         <p class="error" role="alert">

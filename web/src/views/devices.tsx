@@ -120,7 +120,9 @@ export function DevicesView() {
       </h3>
       {server && (
         <p class={server.up ? 'muted' : 'banner error'}>
-          adb server {server.address}: {server.message}
+          {server.message.includes(server.address)
+            ? server.message
+            : `adb server ${server.address}: ${server.message}`}
         </p>
       )}
       {list.error && <p class="banner error">{list.error.message}</p>}
