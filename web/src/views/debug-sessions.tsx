@@ -164,8 +164,8 @@ function Timeline({ id }: { id: string }) {
       <ol class="timeline" aria-label="Session timeline">
         {events.map((e) => (
           <li key={e.seq} class={`ev ${e.kind}`}>
-            <time dateTime={e.at}>{when(e.at)}</time> <strong>{e.kind}</strong> {e.summary}{' '}
-            <span class="muted small">— {e.by}</span>
+            <time dateTime={e.at}>{when(e.at)}</time> <strong>{e.kind}</strong> {e.summary}
+            {!e.summary.includes(e.by) && <span class="muted small"> — {e.by}</span>}
           </li>
         ))}
       </ol>
