@@ -114,6 +114,7 @@ export function projectResources(): ResourceDefinition[] {
         title: file.title,
         description: file.description,
         mimeType: file.mimeType,
+        projectFile: true,
         listed: async (session, signal) => (await listed(session, signal)).get(file.kind) ?? false,
         read: async (session, signal) => {
           const root = needRoot(session);

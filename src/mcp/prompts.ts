@@ -41,11 +41,76 @@ export function definePrompt(def: PromptDefinition): PromptDefinition {
 /** Longest accepted argument value. */
 const MAX_ARGUMENT_LENGTH = 512;
 
-/**
- * Every prompt droidbus serves. The reference's `diagnose-crash`, `full-deploy` and `build-and-fix`
- * join when the tools they name exist (a guard test would fail before).
- */
-export const ALL_PROMPTS: readonly PromptDefinition[] = [];
+const PACKAGE = /[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+/;
+const SERIAL = /[A-Za-z0-9._:@\-[\]%]{1,200}/;
+const TASK = /:?[A-Za-z][A-Za-z0-9_-]*(:[A-Za-z][A-Za-z0-9_-]*)*/;
+
+/** Investigates a crash: the stack (deobfuscated when obfuscated), exits, the log around it, memory. */
+export const diagnoseCrash = definePrompt({
+  name: 'diagnose-crash',
+  title: 'Diagnose a crash',
+  description:
+    "Find out why an app crashed: its crash logs and stack trace (deobfuscated with the installed build's mapping), exit reasons, the log around it, memory and package state.",
+  arguments: [
+    {
+      name: 'package',
+      description: 'The app package that crashed',
+      required: true,
+      pattern: PACKAGE,
+      example: 'com.example.app',
+    },
+    {
+      name: 'device_serial',
+      description: 'The device it crashed on (optional)',
+      required: false,
+      pattern: SERIAL,
+      example: 'emulator-5554',
+    },
+  ],
+  render: (a) => {
+    const serial = a['device_serial'];
+    const on = serial ? ` on device ${serial}` : '';
+    const onDevice = serial ? ` and \`device_serial: ${serial}\`` : '';
+    return [
+      `Diagnose why ${a['package']} crashed${on}. Work through these steps with the droidbus tools and explain the root cause with the evidence:`,
+      `1. \`get_crash_logs\` with \`package: ${a['package']}\`${onDevice} to see the newest crashes and their crash groups (how often each happened).`,
+      `2. \`get_crash_stack_trace\` with \`package: ${a['package']}\` for the full trace and its Caused by: chain. If the frames look obfuscated (short names like a.b.c, SourceFile, r8-map-id), call it again with \`retrace: true\`; read its mapping_line to see how the build was matched.`,
+      `3. \`get_exit_reasons\` with \`package: ${a['package']}\`${onDevice} for crashes, ANRs and low-memory kills that never reached logcat.`,
+      `4. \`get_logcat_entries\` with \`package: ${a['package']}\` and \`min_level: W\` to read what the app logged before it died.`,
+      `5. \`get_memory_info\` and \`dump_app_info\` with \`package: ${a['package']}\` when memory or the installed version may matter.`,
+      'Point at the source file and line to change, and say what fix you propose. If logcat was not streaming, start it with `start_logcat` and reproduce the crash first.',
+    ].join('\n');
+  },
+});
+
+/** Builds and fixes: run the task, read structured errors, fix, repeat. */
+export const buildAndFix = definePrompt({
+  name: 'build-and-fix',
+  title: 'Build and fix',
+  description:
+    'Run a Gradle task and fix what fails, using the structured build errors (file, line, column).',
+  arguments: [
+    {
+      name: 'task',
+      description: 'The Gradle task (default assembleDebug)',
+      required: false,
+      pattern: TASK,
+      example: 'assembleDebug',
+    },
+  ],
+  render: (a) => {
+    const task = a['task'] ?? 'assembleDebug';
+    return [
+      `Build the project with \`run_gradle_task\` (\`task: ${task}\`).`,
+      "If it fails, call `get_build_errors` and fix each error at the file, line and column it names (Kotlin, javac, AAPT2 resources, R8, KSP/kapt, lint, configuration cache, duplicate classes); errors without a location keep Gradle's own message.",
+      `Then run \`run_gradle_task\` with \`task: ${task}\` again, and repeat until it succeeds. Use \`get_build_log\` when you need the raw output around an error.`,
+      'If the project is not trusted, droidbus refuses to run Gradle: ask the user to review the project and run `droidbus trust PATH` themselves.',
+    ].join('\n');
+  },
+});
+
+/** Every prompt droidbus serves. The reference's `full-deploy` joins with the device-admin tools it names. */
+export const ALL_PROMPTS: readonly PromptDefinition[] = [diagnoseCrash, buildAndFix];
 
 /** Checks a prompts/get call's arguments; returns them, or throws invalid_params. */
 export function checkPromptArguments(

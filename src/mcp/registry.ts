@@ -5,6 +5,7 @@ import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui.js';
+import { waitForLog } from './tools/logcat-wait.js';
 import { notificationTools } from './tools/extras-notifications.js';
 import { deviceFileTools } from './tools/extras-files.js';
 import { intentTools } from './tools/extras-intent.js';
@@ -22,6 +23,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...deviceFileTools,
   ...intentTools,
   ...deviceExtraTools,
+  waitForLog,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -40,7 +40,7 @@ export interface RequestRecord {
   /** The prompt's name or the resource's URI. */
   name: string;
   durationMs: number;
-  status: 'ok' | 'invalid_params' | 'not_found' | 'internal_error';
+  status: 'ok' | 'invalid_params' | 'invalid_request' | 'not_found' | 'internal_error';
   summary: string;
 }
 
@@ -143,6 +143,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     const shown = await Promise.all(
       resources.map(async (r) => {
         try {
+          if (r.projectFile && pinnedProjectClosed(session) !== null) {
+            return false;
+          }
           return (await r.listed?.(session, extra.signal)) ?? true;
         } catch (err) {
           log.warn(`could not tell whether ${r.uri} is available`, { error: String(err) });
@@ -183,6 +186,17 @@ export function createMcpServer(options: McpServerOptions): Server {
       });
       // The spec's resource-not-found code.
       throw new McpError(-32002, `Resource not found: ${uri}`);
+    }
+    const closed = resource.projectFile ? pinnedProjectClosed(session) : null;
+    if (closed !== null) {
+      recordRequest({
+        kind: 'resource',
+        name: resource.uri,
+        durationMs: 0,
+        status: 'invalid_request',
+        summary: closed,
+      });
+      throw new McpError(ErrorCode.InvalidRequest, `${resource.uri}: ${closed}`);
     }
     try {
       const text = await resource.read(session, extra.signal);

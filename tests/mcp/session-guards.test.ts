@@ -8,6 +8,7 @@ import { LocalBusClient } from '../../src/bus/local-client.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import type { ToolDefinition } from '../../src/mcp/define-tool.js';
 import { definePrompt } from '../../src/mcp/prompts.js';
+import { defineResource } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { RequestRecord, ToolCallRecord } from '../../src/mcp/server.js';
 import { createSessionState } from '../../src/mcp/session.js';
@@ -64,6 +65,24 @@ afterEach(async () => {
   }
 });
 
+const projectFile = defineResource({
+  uri: 'android://manifest',
+  name: 'manifest',
+  title: 'Manifest',
+  description: 'A project file.',
+  mimeType: 'application/xml',
+  projectFile: true,
+  read: () => Promise.resolve('<manifest/>'),
+});
+const projectInfoResource = defineResource({
+  uri: 'android://project-info',
+  name: 'project-info',
+  title: 'Project info',
+  description: 'Served whatever the project.',
+  mimeType: 'application/json',
+  read: () => Promise.resolve('{}'),
+});
+
 async function connect(session: SessionState) {
   const tools: ToolCallRecord[] = [];
   const requests: RequestRecord[] = [];
@@ -71,6 +90,7 @@ async function connect(session: SessionState) {
     session,
     tools: [projectTool, deviceTool],
     prompts: [prompt],
+    resources: [projectFile, projectInfoResource],
     onToolCall: (r) => tools.push(r),
     onRequest: (r) => requests.push(r),
   });
@@ -118,6 +138,17 @@ describe('a pinned session whose project the host closed', () => {
 
     session.mode.hostProject = '/work/a'; // the user opened it again
     expect((await client.callTool({ name: 'list_build_variants', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('refuses the project files as resources but keeps serving project info', async () => {
+    const session = pinnedSession('/work/a');
+    const { client } = await connect(session);
+    expect((await client.readResource({ uri: 'android://manifest' })).contents).toHaveLength(1);
+    session.mode.hostProject = '/work/b';
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['android://project-info']);
+    await expect(client.readResource({ uri: 'android://manifest' })).rejects.toMatchObject({ code: -32600 });
+    expect((await client.readResource({ uri: 'android://project-info' })).contents).toHaveLength(1);
   });
 
   it('says the host has no project open when it closed it', async () => {

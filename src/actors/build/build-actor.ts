@@ -254,9 +254,16 @@ export default defineActor({
       };
     },
     'build.status': ({ root }, state) => {
-      const running = state.slot?.run?.snapshot() ?? null;
+      const run = state.slot?.run ?? null;
+      // A build whose record is made is over, even while its record is being written.
+      const running = run && !run.finalRecord ? run.snapshot() : null;
       const project = root === null ? null : gradleRootOf(root);
-      const mem = state.finished.find((f) => project === null || f.record.project_root === project)?.record;
+      const ending =
+        run?.finalRecord && (project === null || run.finalRecord.project_root === project)
+          ? run.finalRecord
+          : undefined;
+      const mem =
+        ending ?? state.finished.find((f) => project === null || f.record.project_root === project)?.record;
       const disk = recentBuilds(project, 1)[0];
       const last = mem && (!disk || mem.ended_at >= disk.ended_at) ? mem : (disk ?? null);
       return { running, last };

@@ -101,6 +101,8 @@ export class BuildRun {
   readonly startedAt = Date.now();
   readonly tail = new LogTail();
   readonly done: Promise<FinishedBuild>;
+  /** Set once the build ended and its record is made (before it is written): it is no longer running. */
+  finalRecord: BuildRecord | null = null;
   private readonly parser: GradleOutputParser = createGradleOutputParser();
   private process: GradleProcess | null = null;
   private cancelledBy: Origin | null = null;
@@ -299,6 +301,7 @@ export class BuildRun {
       java_home: init.env.javaHome,
       provenance: { git: git.git, git_reason: git.reason },
     };
+    this.finalRecord = record;
     try {
       await appendHistory(record);
     } catch (err) {
