@@ -264,6 +264,40 @@ describe("the host's page", () => {
     }
   });
 
+  it('serves the page on loopback by default, and warns when it is bound to every interface', async () => {
+    for (const [args, exposed] of [
+      [[], false],
+      [['--ui', '0.0.0.0:0'], true],
+    ] as const) {
+      const other = shortTempDir('db-pgx-');
+      const h = await startHostProcess([...args], { env: { ...env, DROIDBUS_HOME: other.dir } });
+      try {
+        const link = new URL((await waitFor(() => /page: (\S+)/.exec(h.stdout()), 'the login link'))[1]!);
+        expect(link.hostname).toBe('127.0.0.1');
+        if (exposed) {
+          await waitFor(() => h.stderr().includes('WARNING'), 'the warning');
+          expect(h.stderr()).toContain(
+            "WARNING: The droidbus host's page listens on 0.0.0.0:" +
+              link.port +
+              ' (every network interface), reachable from other machines.',
+          );
+          expect(h.stderr()).toContain('not encrypted');
+        } else {
+          expect(h.stderr()).not.toContain('WARNING');
+        }
+      } finally {
+        await h.stop();
+        other.remove();
+      }
+    }
+    const both = await runCli(['host', '--ui', '8766', '--no-ui'], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('choose --ui or --no-ui');
+    const noPort = await runCli(['host', '--ui', '127.0.0.1'], { env });
+    expect(noPort.code).toBe(2);
+    expect(noPort.stderr).toContain('names no port');
+  });
+
   it('allows and revokes a device folder for the file tools', async () => {
     await page.getByRole('link', { name: 'Trust & approvals' }).click();
     const serial = farm.devices[0]!.serial;
