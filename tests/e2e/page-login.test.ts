@@ -26,6 +26,8 @@ import type { SimFarm } from '../helpers/sim-farm.js';
 const home = shortTempDir('db-pgl-');
 let server: AdbServer;
 let farm: SimFarm;
+/** A device that has not accepted this computer's key. */
+let locked: SimFarm;
 let host: HostProcess;
 let env: Record<string, string>;
 let base: string;
@@ -76,6 +78,7 @@ function api(
 beforeAll(async () => {
   server = await startAdbServer();
   farm = await startSimFarm(server, { devices: 2 });
+  locked = await startSimFarm(server, { devices: 1, auth: 'unauthorized' });
   env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home.dir };
   host = await startHostProcess(['--ui', '127.0.0.1:0'], { env });
   const link = await waitFor(() => /page: (\S+)/.exec(host.stdout()), 'the host to print its login link');
@@ -89,6 +92,7 @@ afterAll(async () => {
   await browser?.close();
   await host?.stop();
   await farm?.stop();
+  await locked?.stop();
   await server?.stop();
   home.remove();
 });
@@ -130,7 +134,7 @@ describe("the host's page", () => {
     }
   });
 
-  it('shows the sim devices live with model and API level, and a screenshot on demand', async () => {
+  it('shows the sim devices live with model and API level, a hint for an unauthorized one, and a screenshot on demand', async () => {
     for (const d of farm.devices) {
       const row = page.locator(`tr[data-serial="${d.serial}"]`);
       await row.waitFor();
@@ -141,6 +145,11 @@ describe("the host's page", () => {
       );
       expect(await row.textContent()).toContain(d.model);
     }
+    const unauthorized = page.locator(`tr[data-serial="${locked.devices[0]!.serial}"]`);
+    await unauthorized.waitFor();
+    expect(await unauthorized.textContent()).toContain('unauthorized');
+    expect(await unauthorized.locator('.hint').textContent()).toMatch(/allow|accept|authori[sz]e/i);
+    expect(await unauthorized.getByRole('button', { name: 'Screenshot' }).count()).toBe(0);
     const first = page.locator(`tr[data-serial="${farm.devices[0]!.serial}"]`);
     await waitFor(
       async () => (await first.textContent())?.includes('com.google.android.apps.nexuslauncher'),
