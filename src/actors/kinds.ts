@@ -68,6 +68,13 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     mailbox: 64,
     spawnOnDemand: true,
   },
+  // The SDK's emulators: listing AVDs, starting them (a child process each) and stopping them.
+  avd: {
+    module: new URL('./avd/avd-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 32,
+    spawnOnDemand: true,
+  },
 };
 
 /** Splits `kind/key` into its parts. */

@@ -98,3 +98,19 @@ export function locateAdb(sdkPath: string | null): string | null {
   }
   return which('adb');
 }
+
+/** The SDK's emulator binary (`<sdk>/emulator/emulator`, `emulator.exe` on Windows); null when absent. */
+export function locateEmulator(sdkPath: string | null): string | null {
+  if (sdkPath === null) {
+    return null;
+  }
+  // On Windows only names with an extension run (the SDK ships emulator.exe).
+  const names = process.platform === 'win32' ? executableNames('emulator').slice(1) : ['emulator'];
+  for (const name of names) {
+    const candidate = path.join(sdkPath, 'emulator', name);
+    if (existsSync(candidate) && isExecutable(candidate)) {
+      return candidate;
+    }
+  }
+  return null;
+}

@@ -12,6 +12,7 @@ import { extrasRequests } from './messages/extras.js';
 import { coreEvents } from './messages/events.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
+import { adminRequests } from './messages/admin.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -25,6 +26,7 @@ export const REQUESTS = {
   ...logcatRequests,
   ...buildRequests,
   ...extrasRequests,
+  ...adminRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

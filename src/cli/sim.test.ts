@@ -57,4 +57,22 @@ describe('droidbus sim arguments', () => {
   it('accept --sample-project alone', () => {
     expect(parseSimArgs(['--sample-project', '/tmp/p'])).toMatchObject({ sampleProject: '/tmp/p' });
   });
+
+  it('accept --test-sdk with its AVDs, base port and boot time, and refuse AVD names that are not names', () => {
+    expect(
+      parseSimArgs([
+        '--test-sdk',
+        '/tmp/sdk',
+        '--avds',
+        'Pixel_8_API_34,Pixel_7a_API_33',
+        '--emulator-base-port',
+        '6400',
+        '--boot-ms',
+        '500',
+      ]).testSdk,
+    ).toEqual({ dir: '/tmp/sdk', avds: ['Pixel_8_API_34', 'Pixel_7a_API_33'], basePort: 6400, bootMs: 500 });
+    expect(parseSimArgs(['--test-sdk', '/tmp/sdk']).testSdk?.avds).toEqual(['Pixel_8_API_34']);
+    expect(() => parseSimArgs(['--test-sdk', '/tmp/sdk', '--avds', '-wipe-data'])).toThrow(UsageError);
+    expect(() => parseSimArgs(['--avds', 'A'])).toThrow(/--test-sdk/);
+  });
 });

@@ -3,6 +3,7 @@ import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 import type { AuthMode } from '../sim/adbd/connection.js';
 import type { Farm, FarmOptions } from '../sim/farm.js';
+import { AVD_NAME_RE } from '../util/app-args.js';
 
 const USAGE = `Usage: droidbus sim [options]
 
@@ -19,7 +20,12 @@ Options:
   --logcat-rate N           background logcat lines per second per device (default 5)
   --auth MODE               none (default) | any (challenge, accept any key) | unauthorized
   --emulator-base-port P    first console port tried for emulators (default 5554)
-  --sample-project DIR      write the sample Android project to DIR and exit`;
+  --sample-project DIR      write the sample Android project to DIR and exit
+  --test-sdk DIR            write an Android SDK folder to DIR whose emulator/emulator starts one
+                            simulated emulator per launch (-list-avds, -avd NAME), and exit
+  --avds A,B                the test SDK's AVD names (default Pixel_8_API_34); with
+                            --emulator-base-port, the first console port its emulators try
+  --boot-ms MS              how long the test SDK's emulators take to boot (default 0)`;
 
 /** Parses a whole number within bounds, or throws a UsageError naming the flag. */
 function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -35,7 +41,12 @@ function intFlag(name: string, value: string | undefined, min: number, max: numb
 const AUTH_MODES: readonly AuthMode[] = ['none', 'any', 'unauthorized'];
 
 /** Reads the command line into farm options (or the sample-project request). */
-export function parseSimArgs(argv: string[]): { sampleProject?: string; json: boolean; farm: FarmOptions } {
+export function parseSimArgs(argv: string[]): {
+  sampleProject?: string;
+  testSdk?: { dir: string; avds: string[]; basePort?: number; bootMs?: number };
+  json: boolean;
+  farm: FarmOptions;
+} {
   let parsed;
   try {
     parsed = parseArgs({
@@ -53,6 +64,9 @@ export function parseSimArgs(argv: string[]): { sampleProject?: string; json: bo
         auth: { type: 'string' },
         'emulator-base-port': { type: 'string' },
         'sample-project': { type: 'string' },
+        'test-sdk': { type: 'string' },
+        avds: { type: 'string' },
+        'boot-ms': { type: 'string' },
       },
     });
   } catch (err) {
@@ -65,7 +79,17 @@ export function parseSimArgs(argv: string[]): { sampleProject?: string; json: bo
   if (!(AUTH_MODES as readonly string[]).includes(auth)) {
     throw new UsageError(`--auth must be one of ${AUTH_MODES.join(', ')}, not '${auth}'`);
   }
-  if (v['sample-project'] === undefined && devices + emulators === 0) {
+  if ((v.avds !== undefined || v['boot-ms'] !== undefined) && v['test-sdk'] === undefined) {
+    throw new UsageError('--avds and --boot-ms go with --test-sdk DIR');
+  }
+  const bootMs = intFlag('boot-ms', v['boot-ms'], 0, 600_000);
+  const avds = (v.avds ?? 'Pixel_8_API_34').split(',').map((a) => a.trim());
+  if (v['test-sdk'] !== undefined && avds.some((a) => !AVD_NAME_RE.test(a))) {
+    throw new UsageError(
+      `--avds takes AVD names (letters, digits, . _ -) separated by commas, not '${v.avds ?? ''}'`,
+    );
+  }
+  if (v['sample-project'] === undefined && v['test-sdk'] === undefined && devices + emulators === 0) {
     throw new UsageError('nothing to start: give --devices or --emulators a number above 0');
   }
   const adbPort = intFlag('adb-port', v['adb-port'], 1, 65535);
@@ -86,6 +110,16 @@ export function parseSimArgs(argv: string[]): { sampleProject?: string; json: bo
     json: v.json,
     farm,
     ...(v['sample-project'] !== undefined ? { sampleProject: v['sample-project'] } : {}),
+    ...(v['test-sdk'] !== undefined
+      ? {
+          testSdk: {
+            dir: v['test-sdk'],
+            avds,
+            ...(emulatorBasePort !== undefined ? { basePort: emulatorBasePort } : {}),
+            ...(bootMs !== undefined ? { bootMs } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -138,6 +172,27 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(argv) {
     const args = parseSimArgs(argv);
+    if (args.testSdk !== undefined) {
+      const { writeTestSdk } = await import('../sim/test-sdk.js');
+      const { dir, avds, basePort, bootMs } = args.testSdk;
+      let script: string;
+      try {
+        script = await writeTestSdk(dir, {
+          avds,
+          ...(basePort !== undefined ? { basePort } : {}),
+          ...(bootMs !== undefined ? { bootMs } : {}),
+        });
+      } catch (err) {
+        process.stderr.write(`droidbus sim: ${err instanceof Error ? err.message : String(err)}\n`);
+        return 1;
+      }
+      process.stdout.write(
+        `wrote a test Android SDK to ${dir} (AVDs: ${avds.join(', ')}); its emulator is ${script}\nSet ANDROID_HOME=${dir} for droidbus to use it.\n`,
+      );
+      if (args.sampleProject === undefined) {
+        return 0;
+      }
+    }
     if (args.sampleProject !== undefined) {
       const { writeSampleProject } = await import('../sim/sample-project/index.js');
       await writeSampleProject(args.sampleProject);

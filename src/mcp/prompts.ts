@@ -109,8 +109,53 @@ export const buildAndFix = definePrompt({
   },
 });
 
-/** Every prompt droidbus serves. The reference's `full-deploy` joins with the device-admin tools it names. */
-export const ALL_PROMPTS: readonly PromptDefinition[] = [diagnoseCrash, buildAndFix];
+const VARIANT = /[a-z][A-Za-z0-9]*/;
+
+/** Builds, installs and launches a variant on a device, through a run configuration when one fits. */
+export const fullDeploy = definePrompt({
+  name: 'full-deploy',
+  title: 'Build, install and launch',
+  description: 'Build a variant, install it on a device and launch it, reporting the launch time.',
+  arguments: [
+    {
+      name: 'device_serial',
+      description: 'The device to deploy to',
+      required: true,
+      pattern: SERIAL,
+      example: 'emulator-5554',
+    },
+    {
+      name: 'variant',
+      description: 'The build variant (default debug)',
+      required: false,
+      pattern: VARIANT,
+      example: 'demoDebug',
+    },
+    {
+      name: 'package',
+      description: 'The app package, when the project has several',
+      required: false,
+      pattern: PACKAGE,
+      example: 'com.example.app',
+    },
+  ],
+  render: (a) => {
+    const serial = a['device_serial'] ?? '';
+    const variant = a['variant'] ?? 'debug';
+    const pkg = a['package'];
+    return [
+      `Deploy the ${variant} variant to ${serial} and launch it.`,
+      `1. Call \`list_run_configurations\`. If one builds the ${variant} variant, call \`run_run_configuration\` with its \`name: …\` and \`device_serial: ${serial}\`: it builds, installs and launches in one step and reports the launch time. Stop here if it succeeded.`,
+      `2. Otherwise build with \`run_gradle_task\` (\`task: assemble\` and \`variant: ${variant}\`); on failure read \`get_build_errors\` and fix them.`,
+      `3. Find the APK with \`find_apk_path\` (\`variant: ${variant}\`).`,
+      `4. Install it with \`install_apk\` (\`device_serial: ${serial}\` and the \`apk_path: …\` from step 3).`,
+      `5. Launch it with \`launch_app\` (\`device_serial: ${serial}\`${pkg ? ` and \`package: ${pkg}\`` : ' and the package install_apk reported'}) and report the launch time it prints.`,
+    ].join('\n');
+  },
+});
+
+/** Every prompt droidbus serves. */
+export const ALL_PROMPTS: readonly PromptDefinition[] = [diagnoseCrash, fullDeploy, buildAndFix];
 
 /** Checks a prompts/get call's arguments; returns them, or throws invalid_params. */
 export function checkPromptArguments(

@@ -10,6 +10,10 @@ import { notificationTools } from './tools/extras-notifications.js';
 import { deviceFileTools } from './tools/extras-files.js';
 import { intentTools } from './tools/extras-intent.js';
 import { deviceExtraTools } from './tools/extras-device.js';
+import { adminAppTools } from './tools/admin.js';
+import { adminDeviceTools } from './tools/admin-device.js';
+import { avdTools } from './tools/admin-avd.js';
+import { runConfigurationTools } from './tools/admin-run.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -24,6 +28,10 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...intentTools,
   ...deviceExtraTools,
   waitForLog,
+  ...adminAppTools,
+  ...adminDeviceTools,
+  ...avdTools,
+  ...runConfigurationTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -34,6 +34,10 @@ export interface FarmOptions {
   createDevice?: (options: SimDeviceOptions) => SimDevice;
   /** Tells the person running the farm what it did on their behalf (started a server, made a token file). */
   notify?: (message: string) => void;
+  /** The AVD name of each emulator, in order (default: the catalog model's). */
+  avdNames?: readonly string[];
+  /** Called after an emulator went away because its console was told `kill`. */
+  onEmulatorKilled?: (serial: string) => void;
 }
 
 /** One simulated device of a running farm. */
@@ -76,6 +80,17 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 
 function isAddressInUse(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
+/**
+ * The catalog emulator for an AVD: the one with that AVD name, else one of the API level the name
+ * ends with (`…_API_33`), else the i-th.
+ */
+function emulatorModel(avdName: string | undefined, i: number): (typeof EMULATOR_MODELS)[number] {
+  const byName = EMULATOR_MODELS.find((m) => m.avdName === avdName);
+  const api = avdName !== undefined ? /API_(\d+)$/i.exec(avdName)?.[1] : undefined;
+  const byApi = api !== undefined ? EMULATOR_MODELS.find((m) => m.sdk === Number(api)) : undefined;
+  return byName ?? byApi ?? EMULATOR_MODELS[i % EMULATOR_MODELS.length]!;
 }
 
 /** Finds the first free console/adb port pair at or above `base`, the way an emulator picks its ports. */
@@ -172,7 +187,7 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
     }
     const taken = new Set<number>();
     for (let i = 0; i < emulators; i++) {
-      const model = EMULATOR_MODELS[i % EMULATOR_MODELS.length]!;
+      const model = emulatorModel(options.avdNames?.[i], i);
       const ports = await listenEmulatorPorts(options.emulatorBasePort ?? 5554, taken);
       const serial = `emulator-${ports.console.port}`;
       const device = serve(ports.adb, { ...model, serial });
@@ -190,9 +205,12 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       };
       ports.console.attach({
         device,
-        avdName: model.avdName ?? 'Pixel_API',
+        avdName: options.avdNames?.[i] ?? model.avdName ?? 'Pixel_API',
         // The reply goes out first; the emulator then vanishes.
-        onKill: () => setImmediate(() => void closeDevice(entry)),
+        onKill: () =>
+          setImmediate(() => {
+            void closeDevice(entry).then(() => options.onEmulatorKilled?.(serial));
+          }),
       });
       running.push(entry);
     }

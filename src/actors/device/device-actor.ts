@@ -10,6 +10,12 @@ import { adbClient } from '../adb-instance.js';
 import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './device-files.js';
 import { listApps, listWindows, readLocation } from './device-extras.js';
 import { setEmulatorLocation } from './emulator-geo.js';
+import { changePermission, stopApp } from './app-control.js';
+import { installApk } from './app-install.js';
+import { launchApp, restartApp } from './app-launch.js';
+import { deviceShell } from './device-shell.js';
+import { setNetworkState } from './network-state.js';
+import { setOrientation } from './orientation.js';
 import { sendIntent } from './intent-command.js';
 import { actOnNotification, listNotifications } from './notification-actions.js';
 import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
@@ -178,6 +184,12 @@ export default defineActor({
     'ui.input': 'ui',
     'ui.scroll_until': 'ui',
     'notifications.act': 'ui',
+    // One app change at a time per device: an install, then its launch, never interleaved.
+    'app.install': 'app',
+    'app.launch': 'app',
+    'app.restart': 'app',
+    'app.stop': 'app',
+    'app.permission': 'app',
   },
   startTimeoutMs: 30_000,
   async start(ctx) {
@@ -329,5 +341,14 @@ export default defineActor({
     'location.get': (_p, state, ctx) => readLocation(state.serial, ctx),
     'location.set_emulator': (p, state, ctx) =>
       setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
+    'app.install': (p, state, ctx) => installApk(state.serial, p, ctx),
+    'app.launch': (p, state, ctx) => launchApp(state.serial, p, ctx),
+    'app.restart': (p, state, ctx) => restartApp(state.serial, p, ctx),
+    'app.stop': (p, state, ctx) => stopApp(state.serial, p, ctx),
+    'app.permission': (p, state, ctx) => changePermission(state.serial, p, ctx),
+    'device.network': (p, state, ctx) =>
+      setNetworkState(state.serial, deviceShell(state.serial, ctx.signal), p),
+    'device.orientation': (p, state, ctx) =>
+      setOrientation(state.serial, deviceShell(state.serial, ctx.signal), p),
   },
 });

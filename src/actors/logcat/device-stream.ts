@@ -12,6 +12,7 @@ import { BusError, fail } from '../../bus/errors.js';
 import type { StreamInfo } from '../../bus/messages/logcat.js';
 import { busErrorFromAdb } from '../adb-errors.js';
 import type { CrashGroups } from './crash-group.js';
+import { sleep } from '../../util/sleep.js';
 import type { LogStore } from './log-store.js';
 import type { Crash } from './logcat-types.js';
 import { LogcatPipeline } from './logcat-pipeline.js';
@@ -90,9 +91,10 @@ export class DeviceStream {
     const ready = new Promise<void>((resolve, reject) => {
       this.readyWaiters = { resolve, reject };
     });
-    void readProcesses(this.client, this.serial, this.abort.signal)
+    const seeded = readProcesses(this.client, this.serial, this.abort.signal)
       .catch(() => [] as PsProcess[])
       .then((list) => this.seed(list));
+    const started = Date.now();
     this.live = true;
     this.skipping = fromNow ? Buffer.alloc(0) : null;
     this.done = this.run(this.client.stream(this.serial, logcatCommand(fromNow), this.abort.signal));
@@ -117,6 +119,9 @@ export class DeviceStream {
           );
         }),
       ]);
+      // Output arrived; let the process list land too (within the same start budget), so the
+      // packages of the first lines — and the stats — are known when start_logcat answers.
+      await Promise.race([seeded, sleep(Math.max(0, timeoutMs - (Date.now() - started)), signal)]);
     } catch (err) {
       const reason = err instanceof BusError ? err.message : describe(err);
       await this.stop(`did not start: ${reason}`);

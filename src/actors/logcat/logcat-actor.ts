@@ -8,6 +8,7 @@ import {
   readRuntimeState,
   readScopePackages,
 } from './app-dumps.js';
+import { readLaunchTime } from './launch-time.js';
 import { LogcatService } from './logcat-service.js';
 
 /**
@@ -58,5 +59,7 @@ export default defineActor({
       readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
     'app.scope_packages': ({ serial, scope }, _service, ctx) =>
       readScopePackages(adbClient(), serial, scope, ctx.signal),
+    'logcat.launch_time': (p, _service, ctx) =>
+      readLaunchTime(adbClient(), p.serial, p.package, p.since_s, p.timeout_ms, ctx.signal),
   },
 });

@@ -11,6 +11,7 @@ import { projectVariants } from '../../project/variants.js';
 import { readSettings, updateSettings } from '../../store/settings.js';
 import { defineActor } from '../actor.js';
 import { buildConfigView, modelSummary, runConfigurationViews, variantView } from './project-views.js';
+import { runPlan } from './run-plan.js';
 
 function isDirectory(p: string): boolean {
   try {
@@ -224,6 +225,16 @@ export default defineActor({
         ...runConfigurationViews(model, trusted, activeVariantOf(model.root), trustHint(model.root)),
         trusted,
       };
+    },
+    'project.run_plan': async (p) => {
+      const model = await modelOf(p.root);
+      return runPlan(
+        model,
+        isProjectTrusted(model.root),
+        activeVariantOf(model.root),
+        trustHint(model.root) ?? '',
+        p,
+      );
     },
     'project.files': async ({ root }) => {
       const model = await modelOf(root);

@@ -102,7 +102,8 @@ export function writeVariantApk(projectDir: string, model: BuildModel, v: Varian
     label: 'Droidbus Sample',
     debuggable: v.buildType.name === 'debug',
     activities: manifestActivities(projectDir, model.namespace),
-    permissions: ['android.permission.INTERNET'],
+    // The manifest's permissions, as AGP merges them (CAMERA is the runtime one the permission tools use).
+    permissions: ['android.permission.INTERNET', 'android.permission.CAMERA'],
     extraEntries: [
       { name: `lib/arm64-v8a/${SAMPLE_NATIVE_LIBRARY}`, data: placeholderElf(), method: 'store' },
       {

@@ -193,6 +193,15 @@ function adbKeyboard(dev: Device, intent: Intent): void {
   }
 }
 
+/** System broadcasts only the system may send (a few of frameworks/base's protected-broadcast list). */
+const PROTECTED_BROADCASTS: ReadonlySet<string> = new Set([
+  'android.intent.action.AIRPLANE_MODE',
+  'android.intent.action.BOOT_COMPLETED',
+  'android.intent.action.BATTERY_CHANGED',
+  'android.intent.action.SCREEN_ON',
+  'android.intent.action.SCREEN_OFF',
+]);
+
 async function amBroadcast(ctx: Ctx, args: string[]): Promise<number> {
   let parsed;
   try {
@@ -204,6 +213,14 @@ async function amBroadcast(ctx: Ctx, args: string[]): Promise<number> {
   recordIntent(ctx.host, 'broadcast', intent);
   intent.flags |= 0x400000;
   await ctx.stdout.write(`Broadcasting: ${intentToString(intent)}\n`);
+  if (intent.action !== null && PROTECTED_BROADCASTS.has(intent.action) && ctx.host.sdk >= 24) {
+    // Android 7+ lets only the system send protected broadcasts; the shell (uid 2000) is refused.
+    const denial = `Permission Denial: not allowed to send broadcast ${intent.action} from pid=${ctx.host.procs.allocPid()}, uid=2000`;
+    await ctx.stderr.write(
+      `Security exception: ${denial}\n\njava.lang.SecurityException: ${denial}\n\tat com.android.server.am.ActivityManagerService.checkBroadcastFromSystem(ActivityManagerService.java:13938)\n\tat com.android.server.am.ActivityManagerService.broadcastIntentLocked(ActivityManagerService.java:14577)\n`,
+    );
+    return 255;
+  }
   adbKeyboard(ctx.host, intent);
   await ctx.stdout.write('Broadcast completed: result=0\n');
   return 0;

@@ -40,7 +40,8 @@ export const cmd: CommandFn<Device> = async (ctx) => {
     case 'settings':
       return delegate(settings, 'settings');
     case 'connectivity': {
-      if (rest[0] !== 'airplane-mode') {
+      // ConnectivityService got its airplane-mode shell command in Android 11 (API 30).
+      if (rest[0] !== 'airplane-mode' || dev.sdk < 30) {
         await ctx.stderr.write(`Unknown command: ${rest[0] ?? ''}\n`);
         return 255;
       }

@@ -1,0 +1,78 @@
+/**
+ * The `Displayed` launch time of one package, read from the device's log buffer rather than a
+ * stream, so `restart_app` has it whether or not logcat streams: `logcat -d -t SECONDS.000` (only
+ * lines since the launch began) with ActivityTaskManager and ActivityManager at Info, parsed by the
+ * logcat parser, and the newest `Displayed` line whose component is exactly that package's. The line
+ * is logged when the first frame is drawn, which can trail `am start -W` a little, so it is polled
+ * for until `timeoutMs`.
+ */
+import type { AdbClient } from '../../adb/client.js';
+import { sh } from '../../adb/shell-command.js';
+import type { ResponseOf } from '../../bus/registry.js';
+import { withAdbErrors } from '../adb-errors.js';
+import { parseLaunchTime } from './logcat-enrich.js';
+import { parseLogcat } from './logcat-parse.js';
+import { formatLogTime } from './logcat-time.js';
+
+type Displayed = NonNullable<ResponseOf<'logcat.launch_time'>['displayed']>;
+
+const LAUNCH_TAGS = new Set(['ActivityTaskManager', 'ActivityManager']);
+const POLL_MS = 200;
+
+/** The newest `Displayed` line of exactly `pkg` in threadtime text; null when there is none. */
+export function displayedOf(text: string, pkg: string): Displayed | null {
+  const { entries } = parseLogcat(text);
+  let found: Displayed | null = null;
+  for (const e of entries) {
+    if (!LAUNCH_TAGS.has(e.tag)) {
+      continue;
+    }
+    const launch = parseLaunchTime(e.message);
+    if (launch === null || launch.kind !== 'displayed' || launch.package !== pkg) {
+      continue;
+    }
+    found = {
+      ms: Math.round(launch.ms),
+      total_ms: launch.total_ms === null ? null : Math.round(launch.total_ms),
+      component: launch.component,
+      tag: e.tag,
+      time: formatLogTime(e.ts),
+    };
+  }
+  return found;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Polls the device's log for the `Displayed` line of `pkg` since `sinceS` (device epoch seconds). */
+export async function readLaunchTime(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  sinceS: number,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<ResponseOf<'logcat.launch_time'>> {
+  const deadline = Date.now() + timeoutMs;
+  const command = sh`logcat -d -v threadtime -t ${`${sinceS}.000`} -s ActivityTaskManager:I ActivityManager:I`;
+  for (;;) {
+    const out = await withAdbErrors(() =>
+      client.shell(serial, command, { signal, timeoutMs: 15_000, maxBytes: 8 * 1024 * 1024 }),
+    );
+    const displayed = displayedOf(out.stdout, pkg);
+    if (displayed !== null || Date.now() + POLL_MS > deadline || signal.aborted) {
+      return { displayed };
+    }
+    await pause(POLL_MS, signal);
+  }
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { avdNameSchema, emulatorSerialSchema } from '../../bus/messages/admin.js';
+import { defineTool } from '../define-tool.js';
+
+/** The SDK's emulators: list the AVDs, start one, stop one. */
+
+const runningSchema = z.object({ serial: z.string(), avd_name: z.string().nullable(), state: z.string() });
+
+export const listAvds = defineTool({
+  name: 'list_avds',
+  toolset: 'core',
+  kind: 'R',
+  title: 'List AVDs',
+  description:
+    "Lists the Android Virtual Devices the SDK's emulator knows (`emulator -list-avds`) and the emulators running now with their AVD names, so launch_avd and run configurations with an AVD target can be used. Says what to install when there is no emulator.",
+  input: z.object({}),
+  output: z.object({
+    emulator: z.string().nullable(),
+    sdk: z.string().nullable(),
+    avds: z.array(z.string()),
+    running: z.array(runningSchema),
+    hint: z.string().nullable(),
+  }),
+  projectIndependent: true,
+  async handle(_args, ctx) {
+    const r = await ctx.bus.request('avd.list', { root: ctx.session.project.root }, { signal: ctx.signal });
+    const runningOf = (name: string): string | null =>
+      r.running.find((e) => e.avd_name === name)?.serial ?? null;
+    const lines =
+      r.emulator === null
+        ? [r.hint ?? 'No Android emulator was found.']
+        : [
+            `${r.avds.length} AVD${r.avds.length === 1 ? '' : 's'} (${r.emulator}):`,
+            ...r.avds.map((a) => `  ${a}${runningOf(a) !== null ? ` — running as ${runningOf(a)}` : ''}`),
+            ...(r.hint !== null ? [r.hint] : []),
+          ];
+    return { text: lines.join('\n'), structured: r };
+  },
+});
+
+export const launchAvd = defineTool({
+  name: 'launch_avd',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: 'Start an emulator',
+  description:
+    "Starts an AVD with the SDK's emulator and waits (up to 60 s, with progress) until adb lists it online and booted; returns its serial — the emulator whose AVD name matches, even when others start at the same time — and already_running when it was running (or being started) already, so no second emulator starts. Cancelling the call stops an emulator it started.",
+  input: z.object({ name: avdNameSchema }),
+  output: z.object({
+    serial: z.string(),
+    avd_name: z.string(),
+    already_running: z.boolean(),
+    pid: z.number().int().nullable(),
+    elapsed_ms: z.number().int(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'avd.launch',
+      { root: ctx.session.project.root, name: args.name },
+      { signal: ctx.signal, origin: ctx.origin, onProgress: (p) => ctx.progress(p) },
+    );
+    return {
+      text: r.already_running
+        ? `${r.avd_name} is already running as ${r.serial}.`
+        : `${r.avd_name} is online as ${r.serial} (started in ${(r.elapsed_ms / 1000).toFixed(1)} s).`,
+      structured: r,
+    };
+  },
+});
+
+export const stopAvd = defineTool({
+  name: 'stop_avd',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Stop an emulator',
+  description:
+    'Stops an emulator through its console (`kill`, as `adb emu kill` does) and succeeds only once adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost. A refused kill, or an emulator still listed at the limit, is a tool error.',
+  input: z.object({ serial: emulatorSerialSchema }),
+  output: z.object({ serial: z.string(), avd_name: z.string().nullable(), elapsed_ms: z.number().int() }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'avd.stop',
+      { serial: args.serial },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Stopped ${r.serial}${r.avd_name !== null ? ` (${r.avd_name})` : ''}; adb no longer lists it.`,
+      structured: r,
+    };
+  },
+});
+
+export const avdTools = [listAvds, launchAvd, stopAvd];

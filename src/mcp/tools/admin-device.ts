@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import { networkStateSchema, orientationSchema } from '../../bus/messages/admin.js';
+import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
+import { wirelessNetworkRefusal } from '../../util/app-args.js';
+import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { optionalSerial, resolveSerial } from './device-serial.js';
+
+/** The device-admin tools that change the device: network, orientation, deep links, app settings. */
+
+function onOff(v: boolean | null): string {
+  return v === null ? 'unknown' : v ? 'on' : 'off';
+}
+
+export const setNetworkState = defineTool({
+  name: 'set_network_state',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Set Wi-Fi, mobile data, airplane mode',
+  description:
+    'Turns Wi-Fi, mobile data and airplane mode on or off (any you pass; the rest stay as they are) and returns `previous`, the state read from the global settings before, so the change can be reverted. Can cut the device off the network. On a device connected over wireless adb (host:port or mDNS serials) turning Wi-Fi off or airplane mode on is refused: it would drop adb itself.',
+  input: z.object({
+    device_serial: optionalSerial,
+    wifi: z.boolean().optional().describe('Wi-Fi on (true) or off (false)'),
+    mobile_data: z.boolean().optional().describe('Mobile data on (true) or off (false)'),
+    airplane_mode: z.boolean().optional().describe('Airplane mode on (true) or off (false)'),
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    previous: networkStateSchema,
+    current: networkStateSchema,
+    commands: z.array(z.array(z.string())),
+    airplane_method: z.enum(['cmd_connectivity', 'settings_broadcast']).nullable(),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    if (args.wifi === undefined && args.mobile_data === undefined && args.airplane_mode === undefined) {
+      throw new InvalidParamsError('Nothing to change: pass wifi, mobile_data or airplane_mode.');
+    }
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const refusal = wirelessNetworkRefusal(serial, args);
+    if (refusal !== null) {
+      throw new InvalidParamsError(refusal);
+    }
+    const r = await ctx.bus.request(
+      'device.network',
+      {
+        serial,
+        ...(args.wifi !== undefined ? { wifi: args.wifi } : {}),
+        ...(args.mobile_data !== undefined ? { mobile_data: args.mobile_data } : {}),
+        ...(args.airplane_mode !== undefined ? { airplane_mode: args.airplane_mode } : {}),
+      },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    const state = (s: typeof r.current): string =>
+      `Wi-Fi ${onOff(s.wifi)}, mobile data ${onOff(s.mobile_data)}, airplane mode ${onOff(s.airplane_mode)}`;
+    return {
+      text: `${serial}: ${state(r.current)} (was ${state(r.previous)}).`,
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+const rotationOutput = z.object({
+  orientation: z.string().nullable(),
+  accelerometer_rotation: z.boolean().nullable(),
+  user_rotation: z.number().int().nullable(),
+});
+
+export const setDeviceOrientation = defineTool({
+  name: 'set_device_orientation',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: 'Set the screen orientation',
+  description:
+    'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape (auto-rotate off, the user rotation set), or gives it back to the accelerometer (auto). Returns the previous setting so it can be restored.',
+  input: z.object({ device_serial: optionalSerial, orientation: orientationSchema }),
+  output: z.object({ device_serial: z.string(), previous: rotationOutput, current: rotationOutput }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'device.orientation',
+      { serial, orientation: args.orientation },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `${serial}: orientation ${r.current.orientation ?? 'unknown'} (was ${r.previous.orientation ?? 'unknown'}).`,
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+const intentOutput = z.object({
+  device_serial: z.string(),
+  command: z.array(z.string()),
+  output: z.string(),
+});
+
+export const openDeepLink = defineTool({
+  name: 'open_deep_link',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: 'Open a deep link',
+  description:
+    'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob. An error `am` prints ("unable to resolve Intent") is a tool error even with exit status 0.',
+  input: z.object({
+    device_serial: optionalSerial,
+    uri: dataUriSchema.describe('The link, e.g. myapp://item/42 or https://example.com/item/42'),
+  }),
+  output: intentOutput,
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'intent.send',
+      { serial, mode: 'start', action: 'android.intent.action.VIEW', data_uri: args.uri, extras: [] },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Opened ${args.uri} on ${serial}.\n${r.output}`,
+      structured: { device_serial: serial, command: r.command, output: r.output },
+    };
+  },
+});
+
+export const openAppSettings = defineTool({
+  name: 'open_app_settings',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: "Open an app's settings",
+  description:
+    'Opens the system App info screen of a package (APPLICATION_DETAILS_SETTINGS with package:PKG): permissions, storage, notifications, force stop. Read or drive it with the ui tools. `am` errors are tool errors.',
+  input: z.object({
+    device_serial: optionalSerial,
+    package: packageNameSchema.describe('The package whose App info screen to open, e.g. com.example.app'),
+  }),
+  output: intentOutput,
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'intent.send',
+      {
+        serial,
+        mode: 'start',
+        action: 'android.settings.APPLICATION_DETAILS_SETTINGS',
+        data_uri: `package:${args.package}`,
+        extras: [],
+      },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Opened the App info screen of ${args.package} on ${serial}.`,
+      structured: { device_serial: serial, command: r.command, output: r.output },
+    };
+  },
+});
+
+export const adminDeviceTools = [setNetworkState, setDeviceOrientation, openDeepLink, openAppSettings];

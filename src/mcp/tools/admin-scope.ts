@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { ToolContext } from '../define-tool.js';
+import { InvalidParamsError } from '../define-tool.js';
+
+/** The `allow_foreign_package` parameter of the package-scoped tools. */
+export const allowForeignPackage = z
+  .boolean()
+  .default(false)
+  .describe(
+    "Act on a package outside the project's own (its application ids); only when the user asked for that package",
+  );
+
+/**
+ * The package scope rule of stop_app, restart_app and the permission tools: a package outside the
+ * open project's application ids is invalid_params naming them, before any device command, unless
+ * the call passes allow_foreign_package: true.
+ */
+export async function requireProjectPackage(
+  ctx: ToolContext,
+  pkg: string,
+  allowForeign: boolean,
+): Promise<void> {
+  if (allowForeign) {
+    return;
+  }
+  const root = ctx.session.project.root;
+  if (root === null) {
+    throw new InvalidParamsError(
+      `No Android project is selected, so '${pkg}' cannot be confirmed as the project's app. Pass allow_foreign_package: true only if the user asked you to act on '${pkg}'.`,
+    );
+  }
+  const r = await ctx.bus.request('project.scope', { root, package: pkg }, { signal: ctx.signal });
+  if (r.check !== null && !r.check.ok) {
+    throw new InvalidParamsError(r.check.message);
+  }
+}

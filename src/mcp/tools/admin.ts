@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import { activityClassSchema, launchResultSchema, permissionSchema } from '../../bus/messages/admin.js';
+import { installRecordSchema } from '../../bus/messages/app-events.js';
+import { packageNameSchema } from '../../bus/messages/extras.js';
+import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
+import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+
+/** The device-admin tools that install, launch, stop and restart apps and change their permissions. */
+
+const appPackage = packageNameSchema.describe(
+  "The app's package (application id), e.g. com.example.app.debug",
+);
+
+export const installApk = defineTool({
+  name: 'install_apk',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Install an APK',
+  description:
+    "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it): apk_path must be an .apk under an application module's build/outputs whose real path is inside the project — symlinks out are refused. The file is opened once, hashed, and streamed to the device from that same handle (replacing an installed build, test APKs allowed). The install is recorded per device and package, matched to the build whose history lists that hash, so crashes of this install deobfuscate against its own mapping; the result ends with a `Recorded …` line.",
+  input: z.object({
+    device_serial: requiredSerial,
+    apk_path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .describe(
+        "The APK, relative to the project root or absolute, e.g. app/build/outputs/apk/debug/app-debug.apk (only the project's build outputs)",
+      ),
+  }),
+  output: z.object({ device_serial: z.string(), record: installRecordSchema, output: z.string() }),
+  async handle(args, ctx) {
+    const root = ctx.session.project.root;
+    if (root === null) {
+      throw new InvalidParamsError(
+        "No Android project is selected, so no APK can be installed: install_apk installs only APKs from the project's build outputs. Start droidbus with --project PATH.",
+      );
+    }
+    const r = await ctx.bus.request(
+      'app.install',
+      { serial: args.device_serial, root, apk_path: args.apk_path },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    const rec = r.record;
+    const text = [
+      `Installed ${rec.package}${rec.version_name !== null ? ` ${rec.version_name} (${rec.version_code ?? '?'})` : ''} on ${args.device_serial} from ${rec.apk_path} (${rec.apk_size} bytes): ${r.output.split('\n')[0] ?? ''}`,
+      r.launchable_activity !== null
+        ? `launch_app with package ${rec.package} starts ${r.launchable_activity}.`
+        : `${rec.package} has no launcher activity; pass activity to launch_app.`,
+      r.recorded,
+    ].join('\n');
+    return { text, structured: { device_serial: args.device_serial, record: rec, output: r.output } };
+  },
+});
+
+export const launchApp = defineTool({
+  name: 'launch_app',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: 'Launch an app',
+  description:
+    'Starts an app with `am start -W` — the named activity, else its launcher activity — and reports the launch time and state (`Launch time: 812 ms (cold), wait 815 ms`) and the logcat Displayed time. An error `am` prints (an activity that does not exist, an intent that resolves to nothing) is a tool error even with exit status 0. When no launcher activity resolves it falls back to the monkey, which reports no time.',
+  input: z.object({
+    device_serial: requiredSerial,
+    package: appPackage,
+    activity: activityClassSchema.optional(),
+  }),
+  output: launchResultSchema.extend({ device_serial: z.string() }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'app.launch',
+      {
+        serial: args.device_serial,
+        package: args.package,
+        ...(args.activity !== undefined ? { activity: args.activity } : {}),
+      },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Launched ${r.component ?? r.package} on ${args.device_serial}.\n${r.timing_line}`,
+      structured: { device_serial: args.device_serial, ...r },
+    };
+  },
+});
+
+export const stopApp = defineTool({
+  name: 'stop_app',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Stop an app',
+  description:
+    "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's own packages unless allow_foreign_package is true (when the user asked for another app).",
+  input: z.object({
+    device_serial: requiredSerial,
+    package: appPackage,
+    allow_foreign_package: allowForeignPackage,
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    package: z.string(),
+    was_running: z.boolean(),
+    installed: z.boolean(),
+  }),
+  async handle(args, ctx) {
+    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
+    const r = await ctx.bus.request(
+      'app.stop',
+      { serial: args.device_serial, package: args.package },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    const text = !r.installed
+      ? `${r.package} is not installed on ${args.device_serial}; nothing to stop.`
+      : `Stopped ${r.package} on ${args.device_serial} (${r.was_running ? 'it was running' : 'it was not running'}).`;
+    return { text, structured: { device_serial: args.device_serial, ...r } };
+  },
+});
+
+export const restartApp = defineTool({
+  name: 'restart_app',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Restart an app',
+  description:
+    "Force-stops an app and launches its launcher activity again (a cold start; app data is kept), returning total_time_ms, wait_time_ms and launch_state from `am start -W` and display_time_ms from the logcat Displayed line of exactly this package. clear_data: true runs `pm clear` first — it wipes the app's data and runtime permissions — and needs device_serial. Only the project's own packages unless allow_foreign_package is true.",
+  input: z.object({
+    package: appPackage,
+    device_serial: optionalSerial,
+    clear_data: z
+      .boolean()
+      .default(false)
+      .describe("Wipe the app's data and runtime permissions first (pm clear); needs device_serial"),
+    allow_foreign_package: allowForeignPackage,
+  }),
+  output: z.object({
+    device_serial: z.string(),
+    package: z.string(),
+    component: z.string().nullable(),
+    method: z.enum(['am_start', 'monkey']),
+    total_time_ms: z.number().int().nullable(),
+    wait_time_ms: z.number().int().nullable(),
+    launch_state: z.string().nullable(),
+    display_time_ms: z.number().int().nullable(),
+    cleared: z.boolean(),
+    was_running: z.boolean(),
+    timing_line: z.string(),
+  }),
+  async handle(args, ctx) {
+    if (args.clear_data && args.device_serial === undefined) {
+      throw new InvalidParamsError(
+        'clear_data wipes the app’s data, so it needs device_serial: name the device explicitly (list_devices).',
+      );
+    }
+    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'app.restart',
+      { serial, package: args.package, clear_data: args.clear_data },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    const structured = {
+      device_serial: serial,
+      package: r.package,
+      component: r.component,
+      method: r.method,
+      total_time_ms: r.total_ms,
+      wait_time_ms: r.wait_ms,
+      launch_state: r.launch_state,
+      display_time_ms: r.displayed_ms,
+      cleared: r.cleared,
+      was_running: r.was_running,
+      timing_line: r.timing_line,
+    };
+    return {
+      text: `Restarted ${r.component ?? r.package} on ${serial}${r.cleared ? ' after clearing its data' : ''}.\n${r.timing_line}`,
+      structured,
+    };
+  },
+});
+
+const permissionOutput = z.object({
+  device_serial: z.string(),
+  package: z.string(),
+  permission: z.string(),
+  granted: z.boolean(),
+  process_killed: z.boolean(),
+});
+
+export const grantRuntimePermission = defineTool({
+  name: 'grant_runtime_permission',
+  toolset: 'device-admin',
+  kind: 'W',
+  title: 'Grant a runtime permission',
+  description:
+    "Grants a runtime (dangerous) permission the app requests, e.g. android.permission.CAMERA (`pm grant`). The package manager's refusals (not requested, not a runtime permission, unknown) are tool errors. Only the project's own packages unless allow_foreign_package is true.",
+  input: z.object({
+    package: appPackage,
+    permission: permissionSchema,
+    device_serial: optionalSerial,
+    allow_foreign_package: allowForeignPackage,
+  }),
+  output: permissionOutput,
+  async handle(args, ctx) {
+    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'app.permission',
+      { serial, package: args.package, permission: args.permission, grant: true },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Granted ${r.permission} to ${r.package} on ${serial}.`,
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+export const revokeRuntimePermission = defineTool({
+  name: 'revoke_runtime_permission',
+  toolset: 'device-admin',
+  kind: 'D',
+  title: 'Revoke a runtime permission',
+  description:
+    "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's own packages unless allow_foreign_package is true.",
+  input: z.object({
+    package: appPackage,
+    permission: permissionSchema,
+    device_serial: optionalSerial,
+    allow_foreign_package: allowForeignPackage,
+  }),
+  output: permissionOutput,
+  async handle(args, ctx) {
+    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'app.permission',
+      { serial, package: args.package, permission: args.permission, grant: false },
+      { signal: ctx.signal, origin: ctx.origin },
+    );
+    return {
+      text: `Revoked ${r.permission} from ${r.package} on ${serial}${r.process_killed ? '; Android stopped its process' : ''}.`,
+      structured: { device_serial: serial, ...r },
+    };
+  },
+});
+
+export const adminAppTools = [
+  installApk,
+  launchApp,
+  stopApp,
+  restartApp,
+  grantRuntimePermission,
+  revokeRuntimePermission,
+];
