@@ -3,6 +3,7 @@ import type { EventDef, RequestDef } from './contract.js';
 import { appEvents } from './messages/app-events.js';
 import { devicesEvents, devicesRequests } from './messages/devices.js';
 import { hostEvents, hostRequests } from './messages/host.js';
+import { hostPageEvents, hostPageRequests } from './messages/host-page.js';
 import { projectRequests } from './messages/project.js';
 import { retraceRequests } from './messages/retrace.js';
 import { systemRequests } from './messages/system.js';
@@ -21,6 +22,7 @@ export const REQUESTS = {
   ...devicesRequests,
   ...uiRequests,
   ...hostRequests,
+  ...hostPageRequests,
   ...logcatRequests,
   ...buildRequests,
   ...extrasRequests,
@@ -33,6 +35,7 @@ export const EVENTS = {
   ...devicesEvents,
   ...appEvents,
   ...hostEvents,
+  ...hostPageEvents,
   ...logcatEvents,
   ...buildEvents,
 } satisfies Record<string, EventDef>;

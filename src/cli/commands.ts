@@ -29,6 +29,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'List or revoke the OAuth clients of droidbus host --http; turn OAuth on or off.',
     load: async () => (await import('./oauth.js')).command,
   },
+  ui: {
+    summary: "Print (and open) a one-time login link to the droidbus host's page.",
+    load: async () => (await import('./ui.js')).command,
+  },
   status: {
     summary: 'Show the droidbus host and every live MCP session with its version.',
     load: async () => (await import('./status.js')).command,

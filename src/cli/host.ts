@@ -4,6 +4,9 @@ import { HostStartError, startHost } from '../host/host.js';
 import type { Host } from '../host/host.js';
 import type { HttpFrontendOptions } from '../host/http/http-frontend.js';
 import { ListenAddressError, parseListenAddress } from '../host/http/listen-address.js';
+import type { TlsChoice } from '../host/http/tls.js';
+import { DEFAULT_PAGE_HOST, DEFAULT_PAGE_PORT } from '../host/ui/page-server.js';
+import type { PageOptions } from '../host/ui/page-server.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { BusError } from '../bus/errors.js';
 import { VERSION } from '../version.js';
@@ -11,7 +14,8 @@ import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 
-const USAGE = `Usage: droidbus host [--project PATH] [--http [ADDR:PORT]] [--tls-self-signed | --tls-cert FILE --tls-key FILE]
+const USAGE = `Usage: droidbus host [--project PATH] [--http [ADDR:PORT]] [--ui [ADDR:]PORT | --no-ui]
+                     [--tls-self-signed | --tls-cert FILE --tls-key FILE]
        droidbus host open PATH
        droidbus host close
 
@@ -28,6 +32,11 @@ dropped. Stop it with Ctrl-C (or SIGTERM): attached sessions carry on standalone
                    agents on other machines and web clients. Every request needs the bearer
                    token (droidbus token) or an OAuth access token approved with droidbus approve.
                    A non-loopback address (0.0.0.0) exposes every tool to the network: use TLS.
+  --ui [ADDR:]PORT the host's page (devices, sessions, builds, logcat, crashes, trust, approvals)
+                   on this address (default 127.0.0.1:8766, or under /ui of the --http port).
+                   It opens only with the one-time login link the host prints (droidbus ui
+                   prints a new one). A non-loopback address exposes it to the network.
+  --no-ui          serve no page
   --tls-self-signed
                    serve HTTPS with a self-signed certificate kept in the data directory
   --tls-cert FILE, --tls-key FILE
@@ -98,14 +107,14 @@ function httpFrom(argv: string[]): { http: string | null; rest: string[] } {
 
 function httpOptions(
   address: string | null,
-  values: { 'tls-cert'?: string; 'tls-key'?: string; 'tls-self-signed'?: boolean },
+  values: { 'tls-cert'?: string; 'tls-key'?: string; 'tls-self-signed'?: boolean; ui?: string },
 ): HttpFrontendOptions | null {
   const certFile = values['tls-cert'];
   const keyFile = values['tls-key'];
   const selfSigned = values['tls-self-signed'] === true;
   if (address === null) {
-    if (certFile !== undefined || keyFile !== undefined || selfSigned) {
-      throw new UsageError('--tls-cert, --tls-key and --tls-self-signed need --http');
+    if ((certFile !== undefined || keyFile !== undefined || selfSigned) && values.ui === undefined) {
+      throw new UsageError('--tls-cert, --tls-key and --tls-self-signed need --http or --ui');
     }
     return null;
   }
@@ -133,6 +142,68 @@ function httpOptions(
           ? { kind: 'self-signed' }
           : null,
   };
+}
+
+/** The TLS the options ask for (checked by httpOptions), or null. */
+function tlsChoice(values: {
+  'tls-cert'?: string;
+  'tls-key'?: string;
+  'tls-self-signed'?: boolean;
+}): TlsChoice | null {
+  const certFile = values['tls-cert'];
+  const keyFile = values['tls-key'];
+  if (certFile !== undefined && keyFile !== undefined) {
+    return { kind: 'files', certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
+  }
+  return values['tls-self-signed'] === true ? { kind: 'self-signed' } : null;
+}
+
+/**
+ * Where the page goes: `--ui [ADDR:]PORT` (the port is required), else under /ui of `--http`,
+ * else 127.0.0.1:8766 (any free port when that one is taken); `--no-ui` serves none.
+ */
+function pageOptions(
+  values: {
+    ui?: string;
+    'no-ui'?: boolean;
+    'tls-cert'?: string;
+    'tls-key'?: string;
+    'tls-self-signed'?: boolean;
+  },
+  http: HttpFrontendOptions | null,
+): PageOptions | undefined {
+  if (values['no-ui']) {
+    if (values.ui !== undefined) {
+      throw new UsageError('choose --ui or --no-ui, not both');
+    }
+    return undefined;
+  }
+  if (values.ui === undefined) {
+    return http
+      ? { mode: 'http' }
+      : {
+          mode: 'listen',
+          address: { host: DEFAULT_PAGE_HOST, port: DEFAULT_PAGE_PORT },
+          fallbackToAnyPort: true,
+          tls: null,
+        };
+  }
+  const value = values.ui;
+  if (!/^\d{1,5}$/.test(value) && !/(^|[^:]):\d{1,5}$|\]:\d{1,5}$/.test(value)) {
+    throw new UsageError(
+      `--ui takes [ADDR:]PORT (8766, 127.0.0.1:8766, [::1]:8766); '${value.slice(0, 100)}' names no port`,
+    );
+  }
+  let address;
+  try {
+    address = parseListenAddress(value);
+  } catch (err) {
+    if (err instanceof ListenAddressError) {
+      throw new UsageError(err.message.replace('--http', '--ui'));
+    }
+    throw err;
+  }
+  return { mode: 'listen', address, fallbackToAnyPort: false, tls: http ? http.tls : tlsChoice(values) };
 }
 
 /** What the host's person needs to know about its HTTP frontend. */
@@ -169,8 +240,11 @@ async function run(argv: string[]): Promise<number> {
     'tls-cert': { type: 'string' },
     'tls-key': { type: 'string' },
     'tls-self-signed': { type: 'boolean' },
+    ui: { type: 'string' },
+    'no-ui': { type: 'boolean' },
   });
   const http = httpOptions(httpAddress, values);
+  const ui = pageOptions(values, http);
   let project: string | null;
   try {
     project = selectProject(values.project, process.cwd()).root;
@@ -186,6 +260,7 @@ async function run(argv: string[]): Promise<number> {
     host = await startHost({
       project,
       ...(http ? { http } : {}),
+      ...(ui ? { ui } : {}),
       notify: (line) => process.stdout.write(`${line}\n`),
     });
   } catch (err) {
@@ -236,11 +311,17 @@ async function run(argv: string[]): Promise<number> {
       `project: ${info.project ?? 'none (open one with: droidbus host open PATH)'}`,
       `peer check: ${info.peer_check === 'uid' ? 'connections from other users are dropped' : "the socket's 0600 mode only (the native helper is not built)"}`,
       ...httpLines(host.http),
+      ...(host.page
+        ? [
+            `page: ${host.page.newLoginLink().url}`,
+            '      (a one-time login link; droidbus ui prints a new one)',
+          ]
+        : []),
       'Stop with Ctrl-C; attached sessions then continue standalone.',
       '',
     ].join('\n'),
   );
-  for (const warning of host.http?.warnings ?? []) {
+  for (const warning of [...(host.http?.warnings ?? []), ...(host.page?.warnings ?? [])]) {
     process.stderr.write(`droidbus host: WARNING: ${warning}\n`);
   }
   await host.stopped;

@@ -15,6 +15,7 @@ import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
 import { withFileLock } from '../store/lock.js';
+import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
@@ -26,6 +27,11 @@ import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
 import { resolveHostProject } from './project.js';
 import { MAX_ATTACHED_SESSIONS, SessionRegistry } from './session-registry.js';
 import { probeSocket } from './socket-probe.js';
+import { startHostPage } from './ui/host-page.js';
+import type { HostPage } from './ui/host-page.js';
+import { PageHandler } from './ui/page-handler.js';
+import { pageRequestHandlers } from './ui/page-requests.js';
+import type { PageOptions } from './ui/page-server.js';
 import { whoListens } from './control-client.js';
 
 const log = logger('host');
@@ -53,13 +59,16 @@ export interface HostOptions {
   http?: HttpFrontendOptions;
   /** Lines for the host's person (an OAuth consent page waits for `droidbus approve`). */
   notify?: (line: string) => void;
+  /** Serve the host's page (its own port, or under /ui of the HTTP frontend); off when absent. */
+  ui?: PageOptions;
 }
 
 /** Why the host could not start. The CLI exits 2 with the message. */
 export class HostStartError extends Error {
   constructor(
     message: string,
-    readonly code: 'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT' | 'HTTP_FAILED',
+    readonly code:
+      'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT' | 'HTTP_FAILED' | 'PAGE_FAILED',
   ) {
     super(message);
     this.name = 'HostStartError';
@@ -72,6 +81,8 @@ export interface Host {
   readonly system: ActorSystem;
   /** The HTTP frontend, when the host serves one. */
   readonly http: HttpFrontend | null;
+  /** The host's page, when it serves one. */
+  readonly page: HostPage | null;
   /** The host's state as `host.info` answers it. */
   info(): HostInfo;
   /** Opens another project (or closes it: null). Refused for agents: only the host's person may. */
@@ -170,6 +181,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   await listen(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
   let http: HttpFrontend | null = null;
+  let page: HostPage | null = null;
+  // The page is one more client of the bus, asking as the host's person.
+  const pageHandler = options.ui ? new PageHandler(system.client({ kind: 'host' })) : null;
+  const probe = startEventLoopProbe();
 
   const info = (): HostInfo => ({
     pid: process.pid,
@@ -181,6 +196,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     max_sessions: registry.max,
     sessions: registry.list(),
     http: http ? { url: `${http.url}/mcp`, tls: http.tls !== null } : null,
+    page: page ? { url: page.url } : null,
   });
   const publishSessions = (): void => system.bus.publish('host.sessions', { sessions: registry.list() });
 
@@ -229,6 +245,13 @@ export async function startHost(options: HostOptions): Promise<Host> {
     };
   system.bus.attach(
     new HostEndpoint(system.bus, system.supervisor, 'host', {
+      ...pageRequestHandlers({
+        project: () => project,
+        sessions: () => registry.list(),
+        pageLink: () => page?.newLoginLink() ?? null,
+        publish: (topic, payload) => system.bus.publish(topic, payload),
+        probe,
+      }),
       'host.oauth_pending': viaHttp('host.oauth_pending'),
       'host.oauth_decide': viaHttp('host.oauth_decide'),
       'host.info': () => info(),
@@ -369,15 +392,29 @@ export async function startHost(options: HostOptions): Promise<Host> {
         project: () => project,
         activity,
         notify: options.notify ?? ((line) => log.warn(line)),
+        ...(pageHandler && options.ui?.mode === 'http' ? { page: pageHandler } : {}),
       });
     } catch (err) {
       server.close();
+      probe.stop();
       await system.supervisor.shutdown();
       await activity.close();
       if (err instanceof HttpStartError) {
         throw new HostStartError(err.message, 'HTTP_FAILED');
       }
       throw err;
+    }
+  }
+  if (pageHandler && options.ui) {
+    try {
+      page = await startHostPage(pageHandler, options.ui, http);
+    } catch (err) {
+      server.close();
+      probe.stop();
+      await http?.close();
+      await system.supervisor.shutdown();
+      await activity.close();
+      throw new HostStartError((err as Error).message, 'PAGE_FAILED');
     }
   }
 
@@ -394,7 +431,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
       const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
       system.bus.close(`${reason} before answering.${detail}`);
       // 4. The connections close once their last lines are out; HTTP requests in flight finish.
-      await Promise.all([...connections].map((socket) => endConnection(socket)).concat(http?.close() ?? []));
+      await Promise.all(
+        [...connections]
+          .map((socket) => endConnection(socket))
+          .concat(http?.close() ?? [], page?.close() ?? []),
+      );
+      probe.stop();
       activity.record({
         kind: 'lifecycle',
         name: 'host_stopped',
@@ -425,6 +467,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     socketPath,
     system,
     http,
+    page,
     info,
     setProject,
     beforeFailingInflight(hook) {

@@ -21,15 +21,19 @@ function sourceFiles(dir: string): string[] {
 
 const rel = (file: string): string => path.relative(ROOT, file).split(path.sep).join('/');
 
-describe('device storage can only be allowed from the CLI', () => {
+describe('device storage can only be allowed by the user (CLI or the host page)', () => {
   const files = sourceFiles(SRC);
 
-  it('calls allowDeviceDir and revokeDeviceDir only from `droidbus storage`', () => {
+  it('calls allowDeviceDir and revokeDeviceDir only from `droidbus storage` and the host page (which refuses agents)', () => {
     const callers = files
       .filter((f) => /\b(allowDeviceDir|revokeDeviceDir)\b/.test(readFileSync(f, 'utf8')))
       .map(rel)
       .sort();
-    expect(callers).toEqual(['src/cli/storage.ts', 'src/store/device-storage.ts']);
+    expect(callers).toEqual([
+      'src/cli/storage.ts',
+      'src/host/ui/page-requests.ts',
+      'src/store/device-storage.ts',
+    ]);
   });
 
   it('touches the device_storage setting only in the store', () => {

@@ -40,6 +40,8 @@ export const hostInfoSchema = z.object({
   sessions: z.array(attachedSessionSchema),
   /** The Streamable HTTP frontend (`droidbus host --http`), or null when it is off. */
   http: z.object({ url: z.string(), tls: z.boolean() }).nullable().default(null),
+  /** The host's page (`droidbus ui` prints a login link), or null when it serves none. */
+  page: z.object({ url: z.string() }).nullable().default(null),
 });
 export type HostInfo = z.infer<typeof hostInfoSchema>;
 

@@ -42,6 +42,18 @@ export interface HttpFrontendOptions {
 export interface HttpFrontendDeps extends Omit<HttpSessionDeps, 'settings' | 'probe'> {
   /** A line for the host's person (the CLI prints it): a consent page waits for approval. */
   notify(line: string): void;
+  /** The host's page, served under its paths (/ui) on this port when it has none of its own. */
+  page?: MountedPage;
+}
+
+/** Another service on the HTTP frontend's port (the host's page), after the Host check. */
+export interface MountedPage {
+  owns(pathname: string): boolean;
+  handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: { secure: boolean; publicOrigin: string | null },
+  ): Promise<void>;
 }
 
 /** A running HTTP frontend. */
@@ -76,13 +88,30 @@ export function authWarnings(settings: HttpSettings, where: string): string[] {
   return out;
 }
 
-function exposureWarnings(address: ListenAddress, tls: boolean): string[] {
+/** What a listener exposes, for its warning (the HTTP frontend's by default; the host's page names its own). */
+export interface Exposure {
+  service: string;
+  exposed: string;
+}
+
+const MCP_EXPOSURE: Exposure = {
+  service: 'HTTP MCP',
+  exposed:
+    'Whoever gets past authentication can use every droidbus tool: run Gradle builds in the open project, read logcat and crashes, install, launch and stop apps, read the screen and drive the UI of every connected device, and change device settings.',
+};
+
+/** The warnings for a listener bound beyond loopback (none on loopback). */
+export function exposureWarnings(
+  address: ListenAddress,
+  tls: boolean,
+  what: Exposure = MCP_EXPOSURE,
+): string[] {
   if (isLoopbackAddress(address.host)) {
     return [];
   }
   const where = formatHostPort(address.host, address.port);
   const out = [
-    `HTTP MCP listens on ${where}${isWildcardAddress(address.host) ? ' (every network interface)' : ''}, reachable from other machines. Whoever gets past authentication can use every droidbus tool: run Gradle builds in the open project, read logcat and crashes, install, launch and stop apps, read the screen and drive the UI of every connected device, and change device settings.`,
+    `${what.service} listens on ${where}${isWildcardAddress(address.host) ? ' (every network interface)' : ''}, reachable from other machines. ${what.exposed}`,
   ];
   if (!tls) {
     out.push(
@@ -93,7 +122,10 @@ function exposureWarnings(address: ListenAddress, tls: boolean): string[] {
 }
 
 /** The names a self-signed certificate must carry for this address and configuration. */
-function certificateNames(address: ListenAddress, settings: HttpSettings): { dns: string[]; ips: string[] } {
+export function certificateNames(
+  address: ListenAddress,
+  settings: HttpSettings,
+): { dns: string[]; ips: string[] } {
   const ips = new Set(['127.0.0.1', '::1']);
   const dns = new Set(['localhost']);
   if (isWildcardAddress(address.host)) {
@@ -277,6 +309,14 @@ export async function startHttpFrontend(
         return;
       }
       await oauth.handle(req, res, { base, address, url });
+    } else if (deps.page?.owns(url.pathname)) {
+      let publicOrigin: string | null = null;
+      try {
+        publicOrigin = settings.public_url ? new URL(settings.public_url).origin : null;
+      } catch {
+        // An unusable public URL names no origin.
+      }
+      await deps.page.handle(req, res, { secure: tls !== null, publicOrigin });
     } else if (url.pathname === '/' && req.method === 'GET') {
       res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(`droidbus host: MCP (Streamable HTTP) is at ${base}/mcp\n`);

@@ -1,0 +1,95 @@
+import type { BusClient } from '../../bus/client.js';
+import { BusError } from '../../bus/errors.js';
+import { EVENTS, REQUESTS, isEventTopic, isRequestType } from '../../bus/registry.js';
+import type { EventTopic, RequestType } from '../../bus/registry.js';
+
+/**
+ * What the page may ask the bus. The page is one more client of the host's bus, asking as the
+ * host's person (origin `host`); this list keeps it to what its views need — no `build.run`, no
+ * device input, nothing that runs an agent's tool on its behalf.
+ */
+const PAGE_REQUEST_TYPES: readonly RequestType[] = [
+  'host.info',
+  'host.projects',
+  'host.trust',
+  'host.untrust',
+  'host.storage',
+  'host.storage_allow',
+  'host.storage_revoke',
+  'host.activity',
+  'host.standalone_sessions',
+  'host.runtime',
+  'host.oauth_pending',
+  'host.oauth_decide',
+  'devices.list',
+  'device.info',
+  'build.status',
+  'build.log',
+  'build.errors',
+  'build.history',
+  'build.cancel',
+  'logcat.start',
+  'logcat.stop',
+  'logcat.clear',
+  'logcat.entries',
+  'logcat.stats',
+  'logcat.crashes',
+  'logcat.crash_trace',
+  'retrace.crash',
+  'project.describe',
+  'project.scope',
+];
+
+/** The debug-session requests the page reads, once the `sessions` actor is part of the bus. */
+const SESSION_READS = /^sessions\.(list|get|compare)/;
+
+/** The event topics the page's live stream carries. */
+const PAGE_TOPIC_PATTERN = /^(devices\.|device\.state$|host\.|build\.|logcat\.|app\.|sessions?\.)/;
+
+/** Every request type the page may send, given the registry this droidbus was built with. */
+export function pageRequestTypes(): string[] {
+  const fromSessions = Object.keys(REQUESTS).filter(
+    (t) => SESSION_READS.test(t) && (REQUESTS as Record<string, { actor: string }>)[t]?.actor === 'sessions',
+  );
+  return [...PAGE_REQUEST_TYPES, ...fromSessions];
+}
+
+/** Every event topic the page's stream forwards. */
+export function pageTopics(): EventTopic[] {
+  return Object.keys(EVENTS).filter((t): t is EventTopic => isEventTopic(t) && PAGE_TOPIC_PATTERN.test(t));
+}
+
+/** The longest the page waits for one answer. */
+const PAGE_REQUEST_MAX_MS = 60_000;
+
+/** A bus outcome as the page's API answers it. */
+export type PageBusAnswer =
+  { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
+
+/** Sends one of the page's requests over the host's bus; refusals and failures become answers. */
+export async function pageRequest(
+  bus: BusClient,
+  allowed: ReadonlySet<string>,
+  type: unknown,
+  payload: unknown,
+  signal?: AbortSignal,
+): Promise<PageBusAnswer> {
+  if (typeof type !== 'string' || !isRequestType(type) || !allowed.has(type)) {
+    return {
+      ok: false,
+      error: { code: 'INVALID', message: `the page may not send ${String(type).slice(0, 80)}` },
+    };
+  }
+  try {
+    const value = await bus.request(type, (payload ?? {}) as never, {
+      timeoutMs: Math.min(REQUESTS[type].timeoutMs, PAGE_REQUEST_MAX_MS),
+      ...(signal ? { signal } : {}),
+    });
+    return { ok: true, value };
+  } catch (err) {
+    if (err instanceof BusError) {
+      return { ok: false, error: { code: err.code, message: err.message } };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,156 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ResponseOf } from '../api';
+import { usePage } from '../app';
+import { useBus, useEvent, useInterval } from '../hooks';
+
+type Device = ResponseOf<'devices.list'>['devices'][number];
+
+/** A screenshot on demand: the API's PNG shown through a blob: URL (the CSP allows no other). */
+function Screenshot({ serial }: { serial: string }) {
+  const [url, setUrl] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(
+    () => () => {
+      if (url) {
+        URL.revokeObjectURL(url);
+      }
+    },
+    [url],
+  );
+  const take = async (): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/ui/api/screenshot?serial=${encodeURIComponent(serial)}`, {
+        credentials: 'same-origin',
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => ({}))) as { message?: string };
+        throw new Error(body.message ?? `the host answered ${res.status}`);
+      }
+      setUrl(URL.createObjectURL(await res.blob()));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="shot">
+      <button type="button" onClick={() => void take()} disabled={busy}>
+        {busy ? 'Capturing…' : url ? 'New screenshot' : 'Screenshot'}
+      </button>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {url && <img src={url} alt={`Screenshot of ${serial}`} class="screenshot" />}
+    </div>
+  );
+}
+
+function DeviceDetails({ device }: { device: Device }) {
+  const online = device.state === 'device';
+  const details = useBus('device.info', online ? { serial: device.serial } : null, [device.serial, online]);
+  useInterval(details.reload, 10_000, online);
+  const d = details.data;
+  const { go } = usePage();
+  return (
+    <tr data-serial={device.serial}>
+      <th scope="row">
+        <code>{device.serial}</code>
+        <div class="muted small">{device.connection}</div>
+      </th>
+      <td>
+        <span class={`state state-${device.state}`}>{device.state}</span>
+        {device.hint && <p class="hint">{device.hint}</p>}
+      </td>
+      <td>{d?.model ?? device.model ?? '—'}</td>
+      <td>
+        {d?.sdk !== undefined && d?.sdk !== null ? `API ${d.sdk} (Android ${d.android_version ?? '?'})` : '—'}
+      </td>
+      <td class="activity">
+        {d?.foreground ? (
+          <>
+            <code>{d.foreground.package}</code>
+            {d.foreground.activity && <div class="muted small">{d.foreground.activity}</div>}
+          </>
+        ) : online && details.loading ? (
+          'reading…'
+        ) : (
+          '—'
+        )}
+        {details.error && <p class="error small">{details.error.message}</p>}
+      </td>
+      <td class="actions">
+        {online && (
+          <>
+            <Screenshot serial={device.serial} />
+            <button
+              type="button"
+              class="link"
+              onClick={() => go(`logcat?serial=${encodeURIComponent(device.serial)}`)}
+            >
+              Logcat
+            </button>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** Every device the adb server lists, live, with what to do about the unusable ones. */
+export function DevicesView() {
+  const list = useBus('devices.list', {});
+  const [devices, setDevices] = useState<Device[] | null>(null);
+  useEffect(() => {
+    if (list.data) {
+      setDevices(list.data.devices);
+    }
+  }, [list.data]);
+  useEvent('devices.changed', (p) => setDevices(p.devices));
+  const server = list.data?.server;
+  return (
+    <section aria-labelledby="devices-h">
+      <h3 id="devices-h" class="sr-only">
+        Connected devices
+      </h3>
+      {server && (
+        <p class={server.up ? 'muted' : 'banner error'}>
+          {server.message.includes(server.address)
+            ? server.message
+            : `adb server ${server.address}: ${server.message}`}
+        </p>
+      )}
+      {list.error && <p class="banner error">{list.error.message}</p>}
+      {devices && devices.length === 0 && (
+        <p class="empty">
+          No device is connected. Plug one in with USB debugging on, start an emulator, or try{' '}
+          <code>droidbus sim</code>.
+        </p>
+      )}
+      {devices && devices.length > 0 && (
+        <table class="grid" aria-label="Devices">
+          <thead>
+            <tr>
+              <th scope="col">Serial</th>
+              <th scope="col">State</th>
+              <th scope="col">Model</th>
+              <th scope="col">API level</th>
+              <th scope="col">Current activity</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {devices.map((d) => (
+              <DeviceDetails key={d.serial} device={d} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
