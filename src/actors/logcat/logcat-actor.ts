@@ -8,6 +8,7 @@ import {
   readRuntimeState,
   readScopePackages,
 } from './app-dumps.js';
+import { crashContext } from './crash-context.js';
 import { LogcatService } from './logcat-service.js';
 
 /**
@@ -58,5 +59,6 @@ export default defineActor({
       readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
     'app.scope_packages': ({ serial, scope }, _service, ctx) =>
       readScopePackages(adbClient(), serial, scope, ctx.signal),
+    'logcat.crash_context': (payload, service) => crashContext(service.store, service.groups, payload),
   },
 });
