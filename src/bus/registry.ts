@@ -11,6 +11,7 @@ import { extrasRequests } from './messages/extras.js';
 import { coreEvents } from './messages/events.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
+import { sessionsRequests } from './messages/sessions.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -23,6 +24,7 @@ export const REQUESTS = {
   ...logcatRequests,
   ...buildRequests,
   ...extrasRequests,
+  ...sessionsRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

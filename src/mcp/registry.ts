@@ -9,6 +9,7 @@ import { notificationTools } from './tools/extras-notifications.js';
 import { deviceFileTools } from './tools/extras-files.js';
 import { intentTools } from './tools/extras-intent.js';
 import { deviceExtraTools } from './tools/extras-device.js';
+import { sessionTools } from './tools/sessions.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -22,6 +23,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...deviceFileTools,
   ...intentTools,
   ...deviceExtraTools,
+  ...sessionTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */
