@@ -5,7 +5,7 @@
  * two processes recording at once both land and a reader never sees half a file. A missing or
  * unreadable index is rebuilt from the session files.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic.js';
 import { dataDirPath, ensureDataDir } from './data-dir.js';
@@ -113,13 +113,34 @@ function readIndexFile(): IndexFile | null {
   }
 }
 
+/** The last index read, and the file identity it was read from (a write replaces the file). */
+let cached: { key: string; index: IndexFile } | null = null;
+
+function fileKey(file: string): string | null {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The index, newest session last. When it is missing or broken it is rebuilt from the session
- * files with `summarize` (written back the next time the index is written under the lock).
+ * The index, newest session last (treat it as read-only: it may be shared with the next caller).
+ * When it is missing or broken it is rebuilt from the session files with `summarize` (written back
+ * the next time the index is written under the lock).
  */
 export function readIndex(summarize: (s: SessionFile) => IndexEntry): IndexFile {
+  // Every write renames a new file into place, so an unchanged identity is an unchanged index.
+  const key = fileKey(indexPath());
+  if (key !== null && cached?.key === key) {
+    return cached.index;
+  }
   const index = readIndexFile();
   if (index !== null) {
+    if (key !== null) {
+      cached = { key, index };
+    }
     return index;
   }
   const sessions = listSessionIds()

@@ -81,6 +81,11 @@ export class SessionJournal {
     return new Promise((resolve, reject) => this.push({ kind: 'update', select, apply, resolve, reject }));
   }
 
+  /** True while changes wait or are being written. */
+  get busy(): boolean {
+    return this.flushing !== null;
+  }
+
   /** Resolves once every change queued so far is on disk. */
   async idle(): Promise<void> {
     while (this.flushing !== null) {

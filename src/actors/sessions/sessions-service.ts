@@ -450,6 +450,11 @@ export class SessionsService {
       serial = online[0]!.serial;
     }
     const device = serial;
+    // Most device tool calls find no session: answer those without taking the lock (unless a
+    // change of this process, such as an install, is still on its way to disk).
+    if (!this.journal.busy && liveOf(device, p.package)(readIndex(summarize).sessions).length === 0) {
+      return { sessions: [], serial: device };
+    }
     const ids = await this.journal.update(liveOf(device, p.package), (s, now) => {
       appendEvent(
         s,
