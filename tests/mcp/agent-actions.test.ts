@@ -192,6 +192,20 @@ describe('agent actions from a frontend', () => {
     ]);
   });
 
+  it('sends nothing for a tool of a toolset the session does not serve', async () => {
+    const { client, sessions, recorder, session } = await connect();
+    session.toolsets = session.toolsets.filter((t) => t !== 'ui');
+    await expect(
+      client.callTool({ name: 'ui_tap', arguments: { device_serial: 'emulator-5554', x: 1 } }),
+    ).rejects.toThrow(/"ui" toolset/);
+    await client.callTool({
+      name: 'stop_app',
+      arguments: { device_serial: 'emulator-5554', package: 'com.example.app' },
+    });
+    await settled(recorder, 1);
+    expect(sessions.received.map((e) => (e.payload as { tool: string }).tool)).toEqual(['stop_app']);
+  });
+
   it('counts an action the full queue refused as dropped, and the call still answers', async () => {
     const { client, sessions, recorder } = await connect(0);
     const r = await client.callTool({ name: 'ui_tap', arguments: { device_serial: 'emulator-5554', x: 1 } });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import { SESSION_LIMITS } from '../../bus/messages/sessions.js';
 import {
+  ageSession,
+  DEVICE_GONE_END_MS,
+  STALE_END_MS,
   addCrash,
   appendEvent,
   effectiveState,
@@ -127,6 +130,25 @@ describe('a debug session', () => {
     setState(s, 'superseded', 'a newer install', T0 + IDLE_AFTER_MS + 3);
     expect(effectiveState(s, T0 + 10 * IDLE_AFTER_MS)).toBe('superseded');
     expect(s.closed_at).not.toBeNull();
+  });
+
+  it('turns idle after 12 quiet hours, ends once its device has been gone a day or after 14 quiet days', () => {
+    const s = newSession('ds-test01', install(), null, 'unattributed', T0);
+    expect(ageSession(s, T0 + 1000)).toBe(false);
+    expect(ageSession(s, T0 + IDLE_AFTER_MS + 1)).toBe(true);
+    expect(s).toMatchObject({ state: 'idle', state_reason: 'no event for 12 hours', closed_at: null });
+    expect(s.events).toHaveLength(1);
+    expect(ageSession(s, T0 + STALE_END_MS)).toBe(true);
+    expect(s.state).toBe('ended');
+    expect(s.state_reason).toMatch(/^retention: no event for 14 days/);
+
+    const gone = newSession('ds-test02', install(), null, 'unattributed', T0);
+    gone.device_gone_since = new Date(T0).toISOString();
+    appendEvent(gone, { kind: 'launch', by: AGENT, summary: 'x' }, T0 + DEVICE_GONE_END_MS - 10);
+    expect(ageSession(gone, T0 + DEVICE_GONE_END_MS)).toBe(true);
+    expect(gone.state).toBe('ended');
+    expect(gone.state_reason).toMatch(/the device has been gone since/);
+    expect(ageSession(gone, T0 + 2 * DEVICE_GONE_END_MS)).toBe(false);
   });
 
   it('adds each exit record once', () => {

@@ -193,6 +193,32 @@ export function setState(s: SessionFile, state: SessionState, reason: string, no
   appendEvent(s, { kind: 'state', by: null, summary: `${from} → ${state}: ${reason}` }, now);
 }
 
+/**
+ * What time does to a live session: ended when its device has been gone for DEVICE_GONE_END_MS or
+ * nothing happened for STALE_END_MS, idle after IDLE_AFTER_MS (without a timeline event: being idle
+ * is the absence of events). Returns true when it changed.
+ */
+export function ageSession(s: SessionFile, now: number): boolean {
+  if (!isLive(s)) {
+    return false;
+  }
+  const quiet = now - Date.parse(s.last_event_at);
+  if (s.device_gone_since !== null && now - Date.parse(s.device_gone_since) >= DEVICE_GONE_END_MS) {
+    setState(s, 'ended', `the device has been gone since ${s.device_gone_since}`, now);
+    return true;
+  }
+  if (quiet >= STALE_END_MS) {
+    setState(s, 'ended', `retention: no event for ${Math.round(STALE_END_MS / 86_400_000)} days`, now);
+    return true;
+  }
+  if (s.state === 'open' && quiet > IDLE_AFTER_MS) {
+    s.state = 'idle';
+    s.state_reason = `no event for ${Math.round(IDLE_AFTER_MS / 3_600_000)} hours`;
+    return true;
+  }
+  return false;
+}
+
 /** What a crash brings to its session. */
 export type NewCrash = Omit<CrashRecord, 'seq' | 'at'>;
 

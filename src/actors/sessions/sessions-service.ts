@@ -25,14 +25,12 @@ import {
 } from './crash-attribution.js';
 import { SessionJournal } from './session-journal.js';
 import {
+  ageSession,
   addCrash,
   appendEvent,
-  DEVICE_GONE_END_MS,
-  IDLE_AFTER_MS,
   isLive,
   noteExitKey,
   setState,
-  STALE_END_MS,
   summarize,
 } from './session-model.js';
 import { compareSessions, defaultPair } from './session-compare.js';
@@ -483,27 +481,7 @@ export class SessionsService {
     if (!readIndex(summarize).sessions.some((e) => isLive(e))) {
       return [];
     }
-    return this.journal.update(
-      (entries) => entries.filter((e) => isLive(e)).map((e) => e.id),
-      (s, now) => {
-        const quiet = now - Date.parse(s.last_event_at);
-        if (s.device_gone_since !== null && now - Date.parse(s.device_gone_since) >= DEVICE_GONE_END_MS) {
-          setState(s, 'ended', `the device has been gone since ${s.device_gone_since}`, now);
-          return true;
-        }
-        if (quiet >= STALE_END_MS) {
-          setState(s, 'ended', `retention: no event for ${Math.round(STALE_END_MS / 86_400_000)} days`, now);
-          return true;
-        }
-        if (s.state === 'open' && quiet > IDLE_AFTER_MS) {
-          // No timeline event: being idle is the absence of events.
-          s.state = 'idle';
-          s.state_reason = `no event for ${Math.round(IDLE_AFTER_MS / 3_600_000)} hours`;
-          return true;
-        }
-        return false;
-      },
-    );
+    return this.journal.update((entries) => entries.filter((e) => isLive(e)).map((e) => e.id), ageSession);
   }
 
   list(p: PayloadOf<'sessions.list'>): ResponseOf<'sessions.list'> {
