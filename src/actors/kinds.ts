@@ -1,4 +1,5 @@
 import type { WireError } from '../bus/errors.js';
+import { SESSION_LIMITS } from '../bus/messages/sessions.js';
 
 /** Where and how an actor kind runs. The module itself is loaded only inside its worker thread. */
 export interface KindConfig {
@@ -73,6 +74,13 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     module: new URL('./avd/avd-actor.js', import.meta.url),
     group: 'main',
     mailbox: 32,
+    spawnOnDemand: true,
+  },
+  sessions: {
+    module: new URL('./sessions/sessions-actor.js', import.meta.url),
+    group: 'main',
+    // Agent actions beyond it are answered BUSY and counted as dropped by the frontend.
+    mailbox: SESSION_LIMITS.maxPendingEvents,
     spawnOnDemand: true,
   },
 };

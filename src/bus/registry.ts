@@ -13,6 +13,7 @@ import { coreEvents } from './messages/events.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
 import { adminRequests } from './messages/admin.js';
+import { sessionsRequests } from './messages/sessions.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -27,6 +28,7 @@ export const REQUESTS = {
   ...buildRequests,
   ...extrasRequests,
   ...adminRequests,
+  ...sessionsRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
+import { AgentActionRecorder } from '../mcp/agent-actions.js';
 import { attachToHost } from '../mcp/attach-client.js';
 import { HostLink } from '../mcp/host-link.js';
 import type { BusClient } from '../bus/client.js';
@@ -170,6 +171,10 @@ async function run(argv: string[]): Promise<number> {
     system.supervisor
       .spawn('system')
       .catch((err: unknown) => log.warn('could not start the system actor', { error: String(err) }));
+    // Debug sessions listen to installs and crashes: running from the start, they miss none.
+    system.supervisor
+      .spawn('sessions')
+      .catch((err: unknown) => log.warn('could not start the sessions actor', { error: String(err) }));
     record = {
       pid: process.pid,
       session_id: session.sessionId,
@@ -243,17 +248,25 @@ async function run(argv: string[]): Promise<number> {
   }
 
   const probe = startEventLoopProbe();
+  // Device tool calls go to the debug sessions of their device, attached or standalone.
+  const agentActions = new AgentActionRecorder();
   const server = createMcpServer({
     session,
-    resources: [runtimeResource(probe), skillResource(), ...projectResources()],
-    onToolCall: (r) =>
+    resources: [
+      runtimeResource(probe, () => ({ agent_actions: agentActions.stats() })),
+      skillResource(),
+      ...projectResources(),
+    ],
+    onToolCall: (r) => {
       activity.record({
         kind: 'tool',
         name: r.name,
         durationMs: r.durationMs,
         status: r.status,
         summary: r.summary,
-      }),
+      });
+      agentActions.record(session, r);
+    },
     onRequest: (r) =>
       activity.record({
         kind: r.kind,

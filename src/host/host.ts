@@ -180,6 +180,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const server = net.createServer();
   await listen(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
+  // Debug sessions listen to installs and crashes: running from the start, they miss none.
+  system.supervisor
+    .spawn('sessions')
+    .catch((err: unknown) => log.warn('could not start the sessions actor', { error: String(err) }));
   let http: HttpFrontend | null = null;
   let page: HostPage | null = null;
   // The page is one more client of the bus, asking as the host's person.

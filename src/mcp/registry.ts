@@ -14,6 +14,7 @@ import { adminAppTools } from './tools/admin.js';
 import { adminDeviceTools } from './tools/admin-device.js';
 import { avdTools } from './tools/admin-avd.js';
 import { runConfigurationTools } from './tools/admin-run.js';
+import { sessionTools } from './tools/sessions.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -32,6 +33,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...adminDeviceTools,
   ...avdTools,
   ...runConfigurationTools,
+  ...sessionTools,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

@@ -17,6 +17,15 @@ export const runtimeStatsSchema = z.object({
     mean_ms: z.number(),
     since: z.number(),
   }),
+  /** Agent actions this frontend reported to the debug sessions (sent, recorded, dropped). */
+  agent_actions: z
+    .object({
+      sent: z.number(),
+      recorded: z.number(),
+      dropped: z.number(),
+      dropped_busy: z.number(),
+    })
+    .optional(),
 });
 export type RuntimeStats = z.infer<typeof runtimeStatsSchema>;
 
@@ -37,7 +46,10 @@ export function runtimeStats(probe: EventLoopProbe): RuntimeStats {
  * `droidbus://runtime`: the frontend's own figures (RSS, event-loop delay p50/p99/max), read by the
  * load test and benchmarks. `?reset` is not supported on purpose: reading never changes state.
  */
-export function runtimeResource(probe: EventLoopProbe): ResourceDefinition {
+export function runtimeResource(
+  probe: EventLoopProbe,
+  extra: () => Partial<RuntimeStats> = () => ({}),
+): ResourceDefinition {
   return defineResource({
     uri: 'droidbus://runtime',
     name: 'runtime',
@@ -45,6 +57,6 @@ export function runtimeResource(probe: EventLoopProbe): ResourceDefinition {
     description:
       "This droidbus process's memory and event-loop delay (p50/p99/max since it started), as JSON.",
     mimeType: 'application/json',
-    read: () => Promise.resolve(JSON.stringify(runtimeStats(probe), null, 2)),
+    read: () => Promise.resolve(JSON.stringify({ ...runtimeStats(probe), ...extra() }, null, 2)),
   });
 }

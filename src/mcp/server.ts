@@ -32,6 +32,8 @@ export interface ToolCallRecord {
   status: 'ok' | 'tool_error' | 'invalid_params' | 'internal_error' | 'cancelled';
   summary: string;
   args: Record<string, unknown> | undefined;
+  /** True when droidbus refused the call before the tool ran (a pinned session's closed project). */
+  refused: boolean;
 }
 
 /** What happened in one prompt get or resource read, for the activity log. */
@@ -296,7 +298,7 @@ export function createMcpServer(options: McpServerOptions): Server {
           .catch((err: unknown) => log.debug('progress notification failed', { error: String(err) }));
       },
     };
-    const record = (status: ToolCallRecord['status'], summary: string): void => {
+    const record = (status: ToolCallRecord['status'], summary: string, refused = false): void => {
       if (!options.onToolCall) {
         return;
       }
@@ -308,6 +310,7 @@ export function createMcpServer(options: McpServerOptions): Server {
           status,
           summary,
           args: parsed.data as Record<string, unknown>,
+          refused,
         });
       } catch (err) {
         log.warn('the tool-call listener threw', { error: String(err) });
@@ -315,7 +318,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     };
     const closed = tool.projectIndependent ? null : pinnedProjectClosed(session);
     if (closed) {
-      record('tool_error', closed);
+      record('tool_error', closed, true);
       return { content: [{ type: 'text', text: closed }], isError: true };
     }
     let result: ToolResult;

@@ -15,6 +15,7 @@ import { isInside, openVerified, resolveProjectFile } from '../../project/projec
 import type { ModuleInfo, ProjectModel } from '../../project/project-model.js';
 import { moduleVariants } from '../../project/variants.js';
 import { readApkInfo } from '../../util/apk.js';
+import { readZipEntries, readZipEntryData } from '../../util/apk-zip.js';
 
 const MAX_APKS = 50;
 const MAX_MAPPINGS = 20;
@@ -140,6 +141,24 @@ async function apkOwners(
   return owners;
 }
 
+/** AGP records its own version in every APK it packages (META-INF/…/app-metadata.properties). */
+const APP_METADATA = 'META-INF/com/android/build/gradle/app-metadata.properties';
+
+/** The `androidGradlePluginVersion` an APK carries; null when it has none or cannot be read. */
+export function apkAgpVersion(bytes: Uint8Array): string | null {
+  try {
+    const entry = readZipEntries(bytes).find((e) => e.name === APP_METADATA);
+    if (!entry) {
+      return null;
+    }
+    const text = Buffer.from(readZipEntryData(bytes, entry, 64 * 1024)).toString('utf8');
+    const m = /^androidGradlePluginVersion=(\S+)\s*$/m.exec(text);
+    return m ? (m[1] as string) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The first `# pg_map_id:` of a mapping file's header (R8 writes it in the first lines). */
 function mapIdOf(head: string): string | null {
   for (const line of head.split('\n').slice(0, 40)) {
@@ -208,6 +227,7 @@ export async function collectBuildOutputs(
         version_name: info?.versionName ?? null,
         variant: owner?.variant ?? null,
         module: owner?.module ?? null,
+        agp_version: bytes ? apkAgpVersion(bytes) : null,
       });
     } finally {
       await file.handle.close();

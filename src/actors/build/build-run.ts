@@ -17,6 +17,8 @@ import type { BuildEnv } from './build-env.js';
 import { collectBuildOutputs } from './build-outputs.js';
 import { MAX_LINE_CHARS, saveBuildOutput } from './build-output-store.js';
 import { gitProvenance, type GitProvenanceResult } from './git-provenance.js';
+import { hashBuildFiles } from './build-file-hashes.js';
+import { pickResolvedDependencies } from './dependency-report.js';
 import { createGradleOutputParser, type GradleOutputParser } from './gradle-output-parse.js';
 import { startGradle, wrapperName, type GradleExit, type GradleProcess } from './gradle-process.js';
 import { LogTail } from './log-tail.js';
@@ -113,6 +115,7 @@ export class BuildRun {
   private readonly timers: NodeJS.Timeout[] = [];
   private resolveDone!: (f: FinishedBuild) => void;
   private readonly git: Promise<GitProvenanceResult>;
+  private readonly buildFiles: Promise<{ path: string; sha256: string }[] | null>;
 
   constructor(private readonly init: BuildRunInit) {
     this.id = init.id;
@@ -123,6 +126,11 @@ export class BuildRun {
       git: null,
       reason: `git failed: ${String(err)}`,
     }));
+    // Taken before Gradle runs: the build files as this build read them.
+    this.buildFiles = hashBuildFiles(init.project).catch((err: unknown) => {
+      init.log.warn('could not hash the build files', { id: init.id, error: String(err) });
+      return null;
+    });
   }
 
   /** Starts Gradle (unless the build was cancelled before it could start). */
@@ -267,6 +275,9 @@ export class BuildRun {
       }
     }
     const git = await this.git;
+    const buildFiles = await this.buildFiles;
+    const apkAgp = outputs.apks.find((a) => a.agp_version)?.agp_version ?? null;
+    const agpVersion = summary.agpVersion ?? apkAgp;
     const record: BuildRecord = {
       id: this.id,
       project_root: init.project.root,
@@ -297,9 +308,13 @@ export class BuildRun {
       apks: outputs.apks,
       mapping_files: outputs.mappings,
       gradle_version: summary.gradleVersion,
-      agp_version: summary.agpVersion,
+      agp_version: agpVersion,
       java_home: init.env.javaHome,
       provenance: { git: git.git, git_reason: git.reason },
+      jdk_version: init.env.java.version,
+      agp_version_source: summary.agpVersion !== null ? 'output' : apkAgp !== null ? 'apk' : null,
+      dependencies: pickResolvedDependencies(summary.resolvedConfigurations, init.variant),
+      build_files: buildFiles,
     };
     this.finalRecord = record;
     try {

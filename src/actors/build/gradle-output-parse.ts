@@ -24,6 +24,7 @@ import {
   type BuildResult,
   type VersionFacts,
 } from './gradle-build-facts.js';
+import { DependencyReport, type ResolvedConfiguration } from './dependency-report.js';
 
 export interface BuildOutputSummary {
   /** `unknown` when the output ended without a result line and no exit code was given. */
@@ -40,6 +41,8 @@ export interface BuildOutputSummary {
   droppedDiagnostics: number;
   gradleVersion: string | null;
   agpVersion: string | null;
+  /** Dependency trees the output printed (`dependencies` reports), with resolved versions. */
+  resolvedConfigurations: ResolvedConfiguration[];
   apks: string[];
   mappingFiles: string[];
   /** Reports the output points to (configuration cache, lint, R8 missing rules). */
@@ -96,6 +99,7 @@ class Parser implements GradleOutputParser {
     agpVersion: null,
   };
   private readonly artifacts: ArtifactFacts = { apks: [], mappingFiles: [], reports: [] };
+  private readonly dependencies = new DependencyReport();
   private readonly maxLine: number;
 
   constructor(opts: GradleOutputParserOptions) {
@@ -189,6 +193,7 @@ class Parser implements GradleOutputParser {
     // Facts first: they never consume the line.
     noteVersions(line, this.versions);
     noteArtifacts(line, this.artifacts);
+    this.dependencies.note(line);
 
     if (t.startsWith('> Task ')) {
       const m = TASK_HEADER.exec(t);
@@ -366,6 +371,7 @@ class Parser implements GradleOutputParser {
       droppedDiagnostics: this.set.dropped,
       gradleVersion: this.versions.gradleVersion,
       agpVersion: this.versions.agpVersion,
+      resolvedConfigurations: this.dependencies.configurations(),
       apks: [...this.artifacts.apks],
       mappingFiles: [...this.artifacts.mappingFiles],
       reports: [...this.artifacts.reports],

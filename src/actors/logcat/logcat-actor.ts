@@ -9,6 +9,7 @@ import {
   readScopePackages,
 } from './app-dumps.js';
 import { readLaunchTime } from './launch-time.js';
+import { crashContext } from './crash-context.js';
 import { LogcatService } from './logcat-service.js';
 
 /**
@@ -61,5 +62,6 @@ export default defineActor({
       readScopePackages(adbClient(), serial, scope, ctx.signal),
     'logcat.launch_time': (p, _service, ctx) =>
       readLaunchTime(adbClient(), p.serial, p.package, p.since_s, p.timeout_ms, ctx.signal),
+    'logcat.crash_context': (payload, service) => crashContext(service.store, service.groups, payload),
   },
 });

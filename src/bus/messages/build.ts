@@ -41,6 +41,8 @@ export const builtApkSchema = z.object({
   /** The variant output-metadata.json (or the output directory) names. */
   variant: z.string().nullable(),
   module: z.string().nullable(),
+  /** `androidGradlePluginVersion` from the APK's app-metadata.properties (AGP writes it); absent in older records. */
+  agp_version: z.string().nullable().optional(),
 });
 export type BuiltApk = z.infer<typeof builtApkSchema>;
 
@@ -64,6 +66,24 @@ export const gitProvenanceSchema = z.object({
   /** `git status --porcelain` paths, relative to the repository (at most 200). */
   changed_files: z.array(z.string()),
   changed_files_truncated: z.boolean(),
+});
+
+/** Resolved dependency versions a `dependencies` report in the build's output showed. */
+export const resolvedDependenciesSchema = z.object({
+  /** The configuration they come from (`demoDebugRuntimeClasspath`). */
+  configuration: z.string(),
+  /** `group:name` → resolved version. */
+  versions: z.record(z.string(), z.string()),
+  count: z.number().int(),
+  truncated: z.boolean(),
+});
+export type ResolvedDependenciesWire = z.infer<typeof resolvedDependenciesSchema>;
+
+/** A build file's content hash, so two builds can say which build files changed between them. */
+export const buildFileHashSchema = z.object({
+  /** Relative to the project root, `/`-separated. */
+  path: z.string(),
+  sha256: z.string(),
 });
 
 /** One build as build-history.json keeps it. */
@@ -112,6 +132,15 @@ export const buildRecordSchema = z.object({
     /** Why `git` is null (not a repository, git missing, timed out). */
     git_reason: z.string().nullable(),
   }),
+  // Added later; records written before them lack these fields (read as "not recorded").
+  /** The JDK's version (`java -version`) the build ran with. */
+  jdk_version: z.string().nullable().optional(),
+  /** Where agp_version came from: a line of the output, or the APK's app-metadata.properties. */
+  agp_version_source: z.enum(['output', 'apk']).nullable().optional(),
+  /** Resolved dependency versions, when the output printed a dependency report; null when it did not. */
+  dependencies: resolvedDependenciesSchema.nullable().optional(),
+  /** Hashes of the settings, build.gradle(.kts), version catalog and properties files at build time. */
+  build_files: z.array(buildFileHashSchema).nullable().optional(),
 });
 export type BuildRecord = z.infer<typeof buildRecordSchema>;
 

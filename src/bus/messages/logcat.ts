@@ -237,6 +237,29 @@ export const packageInfoWireSchema = z.object({
   ),
 });
 
+/** The log lines around one crash, for a debug session to keep (see logcat.crash_context). */
+export const crashContextSchema = z.object({
+  /** False when the store no longer holds the crash (cleared, or evicted by newer lines). */
+  found: z.boolean(),
+  kind: crashKindSchema.nullable(),
+  /** Device time of the crash's first line (`YYYY-MM-DD HH:MM:SS.mmm`); '' when unknown. */
+  time: z.string(),
+  /** The same as epoch ms (device clock, host zone assumed), 0 when unknown. */
+  ts: z.number(),
+  /** The device's lines just before the crash, oldest first, as `MM-DD HH:MM:SS.mmm PID TID L TAG: message`. */
+  before: z.array(z.string()),
+  /** The crash's own lines, in the same form. */
+  lines: z.array(z.string()),
+  /** True when the crash had more lines than were kept (the detector's bound or the request's). */
+  truncated: z.boolean(),
+  /** The group's signature and title. */
+  signature: z.string().nullable(),
+  title: z.string().nullable(),
+  /** The `Start proc PID:PKG/…` line that started the crashed process, when the store still holds it. */
+  process_start: z.object({ seq: z.number().int(), ts: z.number(), time: z.string() }).nullable(),
+});
+export type CrashContext = z.infer<typeof crashContextSchema>;
+
 export const logcatRequests = {
   /** Starts streaming a device's logcat (no-op when it already streams). Ready within 5 s or fails. */
   'logcat.start': defineRequest({
@@ -392,6 +415,20 @@ export const logcatRequests = {
     request: byDevice.extend({ scope: packageScopeSchema }),
     response: z.object({ installed: z.array(z.string()) }),
     timeoutMs: 30_000,
+  }),
+  /** The lines around one crash the store holds (`seq` and `group_id` from its logcat.crash event). */
+  'logcat.crash_context': defineRequest({
+    actor: 'logcat',
+    request: byDevice.extend({
+      seq: z.number().int().min(1),
+      group_id: z.string().max(64),
+      pid: z.number().int(),
+      package: z.string().max(255).nullable(),
+      before: z.number().int().min(0).max(1000).default(100),
+      max_lines: z.number().int().min(1).max(2000).default(400),
+    }),
+    response: crashContextSchema,
+    timeoutMs: 10_000,
   }),
 };
 

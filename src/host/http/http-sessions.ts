@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ActorSystem } from '../../actors/runtime.js';
 import type { LocalBusClient } from '../../bus/local-client.js';
+import { AgentActionRecorder } from '../../mcp/agent-actions.js';
 import { runtimeResource } from '../../mcp/runtime-stats.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { createSessionState, sessionOrigin } from '../../mcp/session.js';
@@ -101,6 +102,8 @@ export function prefersEventStream(accept: string | undefined): boolean {
  */
 export class HttpSessions {
   private readonly sessions = new Map<string, HttpSession>();
+  /** Device tool calls of every HTTP session go to the debug sessions of their device. */
+  private readonly agentActions = new AgentActionRecorder();
   private readonly sweeper: NodeJS.Timeout;
   private closing = false;
 
@@ -294,8 +297,11 @@ export class HttpSessions {
     const { activity } = this.deps;
     const server = createMcpServer({
       session: state,
-      resources: [runtimeResource(this.deps.probe), skillResource()],
-      onToolCall: (r) =>
+      resources: [
+        runtimeResource(this.deps.probe, () => ({ agent_actions: this.agentActions.stats() })),
+        skillResource(),
+      ],
+      onToolCall: (r) => {
         activity.record({
           kind: 'tool',
           session: state.sessionId,
@@ -303,7 +309,9 @@ export class HttpSessions {
           durationMs: r.durationMs,
           status: r.status,
           summary: r.summary,
-        }),
+        });
+        this.agentActions.record(state, r);
+      },
       onRequest: (r) =>
         activity.record({
           kind: r.kind,
