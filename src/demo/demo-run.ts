@@ -303,8 +303,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
               path.join(options.outDir, 'crash-retraced.txt'),
               `${retrace.mapping_line}\n\n${retrace.trace}\n`,
             );
-            const top = retrace.trace.split('\n').slice(0, 3).join(' | ');
-            return `${retrace.mapping_line}\n      ${top}`;
+            const lines = retrace.trace.split('\n').map((l) => l.trim());
+            const from = Math.max(
+              0,
+              lines.findIndex((l) => /^[\w.$]+(Exception|Error)\b/.test(l)),
+            );
+            return `${retrace.mapping_line}\n      ${lines.slice(from, from + 3).join('\n      ')}`;
           }
           last = JSON.stringify(r.content).slice(0, 200);
           await new Promise((resolve) => setTimeout(resolve, 100));
@@ -331,7 +335,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
           JSON.stringify(session.structured, null, 2) + '\n',
         );
         const timeline = (session.structured['timeline'] as { kind: string }[] | undefined) ?? [];
-        return `${id}: ${timeline.map((e) => e.kind).join(' → ')}`;
+        const runs: string[] = [];
+        for (let i = 0; i < timeline.length;) {
+          let j = i;
+          while (j < timeline.length && timeline[j]!.kind === timeline[i]!.kind) {
+            j++;
+          }
+          runs.push(j - i > 1 ? `${timeline[i]!.kind} ×${j - i}` : timeline[i]!.kind);
+          i = j;
+        }
+        return `${id}: ${runs.join(' → ')}`;
       },
       'get_debug_session',
     );
