@@ -14,7 +14,8 @@ export function defaultSdkLocations(): string[] {
       return [path.join(local, 'Android', 'Sdk')];
     }
     default:
-      return [path.join(home, 'Android', 'Sdk'), path.join(home, 'Android', 'sdk')];
+      // Android Studio's folder, and Debian/Ubuntu's android-sdk package.
+      return [path.join(home, 'Android', 'Sdk'), path.join(home, 'Android', 'sdk'), '/usr/lib/android-sdk'];
   }
 }
 
@@ -86,17 +87,43 @@ export function locateSdk(projectRoot: string | null, trusted: boolean): SdkLoca
   return { path: null, source: null, tried };
 }
 
-/** The SDK's platform-tools adb if the SDK has one, else adb on PATH; null when neither exists. */
-export function locateAdb(sdkPath: string | null): string | null {
-  if (sdkPath) {
-    for (const name of executableNames('adb')) {
-      const candidate = path.join(sdkPath, 'platform-tools', name);
-      if (existsSync(candidate) && isExecutable(candidate)) {
-        return candidate;
-      }
+function platformToolsAdb(sdk: string): string | null {
+  for (const name of executableNames('adb')) {
+    const candidate = path.join(sdk, 'platform-tools', name);
+    if (existsSync(candidate) && isExecutable(candidate)) {
+      return candidate;
     }
   }
-  return which('adb');
+  return null;
+}
+
+/**
+ * The adb a user expects: the given SDK's platform-tools adb (the health check passes the SDK it
+ * found); else ANDROID_HOME's, ANDROID_SDK_ROOT's, adb on PATH, then the default SDK folders'.
+ */
+export function locateAdb(sdkPath: string | null = null): string | null {
+  const fromSdk = sdkPath ? platformToolsAdb(sdkPath) : null;
+  if (fromSdk) {
+    return fromSdk;
+  }
+  for (const key of ['ANDROID_HOME', 'ANDROID_SDK_ROOT']) {
+    const dir = process.env[key];
+    const found = dir ? platformToolsAdb(dir) : null;
+    if (found) {
+      return found;
+    }
+  }
+  const onPath = which('adb');
+  if (onPath) {
+    return onPath;
+  }
+  for (const dir of defaultSdkLocations()) {
+    const found = platformToolsAdb(dir);
+    if (found) {
+      return found;
+    }
+  }
+  return null;
 }
 
 /** The SDK's emulator binary (`<sdk>/emulator/emulator`, `emulator.exe` on Windows); null when absent. */

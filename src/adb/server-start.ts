@@ -1,4 +1,4 @@
-import { locateAdb, locateSdk } from './sdk.js';
+import { locateAdb } from './sdk.js';
 import { runProcess } from '../util/exec.js';
 import type { AdbClient } from './client.js';
 import { AdbError } from './errors.js';
@@ -11,12 +11,14 @@ export interface ServerCheck {
   version: number;
   /** What happened, for logs and list_devices. */
   message: string;
+  /** The adb that was started, when one was. */
+  adb?: string;
 }
 
 /**
  * Makes sure an adb server answers. When none runs on a local TCP address, starts one with the
- * SDK's adb (ANDROID_HOME, ANDROID_SDK_ROOT, default SDK locations, else adb on PATH) — as the adb
- * client itself would — and says so. A remote server (ADB_SERVER_SOCKET) is never started.
+ * SDK's adb (ANDROID_HOME, ANDROID_SDK_ROOT, PATH, the default SDK folders) — as the adb client
+ * itself would — and says so. A remote server (ADB_SERVER_SOCKET) is never started.
  */
 export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): Promise<ServerCheck> {
   try {
@@ -38,7 +40,7 @@ export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): 
       `no adb server answers at ${describeAdbServer(address)}, and droidbus only starts local servers`,
     );
   }
-  const adb = locateAdb(locateSdk(null, false).path);
+  const adb = locateAdb();
   if (!adb) {
     throw new AdbError(
       'server_unreachable',
@@ -59,6 +61,7 @@ export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): 
   return {
     started: true,
     version,
+    adb,
     message: `no adb server was running, so droidbus started one with ${adb} on port ${address.port}`,
   };
 }

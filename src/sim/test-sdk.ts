@@ -5,6 +5,7 @@
  * at DIR and droidbus finds it like a real SDK.
  */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { batStandIn, posixStandIn } from './stand-in-script.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AVD_NAME_RE } from '../util/app-args.js';
@@ -32,42 +33,30 @@ export function builtEmulatorStandInPath(): string {
   return join(here.slice(0, srcIndex), 'dist', 'sim', 'emulator-stand-in.js');
 }
 
-function shQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
-function batQuote(s: string): string {
-  return `"${s.replaceAll('"', '""')}"`;
-}
-
 /** The POSIX `emulator` script. */
 export function emulatorScript(node: string, standInArgs: readonly string[]): string {
-  return `#!/bin/sh
-# Android emulator stand-in written by \`droidbus sim --test-sdk\`: no emulator runs here.
-# It execs droidbus's emulator stand-in, which starts a simulated emulator with the AVD's name.
-APP_HOME=$(cd "$(dirname "$0")" && pwd -P) || exit 1
-DROIDBUS_SIM_AVDS_FILE=$APP_HOME/avds.json
-export DROIDBUS_SIM_AVDS_FILE
-NODE=${shQuote(node)}
-[ -x "$NODE" ] || NODE=node
-exec "$NODE" ${standInArgs.map(shQuote).join(' ')} "$@"
-`;
+  return posixStandIn({
+    comment: EMULATOR_COMMENT,
+    env: { name: 'DROIDBUS_SIM_AVDS_FILE', under: 'avds.json' },
+    node,
+    args: standInArgs,
+  });
 }
 
-/** The Windows `emulator.bat` (CRLF line endings, as cmd.exe expects). */
+/** The Windows `emulator.bat`. */
 export function emulatorBat(node: string, standInArgs: readonly string[]): string {
-  return [
-    '@rem Android emulator stand-in written by droidbus sim --test-sdk: no emulator runs here.',
-    '@echo off',
-    'setlocal',
-    'set DROIDBUS_SIM_AVDS_FILE=%~dp0avds.json',
-    `set NODE_EXE=${batQuote(node)}`,
-    'if not exist %NODE_EXE% set NODE_EXE=node',
-    `%NODE_EXE% ${standInArgs.map(batQuote).join(' ')} %*`,
-    'exit /b %ERRORLEVEL%',
-    '',
-  ].join('\r\n');
+  return batStandIn({
+    comment: EMULATOR_COMMENT,
+    env: { name: 'DROIDBUS_SIM_AVDS_FILE', under: 'avds.json' },
+    node,
+    args: standInArgs,
+  });
 }
+
+const EMULATOR_COMMENT = [
+  'Android emulator stand-in written by `droidbus sim --test-sdk`: no emulator runs here.',
+  "It execs droidbus's emulator stand-in, which starts a simulated emulator with the AVD's name.",
+];
 
 /** Writes the test SDK into `dir` (created if missing). Throws on an invalid AVD name. */
 export async function writeTestSdk(dir: string, options: TestSdkOptions): Promise<string> {

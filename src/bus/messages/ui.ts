@@ -106,6 +106,32 @@ const inputActionSchema = z.discriminatedUnion('action', [
 ]);
 export type InputAction = z.infer<typeof inputActionSchema>;
 
+/** One device's facts, as get_device_info returns them. */
+export const deviceInfoSchema = z.object({
+  serial: z.string(),
+  model: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  brand: z.string().nullable(),
+  device: z.string().nullable(),
+  android_version: z.string().nullable(),
+  sdk: z.number().int().nullable(),
+  abi: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  is_emulator: z.boolean(),
+  screen: z
+    .object({
+      width: z.number().int(),
+      height: z.number().int(),
+      density: z.number().int().nullable(),
+      override: z.string().nullable(),
+    })
+    .nullable(),
+  battery_level: z.number().int().nullable(),
+  foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
+  shell_v2: z.boolean(),
+  features: z.array(z.string()),
+});
+
 export const uiRequests = {
   'ui.hierarchy': defineRequest({
     actor: 'device',
@@ -269,30 +295,7 @@ export const uiRequests = {
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema }),
-    response: z.object({
-      serial: z.string(),
-      model: z.string().nullable(),
-      manufacturer: z.string().nullable(),
-      brand: z.string().nullable(),
-      device: z.string().nullable(),
-      android_version: z.string().nullable(),
-      sdk: z.number().int().nullable(),
-      abi: z.string().nullable(),
-      fingerprint: z.string().nullable(),
-      is_emulator: z.boolean(),
-      screen: z
-        .object({
-          width: z.number().int(),
-          height: z.number().int(),
-          density: z.number().int().nullable(),
-          override: z.string().nullable(),
-        })
-        .nullable(),
-      battery_level: z.number().int().nullable(),
-      foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
-      shell_v2: z.boolean(),
-      features: z.array(z.string()),
-    }),
+    response: deviceInfoSchema,
     timeoutMs: 35_000,
   }),
 };

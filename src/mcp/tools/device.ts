@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceEntrySchema } from '../../bus/messages/devices.js';
+import { deviceInfoSchema } from '../../bus/messages/ui.js';
 import { InvalidParamsError, defineTool } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 
@@ -35,31 +36,6 @@ export const listDevices = defineTool({
   },
 });
 
-const deviceInfoOutput = z.object({
-  serial: z.string(),
-  model: z.string().nullable(),
-  manufacturer: z.string().nullable(),
-  brand: z.string().nullable(),
-  device: z.string().nullable(),
-  android_version: z.string().nullable(),
-  sdk: z.number().int().nullable(),
-  abi: z.string().nullable(),
-  fingerprint: z.string().nullable(),
-  is_emulator: z.boolean(),
-  screen: z
-    .object({
-      width: z.number().int(),
-      height: z.number().int(),
-      density: z.number().int().nullable(),
-      override: z.string().nullable(),
-    })
-    .nullable(),
-  battery_level: z.number().int().nullable(),
-  foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
-  shell_v2: z.boolean(),
-  features: z.array(z.string()),
-});
-
 export const getDeviceInfo = defineTool({
   name: 'get_device_info',
   toolset: 'core',
@@ -68,7 +44,7 @@ export const getDeviceInfo = defineTool({
   description:
     "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density (with any wm override), battery level, and the app in the foreground.",
   input: z.object({ device_serial: optionalSerial }),
-  output: deviceInfoOutput,
+  output: deviceInfoSchema,
   projectIndependent: true,
   async handle(args, ctx) {
     const serial = await resolveSerial(ctx, args.device_serial);

@@ -107,18 +107,6 @@ export function hostRequest(
   });
 }
 
-/** The server's protocol version, or undefined when nothing answers on the port. */
-export async function serverVersion(port: number): Promise<number | undefined> {
-  try {
-    return Number.parseInt(await hostRequest(port, 'host:version', 'string', 5_000), 16);
-  } catch (err) {
-    if (err instanceof AdbServerError && err.code === 'UNREACHABLE') {
-      return undefined;
-    }
-    throw err;
-  }
-}
-
 /** One line of `host:devices`. */
 export interface ListedDevice {
   serial: string;

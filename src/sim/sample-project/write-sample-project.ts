@@ -3,6 +3,7 @@
  * sh) and `gradlew.bat` that run this droidbus installation's gradlew stand-in with node.
  */
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { batStandIn, posixStandIn } from '../stand-in-script.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleProjectFiles } from './project-files.js';
@@ -31,42 +32,29 @@ export function builtStandInPath(): string {
 }
 
 /** Quotes a word for POSIX sh. */
-function shQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Quotes an argument for cmd.exe (no shell metacharacters are expected in paths, but spaces are). */
-function batQuote(s: string): string {
-  return `"${s.replaceAll('"', '""')}"`;
-}
+const GRADLEW_COMMENT = [
+  'Gradle wrapper stand-in written by `droidbus sim --sample-project`: no Gradle runs here.',
+  "It execs droidbus's gradlew stand-in, which prints Gradle-like output and writes the APK.",
+];
 
 /** The POSIX `gradlew` script. */
 export function gradlewScript(node: string, standInArgs: readonly string[]): string {
-  return `#!/bin/sh
-# Gradle wrapper stand-in written by \`droidbus sim --sample-project\`: no Gradle runs here.
-# It execs droidbus's gradlew stand-in, which prints Gradle-like output and writes the APK.
-APP_HOME=$(cd "$(dirname "$0")" && pwd -P) || exit 1
-SIM_GRADLE_PROJECT_DIR=$APP_HOME
-export SIM_GRADLE_PROJECT_DIR
-NODE=${shQuote(node)}
-[ -x "$NODE" ] || NODE=node
-exec "$NODE" ${standInArgs.map(shQuote).join(' ')} "$@"
-`;
+  return posixStandIn({
+    comment: GRADLEW_COMMENT,
+    env: { name: 'SIM_GRADLE_PROJECT_DIR', under: '' },
+    node,
+    args: standInArgs,
+  });
 }
 
-/** The Windows `gradlew.bat` script (CRLF line endings, as cmd.exe expects). */
+/** The Windows `gradlew.bat` script. */
 export function gradlewBat(node: string, standInArgs: readonly string[]): string {
-  return [
-    '@rem Gradle wrapper stand-in written by droidbus sim --sample-project: no Gradle runs here.',
-    '@echo off',
-    'setlocal',
-    'set SIM_GRADLE_PROJECT_DIR=%~dp0',
-    `set NODE_EXE=${batQuote(node)}`,
-    'if not exist %NODE_EXE% set NODE_EXE=node',
-    `%NODE_EXE% ${standInArgs.map(batQuote).join(' ')} %*`,
-    'exit /b %ERRORLEVEL%',
-    '',
-  ].join('\r\n');
+  return batStandIn({
+    comment: GRADLEW_COMMENT,
+    env: { name: 'SIM_GRADLE_PROJECT_DIR', under: '' },
+    node,
+    args: standInArgs,
+  });
 }
 
 /** Writes the sample Android project into `dir` (created if missing; existing files are replaced). */
