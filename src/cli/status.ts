@@ -7,10 +7,10 @@ import type { CliCommand } from './command.js';
 
 const USAGE = `Usage: droidbus status [--json]
 
-Shows the droidbus host (version, project, attached sessions) and every live MCP session —
-attached and standalone — with the droidbus version it runs. An AI client keeps running the
-droidbus it started, so after an update a session can run an older version: each one that differs
-from the host (or from this droidbus when no host runs) is flagged with what to do.
+Shows the droidbus host (version, project, the address of its page, attached sessions) and every
+live MCP session — attached and standalone — with the droidbus version it runs. An AI client keeps
+running the droidbus it started, so after an update a session can run an older version: each one
+that differs from the host (or from this droidbus when no host runs) is flagged with what to do.
 
   --json   print the same as JSON`;
 
@@ -108,6 +108,9 @@ async function run(argv: string[]): Promise<number> {
     );
     if (host.http) {
       out.push(`  http:    ${host.http.url}${host.http.tls ? ' (TLS)' : ''}`);
+    }
+    if (host.page) {
+      out.push(`  page:    ${host.page.url} (log in with the link droidbus ui prints)`);
     }
   } else {
     out.push(`Host: not running (${hostProblem ?? 'unknown'})`);
