@@ -1,43 +1,54 @@
 /**
- * Debug sessions through real `droidbus mcp` sessions (the built CLI over stdio, the SDK client)
- * against a `droidbus sim` device through the real adb server: the agent builds with
- * run_gradle_task, streams logcat, taps, and reads the session with the session tools.
+ * Debug sessions end to end through real `droidbus mcp` sessions (the built CLI over stdio, the
+ * SDK client) against a `droidbus sim` device through the real adb server, using only the tools an
+ * agent has: run_gradle_task builds, install_apk installs (and opens the session), launch_app
+ * launches with the device's timing, start_logcat streams, a crash comes from the sim's app
+ * (`adb shell sim crash`), and the session tools read what the sessions actor recorded.
  *
- * What install_apk and launch_app will do is done here by the test: `adb install` of the APK the
- * build wrote and `am start -W`, published as `app.installed` / `app.launched` from an actor system
- * in this process, which records into the same data directory. Once install_apk exists, this test
- * becomes fully end-to-end by calling it instead (the rest is unchanged).
+ * The story is the one compare_debug_sessions is for: a build that works, a change to a build file,
+ * a second build that crashes.
  */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as Runtime from '../../src/actors/runtime.js';
 import type { ResponseOf } from '../../src/bus/registry.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
-import { adbInstall, agentOrigin, amStartW, until } from '../helpers/app-install.js';
+import { until } from '../helpers/until.js';
 import { setTrust, textOf, writeSample } from '../helpers/build-project.js';
 import { shortTempDir, startHostProcess, type HostProcess } from '../helpers/host.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
-import { fromDist, tempDir } from '../helpers/paths.js';
+import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 
 const PKG = 'com.droidbus.sample.demo.debug';
-const LAUNCHER = 'com.droidbus.sample.LoginActivity';
+const APK = 'app/build/outputs/apk/demo/debug/app-demo-debug.apk';
 const home = shortTempDir('dbs-');
 const work = tempDir('droidbus-sessions-mcp-');
 const project = path.join(work.dir, 'sample');
-const apk = path.join(project, 'app/build/outputs/apk/demo/debug/app-demo-debug.apk');
 
 let server: AdbServer;
 let farm: SimFarm;
 let serial: string;
 let mcp: McpSessionHandle;
-let system: Runtime.ActorSystem;
 let env: Record<string, string>;
-let sessionId: string;
-let buildId: string;
+/** The install that worked, and the one after a build-file change that crashed. */
+let first: string;
+let second: string;
+let firstBuild: string;
+let secondBuild: string;
 
 type Get = ResponseOf<'sessions.get'>;
+type Compare = ResponseOf<'sessions.compare'>;
+type Launch = ResponseOf<'app.launch'>;
+
+function git(...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd: project,
+    encoding: 'utf8',
+  }).trim();
+}
 
 async function call(client: McpSessionHandle, name: string, args: Record<string, unknown> = {}) {
   const r = await client.client.callTool({ name, arguments: args });
@@ -48,10 +59,41 @@ async function call(client: McpSessionHandle, name: string, args: Record<string,
   };
 }
 
-async function session(client = mcp, extra: Record<string, unknown> = {}): Promise<Get> {
-  const r = await call(client, 'get_debug_session', { session_id: sessionId, ...extra });
-  expect(r.isError, r.text).toBe(false);
-  return r.structured as unknown as Get;
+async function ok(name: string, args: Record<string, unknown> = {}, client = mcp) {
+  const r = await call(client, name, args);
+  expect(r.isError, `${name}: ${r.text}`).toBe(false);
+  return r;
+}
+
+async function session(id: string, client = mcp, extra: Record<string, unknown> = {}): Promise<Get> {
+  return (await ok('get_debug_session', { session_id: id, ...extra }, client)).structured as unknown as Get;
+}
+
+/** Builds demoDebug with run_gradle_task; the build's id. */
+async function build(): Promise<string> {
+  return (await ok('run_gradle_task', { task: 'assemble', variant: 'demoDebug' })).structured[
+    'build_id'
+  ] as string;
+}
+
+/** install_apk of the build's APK; the session it opened. */
+async function install(after: string | null): Promise<string> {
+  await ok('install_apk', { device_serial: serial, apk_path: APK });
+  return until('the install’s session', async () => {
+    const r = await call(mcp, 'list_debug_sessions', { state: 'open' });
+    const id = (r.structured['sessions'] as { id: string }[])[0]?.id;
+    return id !== undefined && id !== after ? id : undefined;
+  });
+}
+
+/** launch_app, and the timeline entry the launch made in `id`. */
+async function launch(id: string): Promise<{ launched: Launch; entry: Get['timeline'][number] }> {
+  const launched = (await ok('launch_app', { device_serial: serial, package: PKG }))
+    .structured as unknown as Launch;
+  const entry = await until('the launch in the session', async () =>
+    (await session(id)).timeline.find((e) => e.kind === 'launch'),
+  );
+  return { launched, entry };
 }
 
 async function invalidParams(promise: Promise<unknown>): Promise<string> {
@@ -68,23 +110,19 @@ async function invalidParams(promise: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   await writeSample(project, home.dir);
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'sample');
   await setTrust(project, home.dir, true);
   server = await startAdbServer();
   farm = await startSimFarm(server, { devices: 1 });
   serial = farm.devices[0]!.serial;
   env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home.dir, SIM_GRADLE_DURATION_MS: '300' };
   mcp = await startMcp(['--project', project], { env });
-  // This process stands in for install_apk: it publishes app.installed into the same data directory.
-  process.env['ANDROID_ADB_SERVER_PORT'] = String(server.port);
-  process.env['DROIDBUS_HOME'] = home.dir;
-  const runtime = await fromDist<typeof Runtime>('actors/runtime.ts');
-  system = runtime.startActorSystem();
-  await system.supervisor.spawn('sessions');
 }, 120_000);
 
 afterAll(async () => {
   await mcp?.close();
-  await system?.shutdown();
   await farm?.stop();
   await server?.stop();
   home.remove();
@@ -92,82 +130,126 @@ afterAll(async () => {
 });
 
 describe('debug sessions through droidbus mcp', () => {
-  it('a build, an install and a launch make a session that list_debug_sessions shows with its build', async () => {
-    const built = await call(mcp, 'run_gradle_task', { task: 'assemble', variant: 'demoDebug' });
-    expect(built.isError, built.text).toBe(false);
-    buildId = built.structured['build_id'] as string;
-    const by = agentOrigin('droidbus-e2e');
-    system.bus.publish(
-      'app.installed',
-      await adbInstall(server, serial, apk, {
-        package: PKG,
-        by,
-        buildId,
-        module: ':app',
-        variant: 'demoDebug',
-        projectRoot: project,
-      }),
-    );
-    sessionId = await until('the session', async () => {
-      const r = await call(mcp, 'list_debug_sessions', {});
-      return (r.structured['sessions'] as { id: string }[])[0]?.id;
-    });
-    system.bus.publish('app.launched', await amStartW(server, serial, PKG, LAUNCHER, by));
-    await until('the launch', async () =>
-      (await session()).session.counts.launches === 1 ? true : undefined,
-    );
-    const list = await call(mcp, 'list_debug_sessions', { device_serial: serial });
-    expect(list.text).toContain(`${sessionId}  open  ${PKG} on ${serial}`);
-    expect(list.text).toContain(`build ${buildId} :app demoDebug`);
-    expect(list.text).toContain('crashes 0, ANRs 0, exits 0, launches 1  [standalone]');
+  it('install_apk opens a session that names its build, where the build came from, and the agent that installed it', async () => {
+    firstBuild = await build();
+    first = await install(null);
+    const list = await ok('list_debug_sessions', { device_serial: serial });
+    expect(list.text).toContain(`${first}  open  ${PKG} on ${serial}`);
+    expect(list.text).toContain(`build ${firstBuild} :app demoDebug`);
     expect(list.text).toMatch(/call start_logcat for /);
+    const r = await session(first);
+    expect(r.session).toMatchObject({
+      state: 'open',
+      package: PKG,
+      device: serial,
+      build_id: firstBuild,
+      recorded_by: 'standalone',
+    });
+    expect(r.session.install.by).toMatch(/^agent droidbus-e2e \(session [0-9a-f]{8}, standalone\)$/);
+    expect(r.session.build?.source).toMatchObject({
+      commit: git('rev-parse', 'HEAD'),
+      uncommitted_changes: false,
+      agp_version: '8.7.3',
+    });
+    expect(r.timeline[0]).toMatchObject({ kind: 'install', by: r.session.install.by });
+    // The agent's install_apk call itself goes into the session it opened.
+    await until('install_apk as an agent action', async () =>
+      (await session(first)).timeline.find((e) => /^install_apk \(destructive\) succeeded/.test(e.summary)),
+    );
+  });
+
+  it('launch_app puts a launch with the timing the device reported into the session', async () => {
+    const { launched, entry } = await launch(first);
+    expect(launched.method).toBe('am_start');
+    expect(launched.total_ms).toEqual(expect.any(Number));
+    expect(entry.by).toMatch(/^agent droidbus-e2e /);
+    expect(entry.summary).toBe(
+      `launched ${launched.component}: ${launched.total_ms} ms (${launched.launch_state})`,
+    );
+    const list = await ok('list_debug_sessions', { device_serial: serial });
+    expect(list.text).toContain('crashes 0, ANRs 0, exits 0, launches 1  [standalone]');
+    const nopair = await call(mcp, 'compare_debug_sessions', {});
+    expect(nopair.isError).toBe(true);
+    expect(nopair.text).toMatch(/^No pair to compare/);
   });
 
   it("records a write tool's call on the session's device as an agent action, and a read-only tool's not at all", async () => {
-    const tap = await call(mcp, 'ui_tap', { device_serial: serial, x: 10, y: 10 });
-    expect(tap.isError, tap.text).toBe(false);
-    const read = await call(mcp, 'get_device_info', { device_serial: serial });
-    expect(read.isError, read.text).toBe(false);
+    const before = (await session(first)).session.counts.agent_actions;
+    await ok('ui_tap', { device_serial: serial, x: 10, y: 10 });
+    await ok('get_device_info', { device_serial: serial });
     // Without a serial: the one online device is the action's device.
-    const tap2 = await call(mcp, 'ui_tap', { x: 20, y: 20 });
-    expect(tap2.isError, tap2.text).toBe(false);
-    const r = await until('two agent actions', async () => {
-      const got = await session();
-      return got.session.counts.agent_actions === 2 ? got : undefined;
+    await ok('ui_tap', { x: 20, y: 20 });
+    const r = await until('two more agent actions', async () => {
+      const got = await session(first);
+      return got.session.counts.agent_actions === before + 2 ? got : undefined;
     });
     const actions = r.timeline.filter((e) => e.kind === 'agent_action');
-    expect(actions.map((e) => e.summary)).toEqual([
+    expect(actions.slice(-2).map((e) => e.summary)).toEqual([
       expect.stringMatching(/^ui_tap \(write\) succeeded in \d+ ms$/),
       expect.stringMatching(/^ui_tap \(write\) succeeded in \d+ ms$/),
     ]);
-    expect(actions[0]!.by).toMatch(/^agent droidbus-e2e \(session [0-9a-f]{8}, standalone\)$/);
+    expect(actions.at(-1)!.by).toMatch(/^agent droidbus-e2e \(session [0-9a-f]{8}, standalone\)$/);
     expect(r.timeline.some((e) => e.summary.includes('get_device_info'))).toBe(false);
   });
 
-  it('records a crash read by the agent’s logcat stream, attributed to the install and verified, with its lines', async () => {
-    const started = await call(mcp, 'start_logcat', { device_serial: serial, from_now: true });
-    expect(started.isError, started.text).toBe(false);
-    await server.adb(['-s', serial, 'shell', `sim crash ${PKG} java`]);
+  it('a second install after a build-file change supersedes the first session; a crash there is attributed to that install and verified', async () => {
+    await ok('start_logcat', { device_serial: serial, from_now: true });
+    appendFileSync(path.join(project, 'app/build.gradle.kts'), '\n// a change\n');
+    secondBuild = await build();
+    expect(secondBuild).not.toBe(firstBuild);
+    second = await install(first);
+    expect((await session(first)).session).toMatchObject({ state: 'superseded', superseded_by: second });
+    await launch(second);
+
+    const crashed = await server.adb(['-s', serial, 'shell', `sim crash ${PKG} java`]);
+    expect(crashed.code, crashed.stderr).toBe(0);
     const r = await until('the crash', async () => {
-      const got = await session();
+      const got = await session(second);
       return got.crashes.length === 1 ? got : undefined;
     });
-    expect(r.crashes[0]!.attribution).toMatchObject({ method: 'install_record', verified: true });
-    // start_logcat took a device: it is an agent action too.
-    expect(r.timeline.some((e) => e.summary.startsWith('start_logcat (write) succeeded'))).toBe(true);
-    const text = await call(mcp, 'get_debug_session', {
-      session_id: sessionId,
-      capture_seq: r.crashes[0]!.seq,
-      log_lines: 1000,
-    });
-    expect(text.text).toContain(`Build ${buildId}: assembleDemoDebug (:app demoDebug)`);
-    // The process started before the stream did, so the device's APK hash confirms it.
-    expect(text.text).toMatch(
-      / java pid \d+: .+ — verified: the device's APK still has the installed SHA-256/,
-    );
+    const c = r.crashes[0]!;
+    expect(c.kind).toBe('java');
+    expect(c.attribution).toMatchObject({ method: 'install_record', verified: true });
+    // launch_app started this process after install_apk: its Start proc line proves which APK ran.
+    expect(c.attribution.reason).toMatch(/^pid \d+ started at .* \(Start proc\), after the install/);
+    expect(r.timeline.some((e) => e.kind === 'crash' && e.by === 'the app')).toBe(true);
+    expect((await session(first)).session.counts.crashes).toBe(0);
+    const text = await ok('get_debug_session', { session_id: second, capture_seq: c.seq, log_lines: 1000 });
+    expect(text.text).toContain(`Build ${secondBuild}: assembleDemoDebug (:app demoDebug)`);
     expect(text.text).toContain('FATAL EXCEPTION');
-    const crashing = await call(mcp, 'list_debug_sessions', { only_crashing: true });
-    expect((crashing.structured['sessions'] as { id: string }[]).map((s) => s.id)).toEqual([sessionId]);
+    const crashing = await ok('list_debug_sessions', { only_crashing: true });
+    expect((crashing.structured['sessions'] as { id: string }[]).map((s) => s.id)).toEqual([second]);
+  });
+
+  it('records the exit the crash left, read from exit-info', async () => {
+    const r = await until('the exit', async () => {
+      const got = await session(second);
+      return got.session.counts.exits >= 1 ? got : undefined;
+    });
+    expect(r.timeline.find((e) => e.kind === 'exit')?.summary).toMatch(/CRASH/);
+  });
+
+  it('compare_debug_sessions picks the install that worked and the one that crashed, and names what changed between them', async () => {
+    const picked = await ok('compare_debug_sessions', {});
+    const r = picked.structured as unknown as Compare;
+    expect([r.from.id, r.to.id]).toEqual([first, second]);
+    expect(r.chosen_by).toMatch(/newest session that launched/);
+    expect(r.differences).toContainEqual({ field: 'build_id', from: firstBuild, to: secondBuild });
+    expect(r.crashes.new_in_to).toHaveLength(1);
+    expect(r.launch.comparable).toBe(true);
+    expect(r.launch.delta_ms).toEqual(expect.any(Number));
+    expect(r.provenance).toMatchObject({
+      same_commit: true,
+      differences: [{ field: 'dirty', from: false, to: true }],
+      changed_build_files: [{ path: 'app/build.gradle.kts', change: 'changed' }],
+    });
+    expect(picked.text).toContain('build files app/build.gradle.kts changed');
+    // Named the other way round, the crash is one that went away.
+    const back = (await ok('compare_debug_sessions', { from: second, to: first }))
+      .structured as unknown as Compare;
+    expect(back.chosen_by).toBeNull();
+    expect(back.crashes.gone_in_to).toEqual(r.crashes.new_in_to);
+    expect(back.crashes.new_in_to).toEqual([]);
   });
 
   it('answers invalid_params for bad arguments and a tool error for an unknown session', async () => {
@@ -181,40 +263,36 @@ describe('debug sessions through droidbus mcp', () => {
     await invalidParams(
       mcp.client.callTool({
         name: 'get_debug_session',
-        arguments: { session_id: sessionId, max_events: 501 },
+        arguments: { session_id: first, max_events: 501 },
       }),
     );
     await invalidParams(
       mcp.client.callTool({
         name: 'get_debug_session',
-        arguments: { session_id: sessionId, capture_seq: 1 },
+        arguments: { session_id: first, capture_seq: 1 },
       }),
     );
     expect(
       await invalidParams(
-        mcp.client.callTool({ name: 'compare_debug_sessions', arguments: { from: sessionId } }),
+        mcp.client.callTool({ name: 'compare_debug_sessions', arguments: { from: first } }),
       ),
     ).toMatch(/both from and to, or neither/);
     const unknown = await call(mcp, 'get_debug_session', { session_id: 'ds-zzzzzzzzzz' });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/no debug session ds-zzzzzzzzzz .*list_debug_sessions/);
-    const nopair = await call(mcp, 'compare_debug_sessions', {});
-    expect(nopair.isError).toBe(true);
-    expect(nopair.text).toMatch(/^No pair to compare/);
   });
 
   it('records the agent actions of a session attached to a droidbus host into the same session', async () => {
     let host: HostProcess | undefined;
     let attached: McpSessionHandle | undefined;
     try {
-      host = await startHostProcess([], { env });
+      host = await startHostProcess(['--no-ui'], { env });
       attached = await startMcp([], { env });
-      const before = (await session()).session.counts.agent_actions;
-      const tap = await call(attached, 'ui_tap', { device_serial: serial, x: 30, y: 30 });
-      expect(tap.isError, tap.text).toBe(false);
+      const before = (await session(second)).session.counts.agent_actions;
+      await ok('ui_tap', { device_serial: serial, x: 30, y: 30 }, attached);
       expect(attached.client.getServerVersion()?.title).toContain('attached');
       const r = await until('the attached action', async () => {
-        const got = await session(attached);
+        const got = await session(second, attached);
         return got.session.counts.agent_actions === before + 1 ? got : undefined;
       });
       expect(r.timeline.at(-1)?.by).toMatch(/^agent droidbus-e2e \(session [0-9a-f]{8}\)$/);
