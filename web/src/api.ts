@@ -61,14 +61,6 @@ export async function bus<T extends RequestType>(type: T, payload: RequestOf<T>)
   return answer.value;
 }
 
-/**
- * Sends a request this page was not built against (the `sessions` actor's, which this droidbus may
- * or may not have): the host's allow-list still decides, and the answer is the caller's to check.
- */
-export async function busUntyped<T>(type: string, payload: object): Promise<T> {
-  return (await bus(type as RequestType, payload as never)) as T;
-}
-
 /** What the page's API says about this host: the request types and event topics it may use. */
 export interface PageMeta {
   version: string;
@@ -76,7 +68,7 @@ export interface PageMeta {
   topics: string[];
 }
 
-/** Reads the page's meta (which requests exist: the debug-session ones arrive with their actor). */
+/** Reads the page's meta: the request types the host lets it send and the topics of its event stream. */
 export async function meta(): Promise<PageMeta> {
   const res = await fetch('/ui/api/meta', { credentials: 'same-origin' });
   if (res.status === 401) {

@@ -19,6 +19,12 @@ describe("the page's bus access", () => {
     expect(allowed).toContain('host.trust');
   });
 
+  it("lets the Debug sessions view read the sessions actor's sessions, and never record an agent action", () => {
+    const allowed = pageRequestTypes();
+    expect(allowed).toEqual(expect.arrayContaining(['sessions.list', 'sessions.get', 'sessions.compare']));
+    expect(allowed).not.toContain('sessions.agent_action');
+  });
+
   it('streams the events its views follow, and not the actors’ internals', () => {
     const topics = pageTopics();
     expect(topics).toEqual(

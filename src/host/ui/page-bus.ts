@@ -38,20 +38,17 @@ const PAGE_REQUEST_TYPES: readonly RequestType[] = [
   'retrace.crash',
   'project.describe',
   'project.scope',
+  'sessions.list',
+  'sessions.get',
+  'sessions.compare',
 ];
-
-/** The debug-session requests the page reads, once the `sessions` actor is part of the bus. */
-const SESSION_READS = /^sessions\.(list|get|compare)/;
 
 /** The event topics the page's live stream carries. */
 const PAGE_TOPIC_PATTERN = /^(devices\.|device\.state$|host\.|build\.|logcat\.|app\.|sessions?\.)/;
 
-/** Every request type the page may send, given the registry this droidbus was built with. */
+/** Every request type the page may send. */
 export function pageRequestTypes(): string[] {
-  const fromSessions = Object.keys(REQUESTS).filter(
-    (t) => SESSION_READS.test(t) && (REQUESTS as Record<string, { actor: string }>)[t]?.actor === 'sessions',
-  );
-  return [...PAGE_REQUEST_TYPES, ...fromSessions];
+  return [...PAGE_REQUEST_TYPES];
 }
 
 /** Every event topic the page's stream forwards. */

@@ -1,113 +1,144 @@
-import { useEffect, useState } from 'preact/hooks';
-import { busUntyped, onEvent } from '../api';
-import { usePage } from '../app';
-import { ago, originLabel, when } from '../format';
-import { useAction, useEvent } from '../hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { BusError, bus } from '../api';
+import type { RequestOf, ResponseOf } from '../api';
+import { ago, when } from '../format';
+import { useAction, useBus, useEvent, useInterval } from '../hooks';
 
-/*
- * The debug-session requests (`sessions.list`, `sessions.get`, `sessions.compare`) belong to the
- * sessions actor, which is not in every droidbus build this page ships with: their shapes are
- * described here (the fields the view reads) and sent untyped; the host's allow-list decides.
+type SessionState = NonNullable<RequestOf<'sessions.list'>['state']>;
+type Detail = ResponseOf<'sessions.get'>;
+type Entry = Detail['timeline'][number];
+type Comparison = ResponseOf<'sessions.compare'>;
+
+const STATES: readonly (SessionState | '')[] = ['', 'open', 'idle', 'superseded', 'closed', 'ended'];
+
+/** Timeline events one read asks for (the newest); "Older events" pages back 500 at a time. */
+const NEWEST = 100;
+const OLDER = 500;
+/** The most timeline events the view holds (the oldest shown go first, "Older events" reads them again). */
+const MAX_SHOWN = 2_000;
+
+/**
+ * The view reads again on the bus events that change sessions and every few seconds while shown:
+ * the sessions actor records an event after the page hears it (a crash only once its log lines are
+ * read, its exit ~1.5 s later), and standalone droidbus servers record into the same files without
+ * telling this host's bus.
  */
+const REFRESH_MS = 3_000;
+/** Events that come in bursts (crashes, devices) coalesce into one read. */
+const EVENT_READ_DELAY_MS = 300;
 
-interface Counts {
-  launches: number;
-  crashes: number;
-  anrs: number;
-  exits: number;
-  stops: number;
-  agent_actions: number;
-}
-interface SessionSummary {
-  id: string;
-  state: string;
-  state_reason: string | null;
-  package: string;
-  device: string;
-  device_model: string | null;
-  build_label: string;
-  apk_sha256: string;
-  opened_at: string;
-  closed_at: string | null;
-  last_event_at: string;
-  recorded_by: string;
-  counts: Counts;
-}
-interface SessionList {
-  sessions: SessionSummary[];
-  matched: number;
-  total: number;
-  streaming: string[];
-}
-interface SessionDetail {
-  session: SessionSummary & {
-    install: { at: string; by: string; version_name: string | null; build_id: string | null };
-    build: {
-      id: string;
-      task: string;
-      variant: string | null;
-      source: { commit: string | null; branch: string | null } | null;
-    } | null;
+function useSessionChanges(read: () => void): void {
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const soon = (): void => {
+    timer.current ??= setTimeout(() => {
+      timer.current = null;
+      read();
+    }, EVENT_READ_DELAY_MS);
   };
-  timeline: { seq: number; at: string; kind: string; by: string; summary: string }[];
-  next_before_seq: number | null;
-  crashes: {
-    seq: number;
-    at: string;
-    kind: string;
-    summary: string;
-    attribution: { method: string; verified: boolean };
-  }[];
+  useEffect(
+    () => () => {
+      if (timer.current) {
+        clearTimeout(timer.current);
+      }
+    },
+    [],
+  );
+  useEvent('app.installed', soon);
+  useEvent('app.launched', soon);
+  useEvent('app.stopped', soon);
+  useEvent('logcat.crash', soon);
+  useEvent('device.state', soon);
+  useEvent('page.resync', read);
+  useInterval(read, REFRESH_MS);
 }
-interface Diff {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
-interface Comparison {
-  chosen_by: string | null;
-  from: SessionSummary;
-  to: SessionSummary;
-  differences: Diff[];
-  launch: { comparable: boolean; delta_ms: number | null; note: string | null };
-  crashes: { new_in_to: string[]; gone_in_to: string[] };
-  provenance: {
-    same_commit: boolean | null;
-    notes: string[];
-    changed_build_files: { path: string; change: string }[];
-  } | null;
-  not_recorded: string[];
-}
-
-const STATES = ['', 'open', 'closed', 'superseded', 'ended', 'idle'];
 
 function show(v: unknown): string {
   return v === null || v === undefined ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/** A note the comparison wrote as a clause, as a sentence of its own. */
+function sentence(note: string): string {
+  return `${note.charAt(0).toUpperCase()}${note.slice(1)}${/[.!?]$/.test(note) ? '' : '.'}`;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof BusError ? err.message : String(err);
+}
+
+/** The events shown, oldest first, and the `before_seq` that reads the page before them. */
+interface Shown {
+  events: Entry[];
+  cursor: number | null;
+}
+
+/**
+ * The newest page merged into what is shown: older events the person paged in stay, unless more
+ * events arrived since the last read than one page holds (then the newest page starts over).
+ */
+function mergeNewest(shown: Shown | null, page: Detail): Shown {
+  const first = page.timeline[0];
+  const last = shown?.events.at(-1);
+  if (!shown || !first || !last || first.seq > last.seq + 1) {
+    return { events: page.timeline, cursor: page.next_before_seq };
+  }
+  const events = [...shown.events.filter((e) => e.seq < first.seq), ...page.timeline];
+  if (events.length > MAX_SHOWN) {
+    const kept = events.slice(-MAX_SHOWN);
+    return { events: kept, cursor: kept[0]!.seq };
+  }
+  return { events, cursor: shown.cursor };
+}
+
 function Timeline({ id }: { id: string }) {
-  const [detail, setDetail] = useState<SessionDetail | null>(null);
-  const [older, setOlder] = useState<SessionDetail['timeline']>([]);
-  const action = useAction();
-  const load = (): void =>
-    void action.run(async () => {
-      setDetail(await busUntyped<SessionDetail>('sessions.get', { session_id: id, max_events: 100 }));
-      setOlder([]);
-    });
-  useEffect(load, [id]);
-  useEvent('logcat.crash', load);
-  if (!detail) {
-    return <p class="muted">{action.error ?? 'Reading the session…'}</p>;
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const older = useAction();
+  const current = useRef(id);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const read = (): void => {
+    const asked = id;
+    bus('sessions.get', { session_id: asked, max_events: NEWEST }).then(
+      (r) => {
+        if (current.current === asked) {
+          setDetail(r);
+          setShown((s) => mergeNewest(s, r));
+          setError(null);
+        }
+      },
+      (err: unknown) => current.current === asked && setError(errorText(err)),
+    );
+  };
+  useEffect(() => {
+    current.current = id;
+    setDetail(null);
+    setShown(null);
+    setError(null);
+    read();
+  }, [id]);
+  useEffect(() => {
+    if (detail) {
+      headingRef.current?.focus();
+    }
+  }, [detail?.session.id]);
+  useSessionChanges(read);
+  if (!detail || !shown) {
+    return <p class="muted">{error ?? 'Reading the session…'}</p>;
   }
   const s = detail.session;
-  const events = [...older, ...detail.timeline];
-  const cursor = older.length > 0 ? null : detail.next_before_seq;
+  const cursor = shown.cursor;
   return (
     <section class="panel" aria-labelledby="ds-h">
-      <h3 id="ds-h">
-        {s.package} on {s.device_model ?? s.device} — {s.state}
+      <h3 id="ds-h" tabIndex={-1} ref={headingRef}>
+        {s.package} on {s.avd_name ?? s.device_model ?? s.device} — {s.state}
       </h3>
+      {error && <p class="error">{error}</p>}
       <dl class="facts">
+        <dt>Session</dt>
+        <dd>
+          <code>{s.id}</code> on <code>{s.device}</code>
+          {s.state_reason && <span class="muted small"> — {s.state_reason}</span>}
+        </dd>
         <dt>Installed</dt>
         <dd>
           {when(s.install.at)} by {s.install.by}
@@ -117,25 +148,32 @@ function Timeline({ id }: { id: string }) {
         <dd>
           {s.build_label}
           {s.build?.source?.commit
-            ? ` · ${s.build.source.commit.slice(0, 10)}${s.build.source.branch ? ` on ${s.build.source.branch}` : ''}`
+            ? ` · ${s.build.source.commit.slice(0, 10)}${s.build.source.branch ? ` on ${s.build.source.branch}` : ''}${s.build.source.uncommitted_changes ? ' with uncommitted changes' : ''}`
             : ''}
         </dd>
         <dt>Counts</dt>
         <dd>
           {s.counts.launches} launches · {s.counts.crashes} crashes · {s.counts.anrs} ANRs · {s.counts.exits}{' '}
-          exits · {s.counts.agent_actions} agent actions
+          exits · {s.counts.stops} stops · {s.counts.agent_actions} agent actions
+          {s.dropped_events > 0 ? ` · ${s.dropped_events} oldest events dropped` : ''}
         </dd>
       </dl>
+      {!detail.logcat_streaming && (s.state === 'open' || s.state === 'idle') && (
+        <p class="muted small">
+          This device's logcat is not streamed: crashes are recorded only while droidbus streams it (Logcat
+          view, or an agent's start_logcat).
+        </p>
+      )}
       {detail.crashes.length > 0 && (
         <>
           <h4>Crashes</h4>
-          <ul class="timeline">
+          <ul class="timeline" aria-label="Session crashes">
             {detail.crashes.map((c) => (
               <li key={c.seq} class="ev crash">
                 <time dateTime={c.at}>{when(c.at)}</time> <strong>{c.kind}</strong> {c.summary}{' '}
-                <span class="muted small">
-                  ({c.attribution.method}
-                  {c.attribution.verified ? ', verified' : ''})
+                <span class="muted small" title={c.attribution.reason}>
+                  ({c.attribution.method === 'install_record' ? 'this install' : 'unattributed'}
+                  {c.attribution.verified ? ', verified' : ', not verified'}: {c.attribution.reason})
                 </span>
               </li>
             ))}
@@ -146,24 +184,31 @@ function Timeline({ id }: { id: string }) {
       {cursor !== null && (
         <button
           type="button"
-          disabled={action.busy}
+          disabled={older.busy}
           onClick={() =>
-            void action.run(async () => {
-              const page = await busUntyped<SessionDetail>('sessions.get', {
+            void older.run(async () => {
+              const page = await bus('sessions.get', {
                 session_id: id,
-                max_events: 500,
+                max_events: OLDER,
                 before_seq: cursor,
               });
-              setOlder(page.timeline);
+              setShown((cur) => {
+                const oldest = cur?.events[0]?.seq ?? Infinity;
+                return {
+                  events: [...page.timeline.filter((e) => e.seq < oldest), ...(cur?.events ?? [])],
+                  cursor: page.next_before_seq,
+                };
+              });
             })
           }
         >
           Older events
         </button>
       )}
+      {older.error && <p class="error">{older.error}</p>}
       <ol class="timeline" aria-label="Session timeline">
-        {events.map((e) => (
-          <li key={e.seq} class={`ev ${e.kind}`}>
+        {shown.events.map((e) => (
+          <li key={e.seq} class={`ev ${e.kind}`} data-kind={e.kind}>
             <time dateTime={e.at}>{when(e.at)}</time> <strong>{e.kind}</strong> {e.summary}
             {!e.summary.includes(e.by) && <span class="muted small"> — {e.by}</span>}
           </li>
@@ -173,27 +218,20 @@ function Timeline({ id }: { id: string }) {
   );
 }
 
-function ComparePanel({ from, to }: { from: string | null; to: string | null }) {
-  const [result, setResult] = useState<Comparison | null>(null);
-  const action = useAction();
-  useEffect(() => {
-    setResult(null);
-    void action.run(async () =>
-      setResult(await busUntyped<Comparison>('sessions.compare', from && to ? { from, to } : {})),
-    );
-  }, [from, to]);
+function ComparePanel({ from, to, asked }: { from: string | null; to: string | null; asked: number }) {
+  const compared = useBus('sessions.compare', from && to ? { from, to } : {}, [from, to, asked]);
+  const r: Comparison | null = compared.data;
   return (
     <section class="panel" aria-labelledby="cmp-h" aria-live="polite">
       <h3 id="cmp-h">Compare</h3>
-      {action.error && <p class="error">{action.error}</p>}
-      {result && (
+      {compared.error && <p class="error">{compared.error.message}</p>}
+      {r && (
         <>
           <p>
-            <code>{result.from.id}</code> ({result.from.build_label}) → <code>{result.to.id}</code> (
-            {result.to.build_label})
-            {result.chosen_by ? <span class="muted small"> — {result.chosen_by}</span> : null}
+            <code>{r.from.id}</code> ({r.from.build_label}) → <code>{r.to.id}</code> ({r.to.build_label})
+            {r.chosen_by ? <span class="muted small"> — {r.chosen_by}</span> : null}
           </p>
-          {result.differences.length > 0 && (
+          {r.differences.length > 0 ? (
             <table class="grid" aria-label="Differences">
               <thead>
                 <tr>
@@ -203,7 +241,7 @@ function ComparePanel({ from, to }: { from: string | null; to: string | null }) 
                 </tr>
               </thead>
               <tbody>
-                {result.differences.map((d) => (
+                {r.differences.map((d) => (
                   <tr key={d.field}>
                     <th scope="row">{d.field}</th>
                     <td>{show(d.from)}</td>
@@ -212,66 +250,66 @@ function ComparePanel({ from, to }: { from: string | null; to: string | null }) 
                 ))}
               </tbody>
             </table>
+          ) : (
+            <p>Same build, package and device.</p>
           )}
           <p>
             Launch:{' '}
-            {result.launch.comparable && result.launch.delta_ms !== null
-              ? `${result.launch.delta_ms > 0 ? '+' : ''}${result.launch.delta_ms} ms`
-              : (result.launch.note ?? 'not comparable')}
+            {r.launch.comparable && r.launch.delta_ms !== null
+              ? `${r.launch.from?.total_ms ?? r.launch.from?.displayed_ms} ms → ${r.launch.to?.total_ms ?? r.launch.to?.displayed_ms} ms (${r.launch.delta_ms > 0 ? '+' : ''}${r.launch.delta_ms} ms)`
+              : (r.launch.note ?? 'not comparable')}
           </p>
           <p>
-            New crashes: {result.crashes.new_in_to.join(', ') || 'none'} · gone:{' '}
-            {result.crashes.gone_in_to.join(', ') || 'none'}
+            New crashes: {r.crashes.new_in_to.join(', ') || 'none'} · gone:{' '}
+            {r.crashes.gone_in_to.join(', ') || 'none'}
           </p>
-          {result.provenance && (
+          {r.provenance && (
             <p>
-              {result.provenance.same_commit === true
+              {r.provenance.same_commit === true
                 ? 'Same commit. '
-                : result.provenance.same_commit === false
+                : r.provenance.same_commit === false
                   ? 'Different commits. '
                   : ''}
-              {result.provenance.changed_build_files.map((f) => `${f.path} ${f.change}`).join(', ')}
-              {result.provenance.notes.map((n) => ` ${n}`)}
+              {r.provenance.changed_build_files.length > 0 &&
+                `Build files: ${r.provenance.changed_build_files.map((f) => `${f.path} ${f.change}`).join(', ')}. `}
+              {r.provenance.notes.map((n) => `${sentence(n)} `)}
             </p>
           )}
-          {result.not_recorded.length > 0 && (
-            <p class="muted small">Not recorded: {result.not_recorded.join(', ')}</p>
-          )}
+          {r.not_recorded.length > 0 && <p class="muted small">Not recorded: {r.not_recorded.join('; ')}</p>}
         </>
       )}
     </section>
   );
 }
 
-function RecordedSessions() {
-  const [state, setState] = useState('');
+/**
+ * Debug sessions (one install of an app on a device and what happened to it until the next): the
+ * sessions actor's list, a session's timeline and crashes, and two sessions compared.
+ */
+export function DebugSessionsView() {
+  const [state, setState] = useState<SessionState | ''>('');
   const [crashing, setCrashing] = useState(false);
-  const [list, setList] = useState<SessionList | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
-  const [comparing, setComparing] = useState<{ from: string | null; to: string | null } | null>(null);
-  const action = useAction();
-  const load = (): void =>
-    void action.run(async () =>
-      setList(
-        await busUntyped<SessionList>('sessions.list', {
-          limit: 50,
-          only_crashing: crashing,
-          ...(state ? { state } : {}),
-        }),
-      ),
-    );
-  useEffect(load, [state, crashing]);
-  useEvent('app.installed', load);
-  useEvent('logcat.crash', load);
+  const [comparing, setComparing] = useState<{
+    from: string | null;
+    to: string | null;
+    asked: number;
+  } | null>(null);
+  const list = useBus('sessions.list', { limit: 50, only_crashing: crashing, ...(state ? { state } : {}) }, [
+    state,
+    crashing,
+  ]);
+  useSessionChanges(list.reload);
   const toggle = (id: string): void =>
     setPicked((cur) => (cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id].slice(-2)));
+  const sessions = list.data?.sessions ?? [];
   return (
-    <>
+    <section>
       <div class="toolbar">
         <label>
           State{' '}
-          <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
+          <select value={state} onChange={(e) => setState(e.currentTarget.value as SessionState | '')}>
             {STATES.map((s) => (
               <option key={s} value={s}>
                 {s || 'any'}
@@ -287,22 +325,27 @@ function RecordedSessions() {
           type="button"
           disabled={picked.length === 1}
           onClick={() =>
-            setComparing(
-              picked.length === 2 ? { from: picked[0]!, to: picked[1]! } : { from: null, to: null },
-            )
+            setComparing((cur) => ({
+              from: picked.length === 2 ? picked[0]! : null,
+              to: picked.length === 2 ? picked[1]! : null,
+              asked: (cur?.asked ?? 0) + 1,
+            }))
           }
         >
           {picked.length === 2 ? 'Compare the two picked' : 'Compare the default pair'}
         </button>
       </div>
-      {action.error && <p class="error">{action.error}</p>}
-      {list && list.streaming.length === 0 && (
+      {list.error && <p class="error">{list.error.message}</p>}
+      {list.data && list.data.streaming.length === 0 && (
         <p class="muted small">No device streams logcat: crashes are recorded only from streamed devices.</p>
       )}
-      {list && list.sessions.length === 0 ? (
-        <p class="empty">No debug session yet: one opens when droidbus installs an app on a device.</p>
+      {list.data && sessions.length === 0 ? (
+        <p class="empty">
+          No debug session yet: one opens when droidbus installs an app on a device (install_apk, a run
+          configuration).
+        </p>
       ) : (
-        list && (
+        list.data && (
           <table class="grid" aria-label="Debug sessions">
             <thead>
               <tr>
@@ -315,8 +358,8 @@ function RecordedSessions() {
               </tr>
             </thead>
             <tbody>
-              {list.sessions.map((s) => (
-                <tr key={s.id} class={s.id === selected ? 'selected' : undefined}>
+              {sessions.map((s) => (
+                <tr key={s.id} data-session={s.id} class={s.id === selected ? 'selected' : undefined}>
                   <td>
                     <input
                       type="checkbox"
@@ -330,7 +373,7 @@ function RecordedSessions() {
                       {s.package}
                     </button>
                     <div class="muted small">
-                      {s.device_model ?? s.device} · <code>{s.id}</code>
+                      {s.avd_name ?? s.device_model ?? s.device} · <code>{s.id}</code>
                     </div>
                   </th>
                   <td>
@@ -339,7 +382,7 @@ function RecordedSessions() {
                   </td>
                   <td>{s.build_label}</td>
                   <td>{ago(s.opened_at)}</td>
-                  <td>
+                  <td class="counts">
                     {s.counts.launches} / {s.counts.crashes} / {s.counts.anrs}
                   </td>
                 </tr>
@@ -348,113 +391,8 @@ function RecordedSessions() {
           </table>
         )
       )}
-      {comparing && <ComparePanel from={comparing.from} to={comparing.to} />}
+      {comparing && <ComparePanel from={comparing.from} to={comparing.to} asked={comparing.asked} />}
       {selected && <Timeline id={selected} />}
-    </>
-  );
-}
-
-interface AppEvent {
-  at: string;
-  kind: 'installed' | 'launched' | 'stopped' | 'crash';
-  device: string | null;
-  package: string | null;
-  text: string;
-}
-
-/** What happened to apps since the page opened, kept across view switches. */
-const seen: AppEvent[] = [];
-const changed = new Set<() => void>();
-const push = (e: AppEvent): void => {
-  seen.push(e);
-  if (seen.length > 500) {
-    seen.shift();
-  }
-  for (const fn of changed) {
-    fn();
-  }
-};
-onEvent('app.installed', (p) =>
-  push({
-    at: p.installed_at,
-    kind: 'installed',
-    device: p.device,
-    package: p.package,
-    text: `installed ${p.version_name ?? ''} (${p.apk_sha256.slice(0, 12)}…)${p.build_id ? ` from build ${p.build_id}` : ''} by ${originLabel(p.installed_by)}`,
-  }),
-);
-onEvent('app.launched', (p) =>
-  push({
-    at: p.at,
-    kind: 'launched',
-    device: p.device,
-    package: p.package,
-    text: `${p.restart ? 'restarted' : 'launched'} ${p.activity ?? ''}${p.total_ms !== null ? ` in ${p.total_ms} ms` : ''} by ${originLabel(p.by)}`,
-  }),
-);
-onEvent('app.stopped', (p) =>
-  push({
-    at: p.at,
-    kind: 'stopped',
-    device: p.device,
-    package: p.package,
-    text: `${p.clear_data ? 'data cleared' : 'stopped'} by ${originLabel(p.by)}`,
-  }),
-);
-onEvent('logcat.crash', (p) =>
-  push({
-    at: new Date(p.received_at).toISOString(),
-    kind: 'crash',
-    device: p.device,
-    package: p.package,
-    text: `${p.kind}: ${p.summary}`,
-  }),
-);
-
-function LiveAppEvents() {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const fn = (): void => setTick((t) => t + 1);
-    changed.add(fn);
-    return () => {
-      changed.delete(fn);
-    };
-  }, []);
-  const events = [...seen].reverse();
-  return events.length === 0 ? (
-    <p class="empty">Nothing yet: install or launch an app, or start logcat on a device.</p>
-  ) : (
-    <ol class="timeline" aria-label="App events">
-      {events.map((e, i) => (
-        <li key={`${e.at}-${i}`} class={`ev ${e.kind}`}>
-          <time dateTime={e.at}>{when(e.at)}</time> <strong>{e.package ?? '?'}</strong> on{' '}
-          <code>{e.device ?? '?'}</code>: {e.text}
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-/**
- * Debug sessions (one install of an app on a device and what happened to it): the list, a
- * session's timeline, two compared. A droidbus without the sessions actor shows the installs,
- * launches, stops and crashes the bus reported since the page opened instead.
- */
-export function DebugSessionsView() {
-  const { meta } = usePage();
-  const available = ['sessions.list', 'sessions.get', 'sessions.compare'].every((t) =>
-    meta?.requests.includes(t),
-  );
-  if (available) {
-    return <RecordedSessions />;
-  }
-  return (
-    <section>
-      <p class="banner">
-        This droidbus does not record debug sessions. Below: what happened to apps on devices since this page
-        opened (installs, launches, stops, crashes), live from the bus.
-      </p>
-      <LiveAppEvents />
     </section>
   );
 }
