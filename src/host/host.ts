@@ -9,12 +9,14 @@ import type { AttachedSession, HostInfo } from '../bus/messages/host.js';
 import type { Origin } from '../bus/origin.js';
 import { serveBusConnection } from '../bus/socket-server.js';
 import type { HandshakeDecision } from '../bus/socket-server.js';
+import { runtimeStats } from '../mcp/runtime-stats.js';
 import { TOOLSET_NAMES } from '../mcp/toolsets.js';
 import { canonicalProjectRoot } from '../project/trust.js';
 import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
 import { withFileLock } from '../store/lock.js';
+import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
@@ -169,6 +171,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const server = net.createServer();
   await listen(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
+  // The host's main thread serves every attached session's bus traffic: `host.runtime` reports its delay.
+  const probe = startEventLoopProbe();
   let http: HttpFrontend | null = null;
 
   const info = (): HostInfo => ({
@@ -232,6 +236,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
       'host.oauth_pending': viaHttp('host.oauth_pending'),
       'host.oauth_decide': viaHttp('host.oauth_decide'),
       'host.info': () => info(),
+      'host.runtime': () => ({
+        ...runtimeStats(probe),
+        actors: system.supervisor.inline ? ('inline' as const) : ('workers' as const),
+      }),
       'host.set_project': (payload, origin) =>
         setProject((payload as { project: string | null }).project, origin),
       'host.session_update': (payload, origin) => {
@@ -372,6 +380,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
     } catch (err) {
       server.close();
+      probe.stop();
       await system.supervisor.shutdown();
       await activity.close();
       if (err instanceof HttpStartError) {
@@ -403,6 +412,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
       await system.supervisor.shutdown();
       await activity.close();
+      probe.stop();
       resolveStopped();
     })();
     return stopping;
