@@ -19,6 +19,10 @@ export interface LoadtestReport {
   notes: string[];
   dump_latency_ms: number | null;
   logcat_lines_per_s_per_device: number | null;
+  /** Logcat lines the droidbus logcat actors received per second during the run, over every device. */
+  logcat_lines_parsed_per_s: number | null;
+  /** The largest logcat store of a session at the end (bounded: 200,000 lines / 64 MiB each). */
+  logcat_store: { entries_max: number; mb_max: number } | null;
   build_lines_per_s: number | null;
   cpus: number;
   /** os.loadavg() when the run started and when it ended (1, 5, 15 minutes). */
@@ -36,6 +40,16 @@ export interface LoadtestReport {
   /** Event-loop delay beyond the 10 ms tick, p99, since each process started (droidbus://runtime, host.runtime). */
   event_loop_delay_p99_ms: { frontends: number[]; frontend_max: number; host: number | null };
   event_loop_delay_max_ms: { frontend_max: number; host: number | null };
+  /**
+   * CPU used per wall time during the run, percent of one core (Linux; null elsewhere): the main
+   * thread's share tells a busy JSON-RPC thread (its own work) from a starved one (the machine's).
+   */
+  cpu_pct: {
+    frontends_main_thread: (number | null)[];
+    frontends_process: (number | null)[];
+    host_main_thread: number | null;
+    host_process: number | null;
+  };
   /** `uiautomator dump`s that overlapped another on the same device, summed over devices (sim only). */
   overlapping_dumps: number | null;
   dumps: number | null;
@@ -72,6 +86,13 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+const pct = (n: number | null): string => (n === null ? '—' : `${n.toFixed(1)} %`);
+
+function maxOf(values: (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length === 0 ? null : Math.max(...known);
+}
+
 function errorsText(r: LoadtestReport): string {
   const entries = Object.entries(r.errors);
   return entries.length === 0 ? 'none' : entries.map(([code, n]) => `${code} ${n}`).join(', ');
@@ -97,6 +118,11 @@ function summaryRows(runs: LoadtestReport[]): string[][] {
       '',
       (r) => `${fmt(r.event_loop_delay_max_ms.frontend_max, 1)} ms`,
     ),
+    row('frontend main-thread CPU, busiest', '', (r) => pct(maxOf(r.cpu_pct.frontends_main_thread))),
+    row('frontend process CPU, busiest', '', (r) => pct(maxOf(r.cpu_pct.frontends_process))),
+    row('host main-thread / process CPU', '', (r) =>
+      r.attached ? `${pct(r.cpu_pct.host_main_thread)} / ${pct(r.cpu_pct.host_process)}` : '—',
+    ),
     row('host loop delay p99', '', (r) =>
       r.attached ? `${fmt(r.event_loop_delay_p99_ms.host, 2)} ms` : '—',
     ),
@@ -116,6 +142,10 @@ function summaryRows(runs: LoadtestReport[]): string[][] {
       (r) => `${fmt(r.peak_rss_mb.frontend_max)} / ${fmt(r.peak_rss_mb.frontends_total)} MB`,
     ),
     row('peak RSS sim', '', (r) => `${fmt(r.peak_rss_mb.sim)} MB`),
+    row('logcat lines parsed/s (all devices)', '', (r) => fmt(r.logcat_lines_parsed_per_s, 0)),
+    row('logcat store at the end, largest', '', (r) =>
+      r.logcat_store ? `${r.logcat_store.entries_max} lines, ${fmt(r.logcat_store.mb_max)} MB` : '—',
+    ),
     row('builds (failed)', '', (r) => (r.builds ? `${r.builds.completed} (${r.builds.failed})` : '—')),
     row('errors by code', '', errorsText),
     row('unexpected errors', '0', (r) => String(r.unexpected_errors)),

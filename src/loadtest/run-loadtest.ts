@@ -13,6 +13,7 @@ import { startLoadSession } from './mcp-session.js';
 import type { FrontendRuntime, LoadSession } from './mcp-session.js';
 import type { LoadtestOptions } from './options.js';
 import { measureParallel } from './parallel.js';
+import { startCpuWindow } from './process-cpu.js';
 import { RssSampler } from './process-memory.js';
 import type { ProgressBar } from './progress.js';
 import { startPrivateAdbServer } from './private-adb.js';
@@ -238,6 +239,20 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
         ),
       );
     }
+    // Lines the logcat actors received: all sessions' stores standalone, the host's one store attached.
+    const logcatReaders = mix.has('logcat') ? (options.attached ? sessions.slice(0, 1) : sessions) : [];
+    const logcatStores = (): Promise<{ received: number; entries: number; bytes: number }[]> =>
+      Promise.all(
+        logcatReaders.map(async (s) => {
+          const r = await s.call('get_logcat_stats', {});
+          const store = r.structured['store'] as
+            { received?: number; entries?: number; bytes?: number } | undefined;
+          return { received: store?.received ?? 0, entries: store?.entries ?? 0, bytes: store?.bytes ?? 0 };
+        }),
+      );
+    const receivedBefore = (await logcatStores()).reduce((a, s) => a + s.received, 0);
+    const frontendCpu = sessions.map((s) => startCpuWindow(s.pid));
+    const hostCpu = host ? startCpuWindow(host.pid) : null;
     let stopped = false;
     const isStopped = (): boolean => stopped;
     const t0 = performance.now();
@@ -284,6 +299,10 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
     const iterations = (await Promise.all(loops)).reduce((a, n) => a + n, 0);
     const builds = await build;
     const elapsedS = (performance.now() - t0) / 1000;
+    const frontendShares = frontendCpu.map((w) => w.stop());
+    const hostShare = hostCpu?.stop() ?? null;
+    const storesAfter = await logcatStores();
+    const logcatLines = storesAfter.reduce((a, s) => a + s.received, 0) - receivedBefore;
 
     // 7. The figures.
     const runtimes = await Promise.all(
@@ -314,6 +333,14 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
       notes,
       dump_latency_ms: options.sim ? options.dumpLatencyMs : null,
       logcat_lines_per_s_per_device: options.sim ? options.logcatRate : null,
+      logcat_lines_parsed_per_s: mix.has('logcat') ? Math.round(logcatLines / elapsedS) : null,
+      logcat_store:
+        storesAfter.length === 0
+          ? null
+          : {
+              entries_max: Math.max(...storesAfter.map((s) => s.entries)),
+              mb_max: round2(Math.max(...storesAfter.map((s) => s.bytes)) / 1048576),
+            },
       build_lines_per_s: mix.has('build') ? options.buildRate : null,
       cpus: os.availableParallelism(),
       load_average: { start: loadStart.start, end: loadAverage() },
@@ -334,6 +361,12 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
       event_loop_delay_max_ms: {
         frontend_max: Math.max(...loopsMax),
         host: hostRuntime?.event_loop.max_ms ?? null,
+      },
+      cpu_pct: {
+        frontends_main_thread: frontendShares.map((c) => c.main_thread_pct),
+        frontends_process: frontendShares.map((c) => c.process_pct),
+        host_main_thread: hostShare?.main_thread_pct ?? null,
+        host_process: hostShare?.process_pct ?? null,
       },
       overlapping_dumps: simStats?.overlapping_dumps ?? null,
       dumps: simStats?.dumps ?? null,

@@ -31,6 +31,8 @@ const FIELDS = [
   'unexpected_errors',
   'event_loop_delay_p99_ms',
   'event_loop_delay_max_ms',
+  'cpu_pct',
+  'logcat_lines_parsed_per_s',
   'overlapping_dumps',
   'dumps',
   'parallel_efficiency',
