@@ -18,6 +18,7 @@ export interface CallOutcome {
 export interface FrontendRuntime {
   pid: number;
   rss_mb: number;
+  heap_used_mb: number;
   event_loop: { p50_ms: number; p99_ms: number; max_ms: number; mean_ms: number };
 }
 

@@ -64,6 +64,8 @@ export interface LoadtestReport {
   dumps: number | null;
   parallel_efficiency: number;
   parallel: ParallelFigures;
+  /** V8 heap in use on the main thread at the end (worker threads' heaps are not in it), MiB. */
+  main_heap_mb: { frontends: (number | null)[]; host: number | null };
   peak_rss_mb: {
     host: number | null;
     frontends: (number | null)[];
@@ -141,7 +143,7 @@ function summaryRows(runs: LoadtestReport[]): string[][] {
       r.attached ? `${fmt(r.event_loop_delay_p99_ms.host, 2)} ms` : '—',
     ),
     row('overlapping dumps', '0', (r) =>
-      r.overlapping_dumps === null ? '— (real devices)' : String(r.overlapping_dumps),
+      r.overlapping_dumps === null ? '— (real devices)' : `${r.overlapping_dumps} of ${r.dumps} dumps`,
     ),
     row(
       `parallel efficiency`,

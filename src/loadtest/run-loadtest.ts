@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AdbClient } from '../adb/client.js';
 import { trustProject } from '../project/trust.js';
 import { hostSocketPath } from '../store/host-socket.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
@@ -17,21 +16,17 @@ import { measureParallel } from './parallel.js';
 import { startCpuWindow } from './process-cpu.js';
 import { RssSampler } from './process-memory.js';
 import type { ProgressBar } from './progress.js';
-import { startPrivateAdbServer } from './private-adb.js';
-import type { PrivateAdbServer } from './private-adb.js';
 import { round2 } from './quantile.js';
 import { CallRecorder } from './recorder.js';
 import type { LoadtestReport } from './report.js';
-import { startSimProcess } from './sim-process.js';
-import type { SimProcess } from './sim-process.js';
+import { LoadtestRefusal, prepareDevices } from './run-devices.js';
 
 /** Attached sessions a host accepts (src/host/session-registry.ts). */
 const MAX_ATTACHED = 16;
 /** Sessions started at once: each `droidbus mcp` costs a few hundred ms of CPU to start. */
 const START_CONCURRENCY = 4;
 
-/** A load test that cannot run as asked (too few devices, too many attached sessions). */
-export class LoadtestRefusal extends Error {}
+export { LoadtestRefusal };
 
 /** The built CLI this module belongs to (dist/cli.js). */
 export function builtCli(): string {
@@ -122,9 +117,6 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
     const notes: string[] = [];
 
     // 1. The devices.
-    let adbServer: PrivateAdbServer | null = null;
-    let sim: SimProcess | null = null;
-    let serials: string[];
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       DROIDBUS_HOME: home,
@@ -132,34 +124,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
       SIM_GRADLE_DURATION_MS: String(options.buildMs),
     };
     delete env['DROIDBUS_INLINE'];
-    if (options.sim) {
-      progress.note(`starting a private adb server and ${options.devices} simulated device(s)`);
-      adbServer = await startPrivateAdbServer();
-      const server = adbServer;
-      cleanups.push(() => server.stop());
-      Object.assign(env, server.env);
-      sim = await startSimProcess({
-        cli,
-        adbPort: server.port,
-        client: server.client,
-        devices: options.devices,
-        dumpLatencyMs: options.dumpLatencyMs,
-        logcatRate: options.logcatRate,
-        env,
-      });
-      const farm = sim;
-      cleanups.push(() => farm.stop());
-      serials = sim.serials;
-    } else {
-      const listed = await new AdbClient().devices();
-      const online = listed.filter((d) => d.state === 'device').map((d) => d.serial);
-      if (online.length < options.devices) {
-        throw new LoadtestRefusal(
-          `${options.devices} device(s) asked for, but the adb server lists ${online.length} online${online.length > 0 ? ` (${online.join(', ')})` : ''}; connect more, ask for --devices ${Math.max(1, online.length)}, or use --sim`,
-        );
-      }
-      serials = online.slice(0, options.devices);
-    }
+    const { serials, adbServer, sim } = await prepareDevices({ ...options, cli, env, progress, cleanups });
 
     // 2. The sample project for the background build, trusted in this run's own home.
     let project: string | null = null;
@@ -324,7 +289,10 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
     const loops99 = runtimes.map((r) => r?.event_loop.p99_ms ?? NaN);
     const loopsMax = runtimes.map((r) => r?.event_loop.max_ms ?? NaN);
     const errors = recorder.errorsByCode();
-    const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED'] : [];
+    // Agents sharing a device change its screen under each other: an action meant for the screen
+    // they read is refused (SCREEN_CHANGED), or its element is gone (TOOL_ERROR), or they wait on
+    // each other's capture (BUSY). With a device each, none of these may happen.
+    const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED', 'TOOL_ERROR'] : [];
     const report: LoadtestReport = {
       droidbus_loadtest: 1,
       version: VERSION,
@@ -378,6 +346,10 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
       dumps: simStats?.dumps ?? null,
       parallel_efficiency: parallel.efficiency,
       parallel,
+      main_heap_mb: {
+        frontends: runtimes.map((r) => r?.heap_used_mb ?? null),
+        host: hostRuntime?.heap_used_mb ?? null,
+      },
       peak_rss_mb: {
         host: host ? sampler.peak(host.pid) : null,
         frontends: frontendPeaks,

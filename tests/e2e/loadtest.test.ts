@@ -154,6 +154,30 @@ describe('droidbus loadtest', () => {
     expect(report.event_loop_delay_p99_ms.host).toEqual(expect.any(Number));
     expect(report.peak_rss_mb.host).toBeGreaterThan(0);
   }, 180_000);
+
+  it('never overlaps two dumps on a device that two sessions drive at once', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--devices',
+      '1',
+      '--sessions',
+      '2',
+      '--duration',
+      '5',
+      '--mix',
+      'ui',
+      '--dump-latency',
+      '200',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout);
+    expect(report.overlapping_dumps).toBe(0);
+    expect(report.dumps).toBeGreaterThan(4);
+    expect(report.unexpected_errors).toBe(0);
+    expect(report.allowed_error_codes).toContain('BUSY');
+  }, 180_000);
 });
 
 describe('droidbus loadtest without --sim', () => {
