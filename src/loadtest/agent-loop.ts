@@ -7,6 +7,12 @@ export const SAMPLE_PACKAGE = 'com.droidbus.sample';
 const SAMPLE_LABEL = 'Droidbus Sample';
 /** The sample project's build the build loop runs. */
 export const BUILD_TASK = 'assembleDemoDebug';
+/**
+ * An iteration lasts at least this long: an agent does not read its log more than twice a second.
+ * With captures in the mix (~0.7 s each on the sim) it changes nothing; without, it keeps the loop
+ * from spinning.
+ */
+const MIN_ITERATION_MS = 500;
 
 interface Row {
   tree_path: string;
@@ -68,14 +74,12 @@ export async function runAgentLoop(ctx: AgentLoopContext): Promise<number> {
   let sinceSeq: number | undefined;
   while (!ctx.stopped()) {
     iteration++;
-    let acted = false;
+    const started = performance.now();
     if (ctx.mix.has('ui')) {
       await uiStep(ctx, call, iteration, rnd);
-      acted = true;
     }
     if (!ctx.stopped() && ctx.mix.has('screenshot') && iteration % 3 === 1) {
       await call('screenshot');
-      acted = true;
     }
     if (!ctx.stopped() && ctx.mix.has('logcat')) {
       const entries = await call('get_logcat_entries', {
@@ -92,14 +96,13 @@ export async function runAgentLoop(ctx: AgentLoopContext): Promise<number> {
       if (iteration % 2 === 0) {
         await call('get_crash_logs', { count: 5 });
       }
-      acted = true;
     }
     if (!ctx.stopped() && ctx.admin && iteration % 8 === 0) {
       await call('launch_app', { package: SAMPLE_PACKAGE });
-      acted = true;
     }
-    if (!acted) {
-      await new Promise((r) => setTimeout(r, 100)); // nothing in the mix for devices: no hot loop
+    const rest = MIN_ITERATION_MS - (performance.now() - started);
+    if (rest > 0 && !ctx.stopped()) {
+      await new Promise((r) => setTimeout(r, rest));
     }
   }
   return iteration;
