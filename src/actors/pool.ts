@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import os from 'node:os';
+import { poolsRunInline } from './pool-mode.js';
 
 const POOL_ENTRY = new URL('./pool-entry.js', import.meta.url);
 
@@ -23,12 +24,36 @@ export interface PoolOptions {
   maxQueue?: number;
 }
 
+/** A pool that calls its task module's function on this thread (the inline mode). */
+function inlinePool(module: URL): Piscina {
+  let task: Promise<(task: unknown) => unknown> | undefined;
+  const load = (): Promise<(task: unknown) => unknown> =>
+    (task ??= import(module.href).then((mod: { default?: (task: unknown) => unknown }) => {
+      if (typeof mod.default !== 'function') {
+        throw new Error(`pool task module ${module.href} does not default-export a function`);
+      }
+      return mod.default;
+    }));
+  const pool = {
+    async run(input: unknown, runOptions: { signal?: AbortSignal | null } = {}): Promise<unknown> {
+      runOptions.signal?.throwIfAborted();
+      return (await load())(input);
+    },
+    async destroy(): Promise<void> {},
+  };
+  // Callers use only run() and destroy(), which this provides with piscina's signatures.
+  return pool as unknown as Piscina;
+}
+
 /**
  * A piscina pool for CPU-bound work (retrace, image scaling). Every pool thread starts through
  * pool-entry, which sends the thread's stdout to stderr before the task module loads: piscina has
  * no option for that, and stdout is the MCP protocol.
  */
 export function createPool(options: PoolOptions): Piscina {
+  if (poolsRunInline()) {
+    return inlinePool(options.module);
+  }
   const maxThreads = Math.max(1, options.maxThreads ?? os.availableParallelism());
   return new Piscina({
     filename: POOL_ENTRY.href,

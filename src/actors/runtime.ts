@@ -17,10 +17,18 @@ export interface ActorSystem {
   shutdown(reason?: string): Promise<void>;
 }
 
-/** Starts the bus and the supervisor. Worker threads start lazily, with the first actor placed on them. */
+/** True when DROIDBUS_INLINE asks for the actors on the main thread (`1`, `true`, `yes`). */
+export function inlineRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['1', 'true', 'yes'].includes((env['DROIDBUS_INLINE'] ?? '').toLowerCase());
+}
+
+/**
+ * Starts the bus and the supervisor. Worker threads start lazily, with the first actor placed on
+ * them; with `inline` (default: DROIDBUS_INLINE) the actors run on this thread instead.
+ */
 export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
   const bus = new Bus();
-  const supervisor = new Supervisor(bus, options);
+  const supervisor = new Supervisor(bus, { ...options, inline: options.inline ?? inlineRequested() });
   // Device actors live as long as their device: started when adb lists it as `device`, stopped
   // when it goes offline, unauthorized or away (their in-flight requests then fail UNAVAILABLE).
   bus.subscribe('device.state', (payload) => {

@@ -3,6 +3,7 @@ import type { ActorEndpoint, Bus } from '../bus/bus.js';
 import type { WireError } from '../bus/errors.js';
 import type { RequestEnvelope } from '../bus/envelope.js';
 import { logger } from '../util/log.js';
+import { InlineActorThread } from './inline-host.js';
 import { ACTOR_KINDS, DEFAULT_GROUPS, parseAddress } from './kinds.js';
 import type { KindConfig } from './kinds.js';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
@@ -12,10 +13,19 @@ const WORKER_ENTRY = new URL('./worker-host.js', import.meta.url);
 const RESTART_WINDOW_MS = 60_000;
 const MAX_RESTARTS_IN_WINDOW = 5;
 
+/** What hosts a slot's actors: a worker thread, or the inline host on this thread. */
+interface ActorThread {
+  postMessage(message: ToWorker, transfer?: ArrayBuffer[]): void;
+  terminate(): Promise<number>;
+  on(event: 'message', listener: (message: FromWorker) => void): this;
+  on(event: 'error', listener: (err: Error) => void): this;
+  on(event: 'exit', listener: (code: number) => void): this;
+}
+
 interface Slot {
   group: string;
   index: number;
-  worker: Worker | undefined;
+  worker: ActorThread | undefined;
   actors: Set<string>;
   /** Bus requests handed to this worker's actors and not answered yet. */
   inflight: Map<string, { address: string; type: string }>;
@@ -42,6 +52,11 @@ export interface SupervisorOptions {
   groups?: Record<string, number>;
   /** Extra or replacement actor kinds (tests register their own). */
   kinds?: Record<string, KindConfig>;
+  /**
+   * Run the actors on this thread instead of worker threads (`DROIDBUS_INLINE=1`): same modules,
+   * same mailbox rules; for measuring what the worker threads buy.
+   */
+  inline?: boolean;
 }
 
 /**
@@ -53,12 +68,15 @@ export class Supervisor implements ActorEndpoint {
   private readonly groups: Map<string, Slot[]> = new Map();
   private readonly actors = new Map<string, ActorRecord>();
   private shuttingDown = false;
+  /** True when the actors run on this thread (the inline host) rather than on worker threads. */
+  readonly inline: boolean;
 
   constructor(
     private readonly bus: Bus,
     options: SupervisorOptions = {},
   ) {
     this.kinds = { ...ACTOR_KINDS, ...options.kinds };
+    this.inline = options.inline === true;
     for (const [group, threads] of Object.entries({ ...DEFAULT_GROUPS, ...options.groups })) {
       this.groups.set(
         group,
@@ -237,15 +255,12 @@ export class Supervisor implements ActorEndpoint {
     return record;
   }
 
-  private ensureWorker(slot: Slot): Worker {
+  private ensureWorker(slot: Slot): ActorThread {
     if (slot.worker) {
       return slot.worker;
     }
     const data: WorkerData = { group: slot.group, index: slot.index };
-    // stdout: true keeps a worker's stdout off ours: stdout is the MCP protocol. It goes to stderr.
-    const worker = new Worker(WORKER_ENTRY, { workerData: data, stdout: true, stderr: true });
-    worker.stdout.pipe(process.stderr, { end: false });
-    worker.stderr.pipe(process.stderr, { end: false });
+    const worker: ActorThread = this.inline ? new InlineActorThread(data) : startWorker(data);
     worker.on('message', (message: FromWorker) => this.onWorkerMessage(slot, message));
     worker.on('error', (err) => {
       slot.lastError = err.message;
@@ -350,7 +365,7 @@ export class Supervisor implements ActorEndpoint {
     });
   }
 
-  private onWorkerExit(slot: Slot, worker: Worker, code: number): void {
+  private onWorkerExit(slot: Slot, worker: ActorThread, code: number): void {
     if (slot.worker !== worker) {
       return; // A worker we terminated on purpose during shutdown.
     }
@@ -416,4 +431,13 @@ export class Supervisor implements ActorEndpoint {
   private post(slot: Slot, message: ToWorker): void {
     this.ensureWorker(slot).postMessage(message);
   }
+}
+
+/** Starts a worker thread that hosts actors. */
+function startWorker(data: WorkerData): Worker {
+  // stdout: true keeps a worker's stdout off ours: stdout is the MCP protocol. It goes to stderr.
+  const worker = new Worker(WORKER_ENTRY, { workerData: data, stdout: true, stderr: true });
+  worker.stdout.pipe(process.stderr, { end: false });
+  worker.stderr.pipe(process.stderr, { end: false });
+  return worker;
 }

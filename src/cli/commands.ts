@@ -61,6 +61,11 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Allow or revoke the device folders the file tools may use (MCP cannot).',
     load: async () => (await import('./storage.js')).command,
   },
+  loadtest: {
+    summary:
+      'Drive many MCP sessions against many devices and report throughput, latency and event-loop lag.',
+    load: async () => (await import('./loadtest.js')).command,
+  },
   sim: {
     summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
     load: async () => (await import('./sim.js')).command,

@@ -33,7 +33,7 @@ export const HOST_QUIT_REASON = 'the droidbus host quit';
 /** How long an --attach-only frontend lets failed calls answer before it exits. */
 const EXIT_DRAIN_MS = 3_000;
 
-const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only]
+const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only] [--inline]
 
 Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client). It attaches to a
 running droidbus host when the host accepts it within 1.5 s, and otherwise runs standalone with
@@ -46,6 +46,9 @@ its own actors. If the host quits later, the session carries on standalone.
 ${describeToolsets()}
   --attach-only      never run standalone: exit 2 when no droidbus host accepts the session, and
                      exit 1 when the host quits later
+  --inline           run standalone with the actors on this process's main thread instead of
+                     worker threads (as DROIDBUS_INLINE=1 does): for load tests that show what
+                     the worker threads buy, not for everyday use
 
 Logs go to stderr (DROIDBUS_LOG=error|warn|info|debug). stdout carries only the MCP protocol.`;
 
@@ -106,8 +109,16 @@ async function run(argv: string[]): Promise<number> {
   const { values } = parseCliArgs(rest, {
     project: { type: 'string' },
     'attach-only': { type: 'boolean' },
+    inline: { type: 'boolean' },
   });
   const attachOnly = values['attach-only'] === true;
+  const inline = values.inline === true;
+  if (inline && attachOnly) {
+    throw new UsageError('--inline runs standalone, so it cannot go with --attach-only');
+  }
+  if (inline) {
+    process.env['DROIDBUS_INLINE'] = '1';
+  }
 
   let selection;
   try {
@@ -134,13 +145,15 @@ async function run(argv: string[]): Promise<number> {
   const activity = new ActivityLog({ session: session.sessionId });
   const startedAt = new Date().toISOString();
 
-  const outcome = await attachToHost({
-    sessionId: session.sessionId,
-    project: wanted,
-    selectedBy: ownChoice,
-    origin: sessionOrigin({ ...session, mode: { ...session.mode, kind: 'attached' } }),
-    ...(explicit ? { toolsets } : {}),
-  });
+  const outcome = inline
+    ? ({ kind: 'standalone', reason: '--inline: the actors run on the main thread' } as const)
+    : await attachToHost({
+        sessionId: session.sessionId,
+        project: wanted,
+        selectedBy: ownChoice,
+        origin: sessionOrigin({ ...session, mode: { ...session.mode, kind: 'attached' } }),
+        ...(explicit ? { toolsets } : {}),
+      });
   if (outcome.kind === 'standalone' && attachOnly) {
     process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${outcome.reason}\n`);
     return 2;

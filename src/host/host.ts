@@ -9,6 +9,7 @@ import type { AttachedSession, HostInfo } from '../bus/messages/host.js';
 import type { Origin } from '../bus/origin.js';
 import { serveBusConnection } from '../bus/socket-server.js';
 import type { HandshakeDecision } from '../bus/socket-server.js';
+import { runtimeStats } from '../mcp/runtime-stats.js';
 import { TOOLSET_NAMES } from '../mcp/toolsets.js';
 import { canonicalProjectRoot } from '../project/trust.js';
 import { ActivityLog } from '../store/activity-log.js';
@@ -188,6 +189,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   let page: HostPage | null = null;
   // The page is one more client of the bus, asking as the host's person.
   const pageHandler = options.ui ? new PageHandler(system.client({ kind: 'host' })) : null;
+  // The host's main thread serves every attached session's bus traffic: `host.runtime` reports its delay.
   const probe = startEventLoopProbe();
 
   const info = (): HostInfo => ({
@@ -254,11 +256,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
         sessions: () => registry.list(),
         pageLink: () => page?.newLoginLink() ?? null,
         publish: (topic, payload) => system.bus.publish(topic, payload),
-        probe,
       }),
       'host.oauth_pending': viaHttp('host.oauth_pending'),
       'host.oauth_decide': viaHttp('host.oauth_decide'),
       'host.info': () => info(),
+      'host.runtime': () => ({
+        ...runtimeStats(probe),
+        actors: system.supervisor.inline ? ('inline' as const) : ('workers' as const),
+      }),
       'host.set_project': (payload, origin) =>
         setProject((payload as { project: string | null }).project, origin),
       'host.session_update': (payload, origin) => {
@@ -449,6 +454,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
       });
       await system.supervisor.shutdown();
       await activity.close();
+      probe.stop();
       resolveStopped();
     })();
     return stopping;

@@ -108,26 +108,6 @@ export const hostPageRequests = {
     response: z.object({ sessions: z.array(standaloneSessionSchema) }),
     timeoutMs: 10_000,
   }),
-  /** The host process's memory and event-loop delay. */
-  'host.runtime': defineRequest({
-    actor: 'host',
-    request: z.object({}),
-    response: z.object({
-      pid: z.number(),
-      version: z.string(),
-      uptime_s: z.number(),
-      rss_mb: z.number(),
-      heap_used_mb: z.number(),
-      event_loop: z.object({
-        p50_ms: z.number(),
-        p99_ms: z.number(),
-        max_ms: z.number(),
-        mean_ms: z.number(),
-        since: z.number(),
-      }),
-    }),
-    timeoutMs: 5_000,
-  }),
 };
 
 export const hostPageEvents = {

@@ -54,11 +54,38 @@ export const oauthPendingSchema = z.object({
   age_s: z.number(),
 });
 
+/** The host process's own figures (`host.runtime`): memory and the main thread's event-loop delay. */
+export const hostRuntimeSchema = z.object({
+  pid: z.number().int(),
+  version: z.string(),
+  uptime_s: z.number(),
+  rss_mb: z.number(),
+  heap_used_mb: z.number(),
+  /** Delay beyond the 10 ms sampling tick, since the host started. */
+  event_loop: z.object({
+    p50_ms: z.number(),
+    p99_ms: z.number(),
+    max_ms: z.number(),
+    mean_ms: z.number(),
+    since: z.number(),
+  }),
+  /** Where the host's actors run: worker threads, or its main thread (DROIDBUS_INLINE=1). */
+  actors: z.enum(['workers', 'inline']),
+});
+export type HostRuntime = z.infer<typeof hostRuntimeSchema>;
+
 export const hostRequests = {
   'host.info': defineRequest({
     actor: 'host',
     request: z.object({}),
     response: hostInfoSchema,
+    timeoutMs: 5_000,
+  }),
+  /** The host's memory and event-loop delay (the load test reads it; any connection may ask). */
+  'host.runtime': defineRequest({
+    actor: 'host',
+    request: z.object({}),
+    response: hostRuntimeSchema,
     timeoutMs: 5_000,
   }),
   /** The host's person opens another project (or closes it: null). Refused for agents. */

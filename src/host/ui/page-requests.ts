@@ -3,7 +3,6 @@ import { BusError } from '../../bus/errors.js';
 import type { AttachedSession } from '../../bus/messages/host.js';
 import type { PageProject } from '../../bus/messages/host-page.js';
 import type { Origin } from '../../bus/origin.js';
-import { runtimeStats } from '../../mcp/runtime-stats.js';
 import { findGradleRoot } from '../../project/gradle-root.js';
 import { canonicalProjectRoot, trustProject, untrustProject } from '../../project/trust.js';
 import { readActivity } from '../../store/activity-log.js';
@@ -17,7 +16,6 @@ import {
 import { exchangeDir } from '../../store/exchange.js';
 import { listSessionRecords } from '../../store/session-records.js';
 import { readSettings } from '../../store/settings.js';
-import type { EventLoopProbe } from '../../util/event-loop.js';
 import type { LocalHandler } from '../host-endpoint.js';
 
 /** What the page's host requests read from the running host. */
@@ -29,7 +27,6 @@ export interface PageRequestDeps {
   /** A fresh one-time login link, or null when the host serves no page. */
   pageLink(): { url: string; expires_at: string } | null;
   publish(topic: 'host.trust_changed' | 'host.storage_changed', payload: unknown): void;
-  probe: EventLoopProbe;
 }
 
 /**
@@ -193,10 +190,6 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
           client_name: r.client_name ?? null,
         })),
       };
-    },
-    'host.runtime': (_payload, origin) => {
-      requirePerson(origin, 'reads the host figures here');
-      return runtimeStats(deps.probe);
     },
   };
 }

@@ -1,0 +1,408 @@
+import { BusError, toWireError } from '../bus/errors.js';
+import type { WireError } from '../bus/errors.js';
+import type { RequestEnvelope } from '../bus/envelope.js';
+import type { BusClient } from '../bus/client.js';
+import { REQUESTS, isRequestType } from '../bus/registry.js';
+import { z } from 'zod';
+import { logger } from '../util/log.js';
+import type { Logger } from '../util/log.js';
+import type { ActorContext, AnyActorDefinition, HandlerContext } from './actor.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+import { collectTransferables } from './transfer.js';
+
+/**
+ * The part of the actor runtime that runs actors, wherever it runs: many logical actors, each with
+ * its own mailbox, state and lifecycle (starting → started → stopping → stopped). The worker host
+ * (worker-host.ts) runs one on a worker thread; the inline host (inline-host.ts) runs one on the
+ * main thread. Both speak the same messages to the supervisor, so the mailbox, lane, concurrency,
+ * deadline and cancellation rules are this one code.
+ */
+export interface ActorHost {
+  /** Handles one message from the supervisor. */
+  handle(message: ToWorker): void;
+  /**
+   * Drops every actor without stopping it, as a thread that dies would: running handlers are
+   * aborted and nothing they answer later is posted.
+   */
+  dispose(reason: string): void;
+}
+
+export interface ActorHostOptions {
+  /** Sends a message to the supervisor; `transfer` lists buffers a thread boundary may move. */
+  post(message: FromWorker, transfer: ArrayBuffer[]): void;
+  /** Makes the ids of requests the actors send unique across hosts. */
+  idPrefix: string;
+  /** The host's own logger (`worker:main#0`, `inline:main#0`). */
+  log: Logger;
+}
+
+type Status = 'starting' | 'started' | 'stopping' | 'stopped' | 'failed';
+
+interface Running {
+  controller: AbortController;
+  lane: string | undefined;
+}
+
+interface Instance {
+  address: string;
+  def: AnyActorDefinition | undefined;
+  ctx: ActorContext;
+  state: unknown;
+  status: Status;
+  queue: RequestEnvelope[];
+  running: Map<string, Running>;
+  busyLanes: Set<string>;
+}
+
+interface Outgoing {
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+  onProgress?: HandlerContext['progress'];
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BusError('TIMEOUT', `${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Checks a payload against its request schema and applies the schema's defaults. */
+function parsePayload(envelope: RequestEnvelope): unknown {
+  const def = isRequestType(envelope.type) ? REQUESTS[envelope.type] : undefined;
+  if (!def) {
+    throw new BusError('INVALID', `unknown request type '${envelope.type}'`);
+  }
+  const parsed = def.request.safeParse(envelope.payload);
+  if (!parsed.success) {
+    throw new BusError('INVALID', `invalid ${envelope.type} payload: ${z.prettifyError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+/** Creates an actor host that reaches its supervisor through `options.post`. */
+export function createActorHost(options: ActorHostOptions): ActorHost {
+  const log = options.log;
+  const instances = new Map<string, Instance>();
+  const subscribed = new Set<string>();
+  // Requests actors send to other actors, answered through the supervisor.
+  let outgoingSeq = 0;
+  const outgoing = new Map<string, Outgoing>();
+  let disposed = false;
+
+  const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => {
+    if (!disposed) {
+      options.post(message, transfer);
+    }
+  };
+
+  const respondError = (id: string, error: WireError): void => {
+    post({ t: 'response', envelope: { kind: 'response', id, ok: false, error } });
+  };
+
+  const makeBus = (address: string): Pick<BusClient, 'request'> => ({
+    request: (type, payload, requestOptions = {}) =>
+      new Promise((resolve, reject) => {
+        const id = `${options.idPrefix}-${++outgoingSeq}`;
+        const signal = requestOptions.signal;
+        const onAbort = (): void => post({ t: 'cancel', id, reason: 'cancelled by the actor' });
+        const done = (): void => signal?.removeEventListener('abort', onAbort);
+        outgoing.set(id, {
+          resolve: (v) => (done(), resolve(v)),
+          reject: (e) => (done(), reject(e)),
+          ...(requestOptions.onProgress ? { onProgress: requestOptions.onProgress } : {}),
+        });
+        const timeoutMs = requestOptions.timeoutMs ?? REQUESTS[type].timeoutMs;
+        post({
+          t: 'request',
+          envelope: {
+            kind: 'request',
+            id,
+            type,
+            payload,
+            deadline: Date.now() + timeoutMs,
+            origin: requestOptions.origin ?? { kind: 'actor', address },
+          },
+        });
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }) as never,
+  });
+
+  const makeContext = (address: string, key: string | undefined): ActorContext => ({
+    address,
+    key,
+    log: logger(address),
+    emit: (topic, payload) => post({ t: 'event', topic, payload }),
+    bus: makeBus(address),
+  });
+
+  const spawn = async (
+    address: string,
+    kind: string,
+    key: string | undefined,
+    module: string,
+  ): Promise<void> => {
+    const instance: Instance = {
+      address,
+      def: undefined,
+      ctx: makeContext(address, key),
+      state: undefined,
+      status: 'starting',
+      queue: [],
+      running: new Map(),
+      busyLanes: new Set(),
+    };
+    instances.set(address, instance);
+    try {
+      const mod = (await import(module)) as { default?: AnyActorDefinition };
+      const def = mod.default;
+      if (!def || def.kind !== kind) {
+        throw new Error(`module ${module} does not default-export the '${kind}' actor`);
+      }
+      instance.def = def;
+      const topics = Object.keys(def.events ?? {}).filter((topic) => !subscribed.has(topic));
+      if (topics.length > 0) {
+        topics.forEach((topic) => subscribed.add(topic));
+        post({ t: 'subscribe', topics });
+      }
+      instance.state = await withTimeout(
+        Promise.resolve(def.start(instance.ctx)),
+        def.startTimeoutMs ?? 10_000,
+        `starting ${address}`,
+      );
+      if (instance.status !== 'starting') {
+        return; // Stopped while starting.
+      }
+      instance.status = 'started';
+      post({ t: 'state', address, state: 'started' });
+      pump(instance);
+    } catch (err) {
+      instance.status = 'failed';
+      const error = toWireError(err, address);
+      error.message = `the ${address} actor failed to start: ${error.message}`;
+      // A start that failed for a reason of its own (a device that is not online) keeps its code.
+      if (error.code === 'INTERNAL') {
+        error.code = 'UNAVAILABLE';
+      }
+      for (const queued of instance.queue.splice(0)) {
+        respondError(queued.id, error);
+      }
+      instances.delete(address);
+      post({ t: 'state', address, state: 'failed', error });
+    }
+  };
+
+  const stop = async (address: string, why?: WireError): Promise<void> => {
+    const instance = instances.get(address);
+    if (!instance || instance.status === 'stopping') {
+      return;
+    }
+    instance.status = 'stopping';
+    const reason: WireError = why ?? { code: 'UNAVAILABLE', message: `the ${address} actor stopped` };
+    for (const queued of instance.queue.splice(0)) {
+      respondError(queued.id, { ...reason, actor: address });
+    }
+    for (const running of instance.running.values()) {
+      running.controller.abort(new BusError(reason.code, reason.message, address));
+    }
+    try {
+      if (instance.def?.stop) {
+        await withTimeout(
+          Promise.resolve(instance.def.stop(instance.state, instance.ctx)),
+          instance.def.stopTimeoutMs ?? 5_000,
+          `stopping ${address}`,
+        );
+      }
+    } catch (err) {
+      log.warn(`stopping ${address} failed`, { error: String(err) });
+    }
+    instance.status = 'stopped';
+    instances.delete(address);
+    post({ t: 'state', address, state: 'stopped' });
+  };
+
+  const accept = (address: string, envelope: RequestEnvelope): void => {
+    const instance = instances.get(address);
+    if (
+      !instance ||
+      instance.status === 'stopping' ||
+      instance.status === 'stopped' ||
+      instance.status === 'failed'
+    ) {
+      respondError(envelope.id, {
+        code: 'UNAVAILABLE',
+        message: `the ${address} actor is not running`,
+        actor: address,
+      });
+      return;
+    }
+    instance.queue.push(envelope);
+    pump(instance);
+  };
+
+  const pump = (instance: Instance): void => {
+    const def = instance.def;
+    if (instance.status !== 'started' || !def) {
+      return;
+    }
+    const concurrency = def.concurrency ?? 1;
+    for (let i = 0; i < instance.queue.length && instance.running.size < concurrency;) {
+      const envelope = instance.queue[i]!;
+      const lane = def.lanes?.[envelope.type];
+      if (lane !== undefined && instance.busyLanes.has(lane)) {
+        i++;
+        continue;
+      }
+      instance.queue.splice(i, 1);
+      run(instance, def, envelope, lane);
+    }
+  };
+
+  const run = (
+    instance: Instance,
+    def: AnyActorDefinition,
+    envelope: RequestEnvelope,
+    lane: string | undefined,
+  ): void => {
+    const controller = new AbortController();
+    instance.running.set(envelope.id, { controller, lane });
+    if (lane !== undefined) {
+      instance.busyLanes.add(lane);
+    }
+    const ctx: HandlerContext = {
+      ...instance.ctx,
+      signal: controller.signal,
+      deadline: envelope.deadline,
+      origin: envelope.origin,
+      requestId: envelope.id,
+      progress: (progress) =>
+        post({ t: 'progress', envelope: { kind: 'progress', id: envelope.id, ...progress } }),
+    };
+    const handler = def.handlers[envelope.type];
+    const work = (async () => {
+      if (!handler) {
+        throw new BusError('INVALID', `the ${instance.address} actor has no handler for ${envelope.type}`);
+      }
+      return handler(parsePayload(envelope), instance.state, ctx);
+    })();
+    work
+      .then(
+        (value) => {
+          post(
+            { t: 'response', envelope: { kind: 'response', id: envelope.id, ok: true, value } },
+            collectTransferables(value),
+          );
+        },
+        (err: unknown) => {
+          let error = toWireError(err, instance.address);
+          if (controller.signal.aborted && error.code === 'INTERNAL') {
+            // The handler died of its abort; report why it was aborted rather than the abort's symptom.
+            const reason: unknown = controller.signal.reason;
+            error =
+              reason instanceof BusError ? reason.toWire() : { code: 'CANCELLED', message: String(reason) };
+          }
+          respondError(envelope.id, error);
+        },
+      )
+      .finally(() => {
+        instance.running.delete(envelope.id);
+        if (lane !== undefined) {
+          instance.busyLanes.delete(lane);
+        }
+        pump(instance);
+      });
+  };
+
+  const cancel = (address: string, id: string, reason: string): void => {
+    const instance = instances.get(address);
+    if (!instance) {
+      return;
+    }
+    const queuedAt = instance.queue.findIndex((e) => e.id === id);
+    if (queuedAt >= 0) {
+      instance.queue.splice(queuedAt, 1);
+      respondError(id, { code: 'CANCELLED', message: reason, actor: address });
+      return;
+    }
+    const code = reason === 'deadline passed' ? 'TIMEOUT' : 'CANCELLED';
+    instance.running.get(id)?.controller.abort(new BusError(code, reason, address));
+  };
+
+  const deliverEvent = (topic: string, payload: unknown): void => {
+    for (const instance of instances.values()) {
+      const listener = instance.def?.events?.[topic];
+      if (listener && instance.status === 'started') {
+        try {
+          listener(payload, instance.state, instance.ctx);
+        } catch (err) {
+          log.warn(`${instance.address} failed on event ${topic}`, { error: String(err) });
+        }
+      }
+    }
+  };
+
+  return {
+    handle(message) {
+      if (disposed) {
+        return;
+      }
+      switch (message.t) {
+        case 'spawn':
+          void spawn(message.address, message.kind, message.key, message.module);
+          break;
+        case 'stop':
+          void stop(message.address, message.why);
+          break;
+        case 'request':
+          accept(message.address, message.envelope);
+          break;
+        case 'cancel':
+          cancel(message.address, message.id, message.reason);
+          break;
+        case 'event':
+          deliverEvent(message.topic, message.payload);
+          break;
+        case 'reply': {
+          const waiting = outgoing.get(message.envelope.id);
+          if (waiting) {
+            outgoing.delete(message.envelope.id);
+            if (message.envelope.ok) {
+              waiting.resolve(message.envelope.value);
+            } else {
+              waiting.reject(BusError.fromWire(message.envelope.error));
+            }
+          }
+          break;
+        }
+        case 'reply-progress': {
+          const { id: _id, kind: _kind, ...progress } = message.envelope;
+          outgoing.get(message.envelope.id)?.onProgress?.(progress);
+          break;
+        }
+        default: {
+          const never: never = message;
+          log.error('unknown message from the supervisor', { message: never });
+        }
+      }
+    },
+    dispose(reason) {
+      if (disposed) {
+        return;
+      }
+      disposed = true;
+      for (const instance of instances.values()) {
+        instance.status = 'stopped';
+        instance.queue.length = 0;
+        for (const running of instance.running.values()) {
+          running.controller.abort(new BusError('CRASHED', reason, instance.address));
+        }
+      }
+      instances.clear();
+      for (const waiting of outgoing.values()) {
+        waiting.reject(new BusError('UNAVAILABLE', reason));
+      }
+      outgoing.clear();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { AdbClient } from '../adb/client.js';
+import { locateAdb, locateSdk } from '../adb/sdk.js';
+import { runProcess } from '../util/exec.js';
+
+/** An adb server of the load test's own, on a private port. */
+export interface PrivateAdbServer {
+  port: number;
+  adb: string;
+  /** ANDROID_ADB_SERVER_PORT and the server's HOME, for every process of the run. */
+  env: Record<string, string>;
+  client: AdbClient;
+  /** `adb -P PORT kill-server`, then removes its HOME. */
+  stop(): Promise<void>;
+}
+
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: 0 }, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `adb -P PORT start-server` with the adb droidbus itself would use (the SDK's, else PATH),
+ * on a free port and with a HOME of its own, so the user's server, keys and emulators are left
+ * alone: the server does not scan the emulator ports (ADB_LOCAL_TRANSPORT_MAX_PORT), it sees only
+ * the devices the load test connects.
+ */
+export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
+  const adb = locateAdb(locateSdk(null, false).path);
+  if (!adb) {
+    throw new Error(
+      'no adb found (ANDROID_HOME/platform-tools, ANDROID_SDK_ROOT, the default SDK folder, PATH): install Android SDK Platform-Tools',
+    );
+  }
+  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-loadtest-adb-'));
+  let lastError = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const env: Record<string, string> = {
+      HOME: home,
+      ANDROID_ADB_SERVER_PORT: String(port),
+      ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
+    };
+    const started = await runProcess(adb, ['-P', String(port), 'start-server'], {
+      env: { ...process.env, ...env },
+      timeoutMs: 30_000,
+    });
+    if (started.code === 0) {
+      let stopped = false;
+      return {
+        port,
+        adb,
+        env,
+        client: new AdbClient({ kind: 'tcp', host: '127.0.0.1', port, source: 'droidbus loadtest' }),
+        async stop() {
+          if (stopped) {
+            return;
+          }
+          stopped = true;
+          await runProcess(adb, ['-P', String(port), 'kill-server'], {
+            env: { ...process.env, ...env },
+            timeoutMs: 15_000,
+          });
+          rmSync(home, { recursive: true, force: true });
+        },
+      };
+    }
+    lastError = (started.stderr || started.stdout || started.spawnError || '').trim();
+  }
+  rmSync(home, { recursive: true, force: true });
+  throw new Error(`could not start a private adb server with ${adb}: ${lastError}`);
+}

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import type { AdbClient } from '../adb/client.js';
+import { sh } from '../adb/shell-command.js';
+
+/** A running `droidbus sim` child process and its devices. */
+export interface SimProcess {
+  pid: number;
+  serials: string[];
+  /** Sums `sim stats` over the devices: UI dumps, and dumps that overlapped another on one device. */
+  stats(): Promise<{ dumps: number; overlapping_dumps: number; devices_read: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `droidbus sim --json` with N devices against the adb server on `adbPort`, and waits until
+ * the server lists every one of them as `device`.
+ */
+export async function startSimProcess(options: {
+  cli: string;
+  adbPort: number;
+  client: AdbClient;
+  devices: number;
+  dumpLatencyMs: number;
+  logcatRate: number;
+  env: Record<string, string>;
+  readyTimeoutMs?: number;
+}): Promise<SimProcess> {
+  const args = [
+    options.cli,
+    'sim',
+    '--json',
+    '--adb-port',
+    String(options.adbPort),
+    '--devices',
+    String(options.devices),
+    '--dump-latency',
+    String(options.dumpLatencyMs),
+    '--logcat-rate',
+    String(options.logcatRate),
+  ];
+  const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => {
+    stderr = (stderr + c).slice(-8_000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000 + options.devices * 2_000);
+  try {
+    const serials = await readySerials(child, exited, () => stderr, deadline);
+    await waitListed(options.client, serials, deadline);
+    return {
+      pid: child.pid ?? -1,
+      serials,
+      async stats() {
+        let dumps = 0;
+        let overlapping = 0;
+        let read = 0;
+        await Promise.all(
+          serials.map(async (serial) => {
+            try {
+              const r = await options.client.shell(serial, sh`sim stats`, { timeoutMs: 10_000 });
+              const s = JSON.parse(r.stdout) as { dumps?: number; overlapping_dumps?: number };
+              dumps += s.dumps ?? 0;
+              overlapping += s.overlapping_dumps ?? 0;
+              read++;
+            } catch {
+              // A device that does not answer is reported as not read.
+            }
+          }),
+        );
+        return { dumps, overlapping_dumps: overlapping, devices_read: read };
+      },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function readySerials(
+  child: ChildProcess,
+  exited: Promise<void>,
+  stderr: () => string,
+  deadline: number,
+): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const serials: string[] = [];
+    let buffer = '';
+    const timer = setTimeout(
+      () => reject(new Error(`droidbus sim was not ready in time: ${stderr().slice(-2000)}`)),
+      Math.max(0, deadline - Date.now()),
+    );
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line === '') {
+          continue;
+        }
+        const value = JSON.parse(line) as { serial?: string; ready?: boolean };
+        if (value.ready) {
+          clearTimeout(timer);
+          resolve(serials);
+          return;
+        }
+        if (value.serial) {
+          serials.push(value.serial);
+        }
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`droidbus sim exited before it was ready: ${stderr().slice(-2000)}`));
+    });
+  });
+}
+
+async function waitListed(client: AdbClient, serials: string[], deadline: number): Promise<void> {
+  for (;;) {
+    const listed = await client.devices().catch(() => []);
+    const online = new Set(listed.filter((d) => d.state === 'device').map((d) => d.serial));
+    if (serials.every((s) => online.has(s))) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the adb server lists ${online.size} of the ${serials.length} simulated devices as online`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

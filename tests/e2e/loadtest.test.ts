@@ -1,0 +1,206 @@
+/**
+ * `droidbus loadtest` from the built CLI: short real runs against simulated devices, standalone and
+ * attached, and the refusal when the user's adb server has too few devices.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdbServer } from '../helpers/adb-server.js';
+import type { AdbServer } from '../helpers/adb-server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** Every field the last line of `--json` must carry. */
+const FIELDS = [
+  'droidbus_loadtest',
+  'version',
+  'actors',
+  'attached',
+  'sim',
+  'devices',
+  'sessions',
+  'duration_s',
+  'mix',
+  'notes',
+  'cpus',
+  'load_average',
+  'elapsed_s',
+  'calls',
+  'calls_per_s',
+  'tools',
+  'errors',
+  'allowed_error_codes',
+  'unexpected_errors',
+  'event_loop_delay_p99_ms',
+  'event_loop_delay_max_ms',
+  'cpu_pct',
+  'logcat_lines_parsed_per_s',
+  'overlapping_dumps',
+  'dumps',
+  'parallel_efficiency',
+  'parallel',
+  'peak_rss_mb',
+  'rss_series',
+  'builds',
+  'iterations',
+  'adb_port',
+];
+
+interface Report {
+  [key: string]: unknown;
+  actors: string;
+  attached: boolean;
+  calls: number;
+  calls_per_s: number;
+  tools: Record<string, { count: number; errors: number; p50_ms: number; p95_ms: number; p99_ms: number }>;
+  errors: Record<string, number>;
+  allowed_error_codes: string[];
+  unexpected_errors: number;
+  event_loop_delay_p99_ms: { frontends: number[]; frontend_max: number; host: number | null };
+  overlapping_dumps: number;
+  dumps: number;
+  parallel_efficiency: number;
+  peak_rss_mb: { host: number | null; frontends: number[]; sim: number | null; loadtest: number };
+  rss_series: unknown[];
+  builds: { completed: number; failed: number } | null;
+  adb_port: number | null;
+}
+
+function lastJsonLine(stdout: string): Report {
+  const lines = stdout.trimEnd().split('\n');
+  return JSON.parse(lines[lines.length - 1]!) as Report;
+}
+
+/** True when something accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function checkRun(report: Report, sessions: number): void {
+  for (const field of FIELDS) {
+    expect(report, `field ${field}`).toHaveProperty(field);
+  }
+  expect(report.overlapping_dumps).toBe(0);
+  expect(report.dumps).toBeGreaterThan(0);
+  expect(report.calls).toBeGreaterThan(0);
+  expect(report.calls_per_s).toBeGreaterThan(0);
+  for (const code of Object.keys(report.errors)) {
+    expect(report.allowed_error_codes, `error code ${code}: ${JSON.stringify(report.errors)}`).toContain(
+      code,
+    );
+  }
+  expect(report.unexpected_errors).toBe(0);
+  for (const tool of [
+    'list_clickable_elements',
+    'ui_tap_element',
+    'screenshot',
+    'get_logcat_entries',
+    'run_gradle_task',
+  ]) {
+    expect(report.tools[tool]?.count ?? 0, tool).toBeGreaterThan(0);
+    expect(report.tools[tool]!.p99_ms).toBeGreaterThanOrEqual(report.tools[tool]!.p50_ms);
+  }
+  expect(report.event_loop_delay_p99_ms.frontends).toHaveLength(sessions);
+  expect(report.peak_rss_mb.frontends).toHaveLength(sessions);
+  expect(report.peak_rss_mb.sim).toBeGreaterThan(0);
+  expect(report.parallel_efficiency).toBeGreaterThan(0);
+  expect(report.rss_series.length).toBeGreaterThan(0);
+  expect(report.builds?.completed).toBeGreaterThan(0);
+}
+
+describe('droidbus loadtest', () => {
+  it('runs standalone sessions against simulated devices and prints every figure as JSON on the last line', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--devices',
+      '2',
+      '--sessions',
+      '2',
+      '--duration',
+      '5',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout);
+    checkRun(report, 2);
+    expect(report.actors).toBe('workers');
+    expect(report.attached).toBe(false);
+    expect(report.event_loop_delay_p99_ms.host).toBeNull();
+    expect(r.stdout).toContain('parallel efficiency');
+    // Its private adb server is gone once it has exited.
+    expect(await listening(report.adb_port!)).toBe(false);
+  }, 180_000);
+
+  it('attaches the sessions to a host of its own and reports the host’s figures', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--devices',
+      '2',
+      '--sessions',
+      '2',
+      '--duration',
+      '5',
+      '--attached',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout);
+    checkRun(report, 2);
+    expect(report.attached).toBe(true);
+    expect(report.event_loop_delay_p99_ms.host).toEqual(expect.any(Number));
+    expect(report.peak_rss_mb.host).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('never overlaps two dumps on a device that two sessions drive at once', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--devices',
+      '1',
+      '--sessions',
+      '2',
+      '--duration',
+      '5',
+      '--mix',
+      'ui',
+      '--dump-latency',
+      '200',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout);
+    expect(report.overlapping_dumps).toBe(0);
+    expect(report.dumps).toBeGreaterThan(4);
+    expect(report.unexpected_errors).toBe(0);
+    expect(report.allowed_error_codes).toContain('BUSY');
+  }, 180_000);
+});
+
+describe('droidbus loadtest without --sim', () => {
+  let server: AdbServer;
+  beforeAll(async () => {
+    server = await startAdbServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('refuses clearly when the adb server has fewer online devices than asked for', async () => {
+    const r = await runCli(['loadtest', '--devices', '3', '--sessions', '1', '--duration', '1'], {
+      env: server.env as Record<string, string>,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('3 device(s) asked for, but the adb server lists 0 online');
+    expect(r.stdout).toBe('');
+  });
+
+  it('refuses bad arguments with exit 2', async () => {
+    const r = await runCli(['loadtest', '--mix', 'ui,dance']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown part 'dance'");
+  });
+});
