@@ -128,15 +128,20 @@ function readySerials(
 }
 
 async function waitListed(client: AdbClient, serials: string[], deadline: number): Promise<void> {
+  let lastError = '';
   for (;;) {
-    const listed = await client.devices().catch(() => []);
+    const listed = await client.devices().catch((err: unknown) => {
+      lastError = err instanceof Error ? err.message : String(err);
+      return [];
+    });
     const online = new Set(listed.filter((d) => d.state === 'device').map((d) => d.serial));
     if (serials.every((s) => online.has(s))) {
       return;
     }
     if (Date.now() > deadline) {
+      const states = serials.map((s) => `${s} ${listed.find((d) => d.serial === s)?.state ?? 'not listed'}`);
       throw new Error(
-        `the adb server lists ${online.size} of the ${serials.length} simulated devices as online`,
+        `the adb server lists ${online.size} of the ${serials.length} simulated devices as online (${states.join(', ')})${lastError ? `; the last devices query failed: ${lastError}` : ''}`,
       );
     }
     await new Promise((r) => setTimeout(r, 100));

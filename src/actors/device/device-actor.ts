@@ -38,12 +38,16 @@ interface DeviceState {
 }
 
 let imagePool: Piscina | undefined;
-/** One image pool per device thread, started on the first screenshot. */
+/**
+ * One image pool per device thread, started on the first screenshot. One thread each: with the
+ * device threads (DEFAULT_GROUPS.devices) that is already a scaling thread per core on a 2-core
+ * machine, and each pool thread holds tens of MB of pixels.
+ */
 function screenshots(): Piscina {
   imagePool ??= createPool({
     module: new URL('./screenshot-task.js', import.meta.url),
     name: 'screenshots',
-    maxThreads: 2,
+    maxThreads: 1,
     idleTimeoutMs: 60_000,
   });
   return imagePool;

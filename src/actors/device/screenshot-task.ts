@@ -1,6 +1,11 @@
+import sharp from 'sharp';
 import { annotateScreenshot } from './screenshot-annotate.js';
 import type { AnnotationRow } from './screenshot-annotate.js';
 import { scaleScreenshot } from './screenshot-scale.js';
+
+// No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
+// only hold on to the last captures' pixels.
+sharp.cache(false);
 
 /** A screenshot job for the image pool: scaling (area average) costs tens of ms of CPU. */
 export type ScreenshotTask =
