@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Piscina } from 'piscina';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
@@ -5,6 +6,7 @@ import { sh } from '../../adb/shell-command.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
+import { DEFAULT_GROUPS } from '../kinds.js';
 import { createPool } from '../pool.js';
 import { adbClient } from '../adb-instance.js';
 import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './device-files.js';
@@ -39,15 +41,15 @@ interface DeviceState {
 
 let imagePool: Piscina | undefined;
 /**
- * One image pool per device thread, started on the first screenshot. One thread each: with the
- * device threads (DEFAULT_GROUPS.devices) that is already a scaling thread per core on a 2-core
- * machine, and each pool thread holds tens of MB of pixels.
+ * One image pool per device thread, started on the first screenshot; together the pools have about
+ * one scaling thread per core (at most 4 per device thread). Scaling streams the capture, so a
+ * thread holds little memory.
  */
 function screenshots(): Piscina {
   imagePool ??= createPool({
     module: new URL('./screenshot-task.js', import.meta.url),
     name: 'screenshots',
-    maxThreads: 1,
+    maxThreads: Math.min(4, Math.max(1, Math.floor(os.availableParallelism() / DEFAULT_GROUPS.devices!))),
     idleTimeoutMs: 60_000,
   });
   return imagePool;

@@ -67,7 +67,7 @@ describe('readPngInfo', () => {
     const png = await stripes(30, 20);
     expect(readPngInfo(png)).toEqual({
       ok: true,
-      value: { width: 30, height: 20, bit_depth: 8, color_type: 6 },
+      value: { width: 30, height: 20, bit_depth: 8, color_type: 6, interlace: 0 },
     });
     const jpeg = await sharp(png).jpeg().toBuffer();
     expect(readPngInfo(jpeg)).toMatchObject({ ok: false, error: { code: 'NOT_PNG' } });

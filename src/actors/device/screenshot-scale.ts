@@ -5,7 +5,9 @@
  * area-averaged down (see area-average.ts) and re-encoded as PNG.
  */
 import sharp from 'sharp';
-import { areaAverage } from './area-average.js';
+import { AreaAverager } from './area-average.js';
+import { forEachPngRow, streamableChannels } from './png-stream.js';
+import type { PngHeader } from './png-stream.js';
 import type { UiResult } from './ui-types.js';
 import { uiFail } from './ui-types.js';
 
@@ -19,12 +21,7 @@ export const MAX_SCREENSHOT_PIXELS = 16_000_000;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-export interface PngInfo {
-  width: number;
-  height: number;
-  bit_depth: number;
-  color_type: number;
-}
+export type PngInfo = PngHeader;
 
 /** Reads a PNG's size from its signature and IHDR chunk; `NOT_PNG` for anything else. */
 export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
@@ -48,7 +45,10 @@ export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
   if (width === 0 || height === 0) {
     return uiFail('NOT_PNG', `the PNG claims an empty size ${width}x${height}`);
   }
-  return { ok: true, value: { width, height, bit_depth: png[24] ?? 0, color_type: png[25] ?? 0 } };
+  return {
+    ok: true,
+    value: { width, height, bit_depth: png[24] ?? 0, color_type: png[25] ?? 0, interlace: png[28] ?? 0 },
+  };
 }
 
 export interface ScreenshotOptions {
@@ -145,18 +145,12 @@ export async function scaleScreenshot(
   const outW = width >= height ? max : Math.max(1, Math.round(width / ratio));
   const outH = height > width ? max : Math.max(1, Math.round(height / ratio));
   try {
-    const { data, info: raw } = await sharp(png, { limitInputPixels: MAX_SCREENSHOT_PIXELS })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const small = areaAverage(data, raw.width, raw.height, raw.channels, outW, outH);
-    const out = await sharp(small, { raw: { width: outW, height: outH, channels: raw.channels } })
-      .png({ compressionLevel: 6 })
-      .toBuffer();
+    const out = await shrinkPng(png, info.value, outW, outH);
     const scale = Math.round(ratio * 10_000) / 10_000;
     return {
       ok: true,
       value: {
-        png: new Uint8Array(out.buffer, out.byteOffset, out.byteLength),
+        png: out,
         resized: true,
         deviceWidth: width,
         deviceHeight: height,
@@ -172,4 +166,38 @@ export async function scaleScreenshot(
       `the capture could not be resized: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
+}
+
+/**
+ * Area-averages a PNG down to outW × outH and encodes the result (small by then: sharp). Captures
+ * as screencap writes them are averaged row by row as they inflate (png-stream.ts); other PNGs are
+ * decoded whole by sharp.
+ */
+async function shrinkPng(
+  png: Uint8Array,
+  header: PngHeader,
+  outW: number,
+  outH: number,
+): Promise<Uint8Array> {
+  let averager: AreaAverager;
+  const channels = streamableChannels(header);
+  if (channels !== null) {
+    averager = new AreaAverager(header.width, header.height, channels, outW, outH);
+    const into = averager;
+    await forEachPngRow(png, header, channels, (row) => into.pushRow(row));
+  } else {
+    const { data, info } = await sharp(png, { limitInputPixels: MAX_SCREENSHOT_PIXELS })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    averager = new AreaAverager(info.width, info.height, info.channels, outW, outH);
+    for (let y = 0; y < info.height; y++) {
+      averager.pushRow(data, y * info.width * info.channels);
+    }
+  }
+  const out = await sharp(averager.finish(), {
+    raw: { width: outW, height: outH, channels: averager.channels as 1 | 2 | 3 | 4 },
+  })
+    .png({ compressionLevel: 6 })
+    .toBuffer();
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
