@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../util/free-port.js';
 import os from 'node:os';
 import path from 'node:path';
 import { AdbClient } from '../adb/client.js';
@@ -15,19 +15,6 @@ export interface PrivateAdbServer {
   client: AdbClient;
   /** `adb -P PORT kill-server`, then removes its HOME. */
   stop(): Promise<void>;
-}
-
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

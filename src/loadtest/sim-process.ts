@@ -55,7 +55,9 @@ export async function startSimProcess(options: {
   };
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000 + options.devices * 2_000);
   try {
-    const serials = await readySerials(child, exited, () => stderr, deadline);
+    const serials = (await readSimDevices<{ serial: string }>(child, exited, () => stderr, deadline)).map(
+      (d) => d.serial,
+    );
     await waitListed(options.client, serials, deadline);
     return {
       pid: child.pid ?? -1,
@@ -87,14 +89,18 @@ export async function startSimProcess(options: {
   }
 }
 
-function readySerials(
+/**
+ * What `droidbus sim --json` prints before it is ready: one JSON object per device, then
+ * `{"ready":true}`. Rejects when the child exits first or the deadline passes.
+ */
+export function readSimDevices<T extends { serial: string }>(
   child: ChildProcess,
-  exited: Promise<void>,
+  exited: Promise<unknown>,
   stderr: () => string,
   deadline: number,
-): Promise<string[]> {
+): Promise<T[]> {
   return new Promise((resolve, reject) => {
-    const serials: string[] = [];
+    const devices: T[] = [];
     let buffer = '';
     const timer = setTimeout(
       () => reject(new Error(`droidbus sim was not ready in time: ${stderr().slice(-2000)}`)),
@@ -109,15 +115,13 @@ function readySerials(
         if (line === '') {
           continue;
         }
-        const value = JSON.parse(line) as { serial?: string; ready?: boolean };
-        if (value.ready) {
+        const value = JSON.parse(line) as T | { ready: true };
+        if ('ready' in value) {
           clearTimeout(timer);
-          resolve(serials);
+          resolve(devices);
           return;
         }
-        if (value.serial) {
-          serials.push(value.serial);
-        }
+        devices.push(value);
       }
     });
     void exited.then(() => {

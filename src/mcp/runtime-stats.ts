@@ -1,22 +1,11 @@
 import { z } from 'zod';
+import { processRuntimeSchema } from '../bus/messages/host.js';
 import type { EventLoopProbe } from '../util/event-loop.js';
 import { VERSION } from '../version.js';
 import { defineResource } from './resources.js';
 import type { ResourceDefinition } from './resources.js';
 
-export const runtimeStatsSchema = z.object({
-  pid: z.number(),
-  version: z.string(),
-  uptime_s: z.number(),
-  rss_mb: z.number(),
-  heap_used_mb: z.number(),
-  event_loop: z.object({
-    p50_ms: z.number(),
-    p99_ms: z.number(),
-    max_ms: z.number(),
-    mean_ms: z.number(),
-    since: z.number(),
-  }),
+export const runtimeStatsSchema = processRuntimeSchema.extend({
   /** Agent actions this frontend reported to the debug sessions (sent, recorded, dropped). */
   agent_actions: z
     .object({

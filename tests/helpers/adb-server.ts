@@ -18,9 +18,11 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../src/util/free-port.js';
+
+export { freePort };
 
 export interface AdbResult {
   code: number | null;
@@ -48,19 +50,6 @@ export interface AdbServer {
 
 /** The adb binary tests use: $ADB, else `adb` on PATH. */
 export const ADB_BINARY = process.env['ADB'] ?? 'adb';
-
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0 }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a program and collects its output; resolves with its exit code whatever it is. */
 export function run(

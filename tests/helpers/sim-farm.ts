@@ -19,6 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AdbServer } from './adb-server.js';
+import { readSimDevices } from '../../src/loadtest/sim-process.js';
 
 /** The built CLI the helpers run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -129,37 +130,7 @@ export async function startSimFarm(server: AdbServer, options: SimFarmOptions = 
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   try {
-    const listed = await new Promise<SimFarmDevice[]>((resolve, reject) => {
-      const found: SimFarmDevice[] = [];
-      let buffer = '';
-      const timer = setTimeout(
-        () => reject(new Error(`droidbus sim was not ready in time; stderr:\n${stderr}`)),
-        Math.max(0, deadline - Date.now()),
-      );
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (chunk: string) => {
-        buffer += chunk;
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline).trim();
-          buffer = buffer.slice(newline + 1);
-          if (line === '') {
-            continue;
-          }
-          const value = JSON.parse(line) as SimFarmDevice | { ready: true };
-          if ('ready' in value) {
-            clearTimeout(timer);
-            resolve(found);
-            return;
-          }
-          found.push(value);
-        }
-      });
-      void exited.then((code) => {
-        clearTimeout(timer);
-        reject(new Error(`droidbus sim exited with ${code} before it was ready; stderr:\n${stderr}`));
-      });
-    });
+    const listed = await readSimDevices<SimFarmDevice>(child, exited, () => stderr, deadline);
     await pollDevices(
       server,
       listed.map((d) => d.serial),

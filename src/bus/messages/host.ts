@@ -54,14 +54,14 @@ export const oauthPendingSchema = z.object({
   age_s: z.number(),
 });
 
-/** The host process's own figures (`host.runtime`): memory and the main thread's event-loop delay. */
-export const hostRuntimeSchema = z.object({
+/** A droidbus process's own figures: memory, and its main thread's event-loop delay. */
+export const processRuntimeSchema = z.object({
   pid: z.number().int(),
   version: z.string(),
   uptime_s: z.number(),
   rss_mb: z.number(),
   heap_used_mb: z.number(),
-  /** Delay beyond the 10 ms sampling tick, since the host started. */
+  /** Delay beyond the 10 ms sampling tick, since the process started. */
   event_loop: z.object({
     p50_ms: z.number(),
     p99_ms: z.number(),
@@ -69,6 +69,10 @@ export const hostRuntimeSchema = z.object({
     mean_ms: z.number(),
     since: z.number(),
   }),
+});
+
+/** The host process's own figures (`host.runtime`). */
+export const hostRuntimeSchema = processRuntimeSchema.extend({
   /** Where the host's actors run: worker threads, or its main thread (DROIDBUS_INLINE=1). */
   actors: z.enum(['workers', 'inline']),
 });
