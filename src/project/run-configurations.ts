@@ -79,7 +79,12 @@ export type ResolveMode = 'list' | 'build' | 'run';
  */
 export function defaultRunConfigurations(
   project: ProjectModel,
-  opts: { activeVariants?: Readonly<Record<string, string>>; maxPerModule?: number } = {},
+  opts: {
+    activeVariants?: Readonly<Record<string, string>>;
+    maxPerModule?: number;
+    /** Configuration name → the device it last ran on (store/run-devices.ts). */
+    lastDevices?: Readonly<Record<string, string>>;
+  } = {},
 ): RunConfiguration[] {
   const max = opts.maxPerModule ?? 16;
   const out: RunConfiguration[] = [];
@@ -93,14 +98,15 @@ export function defaultRunConfigurations(
     chosen.sort((a, b) => Number(b.name === active) - Number(a.name === active));
     const label = module.path === ':' ? (project.rootProjectName ?? 'app') : module.path.slice(1);
     for (const v of chosen.slice(0, max)) {
+      const name = `${label} (${v.name})`;
       out.push({
-        name: `${label} (${v.name})`,
+        name,
         module: module.path,
         variant: v.name,
         task: v.tasks.assemble,
         launch: { kind: 'default-activity' },
         target: { kind: 'ask' },
-        lastDevice: null,
+        lastDevice: opts.lastDevices?.[name] ?? null,
         logcatFilter: null,
         shared: false,
       });

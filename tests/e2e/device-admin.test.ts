@@ -505,11 +505,27 @@ describe('run_run_configuration', () => {
       apk_written_by_this_build: true,
       logcat_filter: 'package:mine',
     });
-    expect((r.structured['launch_timing'] as { total_ms: number }).total_ms).toBeGreaterThan(0);
+    const timing = r.structured['launch_timing'] as {
+      total_ms: number;
+      displayed_ms: number | null;
+      fully_drawn_ms: number | null;
+    };
+    expect(timing.total_ms).toBeGreaterThan(0);
+    // The sample app reports itself fully drawn after its first frame (its Fully drawn line).
+    expect(timing.displayed_ms).toBeGreaterThan(0);
+    expect(timing.fully_drawn_ms).toBeGreaterThan(timing.displayed_ms!);
     const history = readHistory(world.home);
     expect(history[history.length - 1]!.id).toBe(r.structured['build_id']);
     expect(r.text).toMatch(/^Recorded .* build /m);
     expect(r.structured['apk_sha256']).toBe(sha256Of(path.join(project.dir, APK_REL)));
+    // The device is the configuration's last one now, and only that configuration's.
+    const listed = await world.call('list_run_configurations');
+    const configurations = listed.structured['configurations'] as {
+      name: string;
+      last_device: string | null;
+    }[];
+    expect(configurations.find((c) => c.name === 'app (demoDebug)')?.last_device).toBe(tcp);
+    expect(configurations.filter((c) => c.last_device !== null)).toHaveLength(1);
     await invalidParams(world.call('run_run_configuration', { name: 'app (nope)', device_serial: tcp }));
   }, 60_000);
 });

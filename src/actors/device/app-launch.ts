@@ -79,6 +79,7 @@ async function monkeyLaunch(shell: DeviceShell, serial: string, pkg: string): Pr
     wait_ms: null,
     launch_state: null,
     displayed_ms: null,
+    fully_drawn_ms: null,
     timing_line: 'Launched through the monkey (the launcher intent): no launch time was reported.',
   };
 }
@@ -111,6 +112,7 @@ async function startAndTime(
   }
   const timing = parseAmStartTiming(output);
   let displayed: number | null = null;
+  let fullyDrawn: number | null = null;
   if (since !== null && drawsNewWindow(timing)) {
     const read = await ctx.bus.request(
       'logcat.launch_time',
@@ -118,10 +120,11 @@ async function startAndTime(
       { signal: ctx.signal },
     );
     displayed = read.displayed?.ms ?? null;
+    fullyDrawn = read.fully_drawn?.ms ?? null;
   }
   let line = timingLine(timing);
   if (displayed !== null) {
-    line += ` (Displayed +${displayed} ms)`;
+    line += ` (Displayed +${displayed} ms${fullyDrawn !== null ? `, fully drawn +${fullyDrawn} ms` : ''})`;
   }
   return {
     package: pkg,
@@ -133,6 +136,7 @@ async function startAndTime(
     wait_ms: timing.wait_ms,
     launch_state: timing.launch_state,
     displayed_ms: displayed,
+    fully_drawn_ms: fullyDrawn,
     timing_line: line,
   };
 }

@@ -14,24 +14,33 @@ import { parseLaunchTime } from './logcat-enrich.js';
 import { parseLogcat } from './logcat-parse.js';
 import { formatLogTime } from './logcat-time.js';
 
-type Displayed = NonNullable<ResponseOf<'logcat.launch_time'>['displayed']>;
+type LaunchLine = NonNullable<ResponseOf<'logcat.launch_time'>['displayed']>;
 
 const LAUNCH_TAGS = new Set(['ActivityTaskManager', 'ActivityManager']);
 const POLL_MS = 200;
 
-/** The newest `Displayed` line of exactly `pkg` in threadtime text; null when there is none. */
-export function displayedOf(text: string, pkg: string): Displayed | null {
+/**
+ * The newest `Displayed` line of exactly `pkg` in threadtime text, and the newest `Fully drawn` one
+ * (logged when the app calls reportFullyDrawn()); null for each that is not there.
+ */
+export function launchTimesOf(
+  text: string,
+  pkg: string,
+): { displayed: LaunchLine | null; fully_drawn: LaunchLine | null } {
   const { entries } = parseLogcat(text);
-  let found: Displayed | null = null;
+  const found: { displayed: LaunchLine | null; fully_drawn: LaunchLine | null } = {
+    displayed: null,
+    fully_drawn: null,
+  };
   for (const e of entries) {
     if (!LAUNCH_TAGS.has(e.tag)) {
       continue;
     }
     const launch = parseLaunchTime(e.message);
-    if (launch === null || launch.kind !== 'displayed' || launch.package !== pkg) {
+    if (launch === null || launch.package !== pkg) {
       continue;
     }
-    found = {
+    found[launch.kind] = {
       ms: Math.round(launch.ms),
       total_ms: launch.total_ms === null ? null : Math.round(launch.total_ms),
       component: launch.component,
@@ -54,7 +63,11 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Polls the device's log for the `Displayed` line of `pkg` since `sinceS` (device epoch seconds). */
+/**
+ * Polls the device's log for the `Displayed` line of `pkg` since `sinceS` (device epoch seconds);
+ * a `Fully drawn` line comes along when it was logged by then (it is not waited for: most apps never
+ * report one).
+ */
 export async function readLaunchTime(
   client: AdbClient,
   serial: string,
@@ -69,9 +82,9 @@ export async function readLaunchTime(
     const out = await withAdbErrors(() =>
       client.shell(serial, command, { signal, timeoutMs: 15_000, maxBytes: 8 * 1024 * 1024 }),
     );
-    const displayed = displayedOf(out.stdout, pkg);
-    if (displayed !== null || Date.now() + POLL_MS > deadline || signal.aborted) {
-      return { displayed };
+    const times = launchTimesOf(out.stdout, pkg);
+    if (times.displayed !== null || Date.now() + POLL_MS > deadline || signal.aborted) {
+      return times;
     }
     await pause(POLL_MS, signal);
   }

@@ -9,6 +9,7 @@ import { checkPackageScope, projectPackageScope, scopeIds } from '../../project/
 import { readProjectFile, resolveProjectFile } from '../../project/project-files.js';
 import { projectVariants } from '../../project/variants.js';
 import { readSettings, updateSettings } from '../../store/settings.js';
+import { readLastDevices, recordLastDevice } from '../../store/run-devices.js';
 import { defineActor } from '../actor.js';
 import { buildConfigView, modelSummary, runConfigurationViews, variantView } from './project-views.js';
 import { runPlan } from './run-plan.js';
@@ -222,7 +223,13 @@ export default defineActor({
       const model = await modelOf(root);
       const trusted = isProjectTrusted(model.root);
       return {
-        ...runConfigurationViews(model, trusted, activeVariantOf(model.root), trustHint(model.root)),
+        ...runConfigurationViews(
+          model,
+          trusted,
+          activeVariantOf(model.root),
+          trustHint(model.root),
+          readLastDevices(model.root),
+        ),
         trusted,
       };
     },
@@ -234,7 +241,17 @@ export default defineActor({
         activeVariantOf(model.root),
         trustHint(model.root) ?? '',
         p,
+        readLastDevices(model.root),
       );
+    },
+    'project.record_run_device': async (p) => {
+      const model = await modelOf(p.root);
+      const known = runConfigurationViews(model, true, activeVariantOf(model.root), null).configurations;
+      if (!known.some((c) => c.name === p.name)) {
+        throw fail.invalid(`no run configuration named '${p.name.slice(0, 200)}'`);
+      }
+      await recordLastDevice(model.root, p.name, p.serial);
+      return {};
     },
     'project.files': async ({ root }) => {
       const model = await modelOf(root);

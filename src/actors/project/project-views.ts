@@ -154,6 +154,7 @@ export function runConfigurationViews(
   trusted: boolean,
   activeVariant: string | null,
   trustHint: string | null,
+  lastDevices: Readonly<Record<string, string>> = {},
 ): { configurations: RunConfigurationWire[]; active: string | null } {
   const apps = model.modules.filter((m) => m.isApplication);
   const activeVariants: Record<string, string> = {};
@@ -162,7 +163,7 @@ export function runConfigurationViews(
       activeVariants[m.path] = activeVariant;
     }
   }
-  const configs = defaultRunConfigurations(model, { activeVariants });
+  const configs = defaultRunConfigurations(model, { activeVariants, lastDevices });
   const active = configs.find((c) => c.variant === activeVariant)?.name ?? configs[0]?.name ?? null;
   const configurations = configs.map((c): RunConfigurationWire => {
     const resolved = resolveRunConfiguration(

@@ -17,8 +17,9 @@ export function runPlan(
   /** What the user must do when the project is not trusted (a whole sentence). */
   trustHint: string,
   p: PayloadOf<'project.run_plan'>,
+  lastDevices: Readonly<Record<string, string>> = {},
 ): ResponseOf<'project.run_plan'> {
-  const views = runConfigurationViews(model, trusted, activeVariant, trustHint);
+  const views = runConfigurationViews(model, trusted, activeVariant, trustHint, lastDevices);
   const view = views.configurations.find((c) => c.name === p.name);
   const activeVariants: Record<string, string> = {};
   if (activeVariant !== null) {
@@ -26,7 +27,9 @@ export function runPlan(
       activeVariants[m.path] = activeVariant;
     }
   }
-  const config = defaultRunConfigurations(model, { activeVariants }).find((c) => c.name === p.name);
+  const config = defaultRunConfigurations(model, { activeVariants, lastDevices }).find(
+    (c) => c.name === p.name,
+  );
   if (view === undefined || config === undefined) {
     throw fail.invalid(
       `no run configuration named '${p.name.slice(0, 200)}' (the project has: ${views.configurations.map((c) => c.name).join(', ') || 'none'}); call list_run_configurations`,

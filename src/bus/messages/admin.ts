@@ -66,6 +66,8 @@ export const launchResultSchema = z.object({
   launch_state: z.string().nullable(),
   /** From the logcat `Displayed` line of exactly this package; null when none appeared in time. */
   displayed_ms: z.number().int().nullable(),
+  /** From its `Fully drawn` line (the app called reportFullyDrawn()) when logged by then, else null. */
+  fully_drawn_ms: z.number().int().nullable(),
   /** `Launch time: 812 ms (cold), wait 815 ms`, or the sentence saying no time was reported. */
   timing_line: z.string(),
 });
@@ -204,7 +206,8 @@ export const adminRequests = {
   }),
   /**
    * The `Displayed` line of exactly `package` logged since `since_s` (device epoch seconds), read
-   * from the device's log buffer (no stream needed); waits up to `timeout_ms` for it to appear.
+   * from the device's log buffer (no stream needed); waits up to `timeout_ms` for it to appear. Its
+   * `Fully drawn` line too, when already logged.
    */
   'logcat.launch_time': defineRequest({
     actor: 'logcat',
@@ -214,7 +217,10 @@ export const adminRequests = {
       since_s: z.number().int().min(0),
       timeout_ms: z.number().int().min(0).max(10_000).default(3_000),
     }),
-    response: z.object({ displayed: displayedSchema.nullable() }),
+    response: z.object({
+      displayed: displayedSchema.nullable(),
+      fully_drawn: displayedSchema.nullable(),
+    }),
     timeoutMs: 20_000,
   }),
   /** The SDK's AVDs (`emulator -list-avds`) and the emulators running now with their AVD names. */

@@ -229,6 +229,17 @@ export const projectRequests = {
     }),
     timeoutMs: 15_000,
   }),
+  /** `run_run_configuration` ran configuration `name` on `serial`: its last device from now on. */
+  'project.record_run_device': defineRequest({
+    actor: 'project',
+    request: z.object({
+      root: z.string().max(4096),
+      name: z.string().min(1).max(512),
+      serial: z.string().min(1).max(256),
+    }),
+    response: z.object({}),
+    timeoutMs: 15_000,
+  }),
   /** Which android://… project files exist as regular files inside the project. */
   'project.files': defineRequest({
     actor: 'project',

@@ -180,6 +180,13 @@ export const runRunConfiguration = defineTool({
     }
     out.package = installed.record.package;
     out.apk_sha256 = installed.record.apk_sha256;
+    // Installed there: the configuration's last device from now on, as Run App records it.
+    const unrecorded = await ctx.bus
+      .request('project.record_run_device', { root, name: configuration.name, serial: plan.device })
+      .then(
+        () => null,
+        (err: unknown) => `(${plan.device} could not be recorded as its last device: ${failureText(err)})`,
+      );
 
     if (plan.activity !== null || plan.deep_link !== null) {
       report.phase('launching');
@@ -198,7 +205,7 @@ export const runRunConfiguration = defineTool({
                   wait_ms: launched.wait_ms,
                   launch_state: launched.launch_state,
                   displayed_ms: launched.displayed_ms,
-                  fully_drawn_ms: null,
+                  fully_drawn_ms: launched.fully_drawn_ms,
                 }
               : null;
           out.result = `${configuration.name}: built, installed and launched ${launched.component ?? launched.package} on ${plan.device}. ${launched.timing_line}`;
@@ -236,6 +243,7 @@ export const runRunConfiguration = defineTool({
       `APK: ${apkPath}${note}`,
       installed.recorded,
       `Logcat filter: ${out.logcat_filter}`,
+      ...(unrecorded !== null ? [unrecorded] : []),
     ].join('\n');
     return { text, structured: out };
   },

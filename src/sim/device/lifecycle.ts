@@ -1,5 +1,6 @@
 import type { Device } from './device.js';
 import { REASON, SUBREASON } from './exit-info.js';
+import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { hexId } from './ids.js';
 import {
   InstallError,
@@ -131,6 +132,11 @@ export function startActivity(
     dev.logLine(proc.pid, 'D', 'DroidbusSample', `${simple}.onCreate`);
     const forUser = dev.sdk >= 34 ? ' for user 0' : '';
     dev.logSystem('I', dev.activityTag, `Displayed ${component}${forUser}: ${formatDuration(t.total)}`);
+    if (pkg === SAMPLE_PACKAGE || pkg.startsWith(`${SAMPLE_PACKAGE}.`)) {
+      // The sample app (any variant of it) calls reportFullyDrawn() once its list is shown, a little
+      // after the first frame.
+      dev.logSystem('I', dev.activityTag, `Fully drawn ${component}: ${formatDuration(t.total + 180)}`);
+    }
   }
   return { kind, totalTime: t.total, waitTime: t.wait, component };
 }
