@@ -1,6 +1,7 @@
 import { Bus } from '../bus/bus.js';
 import { LocalBusClient } from '../bus/local-client.js';
 import type { Origin } from '../bus/origin.js';
+import { keepLogcatStreams } from './logcat-streams-keeper.js';
 import { Supervisor } from './supervisor.js';
 import type { SupervisorOptions } from './supervisor.js';
 import { logger } from '../util/log.js';
@@ -46,11 +47,13 @@ export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
       });
     }
   });
+  const stopKeeping = keepLogcatStreams(bus);
   return {
     bus,
     supervisor,
     client: (origin) => new LocalBusClient(bus, origin),
     async shutdown(reason = 'droidbus is shutting down') {
+      stopKeeping();
       bus.close(reason);
       await supervisor.shutdown();
     },

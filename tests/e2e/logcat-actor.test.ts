@@ -97,6 +97,30 @@ describe('the logcat actor on the bus', () => {
     expect(native.summary).toMatch(/SIG[A-Z]+/);
   });
 
+  it('streams the device again, from now, when the logcat worker crashes', async () => {
+    const client = system.client({ kind: 'cli' });
+    const before = states.length;
+    const crashesBefore = crashes.length;
+    await system.supervisor.crashWorkerOf('logcat');
+    await until('the stream to start again', () =>
+      states.slice(before).some((s) => s.serial === serial && s.state === 'streaming'),
+    );
+    // A fresh worker: an empty store that fills with new lines, and no crash read a second time.
+    let r = await client.request('logcat.entries', { count: 5 });
+    const deadline = Date.now() + 20_000;
+    while (r.entries.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      r = await client.request('logcat.entries', { count: 5 });
+    }
+    expect(r.entries.length).toBeGreaterThan(0);
+    const stats = await client.request('logcat.stats', {});
+    expect(stats.streams).toEqual([expect.objectContaining({ serial, state: 'streaming' })]);
+    const afterCrash = await client.request('logcat.crashes', {});
+    expect(afterCrash.groups).toHaveLength(0);
+    expect(afterCrash.streaming).toEqual([serial]);
+    expect(crashes.length).toBe(crashesBefore);
+  });
+
   it('stops the stream with "device disconnected" when the device vanishes, leaving nothing running', async () => {
     await farm.stop();
     await until('the stream to stop', () => states.some((s) => s.serial === serial && s.state === 'stopped'));
