@@ -46,7 +46,11 @@ describe('crash groups', () => {
       packages: ['com.google.android.googlequicksearchbox'],
       devices: ['emulator-5554'],
     });
-    expect(g?.title).toBe('java.lang.IllegalStateException at com.google.common.base.bb.p(PG:1)');
+    // Blamed on the app's own frame under com.google.android (the package's parent its classes are
+    // under), not on Guava's checkState above it.
+    expect(g?.title).toBe(
+      'java.lang.IllegalStateException at com.google.android.apps.search.googleapp.search.m.u(PG:1)',
+    );
   });
 
   it('keeps a group when only framework line numbers differ, and splits it when the app code differs', () => {
@@ -169,5 +173,32 @@ describe('crash groups', () => {
     expect(groups.list({ device: 'a' })).toEqual([]);
     expect(groups.list({ kind: 'anr' }).map((g) => g.packages)).toEqual([['com.looker.droidify']]);
     expect(groups.list({ limit: 1 })).toHaveLength(1);
+  });
+});
+
+describe('own code of a flavored, suffixed build', () => {
+  const crashIn = (pkg: string, line: number): Crash =>
+    crashesOf(
+      [
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: FATAL EXCEPTION: main`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: Process: ${pkg}, PID: 4000`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: java.lang.NullPointerException: boom`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: \tat android.widget.TextView.setText(TextView.java:6368)`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: \tat com.example.shop.ui.CartFragment.render(CartFragment.kt:${line})`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: \tat com.example.shop.ui.CartFragment.onViewCreated(CartFragment.kt:40)`,
+        `03-15 10:00:00.000  4000  4000 E AndroidRuntime: \tat android.os.Handler.handleCallback(Handler.java:938)`,
+      ].join('\n'),
+    )[0] as Crash;
+
+  it('finds the classes under the namespace the applicationId extends, so debug and release are one group', () => {
+    const release = crashSignature(crashIn('com.example.shop', 88));
+    const debug = crashSignature(crashIn('com.example.shop.demo.debug', 88));
+    expect(debug.signature).toBe(release.signature);
+    expect(debug.title).toBe(
+      'java.lang.NullPointerException at com.example.shop.ui.CartFragment.render(CartFragment.kt:88)',
+    );
+    // Own line numbers still tell bugs apart; the framework frame above never counts.
+    expect(crashSignature(crashIn('com.example.shop.demo.debug', 91)).signature).not.toBe(debug.signature);
+    expect(debug.signature).not.toContain('TextView');
   });
 });

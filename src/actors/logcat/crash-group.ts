@@ -3,7 +3,8 @@
  * signature that keeps what identifies the bug and drops what varies between occurrences.
  *
  * - Java: the root cause's type plus the top three frames of the app's own code (classes under the
- *   crash's package or the caller's own prefixes), searched from the root cause outward, line numbers
+ *   crash's package, or the parent of it they are under, or the caller's own prefixes), searched
+ *   from the root cause outward, line numbers
  *   kept; with no own frames, the root cause's top three frames without line numbers, so framework
  *   line numbers never split a group. Messages are left out (they carry ids and addresses).
  * - Native: the signal plus the top three frames of the app's own libraries (under `/data/app/` or
@@ -43,15 +44,33 @@ function isOwnClass(method: string, prefixes: readonly string[]): boolean {
   return false;
 }
 
-function ownPrefixesOf(crash: Crash, extra: readonly string[]): string[] {
+/**
+ * The class prefixes of the app's own code: the caller's, and the crash's package — or, when none
+ * of the frames is under it, its longest parent (of three names or more) that some frame is under:
+ * `com.example.app.demo.debug` (a flavor and an applicationIdSuffix) has its classes under
+ * `com.example.app`, its namespace.
+ */
+function ownPrefixesOf(crash: Crash, extra: readonly string[], chain: readonly JavaThrowable[]): string[] {
   const out = [...extra];
-  if (crash.package !== null && !out.includes(crash.package)) {
-    out.push(crash.package);
+  if (crash.package === null || out.includes(crash.package)) {
+    return out;
   }
+  const names = crash.package.split('.');
+  const underIt = (prefix: string): boolean =>
+    chain.some((t) => t.frames.some((f) => isOwnClass(splitFrame(f).method, [prefix])));
+  for (let n = names.length; n >= 3; n--) {
+    const prefix = names.slice(0, n).join('.');
+    if (underIt(prefix)) {
+      out.push(prefix);
+      return out;
+    }
+  }
+  out.push(crash.package);
   return out;
 }
 
-function javaSignature(crash: Crash, prefixes: readonly string[]): { signature: string; title: string } {
+/** The throwables of a Java crash, outermost first. */
+function chainOf(crash: Crash): JavaThrowable[] {
   const chain: JavaThrowable[] = [];
   if (crash.exception !== null) {
     chain.push({
@@ -63,6 +82,12 @@ function javaSignature(crash: Crash, prefixes: readonly string[]): { signature: 
     });
   }
   chain.push(...crash.causes);
+  return chain;
+}
+
+function javaSignature(crash: Crash, extra: readonly string[]): { signature: string; title: string } {
+  const chain = chainOf(crash);
+  const prefixes = ownPrefixesOf(crash, extra, chain);
   const root = chain[chain.length - 1];
   const type = root?.exception ?? 'unknown';
   let parts: string[] = [];
@@ -150,7 +175,7 @@ export function crashSignature(
 ): { signature: string; title: string } {
   switch (crash.kind) {
     case 'java':
-      return javaSignature(crash, ownPrefixesOf(crash, ownPrefixes));
+      return javaSignature(crash, ownPrefixes);
     case 'native':
       return nativeSignature(crash);
     case 'anr':

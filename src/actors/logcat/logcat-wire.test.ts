@@ -66,7 +66,7 @@ describe('crashes on the wire', () => {
     const { store, groups } = read('threadtime-kivy-crash.txt');
     const java = store.crashes().find((c) => c.kind === 'java')!;
     expect(crashSummary(java, groups.get(java.group_id!))).toBe(
-      'java.lang.IllegalStateException at com.google.common.base.bb.p(PG:1) (com.google.android.googlequicksearchbox)',
+      'java.lang.IllegalStateException at com.google.android.apps.search.googleapp.search.m.u(PG:1) (com.google.android.googlequicksearchbox)',
     );
     const native = store.crashes().find((c) => c.kind === 'native')!;
     expect(crashSummary(native, groups.get(native.group_id!))).toMatch(/^SIGABRT/);
