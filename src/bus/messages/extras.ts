@@ -93,7 +93,7 @@ export const intentExtraSchema = z
   });
 export type IntentExtra = z.infer<typeof intentExtraSchema>;
 
-const notificationSchema = z.object({
+export const notificationSchema = z.object({
   key: z.string(),
   package: z.string(),
   id: z.number().int().nullable(),

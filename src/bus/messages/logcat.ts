@@ -260,6 +260,29 @@ export const crashContextSchema = z.object({
 });
 export type CrashContext = z.infer<typeof crashContextSchema>;
 
+/** `app.runtime_state`: installed, running, in front, memory and the last exit of one package. */
+export const appRuntimeStateSchema = z.object({
+  installed: z.boolean(),
+  version_name: z.string().nullable(),
+  version_code: z.number().nullable(),
+  enabled: z.boolean().nullable(),
+  pids: z.array(z.number().int()),
+  foreground: z.boolean(),
+  foreground_activity: z.string().nullable(),
+  memory: z
+    .object({
+      total_pss_kb: z.number().nullable(),
+      total_rss_kb: z.number().nullable(),
+      java_heap_pss_kb: z.number().nullable(),
+      native_heap_pss_kb: z.number().nullable(),
+    })
+    .nullable(),
+  exit_info_supported: z.boolean(),
+  last_exit: exitRecordWireSchema.nullable(),
+  /** Crashes of the package droidbus read from logcat (0 when nothing streams). */
+  logcat_crashes: z.number().int(),
+});
+
 export const logcatRequests = {
   /** Starts streaming a device's logcat (no-op when it already streams). Ready within 5 s or fails. */
   'logcat.start': defineRequest({
@@ -386,27 +409,7 @@ export const logcatRequests = {
   'app.runtime_state': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ package: packageNameSchema }),
-    response: z.object({
-      installed: z.boolean(),
-      version_name: z.string().nullable(),
-      version_code: z.number().nullable(),
-      enabled: z.boolean().nullable(),
-      pids: z.array(z.number().int()),
-      foreground: z.boolean(),
-      foreground_activity: z.string().nullable(),
-      memory: z
-        .object({
-          total_pss_kb: z.number().nullable(),
-          total_rss_kb: z.number().nullable(),
-          java_heap_pss_kb: z.number().nullable(),
-          native_heap_pss_kb: z.number().nullable(),
-        })
-        .nullable(),
-      exit_info_supported: z.boolean(),
-      last_exit: exitRecordWireSchema.nullable(),
-      /** Crashes of the package droidbus read from logcat (0 when nothing streams). */
-      logcat_crashes: z.number().int(),
-    }),
+    response: appRuntimeStateSchema,
     timeoutMs: 30_000,
   }),
   /** The installed packages that are in a package scope (`pm list packages`, filtered). */

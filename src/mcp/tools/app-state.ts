@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  appRuntimeStateSchema,
   exitRecordWireSchema,
   meminfoWireSchema,
   packageInfoWireSchema,
@@ -173,28 +174,10 @@ export const getAppRuntimeState = defineTool({
   description:
     'One call to orient: is the app installed (version), running (pids), in the foreground (which activity), its memory summary, its last process exit reason (Android 11+), and how many of its crashes droidbus read from logcat.',
   input: z.object({ device_serial: optionalSerial, package: packageParam }),
-  output: z.object({
+  output: appRuntimeStateSchema.extend({
     device_serial: z.string(),
     package: z.string(),
-    installed: z.boolean(),
-    version_name: z.string().nullable(),
-    version_code: z.number().nullable(),
-    enabled: z.boolean().nullable(),
     running: z.boolean(),
-    pids: z.array(z.number().int()),
-    foreground: z.boolean(),
-    foreground_activity: z.string().nullable(),
-    memory: z
-      .object({
-        total_pss_kb: z.number().nullable(),
-        total_rss_kb: z.number().nullable(),
-        java_heap_pss_kb: z.number().nullable(),
-        native_heap_pss_kb: z.number().nullable(),
-      })
-      .nullable(),
-    exit_info_supported: z.boolean(),
-    last_exit: exitRecordWireSchema.nullable(),
-    logcat_crashes: z.number().int(),
   }),
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);

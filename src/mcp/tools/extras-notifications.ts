@@ -1,29 +1,10 @@
 import { z } from 'zod';
-import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
+import { notificationKeySchema, notificationSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
-const notificationOutput = z.object({
-  key: z.string(),
-  package: z.string(),
-  id: z.number().int().nullable(),
-  tag: z.string().nullable(),
-  user: z.number().int().nullable(),
-  title: z.string().nullable(),
-  text: z.string().nullable(),
-  sub_text: z.string().nullable(),
-  big_text: z.string().nullable(),
-  post_time: z.number().nullable(),
-  when: z.number().nullable(),
-  ongoing: z.boolean(),
-  clearable: z.boolean(),
-  channel: z.string().nullable(),
-  importance: z.number().int().nullable(),
-  category: z.string().nullable(),
-  actions: z.array(z.string()),
-  redacted: z.boolean(),
-});
+const notificationOutput = notificationSchema;
 
 function clip(s: string | null, n = 120): string {
   if (s === null) {
