@@ -23,17 +23,26 @@ async function rejection(promise: Promise<unknown>): Promise<BusError> {
   );
 }
 
-describe('the actor runtime', () => {
-  it('answers a request from an actor on a worker thread', async () => {
-    const client = system.client({ kind: 'cli' });
-    const answer = await client.request('system.ping', { echo: 'hello' });
+describe.each([
+  ['worker threads', false],
+  ['the inline host (DROIDBUS_INLINE=1)', true],
+])('the actor runtime on %s', (_label, inline) => {
+  let sys: Runtime.ActorSystem;
+  beforeAll(() => {
+    sys = runtime.startActorSystem({ inline });
+  });
+  afterAll(async () => sys.shutdown());
+
+  it('answers a request from the real system actor, on a worker thread or the main one', async () => {
+    expect(sys.supervisor.inline).toBe(inline);
+    const answer = await sys.client({ kind: 'cli' }).request('system.ping', { echo: 'hello' });
     expect(answer.echo).toBe('hello');
     expect(answer.pid).toBe(process.pid);
-    expect(answer.thread_id).toBeGreaterThan(0); // not the main thread
+    expect(answer.thread_id === 0).toBe(inline);
   });
 
   it('fails a request whose deadline passes with TIMEOUT naming the actor', async () => {
-    const client = system.client({ kind: 'cli' });
+    const client = sys.client({ kind: 'cli' });
     const err = await rejection(client.request('system.ping', { delay_ms: 10_000 }, { timeoutMs: 50 }));
     expect(err.code).toBe('TIMEOUT');
     expect(err.actor).toBe('system');
@@ -41,7 +50,7 @@ describe('the actor runtime', () => {
   });
 
   it('cancels a request when its signal aborts, and the actor lets go of it', async () => {
-    const client = system.client({ kind: 'cli' });
+    const client = sys.client({ kind: 'cli' });
     const controller = new AbortController();
     const pending = client.request('system.ping', { delay_ms: 10_000 }, { signal: controller.signal });
     setImmediate(() => controller.abort());
@@ -49,38 +58,38 @@ describe('the actor runtime', () => {
     expect(err.code).toBe('CANCELLED');
     // The actor's handler saw its AbortSignal and answered, so its mailbox slot is free again.
     const deadline = Date.now() + 5_000;
-    while ((system.bus.inflightByAddress()['system'] ?? 0) > 0 && Date.now() < deadline) {
+    while ((sys.bus.inflightByAddress()['system'] ?? 0) > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    expect(system.bus.inflightByAddress()['system'] ?? 0).toBe(0);
+    expect(sys.bus.inflightByAddress()['system'] ?? 0).toBe(0);
   });
 
   it('checks payloads against the contract and answers INVALID', async () => {
-    const client = system.client({ kind: 'cli' });
-    const err = await rejection(client.request('system.ping', { delay_ms: -5 }));
+    const err = await rejection(sys.client({ kind: 'cli' }).request('system.ping', { delay_ms: -5 }));
     expect(err.code).toBe('INVALID');
     expect(err.message).toContain('delay_ms');
   });
 
-  it('fails a request in flight on a worker that dies with CRASHED naming the actor, and the next one succeeds', async () => {
-    const client = system.client({ kind: 'cli' });
+  it('fails a request in flight on a host that dies with CRASHED naming the actor, and the next one succeeds', async () => {
+    const client = sys.client({ kind: 'cli' });
     const first = await client.request('system.ping', {});
     const inFlight = client.request('system.ping', { delay_ms: 10_000 });
     await new Promise((r) => setTimeout(r, 20));
-    await system.supervisor.crashWorkerOf('system');
+    await sys.supervisor.crashWorkerOf('system');
     const err = await rejection(inFlight);
     expect(err.code).toBe('CRASHED');
     expect(err.actor).toBe('system');
     expect(err.message).toContain('the system actor crashed while handling system.ping');
     const after = await client.request('system.ping', { echo: 'again' });
     expect(after.echo).toBe('again');
-    expect(after.thread_id).not.toBe(first.thread_id); // a fresh worker thread
+    if (!inline) {
+      expect(after.thread_id).not.toBe(first.thread_id); // a fresh worker thread
+    }
   });
-});
 
-describe('bounded mailboxes', () => {
   it('answers BUSY at once when an actor has as many requests as its mailbox holds', async () => {
     const small = runtime.startActorSystem({
+      inline,
       kinds: {
         system: {
           module: new URL('../../dist/actors/system/system-actor.js', import.meta.url),
