@@ -27,7 +27,7 @@ never touched. The loop taps and types only inside the sample app; on other scre
                      instead of worker threads: what the design would be without them
   --compare          run twice, with worker threads and inline, and print the figures side by side
   --mix LIST         what the agent loops do (default ui,logcat,build,screenshot,admin);
-                     admin is skipped with a note while droidbus does not serve launch_app
+                     ui reads, finds, taps and types; admin relaunches the sample app every 8th round
   --json             also print one JSON object with every figure on the last line of stdout
   --dump-latency MS  --sim: how long uiautomator dump takes on a device (default 700)
   --logcat-rate N    --sim: logcat lines per second per device (default 200)

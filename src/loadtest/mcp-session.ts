@@ -26,8 +26,6 @@ export interface FrontendRuntime {
 export interface LoadSession {
   readonly index: number;
   readonly pid: number;
-  /** The tools its tools/list names. */
-  readonly tools: ReadonlySet<string>;
   /** Calls a tool and counts it in `recorder` (when given). Never throws: failures come back as outcomes. */
   call(
     name: string,
@@ -83,12 +81,12 @@ export async function startLoadSession(options: {
       `droidbus mcp (session ${options.index}) did not start: ${(err as Error).message}\n${stderr.slice(-2000)}`,
     );
   }
-  const listed = await client.listTools();
+  // What an agent's client does first.
+  await client.listTools();
   const pid = transport.pid ?? -1;
   return {
     index: options.index,
     pid,
-    tools: new Set(listed.tools.map((t) => t.name)),
     async call(name, args, callOptions = {}) {
       const t0 = performance.now();
       let outcome: CallOutcome;

@@ -169,13 +169,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
         sessions[index] = session;
       },
     );
-    const served = sessions[0]!.tools;
-    const admin = mix.has('admin') && served.has('launch_app');
-    if (mix.has('admin') && !admin) {
-      notes.push(
-        'admin: skipped — this droidbus does not serve launch_app yet (the device-admin tools are not built)',
-      );
-    }
+    const admin = mix.has('admin');
     const sampler = new RssSampler(() => ({
       host: host?.pid ?? null,
       frontends: sessions.map((s) => s.pid),
