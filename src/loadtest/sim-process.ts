@@ -58,7 +58,7 @@ export async function startSimProcess(options: {
     const serials = (await readSimDevices<{ serial: string }>(child, exited, () => stderr, deadline)).map(
       (d) => d.serial,
     );
-    await waitListed(options.client, serials, deadline);
+    await waitUntilOnline(options.client, serials, deadline);
     return {
       pid: child.pid ?? -1,
       serials,
@@ -131,8 +131,21 @@ export function readSimDevices<T extends { serial: string }>(
   });
 }
 
-async function waitListed(client: AdbClient, serials: string[], deadline: number): Promise<void> {
+/** How long a simulated device may stay unlisted or offline before the server is asked to connect it again. */
+const RECONNECT_AFTER_MS = 10_000;
+
+/**
+ * Waits until the server lists every serial as `device`; one that stays unlisted or offline is
+ * connected again every `reconnectAfterMs`.
+ */
+export async function waitUntilOnline(
+  client: AdbClient,
+  serials: string[],
+  deadline: number,
+  reconnectAfterMs = RECONNECT_AFTER_MS,
+): Promise<void> {
   let lastError = '';
+  let reconnectAt = Date.now() + reconnectAfterMs;
   for (;;) {
     const listed = await client.devices().catch((err: unknown) => {
       lastError = err instanceof Error ? err.message : String(err);
@@ -145,8 +158,18 @@ async function waitListed(client: AdbClient, serials: string[], deadline: number
     if (Date.now() > deadline) {
       const states = serials.map((s) => `${s} ${listed.find((d) => d.serial === s)?.state ?? 'not listed'}`);
       throw new Error(
-        `the adb server lists ${online.size} of the ${serials.length} simulated devices as online (${states.join(', ')})${lastError ? `; the last devices query failed: ${lastError}` : ''}`,
+        `the adb server lists ${serials.filter((s) => online.has(s)).length} of the ${serials.length} simulated devices as online (${states.join(', ')})${lastError ? `; the last adb error: ${lastError}` : ''}`,
       );
+    }
+    if (Date.now() > reconnectAt) {
+      // `adb connect` again: harmless for a device that is there ("already connected"), and what
+      // brings back one whose connection the server dropped.
+      reconnectAt = Date.now() + reconnectAfterMs;
+      for (const serial of serials.filter((s) => !online.has(s))) {
+        await client.connect(serial).catch((err: unknown) => {
+          lastError = err instanceof Error ? err.message : String(err);
+        });
+      }
     }
     await new Promise((r) => setTimeout(r, 100));
   }

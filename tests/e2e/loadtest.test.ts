@@ -1,12 +1,17 @@
 /**
  * `droidbus loadtest` from the built CLI: short real runs against simulated devices, standalone and
- * attached, and the refusal when the user's adb server has too few devices.
+ * attached, the refusal when the user's adb server has too few devices, and how it waits for its
+ * simulated devices to be online.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbServer } from '../helpers/adb-server.js';
 import type { AdbServer } from '../helpers/adb-server.js';
+import type * as Client from '../../src/adb/client.js';
+import type * as SimProcess from '../../src/loadtest/sim-process.js';
+import { fromDist } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 
 /** Every field the last line of `--json` must carry. */
 const FIELDS = [
@@ -203,4 +208,37 @@ describe('droidbus loadtest without --sim', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown part 'dance'");
   });
+});
+
+describe('waiting for the simulated devices', () => {
+  let server: AdbServer;
+  let farm: SimFarm;
+  beforeAll(async () => {
+    server = await startAdbServer();
+    farm = await startSimFarm(server, { devices: 2 });
+  }, 120_000);
+  afterAll(async () => {
+    await farm?.stop();
+    await server?.stop();
+  });
+
+  it('connects a device the server dropped again, and gives up naming each device’s state', async () => {
+    const { waitUntilOnline } = await fromDist<typeof SimProcess>('loadtest/sim-process.ts');
+    const { AdbClient } = await fromDist<typeof Client>('adb/client.ts');
+    const client = new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: server.port, source: 'test' });
+    const serials = farm.devices.map((d) => d.serial);
+    const dropped = serials[1]!;
+    const gone = await server.adb(['disconnect', dropped]);
+    expect(gone.code).toBe(0);
+    const listed = async (): Promise<string[]> =>
+      (await client.devices()).filter((d) => d.state === 'device').map((d) => d.serial);
+    expect(await listed()).not.toContain(dropped);
+    await waitUntilOnline(client, serials, Date.now() + 20_000, 200);
+    expect(await listed()).toEqual(expect.arrayContaining(serials));
+    // A serial nothing listens on stays unlisted: the error says so, per device.
+    const err = await waitUntilOnline(client, [serials[0]!, '127.0.0.1:1'], Date.now() + 600, 200).catch(
+      (e: unknown) => e as Error,
+    );
+    expect(String(err)).toMatch(/lists 1 of the 2 simulated devices as online \(.*127\.0\.0\.1:1 not listed/);
+  }, 60_000);
 });
