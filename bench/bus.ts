@@ -16,24 +16,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type * as Runtime from '../src/actors/runtime.js';
 import type * as SocketClient from '../src/bus/socket-client.js';
 import type * as SocketServer from '../src/bus/socket-server.js';
-import { printTable, summarizeUs } from './stats.js';
+import { printTable, summarizeUs, timeLoop } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const dist = <T>(rel: string): Promise<T> => import(path.join(ROOT, 'dist', rel)) as Promise<T>;
 const N = Number(process.env['BENCH_N'] ?? 5000);
-
-async function timeLoop(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < Math.min(500, n); i++) {
-    await fn(); // warm up
-  }
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  return samples;
-}
 
 async function mcpLoop(
   command: string,

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { printTable, summarizeUs } from './stats.js';
+import { printTable, summarizeUs, timeLoop } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -34,17 +34,8 @@ async function connect(command: string, args: string[], env: Record<string, stri
   return { client, connectMs: performance.now() - t0 };
 }
 
-async function timeCalls(client: Client, tool: string, n: number): Promise<number[]> {
-  for (let i = 0; i < Math.min(200, n); i++) {
-    await client.callTool({ name: tool, arguments: {} });
-  }
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await client.callTool({ name: tool, arguments: {} });
-    samples.push(performance.now() - t0);
-  }
-  return samples;
+function timeCalls(client: Client, tool: string, n: number): Promise<number[]> {
+  return timeLoop(n, () => client.callTool({ name: tool, arguments: {} }), 200);
 }
 
 async function startHost(env: Record<string, string>, project: string) {

@@ -29,3 +29,17 @@ export function printTable(title: string, rows: Record<string, string | number>[
     process.stdout.write(line(keys.map((k) => String(row[k]))) + '\n');
   }
 }
+
+/** Times `n` sequential awaits of `fn` (ms each), after `warmup` untimed ones. */
+export async function timeLoop(n: number, fn: () => Promise<unknown>, warmup = 500): Promise<number[]> {
+  for (let i = 0; i < Math.min(warmup, n); i++) {
+    await fn();
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return samples;
+}

@@ -3,18 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { SignJWT, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortTempDir, waitFor } from '../helpers/host.js';
 import { INITIALIZE, mcpHeaders, rawRequest, startHttpHost } from '../helpers/http-host.js';
 import type { HttpHost } from '../helpers/http-host.js';
+import { MemoryOAuthProvider, REDIRECT } from '../helpers/oauth-client.js';
 import { runCli } from '../helpers/run-cli.js';
 
 // Each group of tests gets its own host: failed authentications from 127.0.0.1 are rate-limited
@@ -40,53 +36,6 @@ function withOwnHost(): void {
     await host?.stop();
     home.remove();
   });
-}
-
-/** Where the test's OAuth clients say they listen; nothing does: the test reads the redirect itself. */
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** An OAuth client provider that keeps everything in memory and remembers where it was sent. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-
-  constructor(private readonly name: string) {}
-
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.name,
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.info = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
 }
 
 async function cli(args: string[]): Promise<string> {

@@ -5,13 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbServer } from '../helpers/adb-server.js';
@@ -21,6 +15,7 @@ import { rawRequest, startHttpHost } from '../helpers/http-host.js';
 import type { HttpHost } from '../helpers/http-host.js';
 import { saveScreenshot, startBrowser } from '../helpers/page-browser.js';
 import type { TestBrowser } from '../helpers/page-browser.js';
+import { MemoryOAuthProvider, REDIRECT } from '../helpers/oauth-client.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const home = shortTempDir('db-pgo-');
@@ -30,50 +25,6 @@ let host: HttpHost;
 let browser: TestBrowser;
 let page: Page;
 const clients: Client[] = [];
-
-/** Where the OAuth client says it listens; nothing does: the test follows the redirect itself. */
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** An OAuth client provider that keeps everything in memory. */
-class MemoryProvider implements OAuthClientProvider {
-  authorizationUrl: URL | undefined;
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'page-approved agent',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.info = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
 
 beforeAll(async () => {
   server = await startAdbServer();
@@ -105,7 +56,7 @@ describe('the page under /ui of the HTTP frontend', () => {
   });
 
   it("completes an SDK client's OAuth flow when the user approves its number on the page", async () => {
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthProvider('page-approved agent');
     const first = new Client({ name: 'page-approved agent', version: '1.0.0' });
     await expect(
       first.connect(new StreamableHTTPClientTransport(new URL(host.mcpUrl), { authProvider: provider })),

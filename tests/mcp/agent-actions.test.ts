@@ -4,12 +4,11 @@ import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bus, type ActorEndpoint } from '../../src/bus/bus.js';
 import type { RequestEnvelope } from '../../src/bus/envelope.js';
-import { LocalBusClient } from '../../src/bus/local-client.js';
 import { AgentActionRecorder } from '../../src/mcp/agent-actions.js';
 import { defineTool, ToolError, type ToolDefinition } from '../../src/mcp/define-tool.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { createSessionState, type SessionState } from '../../src/mcp/session.js';
-import { TOOLSET_NAMES } from '../../src/mcp/toolsets.js';
+import type { SessionState } from '../../src/mcp/session.js';
+import { pinnedSession } from '../helpers/pinned-session.js';
 
 /**
  * The frontend side of agent actions: which tool calls become `sessions.agent_action` requests and
@@ -104,18 +103,7 @@ async function connect(capacity?: number, hostProject: string | null = '/work/a'
   const bus = new Bus();
   const sessions = new SessionsStandIn(bus, capacity);
   bus.attach(sessions);
-  const session: SessionState = createSessionState({
-    project: { root: '/work/a', selectedBy: 'argument' },
-    mode: {
-      kind: 'attached',
-      standaloneReason: null,
-      followsHost: false,
-      pinnedProject: '/work/a',
-      hostProject,
-    },
-    toolsets: [...TOOLSET_NAMES],
-    bus: new LocalBusClient(bus, { kind: 'cli' }),
-  });
+  const session: SessionState = pinnedSession(bus, hostProject);
   const recorder = new AgentActionRecorder(TOOLS);
   const server = createMcpServer({ session, tools: TOOLS, onToolCall: (r) => recorder.record(session, r) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

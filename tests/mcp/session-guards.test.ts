@@ -4,16 +4,14 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bus } from '../../src/bus/bus.js';
-import { LocalBusClient } from '../../src/bus/local-client.js';
 import { defineTool } from '../../src/mcp/define-tool.js';
 import type { ToolDefinition } from '../../src/mcp/define-tool.js';
 import { definePrompt } from '../../src/mcp/prompts.js';
 import { defineResource } from '../../src/mcp/resources.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { RequestRecord, ToolCallRecord } from '../../src/mcp/server.js';
-import { createSessionState } from '../../src/mcp/session.js';
 import type { SessionState } from '../../src/mcp/session.js';
-import { TOOLSET_NAMES } from '../../src/mcp/toolsets.js';
+import { pinnedSession } from '../helpers/pinned-session.js';
 
 /**
  * The MCP server of one session, driven by the SDK client over an in-memory transport: the prompt
@@ -105,24 +103,13 @@ async function connect(session: SessionState) {
   return { client, tools, requests };
 }
 
-function pinnedSession(hostProject: string | null): SessionState {
-  return createSessionState({
-    project: { root: '/work/a', selectedBy: 'argument' },
-    mode: {
-      kind: 'attached',
-      standaloneReason: null,
-      followsHost: false,
-      pinnedProject: '/work/a',
-      hostProject,
-    },
-    toolsets: [...TOOLSET_NAMES],
-    bus: new LocalBusClient(new Bus(), { kind: 'cli' }),
-  });
+function pinnedOnOwnBus(hostProject: string | null): SessionState {
+  return pinnedSession(new Bus(), hostProject);
 }
 
 describe('a pinned session whose project the host closed', () => {
   it('gets a tool error naming both projects for a project tool, and keeps project-independent tools', async () => {
-    const session = pinnedSession('/work/a');
+    const session = pinnedOnOwnBus('/work/a');
     const { client, tools } = await connect(session);
     expect((await client.callTool({ name: 'list_build_variants', arguments: {} })).isError).toBeFalsy();
 
@@ -141,7 +128,7 @@ describe('a pinned session whose project the host closed', () => {
   });
 
   it('refuses the project files as resources but keeps serving project info', async () => {
-    const session = pinnedSession('/work/a');
+    const session = pinnedOnOwnBus('/work/a');
     const { client } = await connect(session);
     expect((await client.readResource({ uri: 'android://manifest' })).contents).toHaveLength(1);
     session.mode.hostProject = '/work/b';
@@ -152,7 +139,7 @@ describe('a pinned session whose project the host closed', () => {
   });
 
   it('says the host has no project open when it closed it', async () => {
-    const { client } = await connect(pinnedSession(null));
+    const { client } = await connect(pinnedOnOwnBus(null));
     const refused = await client.callTool({ name: 'list_build_variants', arguments: {} });
     expect((refused.content as { text: string }[])[0]!.text).toContain(
       'The droidbus host has no project open',
@@ -162,7 +149,7 @@ describe('a pinned session whose project the host closed', () => {
 
 describe('prompts', () => {
   it('are listed with their arguments and rendered into one user message', async () => {
-    const { client, requests } = await connect(pinnedSession('/work/a'));
+    const { client, requests } = await connect(pinnedOnOwnBus('/work/a'));
     const { prompts } = await client.listPrompts();
     expect(prompts).toEqual([
       {
@@ -183,7 +170,7 @@ describe('prompts', () => {
   });
 
   it('refuse a missing, unknown or malformed argument and an unknown prompt with invalid_params', async () => {
-    const { client, requests } = await connect(pinnedSession('/work/a'));
+    const { client, requests } = await connect(pinnedOnOwnBus('/work/a'));
     const calls = [
       client.getPrompt({ name: 'diagnose-crash', arguments: {} }),
       client.getPrompt({ name: 'diagnose-crash', arguments: { package: 'com.x', retrace: 'true' } }),

@@ -118,7 +118,7 @@ export const notificationSchema = z.object({
 });
 export type NotificationEntry = z.infer<typeof notificationSchema>;
 
-const fileEntrySchema = z.object({
+export const fileEntrySchema = z.object({
   name: z.string(),
   type: z.enum(['file', 'dir', 'link', 'other']),
   size: z.number(),
@@ -165,7 +165,7 @@ const locationFixSchema = z.object({
   coarse: z.boolean(),
 });
 
-const appSchema = z.object({
+export const appSchema = z.object({
   package: z.string(),
   version_name: z.string().nullable(),
   version_code: z.number().nullable(),

@@ -3,6 +3,7 @@ import { activityClassSchema, launchResultSchema, permissionSchema } from '../..
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { InvalidParamsError, defineTool } from '../define-tool.js';
+import type { ToolContext } from '../define-tool.js';
 import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
@@ -187,6 +188,30 @@ const permissionOutput = z.object({
   process_killed: z.boolean(),
 });
 
+const permissionInput = z.object({
+  package: appPackage,
+  permission: permissionSchema,
+  device_serial: optionalSerial,
+  allow_foreign_package: allowForeignPackage,
+});
+
+/** grant_runtime_permission and revoke_runtime_permission: one `pm grant`/`pm revoke` through the device actor. */
+async function changePermission(args: z.infer<typeof permissionInput>, ctx: ToolContext, grant: boolean) {
+  await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
+  const serial = await resolveSerial(ctx, args.device_serial);
+  const r = await ctx.bus.request(
+    'app.permission',
+    { serial, package: args.package, permission: args.permission, grant },
+    { signal: ctx.signal, origin: ctx.origin },
+  );
+  return {
+    text: grant
+      ? `Granted ${r.permission} to ${r.package} on ${serial}.`
+      : `Revoked ${r.permission} from ${r.package} on ${serial}${r.process_killed ? '; Android stopped its process' : ''}.`,
+    structured: { device_serial: serial, ...r },
+  };
+}
+
 export const grantRuntimePermission = defineTool({
   name: 'grant_runtime_permission',
   toolset: 'device-admin',
@@ -194,26 +219,9 @@ export const grantRuntimePermission = defineTool({
   title: 'Grant a runtime permission',
   description:
     "Grants a runtime (dangerous) permission the app requests, e.g. android.permission.CAMERA (`pm grant`). The package manager's refusals (not requested, not a runtime permission, unknown) are tool errors. Only the project's own packages unless allow_foreign_package is true.",
-  input: z.object({
-    package: appPackage,
-    permission: permissionSchema,
-    device_serial: optionalSerial,
-    allow_foreign_package: allowForeignPackage,
-  }),
+  input: permissionInput,
   output: permissionOutput,
-  async handle(args, ctx) {
-    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
-    const serial = await resolveSerial(ctx, args.device_serial);
-    const r = await ctx.bus.request(
-      'app.permission',
-      { serial, package: args.package, permission: args.permission, grant: true },
-      { signal: ctx.signal, origin: ctx.origin },
-    );
-    return {
-      text: `Granted ${r.permission} to ${r.package} on ${serial}.`,
-      structured: { device_serial: serial, ...r },
-    };
-  },
+  handle: (args, ctx) => changePermission(args, ctx, true),
 });
 
 export const revokeRuntimePermission = defineTool({
@@ -223,26 +231,9 @@ export const revokeRuntimePermission = defineTool({
   title: 'Revoke a runtime permission',
   description:
     "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's own packages unless allow_foreign_package is true.",
-  input: z.object({
-    package: appPackage,
-    permission: permissionSchema,
-    device_serial: optionalSerial,
-    allow_foreign_package: allowForeignPackage,
-  }),
+  input: permissionInput,
   output: permissionOutput,
-  async handle(args, ctx) {
-    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
-    const serial = await resolveSerial(ctx, args.device_serial);
-    const r = await ctx.bus.request(
-      'app.permission',
-      { serial, package: args.package, permission: args.permission, grant: false },
-      { signal: ctx.signal, origin: ctx.origin },
-    );
-    return {
-      text: `Revoked ${r.permission} from ${r.package} on ${serial}${r.process_killed ? '; Android stopped its process' : ''}.`,
-      structured: { device_serial: serial, ...r },
-    };
-  },
+  handle: (args, ctx) => changePermission(args, ctx, false),
 });
 
 export const adminAppTools = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { windowEntrySchema } from '../../bus/messages/extras.js';
+import { appSchema, windowEntrySchema } from '../../bus/messages/extras.js';
 import { defineTool } from '../define-tool.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
@@ -20,17 +20,7 @@ export const listApps = defineTool({
   }),
   output: z.object({
     device_serial: z.string(),
-    apps: z.array(
-      z.object({
-        package: z.string(),
-        version_name: z.string().nullable(),
-        version_code: z.number().nullable(),
-        enabled: z.boolean().nullable(),
-        system: z.boolean(),
-        first_install_time: z.string().nullable(),
-        last_update_time: z.string().nullable(),
-      }),
-    ),
+    apps: z.array(appSchema),
     total: z.number().int(),
     truncated: z.boolean(),
   }),

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { devicePathSchema, exchangeNameSchema } from '../../bus/messages/extras.js';
+import { devicePathSchema, exchangeNameSchema, fileEntrySchema } from '../../bus/messages/extras.js';
 import { defineTool } from '../define-tool.js';
 import type { ExtraContent } from '../define-tool.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
@@ -30,15 +30,7 @@ export const listDeviceFiles = defineTool({
     path: z.string(),
     resolved_path: z.string(),
     allowed_folder: z.string(),
-    entries: z.array(
-      z.object({
-        name: z.string(),
-        type: z.enum(['file', 'dir', 'link', 'other']),
-        size: z.number(),
-        mode: z.string(),
-        modified: z.string(),
-      }),
-    ),
+    entries: z.array(fileEntrySchema),
     total: z.number().int(),
     truncated: z.boolean(),
   }),
