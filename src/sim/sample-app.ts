@@ -207,6 +207,44 @@ export const SAMPLE_CRASH_TRACE: readonly string[] = [
 ];
 
 /**
+ * The same crash in a debug (not minified) build: D8 keeps every class, method and line, so the
+ * device prints the app's own frames. Kotlin lambdas desugared by D8 add two synthetic frames,
+ * `$r8$lambda$…(Unknown Source:0)` and `…$$ExternalSyntheticLambda0.onClick(D8$$SyntheticClass:0)`,
+ * as real debug-build traces show (e.g. the traces quoted in the R8 issue tracker and in Android
+ * projects' crash reports); the cause shares 17 frames with the enclosing trace.
+ */
+export const SAMPLE_DEBUG_CRASH_TRACE: readonly string[] = [
+  'java.lang.IllegalStateException: Could not compute the cart total for demo',
+  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:25)',
+  '\tat com.droidbus.sample.HomeActivity.checkoutTotal(HomeActivity.kt:63)',
+  '\tat com.droidbus.sample.HomeActivity.onCrashClicked(HomeActivity.kt:58)',
+  '\tat com.droidbus.sample.HomeActivity.onCreate$lambda$1(HomeActivity.kt:41)',
+  '\tat com.droidbus.sample.HomeActivity.$r8$lambda$Yq3RkmWc5GQfJcK2n0a8LxZt1Vs(Unknown Source:0)',
+  '\tat com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda0.onClick(D8$$SyntheticClass:0)',
+  ...FRAMEWORK_FRAMES,
+  'Caused by: com.droidbus.sample.data.PriceUnavailableException: No price for sku DEMO-42',
+  '\tat com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:17)',
+  '\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:22)',
+  '\t... 17 more',
+];
+
+/**
+ * The compiler marker R8 or D8 writes into classes.dex's string pool, as real APKs carry it
+ * (`~~R8{"backend":"dex","compilation-mode":"release",…,"pg-map-id":"…","r8-mode":"full",…}`;
+ * D8's `~~D8{…"compilation-mode":"debug"…}`): the device-side sign of a minified build.
+ */
+export function sampleDexMarker(minified: boolean, minSdk: number): string {
+  return minified
+    ? `~~R8{"backend":"dex","compilation-mode":"release","has-checksums":false,"min-api":${minSdk},"pg-map-id":"${SAMPLE_MAP_ID}","r8-mode":"full","version":"8.5.35"}`
+    : `~~D8{"backend":"dex","compilation-mode":"debug","has-checksums":false,"min-api":${minSdk},"version":"8.5.35"}`;
+}
+
+/** True for a dex marker of a minified (R8) build. */
+export function isMinifiedDexMarker(marker: string | null): boolean {
+  return marker?.startsWith('~~R8{') ?? false;
+}
+
+/**
  * What R8's `retrace` prints for SAMPLE_CRASH_TRACE with SAMPLE_MAPPING (default, non-verbose):
  * the inline group of HomeActivity.q expands to two frames, the synthesized lambda frame
  * `onClick` is dropped in favour of the lambda body, `a.c.a` is resolved among the two `a`
@@ -229,8 +267,16 @@ export const SAMPLE_CRASH_RETRACED: readonly string[] = [
  * The AndroidRuntime message lines of the Java crash, each one logcat entry (tag AndroidRuntime,
  * priority E): `FATAL EXCEPTION: main`, `Process: PKG, PID: N`, then SAMPLE_CRASH_TRACE.
  */
-export function sampleJavaCrashLines(pid: number, packageName: string = SAMPLE_PACKAGE): string[] {
-  return ['FATAL EXCEPTION: main', `Process: ${packageName}, PID: ${pid}`, ...SAMPLE_CRASH_TRACE];
+export function sampleJavaCrashLines(
+  pid: number,
+  packageName: string = SAMPLE_PACKAGE,
+  minified = true,
+): string[] {
+  return [
+    'FATAL EXCEPTION: main',
+    `Process: ${packageName}, PID: ${pid}`,
+    ...(minified ? SAMPLE_CRASH_TRACE : SAMPLE_DEBUG_CRASH_TRACE),
+  ];
 }
 
 export const SAMPLE_NATIVE_LIBRARY = 'libsample-native.so';

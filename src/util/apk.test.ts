@@ -65,7 +65,8 @@ describe('apk writer', () => {
 
 describe('apk reader', () => {
   it('reads back everything the writer put in', () => {
-    expect(readApkInfo(writeApk(INPUT))).toEqual({
+    const marker = '~~R8{"backend":"dex","compilation-mode":"release","min-api":24,"pg-map-id":"628898e"}';
+    expect(readApkInfo(writeApk({ ...INPUT, dexMarker: marker }))).toEqual({
       packageName: 'com.droidbus.sample.demo.debug',
       versionCode: 42,
       versionName: '1.4.2',
@@ -80,6 +81,7 @@ describe('apk reader', () => {
       label: 'Droidbus Sample',
       debuggable: true,
       permissions: ['android.permission.INTERNET'],
+      dexMarker: marker,
     });
   });
 
@@ -117,6 +119,7 @@ describe('apk reader', () => {
       activities: ['com.example.real.Settings', 'com.example.real.Main', 'com.example.real.Plain'],
       label: 'Real',
       debuggable: false,
+      dexMarker: null,
       permissions: ['android.permission.CAMERA'],
     });
   });

@@ -33,6 +33,11 @@ export interface ApkInfo {
   label: string | null;
   debuggable: boolean;
   permissions: string[];
+  /**
+   * The compiler marker in classes.dex (`~~R8{…}` from R8, `~~D8{…}` from D8), which the dex
+   * string pool always carries; null when there is none.
+   */
+  dexMarker: string | null;
 }
 
 export interface ApkActivityInput {
@@ -56,6 +61,8 @@ export interface ApkWriteInput {
   permissions?: string[];
   /** More archive entries (native libraries, assets…). */
   extraEntries?: ZipEntryInput[];
+  /** The compiler marker to put in classes.dex's strings (`~~R8{…}` for a minified build). */
+  dexMarker?: string;
   /** String pool encoding of the manifest. Default utf16, as aapt writes it. */
   stringPool?: 'utf8' | 'utf16';
 }
@@ -120,8 +127,12 @@ export function buildManifest(input: ApkWriteInput): XmlElement {
 }
 
 /** A minimal DEX file: a valid header (magic, checksum, signature, sizes) and nothing else. */
-function placeholderDex(): Uint8Array {
-  const dex = new Uint8Array(0x70);
+function placeholderDex(marker: string | undefined): Uint8Array {
+  // The header, then (when given) the marker as one string data item: ULEB128 length, bytes, NUL.
+  const text = marker === undefined ? new Uint8Array(0) : new TextEncoder().encode(marker);
+  const item = text.length === 0 ? text : new Uint8Array([...uleb128(text.length), ...text, 0]);
+  const dex = new Uint8Array(0x70 + item.length);
+  dex.set(item, 0x70);
   const dv = new DataView(dex.buffer);
   dex.set(new TextEncoder().encode('dex\n035\0'), 0);
   dv.setUint32(32, dex.length, true);
@@ -130,6 +141,26 @@ function placeholderDex(): Uint8Array {
   dex.set(createHash('sha1').update(dex.subarray(32)).digest(), 12);
   dv.setUint32(8, adler32(dex.subarray(12)), true);
   return dex;
+}
+
+function uleb128(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) {
+      b |= 0x80;
+    }
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+/** The `~~R8{…}` / `~~D8{…}` marker in a dex file's bytes, or null. */
+function findDexMarker(dex: Uint8Array): string | null {
+  const text = Buffer.from(dex.buffer, dex.byteOffset, dex.byteLength).toString('latin1');
+  const m = /~~(?:R8|D8|L8)\{[^\0]*?\}(?=\0)/.exec(text);
+  return m === null ? null : m[0];
 }
 
 function adler32(bytes: Uint8Array): number {
@@ -150,7 +181,7 @@ export function writeApk(input: ApkWriteInput): Uint8Array {
   const manifest = encodeBinaryXml(buildManifest(input), { encoding: input.stringPool ?? 'utf16' });
   return writeZip([
     { name: 'AndroidManifest.xml', data: manifest, method: 'deflate' },
-    { name: 'classes.dex', data: placeholderDex(), method: 'deflate' },
+    { name: 'classes.dex', data: placeholderDex(input.dexMarker), method: 'deflate' },
     ...(input.extraEntries ?? []),
   ]);
 }
@@ -183,7 +214,9 @@ function asSdk(value: XmlAttribute['value'] | undefined): number | undefined {
 
 /** Reads package identity, SDK levels and activities from an APK's bytes. Throws ApkFormatError. */
 export function readApkInfo(bytes: Uint8Array): ApkInfo {
-  const entry = readZipEntries(bytes).find((e) => e.name === 'AndroidManifest.xml');
+  const entries = readZipEntries(bytes);
+  const entry = entries.find((e) => e.name === 'AndroidManifest.xml');
+  const dex = entries.find((e) => e.name === 'classes.dex');
   if (!entry) {
     throw new ApkFormatError('the archive has no AndroidManifest.xml');
   }
@@ -228,6 +261,7 @@ export function readApkInfo(bytes: Uint8Array): ApkInfo {
     activities: components.filter((c) => c.name === 'activity').flatMap((c) => nameOf(c) ?? []),
     label: typeof label === 'string' && !label.startsWith('@') ? label : null,
     debuggable: debuggable === true,
+    dexMarker: dex === undefined ? null : findDexMarker(readZipEntryData(bytes, dex)),
     permissions: root.children
       .filter((c) => c.name === 'uses-permission')
       .flatMap((c) => {

@@ -49,7 +49,9 @@ export function crashPackage(dev: Device, pkg: string, kind: CrashKind): boolean
   const entries: NewLogEntry[] = [];
   const died = `Process ${pkg} (pid ${pid}) has died: ${onTop ? 'fg  TOP ' : 'cch  CEM '}`;
   if (kind === 'java') {
-    const lines = isSampleBuild(p) ? sampleJavaCrashLines(pid, pkg) : genericJavaCrash(pid, pkg, cls);
+    const lines = isSampleBuild(p)
+      ? sampleJavaCrashLines(pid, pkg, p.info.minified)
+      : genericJavaCrash(pid, pkg, cls);
     for (const message of lines) {
       entries.push({
         buffer: 'crash',

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_CRASH_TRACE } from '../sample-app.js';
+import { writeApk } from '../../util/apk.js';
+import { sampleDexMarker, SAMPLE_CRASH_TRACE } from '../sample-app.js';
 import type { ShellIo, SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
@@ -179,6 +180,32 @@ describe('logcat', () => {
     );
   });
 
+  it('a debug build crashes with its own frames, a minified one with R8-obfuscated frames', async () => {
+    const d = device();
+    const build = (marker: string): Uint8Array =>
+      writeApk({
+        packageName: 'com.droidbus.sample.demo.debug',
+        versionCode: 1,
+        versionName: '1.0',
+        minSdk: 24,
+        targetSdk: 35,
+        activities: [{ name: 'com.droidbus.sample.LoginActivity', launcher: true, exported: true }],
+        dexMarker: marker,
+      });
+    d.fs.write('/data/local/tmp/debug.apk', build(sampleDexMarker(false, 24)), 0o100644, 0);
+    expect((await runOn(d, 'pm install -r -t /data/local/tmp/debug.apk')).stdout).toBe('Success\n');
+    await runOn(d, 'sim crash com.droidbus.sample.demo.debug java');
+    const debug = (await runOn(d, 'logcat -d -b crash')).stdout;
+    expect(debug).toContain('\tat com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:25)');
+    expect(debug).not.toContain('r8-map-id');
+    await runOn(d, 'logcat -c -b crash');
+    // The preinstalled release build of the sample app is minified.
+    await runOn(d, 'sim crash com.droidbus.sample java');
+    const release = (await runOn(d, 'logcat -d -b crash')).stdout;
+    expect(release).toContain('at a.a.b(r8-map-id-');
+    expect(release).not.toContain('CartRepository');
+  });
+
   it('replays a recorded log in mixed formats as if it happened now', async () => {
     const d = device();
     const recorded = [
@@ -203,9 +230,62 @@ describe('logcat', () => {
     expect((await runOn(d, 'logcat -d -b crash -v year')).stdout).toContain(`${year}-`);
   });
 
-  it('reports ring buffer sizes with -g', async () => {
-    expect((await runOn(device(), 'logcat -g')).stdout).toMatch(
-      /^main: ring buffer is 256 KiB \(\d+ KiB consumed\), max entry is 5120 B, max payload is 4068 B\nsystem: /,
+  it('reports ring buffer sizes with -g as logd sizes them, in bytes', async () => {
+    const d = device();
+    expect((await runOn(d, 'logcat -g')).stdout).toMatch(
+      /^main: ring buffer is 256 KiB \(\d+ (?:Ki)?B consumed, \d+ (?:Ki)?B readable\), max entry is 5120 B, max payload is 4068 B\nsystem: ring buffer is 256 KiB .*\ncrash: ring buffer is 256 KiB /,
     );
+    const set = await runOn(d, 'logcat -G 16M -b main');
+    expect(set.code).toBe(0);
+    expect((await runOn(d, 'logcat -g -b main')).stdout).toMatch(/^main: ring buffer is 16 MiB /);
+    expect((await runOn(d, 'logcat -g -b system')).stdout).toMatch(/^system: ring buffer is 256 KiB /);
+  });
+
+  it("refuses a -G size outside logd's 64 KiB to 256 MiB", async () => {
+    const d = device();
+    const small = await runOn(d, 'logcat -G 32K');
+    expect(small.code).toBe(1);
+    expect(small.stderr).toContain("failed to set the 'main,system,crash' log sizes.");
+    const bad = await runOn(d, 'logcat -G lots');
+    expect(bad.code).toBe(1);
+    expect((await runOn(d, 'logcat -g -b main')).stdout).toMatch(/^main: ring buffer is 256 KiB /);
+  });
+
+  it('drops whole oldest chunks once a buffer passes its size, and keeps every line within it', async () => {
+    const d = device();
+    // 40,000 distinct ~120-byte lines: 5 MB of text, far past a 256 KiB buffer even compressed.
+    const lines: string[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      lines.push(
+        `05-14 10:21:33.${String(i % 1000).padStart(3, '0')}  4242  4250 I Replay  : line ${i} ${Math.sin(i).toString(36)} ${(i * 7919).toString(16)}`,
+      );
+    }
+    d.fs.write('/data/local/tmp/big.log', new TextEncoder().encode(lines.join('\n') + '\n'), 0o100644, 0);
+    await runOn(d, 'sim logcat replay /data/local/tmp/big.log');
+    const kept = (await runOn(d, 'logcat -d -b main -v brief')).stdout
+      .split('\n')
+      .filter((l) => l.includes(' line '));
+    expect(kept.length).toBeGreaterThan(1000);
+    expect(kept.length).toBeLessThan(40_000);
+    // What is kept is the newest lines, none missing in between.
+    const first = Number(/ line (\d+) /.exec(kept[0] ?? '')?.[1]);
+    expect(kept.length).toBe(40_000 - first);
+    expect(kept[kept.length - 1]).toContain(' line 39999 ');
+    // Uncompressed, the kept entries take more than the 256 KiB set (chunks count compressed), but
+    // less than the 1.5 × 256 KiB logd allows times a generous compression ratio of 8.
+    const bytes = kept.reduce(
+      (n, l) => n + 30 + 3 + 'Replay'.length + l.slice(l.indexOf(': ') + 2).length,
+      0,
+    );
+    expect(bytes).toBeGreaterThan(256 * 1024);
+    expect(bytes).toBeLessThan(8 * 384 * 1024);
+    // A bigger buffer keeps all of it.
+    await runOn(d, 'logcat -c');
+    await runOn(d, 'logcat -G 16M');
+    await runOn(d, 'sim logcat replay /data/local/tmp/big.log');
+    const all = (await runOn(d, 'logcat -d -b main -v brief')).stdout
+      .split('\n')
+      .filter((l) => l.includes(' line '));
+    expect(all.length).toBe(40_000);
   });
 });

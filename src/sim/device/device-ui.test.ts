@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
@@ -245,6 +246,31 @@ describe('the simulated screen', () => {
     expect((await sharp(Buffer.from((await runOn(d, 'screencap -p')).bytes)).metadata()).width).toBe(1080);
     await runOn(d, 'sim screen reset');
     expect(await dump(d)).toContain('nexuslauncher');
+  });
+
+  it('loads an Appium UiAutomator2 page source and dumps its views as uiautomator dump writes them', async () => {
+    const d = device();
+    // A real page source (tests/fixtures/ui/SOURCES.md): 13 class-named elements, 1440x2392.
+    const source = readFileSync(
+      new URL('../../../tests/fixtures/ui/appium-classengage-login.xml', import.meta.url),
+    );
+    d.fs.write('/data/local/tmp/page.xml', new Uint8Array(source), 0o100644, 0);
+    expect((await runOn(d, 'sim screen load /data/local/tmp/page.xml')).code).toBe(0);
+    const xml = await dump(d);
+    expect(
+      xml.startsWith(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node ",
+      ),
+    ).toBe(true);
+    expect(xml.match(/<node /g)).toHaveLength(13);
+    expect(xml).not.toContain('<android.widget');
+    expect(xml).toContain(
+      'text="Phone Number" resource-id="com.classengage.android:id/email_input" class="android.widget.EditText" package="com.classengage.android"',
+    );
+    expect(xml).toContain('bounds="[499,1264][1345,1422]"');
+    expect((await runOn(d, 'dumpsys window | grep mCurrentFocus')).stdout).toContain(
+      'com.classengage.android',
+    );
   });
 
   it('types non-ASCII text only through ADBKeyBoard once it is the selected input method', async () => {

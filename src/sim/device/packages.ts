@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readApkInfo, writeApk, type ApkInfo } from '../../util/apk.js';
 import {
+  isMinifiedDexMarker,
+  sampleDexMarker,
   SAMPLE_ACTIVITIES,
   SAMPLE_MIN_SDK,
   SAMPLE_PACKAGE,
@@ -31,6 +33,8 @@ export interface PackageInfo {
   codePath: string;
   apkBytes: Uint8Array | null;
   apkSha256: string | null;
+  /** Whether the APK's dex was written by R8 (its `~~R8{…}` marker): its frames are obfuscated. */
+  minified: boolean;
   /** Fixed uid for system packages; app uids are assigned per device. */
   uid?: number;
 }
@@ -164,6 +168,7 @@ function systemPackage(
     codePath: apkPath.slice(0, apkPath.lastIndexOf('/')),
     apkBytes: null,
     apkSha256: null,
+    minified: false,
     uid: opts.uid,
   };
 }
@@ -262,6 +267,8 @@ export function sampleApkBytes(): { bytes: Uint8Array; sha256: string } {
       label: 'Droidbus Sample',
       activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: i === 0 })),
       permissions: [...SAMPLE_PERMISSIONS],
+      // The preinstalled sample is its release build: minified by R8.
+      dexMarker: sampleDexMarker(true, SAMPLE_MIN_SDK),
     });
     sampleApk = { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
   }
@@ -283,6 +290,7 @@ const ADB_KEYBOARD: Omit<PackageInfo, 'apkPath' | 'codePath'> = {
   system: false,
   apkBytes: null,
   apkSha256: null,
+  minified: false,
 };
 
 /** The install directory and APK path for a package installed on a device (`/data/app/~~…==/PKG-…==`). */
@@ -317,6 +325,7 @@ export function preinstalledUserPackages(serial: string): PackageInfo[] {
       ...samplePaths,
       apkBytes: sample.bytes,
       apkSha256: sample.sha256,
+      minified: true,
     },
   ];
 }
@@ -355,6 +364,7 @@ export function packageFromApk(
     ...paths,
     apkBytes: bytes,
     apkSha256: createHash('sha256').update(bytes).digest('hex'),
+    minified: isMinifiedDexMarker(info.dexMarker),
   };
 }
 

@@ -217,6 +217,27 @@ export class ProcessTable {
     return proc;
   }
 
+  /**
+   * A process a replayed log names (Android Studio's package column): `ps` lists it under its own
+   * pid, as the recording device did, unless that pid is taken.
+   */
+  adopt(pid: number, name: string, uid: number): void {
+    if (this.byPid(pid) !== undefined || pid <= 0) {
+      return;
+    }
+    this.apps.set(pid, {
+      pid,
+      ppid: PID.zygote64,
+      uid,
+      name,
+      pkg: name.split(':')[0] ?? name,
+      vsz: 15_100_000,
+      rss: 96_000,
+      wchan: 'do_epoll_wait',
+      startTime: Date.now(),
+    });
+  }
+
   /** Removes an app process; false when there was none with that pid. */
   kill(pid: number): boolean {
     return this.apps.delete(pid);

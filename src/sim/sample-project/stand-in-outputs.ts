@@ -17,7 +17,7 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeApk, type ApkActivityInput } from '../../util/apk.js';
-import { SAMPLE_COMPILE_SDK, SAMPLE_MAPPING, SAMPLE_NATIVE_LIBRARY } from '../sample-app.js';
+import { sampleDexMarker, SAMPLE_COMPILE_SDK, SAMPLE_MAPPING, SAMPLE_NATIVE_LIBRARY } from '../sample-app.js';
 import type { BuildModel, VariantModel } from './build-model.js';
 import { SAMPLE_AGP_VERSION } from './project-files.js';
 
@@ -101,6 +101,7 @@ export function writeVariantApk(projectDir: string, model: BuildModel, v: Varian
     compileSdk: SAMPLE_COMPILE_SDK,
     label: 'Droidbus Sample',
     debuggable: v.buildType.name === 'debug',
+    dexMarker: sampleDexMarker(v.buildType.minified, model.minSdk),
     activities: manifestActivities(projectDir, model.namespace),
     // The manifest's permissions, as AGP merges them (CAMERA is the runtime one the permission tools use).
     permissions: ['android.permission.INTERNET', 'android.permission.CAMERA'],

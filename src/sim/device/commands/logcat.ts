@@ -6,7 +6,6 @@ import {
   BUFFER_ID,
   LOG_BUFFERS,
   priorityValue,
-  REPORTED_SIZE_KIB,
   type LogBufferName,
   type LogEntry,
 } from '../log/log-store.js';
@@ -74,6 +73,8 @@ interface LogcatArgs {
   pid: number | null;
   file: string | null;
   getSize: boolean;
+  /** `-G`: the size to set, in bytes. */
+  setSize: number | null;
   dividers: boolean;
   defaultLevel: number;
   specs: Map<string, number>;
@@ -104,6 +105,28 @@ export function parseLogTime(s: string, now = new Date()): number | null {
   ).getTime();
 }
 
+/** A `-G` size: a number with an optional K, M or G multiplier (logcat.cpp). */
+function parseSize(v: string): number {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(v);
+  if (m === null || Number(m[1]) === 0) {
+    throw new UsageError(`-G needs a size, not '${v}'`);
+  }
+  const unit = (m[2] ?? '').toUpperCase();
+  return Number(m[1]) * (unit === 'G' ? 1024 ** 3 : unit === 'M' ? 1024 ** 2 : unit === 'K' ? 1024 : 1);
+}
+
+/** logcat's size figures: divided by 1024 while ≥ 1024, with Ki / Mi / Gi (logcat.cpp). */
+function sizeText(bytes: number): string {
+  const units = ['', 'Ki', 'Mi', 'Gi'];
+  let i = 0;
+  let v = bytes;
+  while (i < units.length - 1 && v >= 1024) {
+    v = Math.floor(v / 1024);
+    i++;
+  }
+  return `${v} ${units[i] ?? ''}B`;
+}
+
 function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
   const a: LogcatArgs = {
     format: 'threadtime',
@@ -118,6 +141,7 @@ function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
     pid: null,
     file: null,
     getSize: false,
+    setSize: null,
     dividers: false,
     defaultLevel: 2,
     specs: new Map(),
@@ -210,6 +234,8 @@ function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
         case 'buffer-size':
           if (eq < 0) {
             a.getSize = true;
+          } else {
+            a.setSize = parseSize(arg.slice(eq + 1));
           }
           break;
         case 'uid':
@@ -262,6 +288,8 @@ function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
           a.getSize = true;
           break;
         case 'G':
+          a.setSize = parseSize(value());
+          break;
         case 'r':
         case 'n':
           value();
@@ -332,12 +360,34 @@ export const logcat: CommandFn<Device> = async (ctx) => {
     dev.log.clear(a.buffers);
     return 0;
   }
+  if (a.setSize !== null) {
+    const size = a.setSize;
+    const failed = a.buffers.filter((b) => !dev.log.setSize(b, size)).map((b) => LOG_BUFFERS[b] as string);
+    if (failed.length > 0) {
+      // logd refuses sizes outside LOG_BUFFER_MIN_SIZE … LOG_BUFFER_MAX_SIZE (64 KiB … 256 MiB).
+      await ctx.stderr.write(
+        `logcat: failed to set the '${failed.join(',')}' log size${failed.length > 1 ? 's' : ''}.\n`,
+      );
+      return 1;
+    }
+    if (!a.getSize) {
+      return 0;
+    }
+  }
   if (a.getSize) {
     const out = a.buffers
       .map((b) => {
         const name = LOG_BUFFERS[b] as string;
-        const used = Math.ceil(dev.log.usage(b).bytes / 1024);
-        return `${name}: ring buffer is ${REPORTED_SIZE_KIB} KiB (${used} KiB consumed), max entry is 5120 B, max payload is 4068 B\n`;
+        const u = dev.log.usage(b);
+        // Real answers: "256 KiB (3 MiB consumed)" (readable bytes past the size: chunks are kept
+        // compressed) and, on newer builds, "256 KiB (123 KiB consumed, 206 KiB readable)" (a
+        // OnePlus 12 on ColorOS 16, quoted in public code). Which release split the two is not
+        // known from captures; API 34 is taken here.
+        const figures =
+          dev.sdk >= 34
+            ? `${sizeText(u.consumed)} consumed, ${sizeText(u.bytes)} readable`
+            : `${sizeText(u.bytes)} consumed`;
+        return `${name}: ring buffer is ${sizeText(u.size)} (${figures}), max entry is 5120 B, max payload is 4068 B\n`;
       })
       .join('');
     await ctx.stdout.write(out);

@@ -4,16 +4,16 @@ import { toText } from '../../shell/streams.js';
 import { crashPackage, type CrashKind } from '../crashes.js';
 import type { Device } from '../device.js';
 import { errnoText } from '../fs.js';
-import { parseRecordedLog, restamp } from '../log/log-replay.js';
+import { decodeRecordedText, parseRecordedLog, restamp } from '../log/log-replay.js';
 import type { Priority } from '../log/log-store.js';
 import { shortComponent } from '../packages.js';
-import { parseHierarchy } from '../ui/uiautomator-xml.js';
+import { parseHierarchy, serializeHierarchy } from '../ui/uiautomator-xml.js';
 
 const USAGE = `usage: sim <command>
   sim stats                               counters as JSON (dumps, overlapping_dumps, shell_commands, last_input, …)
-  sim screen load PATH                    make a recorded uiautomator XML on the device the current screen
+  sim screen load PATH                    make a recorded uiautomator dump or UiAutomator2 page source the current screen
   sim screen reset                        back to the simulated apps
-  sim logcat replay PATH                  append a recorded log (threadtime, brief, time, long, Android Studio) as if now
+  sim logcat replay PATH                  append a recorded log (any logcat -v format, Android Studio's copies, UTF-8/16) as if now
   sim crash PKG [java|native|anr]         crash (or hang) an app now
   sim latency dump MS                     how long uiautomator dump takes
   sim log PRIORITY TAG MESSAGE…           append one line to the main log
@@ -65,11 +65,16 @@ export const sim: CommandFn<Device> = async (ctx) => {
         return fail(ctx, `${args[1]}: ${errnoText(err)}`);
       }
       try {
-        dev.ui.loaded = { xml, parsed: parseHierarchy(xml) };
+        const parsed = parseHierarchy(xml);
+        // A page source is not what `uiautomator dump` prints: the device dumps the same views
+        // as <node> elements. A recorded dump is printed back as it was.
+        const dumped =
+          parsed.format === 'page-source' ? serializeHierarchy(parsed.root, parsed.rotation) : xml;
+        dev.ui.loaded = { xml: dumped, parsed };
       } catch (err) {
         return fail(
           ctx,
-          `${args[1]}: not a uiautomator dump (${err instanceof Error ? err.message : String(err)})`,
+          `${args[1]}: not a uiautomator dump or page source (${err instanceof Error ? err.message : String(err)})`,
         );
       }
       dev.ui.imeShown = false;
@@ -81,11 +86,16 @@ export const sim: CommandFn<Device> = async (ctx) => {
       }
       let text: string;
       try {
-        text = toText(ctx.fs.read(absPath(ctx, args[1])));
+        text = decodeRecordedText(ctx.fs.read(absPath(ctx, args[1])));
       } catch (err) {
         return fail(ctx, `${args[1]}: ${errnoText(err)}`);
       }
       const entries = parseRecordedLog(text);
+      for (const e of entries) {
+        if (e.process !== null) {
+          dev.procs.adopt(e.pid, e.process, dev.uidOf(e.process));
+        }
+      }
       dev.log.append(restamp(entries));
       await ctx.stdout.write(`replayed ${entries.length} entries\n`);
       return 0;

@@ -1,5 +1,21 @@
 import { priorityValue, type LogBufferName, type NewLogEntry } from './log-store.js';
 
+/**
+ * Reading a recorded log back into a device's buffers (`sim logcat replay`). It reads every line
+ * format droidbus's logcat parser reads, each as real tools print it (samples under
+ * tests/fixtures/logcat, sources in its SOURCES.md):
+ * * logcat's own `-v` formats (AOSP liblog `logprint.cpp`): threadtime with its adverbs (year,
+ *   uid, epoch, monotonic, usec, zone), time (and the DDMS export's `MM-DD hh:mm:ss.mmm: L/Tag(pid):`),
+ *   brief, tag (`L/Tag: msg`), long (`[ time pid: tid L/Tag ]` then the message, a blank line);
+ * * what people paste: `L Tag: msg` (a threadtime line with time and ids cut off);
+ * * Android Studio's copies: the old `[YYYY-]MM-DD hh:mm:ss.mmm pid-tid/pkg L/Tag: msg` (with or
+ *   without the year, `?` for an unknown package, `﹕` after the tag in Studio 1.x) and the new
+ *   column form `YYYY-MM-DD hh:mm:ss.mmm  pid-tid  Tag  pkg  L  msg`;
+ * * UTF-8 with or without a BOM, UTF-16 (LE/BE, with a BOM, as PowerShell's `>` writes), CRLF.
+ * A line none of these match continues the previous entry's message (a Studio copy puts each
+ * stack frame on its own indented line); lines before the first entry (vendor banners) are dropped.
+ */
+
 /** An entry read back from a recorded log, without its original time. */
 export interface ReplayedEntry {
   buffer: LogBufferName;
@@ -8,22 +24,30 @@ export interface ReplayedEntry {
   priority: number;
   tag: string;
   message: string;
+  /** The process name a Studio copy showed beside the entry, when it named one. */
+  process: string | null;
 }
 
-const THREADTIME =
-  /^(?:\d{4}-)?\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+(?:\d+\s+)?(\d+)\s+(\d+)\s+([VDIWEFA])\s+(.*?)\s*:\s(.*)$/;
-const THREADTIME_EMPTY =
-  /^(?:\d{4}-)?\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+(?:\d+\s+)?(\d+)\s+(\d+)\s+([VDIWEFA])\s+(.*?)\s*:$/;
-const TIME = /^(?:\d{4}-)?\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+([VDIWEFA])\/(.*?)\s*\(\s*(\d+)\):\s?(.*)$/;
-const BRIEF = /^([VDIWEFA])\/(.*?)\s*\(\s*(\d+)\):\s?(.*)$/;
-const LONG_HEADER =
-  /^\[\s+(?:\d{4}-)?\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+(\d+):\s*(\d+)\s+([VDIWEFA])\/(.*?)\s*\]$/;
-/** Android Studio (Dolphin and later): `2024-05-14 10:21:33.123  1234-1250  Tag  com.pkg  E  message`. */
-const STUDIO =
-  /^\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+(\d+)-(\d+)\s+(\S+)\s+(\S+)\s+([VDIWEFA])\s{1,2}(.*)$/;
-/** Older Android Studio: `2019-01-02 10:11:12.345 1234-1250/com.pkg E/Tag: message`. */
-const STUDIO_OLD =
-  /^\d{4}-\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}\.\d+\s+(\d+)-(\d+)\/(\S*)\s+([VDIWEFA])\/(.*?):\s?(.*)$/;
+const TIME = String.raw`(?:\d{4}-)?\d{1,2}-\d{1,2}\s+\d{1,2}:\d{2}:\d{2}\.\d+`;
+/** threadtime's time column in any of its adverbs' forms: date-time, epoch or monotonic seconds. */
+const ANY_TIME = String.raw`(?:${TIME}|\d+\.\d+)(?:\s+[+-]\d{4}|\s+[A-Z]{2,5})?`;
+const THREADTIME = new RegExp(
+  String.raw`^\s*${ANY_TIME}\s+(?:\S+\s+)??(\d+)\s+(\d+)\s+([VDIWEFA])\s+(.*?)\s*:(?:\s(.*))?$`,
+);
+const TIMEFMT = new RegExp(String.raw`^${TIME}:?\s+([VDIWEFA])\/(.*?)\s*\(\s*(?:\S+:\s*)?(\d+)\):\s?(.*)$`);
+const BRIEF = /^([VDIWEFA])\/(.*?)\s*\(\s*(?:\S+:\s*)?(\d+)\):\s?(.*)$/;
+/** `-v tag` (`L/Tag: msg`) and the pasted `L Tag: msg`. */
+const TAG = /^([VDIWEFA])[/ ]([^\s:(][^:(]*?)\s*:\s(.*)$/;
+const LONG_HEADER = new RegExp(
+  String.raw`^\[\s*${ANY_TIME}\s+(?:\S+:\s*)??(\d+):\s*(\d+)\s+([VDIWEFA])\/(.*?)\s*\]$`,
+);
+const STUDIO_OLD = new RegExp(
+  String.raw`^${TIME}\s+(\d+)-(\d+)\/(\S*)\s+([VDIWEFA])\/(.*?)(?::|\s*\uFE55)\s?(.*)$`,
+);
+const STUDIO_NEW = new RegExp(String.raw`^${TIME}\s+(\d+)-(\d+)\s+(\S+)\s+(\S+)\s+([VDIWEFA])\s{1,2}(.*)$`);
+/** Lines Android Studio adds that no device printed. */
+const STUDIO_NOTE = /^-{4,} PROCESS (?:STARTED|ENDED) \(/;
+const DIVIDER = /^-{9} (?:beginning of|switch to) (\w+)/;
 
 function bufferFor(tag: string, message: string, current: LogBufferName): LogBufferName {
   if (tag === 'AndroidRuntime' || tag === 'DEBUG') {
@@ -37,31 +61,60 @@ function bufferFor(tag: string, message: string, current: LogBufferName): LogBuf
   return current;
 }
 
-/**
- * Reads a recorded log in any common text format (threadtime, time, brief, long, Android Studio's
- * copied formats); unrecognised lines continue the previous entry's message as their own entries.
- */
+/** Decodes a recorded file: UTF-16 (by its BOM, or by its NULs) or UTF-8, a BOM dropped. */
+export function decodeRecordedText(bytes: Uint8Array): string {
+  const b0 = bytes[0];
+  const b1 = bytes[1];
+  if (b0 === 0xff && b1 === 0xfe) {
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  }
+  if (b0 === 0xfe && b1 === 0xff) {
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  }
+  if (bytes.length >= 4 && b1 === 0 && bytes[3] === 0 && b0 !== 0) {
+    return new TextDecoder('utf-16le').decode(bytes);
+  }
+  if (bytes.length >= 4 && b0 === 0 && bytes[2] === 0 && b1 !== 0) {
+    return new TextDecoder('utf-16be').decode(bytes);
+  }
+  return new TextDecoder().decode(bytes).replace(/^\uFEFF/, '');
+}
+
+/** A Studio package column worth a process: a package or process name, not `?` or `pid-123`. */
+function processName(column: string): string | null {
+  return column === '' || column === '?' || /^pid-\d+$/.test(column) ? null : column;
+}
+
+/** Reads a recorded log in any format above into entries, in order. */
 export function parseRecordedLog(text: string): ReplayedEntry[] {
   const out: ReplayedEntry[] = [];
   let buffer: LogBufferName = 'main';
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let longHeader: { pid: number; tid: number; p: string; tag: string } | null = null;
-  const push = (pid: number, tid: number, p: string, tag: string, message: string): void => {
-    const priority = priorityValue(p === 'A' ? 'F' : p);
+  const push = (
+    pid: number,
+    tid: number,
+    p: string,
+    tag: string,
+    message: string,
+    process: string | null = null,
+  ): void => {
+    const t = tag.trim();
     out.push({
-      buffer: bufferFor(tag.trim(), message, buffer),
+      buffer: bufferFor(t, message, buffer),
       pid,
       tid,
-      priority,
-      tag: tag.trim(),
+      priority: priorityValue(p === 'A' ? 'F' : p),
+      tag: t,
       message,
+      process,
     });
   };
-  for (const line of lines) {
-    const divider = /^-{9} (?:beginning of|switch to) (\w+)/.exec(line);
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    const divider = DIVIDER.exec(line);
     if (divider !== null) {
       const b = divider[1] as string;
       buffer = (['main', 'system', 'crash', 'events', 'radio'].includes(b) ? b : 'main') as LogBufferName;
+      longHeader = null;
       continue;
     }
     let m: RegExpExecArray | null;
@@ -77,24 +130,51 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
       push(longHeader.pid, longHeader.tid, longHeader.p, longHeader.tag, line);
       continue;
     }
-    if ((m = STUDIO.exec(line)) !== null) {
-      push(Number(m[1]), Number(m[2]), m[5] as string, m[3] as string, m[6] as string);
+    if (STUDIO_NOTE.test(line)) {
+      continue;
+    }
+    if ((m = STUDIO_NEW.exec(line)) !== null) {
+      push(
+        Number(m[1]),
+        Number(m[2]),
+        m[5] as string,
+        m[3] as string,
+        m[6] as string,
+        processName(m[4] as string),
+      );
     } else if ((m = STUDIO_OLD.exec(line)) !== null) {
-      push(Number(m[1]), Number(m[2]), m[4] as string, m[5] as string, m[6] as string);
+      push(
+        Number(m[1]),
+        Number(m[2]),
+        m[4] as string,
+        m[5] as string,
+        m[6] as string,
+        processName(m[3] as string),
+      );
     } else if ((m = THREADTIME.exec(line)) !== null) {
-      push(Number(m[1]), Number(m[2]), m[3] as string, m[4] as string, m[5] as string);
-    } else if ((m = THREADTIME_EMPTY.exec(line)) !== null) {
-      push(Number(m[1]), Number(m[2]), m[3] as string, m[4] as string, '');
-    } else if ((m = TIME.exec(line)) !== null) {
+      push(Number(m[1]), Number(m[2]), m[3] as string, m[4] as string, m[5] ?? '');
+    } else if ((m = TIMEFMT.exec(line)) !== null) {
       push(Number(m[3]), Number(m[3]), m[1] as string, m[2] as string, m[4] as string);
     } else if ((m = BRIEF.exec(line)) !== null) {
       push(Number(m[3]), Number(m[3]), m[1] as string, m[2] as string, m[4] as string);
+    } else if ((m = TAG.exec(line)) !== null) {
+      const prev = out[out.length - 1];
+      push(prev?.pid ?? 0, prev?.tid ?? 0, m[1] as string, m[2] as string, m[3] as string);
     } else if (line.trim() !== '' && out.length > 0) {
       const prev = out[out.length - 1] as ReplayedEntry;
-      out.push({ ...prev, message: line });
+      out.push({ ...prev, message: continuation(line) });
     }
   }
   return out;
+}
+
+/**
+ * A pasted continuation line as the device logged it: Studio indents each line of a multi-line
+ * message to its message column; a stack frame was logged as `\tat …` (Throwable.printStackTrace).
+ */
+function continuation(line: string): string {
+  const text = line.trimStart();
+  return /^(?:at |\.\.\. \d+ more)/.test(text) && text !== line ? `\t${text}` : text;
 }
 
 /** Turns replayed entries into new log entries stamped now (1 ms apart, keeping their order). */

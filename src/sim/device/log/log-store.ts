@@ -1,8 +1,9 @@
 /**
- * A device's log buffers (main, system, crash, events, radio), each a bounded ring like logd's.
+ * A device's log buffers (main, system, crash, events, radio), each bounded in bytes as logd's are.
  * Entries are kept column-wise in typed arrays so that 64 devices with full buffers stay small;
  * tags and messages are usually shared template strings.
  */
+import { deflateRawSync } from 'node:zlib';
 
 export const LOG_BUFFERS = ['main', 'radio', 'events', 'system', 'crash'] as const;
 export type LogBufferName = (typeof LOG_BUFFERS)[number];
@@ -55,39 +56,82 @@ export interface NewLogEntry {
   message: string;
 }
 
-const DEFAULT_CAPACITY: Readonly<Record<LogBufferName, number>> = {
-  main: 4096,
-  radio: 256,
-  events: 512,
-  system: 2048,
-  crash: 512,
-};
+/**
+ * logd's ring sizes, modelled on AOSP `system/core/logd` (SerializedLogBuffer, Android 12+):
+ * each buffer's size is set in bytes (`LOG_BUFFER_SIZE`, 256 KiB unless `ro.logd.size` /
+ * `logcat -G` say otherwise; `LOG_BUFFER_MIN_SIZE` 64 KiB … `LOG_BUFFER_MAX_SIZE` 256 MiB), held
+ * internally as size + size / 2 (SerializedLogBuffer::SetSize), in chunks of a quarter of that.
+ * An entry takes `sizeof(SerializedLogEntry)` = 30 bytes (packed uid, pid, tid, sequence,
+ * realtime, msg_len) plus its payload: priority byte, tag, NUL, message, NUL (liblog's
+ * README.protocol.md). A full chunk is compressed (zstd level 1 in CompressionEngine.cpp) and then
+ * counts only its compressed size; when the chunks' sizes pass the maximum, whole oldest chunks
+ * are dropped (MaybePrune / Prune). Node 20 has no zstd, so deflate at level 1 stands in for it:
+ * both are fast LZ77 coders, and what matters here is that a full chunk costs far less than its
+ * text, so a "256 KiB" buffer holds more than 256 KiB of log.
+ */
+export const DEFAULT_BUFFER_SIZE = 256 * 1024;
+export const MIN_BUFFER_SIZE = 64 * 1024;
+export const MAX_BUFFER_SIZE = 256 * 1024 * 1024;
+/** `sizeof(SerializedLogEntry)`. */
+export const ENTRY_HEADER_BYTES = 30;
+/** About `sizeof(SerializedLogChunk)` on a 64-bit build, added to each chunk's prune size. */
+const CHUNK_OVERHEAD_BYTES = 64;
 
-/** Capacity in bytes logcat -g reports per buffer (logd's default ring size). */
-export const REPORTED_SIZE_KIB = 256;
+const encoder = new TextEncoder();
+
+/** The bytes logd stores for one entry of a text buffer. */
+export function entryBytes(tag: string, message: string): number {
+  return ENTRY_HEADER_BYTES + 3 + utf8Length(tag) + utf8Length(message);
+}
+
+function utf8Length(s: string): number {
+  // ASCII fast path: most log text is ASCII, and TextEncoder allocates.
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0x7f) {
+      return encoder.encode(s).length;
+    }
+  }
+  return s.length;
+}
+
+interface Chunk {
+  entries: number;
+  /** Uncompressed bytes written (SerializedLogChunk::write_offset_). */
+  written: number;
+  /** What the chunk counts toward the buffer's size (SerializedLogChunk::PruneSize). */
+  pruneSize: number;
+  open: boolean;
+}
 
 class Ring {
-  readonly seq: Float64Array;
-  readonly time: Float64Array;
-  readonly pid: Int32Array;
-  readonly tid: Int32Array;
-  readonly uid: Int32Array;
-  readonly priority: Uint8Array;
-  readonly tag: string[];
-  readonly message: string[];
+  seq = new Float64Array(64);
+  time = new Float64Array(64);
+  pid = new Int32Array(64);
+  tid = new Int32Array(64);
+  uid = new Int32Array(64);
+  priority = new Uint8Array(64);
+  tag: string[] = new Array<string>(64).fill('');
+  message: string[] = new Array<string>(64).fill('');
   head = 0; // index of the oldest entry
   size = 0;
+  /** Uncompressed bytes of the entries held (what `logcat -g` calls consumed). */
   bytes = 0;
+  private chunks: Chunk[] = [];
+  private maxSize = 0;
 
-  constructor(readonly capacity: number) {
-    this.seq = new Float64Array(capacity);
-    this.time = new Float64Array(capacity);
-    this.pid = new Int32Array(capacity);
-    this.tid = new Int32Array(capacity);
-    this.uid = new Int32Array(capacity);
-    this.priority = new Uint8Array(capacity);
-    this.tag = new Array<string>(capacity).fill('');
-    this.message = new Array<string>(capacity).fill('');
+  constructor(public setSize: number) {
+    this.resize(setSize);
+  }
+
+  get capacity(): number {
+    return this.seq.length;
+  }
+
+  /** `logcat -G`: new chunks take the new size; the buffer is pruned down to it at once. */
+  resize(size: number): void {
+    this.setSize = size;
+    this.maxSize = size + Math.floor(size / 2);
+    this.prune();
   }
 
   push(
@@ -100,15 +144,21 @@ class Ring {
     tag: string,
     message: string,
   ): void {
-    let idx: number;
-    if (this.size < this.capacity) {
-      idx = (this.head + this.size) % this.capacity;
-      this.size++;
-    } else {
-      idx = this.head;
-      this.bytes -= (this.tag[idx] as string).length + (this.message[idx] as string).length + 28;
-      this.head = (this.head + 1) % this.capacity;
+    const len = entryBytes(tag, message);
+    let chunk = this.chunks[this.chunks.length - 1];
+    const chunkCapacity = Math.floor(this.maxSize / 4);
+    if (chunk === undefined || !chunk.open || chunk.written + len > chunkCapacity) {
+      if (chunk !== undefined && chunk.open) {
+        this.finish(chunk);
+      }
+      chunk = { entries: 0, written: 0, pruneSize: CHUNK_OVERHEAD_BYTES + chunkCapacity, open: true };
+      this.chunks.push(chunk);
     }
+    if (this.size === this.capacity) {
+      this.grow();
+    }
+    const idx = (this.head + this.size) % this.capacity;
+    this.size++;
     this.seq[idx] = seq;
     this.time[idx] = time;
     this.pid[idx] = pid;
@@ -117,13 +167,108 @@ class Ring {
     this.priority[idx] = priority;
     this.tag[idx] = tag;
     this.message[idx] = message;
-    this.bytes += tag.length + message.length + 28;
+    this.bytes += len;
+    chunk.entries++;
+    chunk.written += len;
+    this.prune();
+  }
+
+  /** A full chunk is compressed; from then on it counts its compressed size. */
+  private finish(chunk: Chunk): void {
+    chunk.open = false;
+    const first = this.size - chunk.entries;
+    const raw = Buffer.allocUnsafe(chunk.written);
+    let at = 0;
+    for (let pos = first; pos < this.size; pos++) {
+      const i = (this.head + pos) % this.capacity;
+      raw.writeUInt32LE(this.uid[i] as number, at);
+      raw.writeUInt32LE(this.pid[i] as number, at + 4);
+      raw.writeUInt32LE(this.tid[i] as number, at + 8);
+      const seq = this.seq[i] as number;
+      raw.writeUInt32LE(seq >>> 0, at + 12);
+      raw.writeUInt32LE(Math.floor(seq / 2 ** 32), at + 16);
+      const time = this.time[i] as number;
+      raw.writeUInt32LE(Math.floor(time / 1000), at + 20);
+      raw.writeUInt32LE(Math.floor((time % 1000) * 1e6), at + 24);
+      const payload = entryBytes(this.tag[i] as string, this.message[i] as string) - ENTRY_HEADER_BYTES;
+      raw.writeUInt16LE(payload, at + 28);
+      raw[at + 30] = this.priority[i] as number;
+      let p = at + 31;
+      p += raw.write(this.tag[i] as string, p, 'utf8');
+      raw[p++] = 0;
+      p += raw.write(this.message[i] as string, p, 'utf8');
+      raw[p++] = 0;
+      at = p;
+    }
+    chunk.pruneSize = CHUNK_OVERHEAD_BYTES + deflateRawSync(raw.subarray(0, at), { level: 1 }).length;
+  }
+
+  /** The bytes the chunks count against the buffer's size (compressed where finished). */
+  consumed(): number {
+    return this.size === 0 ? 0 : this.chunks.reduce((n, c) => n + c.pruneSize, 0);
+  }
+
+  /** Drops whole oldest chunks while the buffer is over its size; the chunk being written stays. */
+  private prune(): void {
+    let total = 0;
+    for (const c of this.chunks) {
+      total += c.pruneSize;
+    }
+    while (total > this.maxSize && this.chunks.length > 1) {
+      const oldest = this.chunks.shift() as Chunk;
+      total -= oldest.pruneSize;
+      this.dropOldest(oldest.entries);
+    }
+  }
+
+  private dropOldest(n: number): void {
+    for (let k = 0; k < n; k++) {
+      const i = this.head;
+      this.bytes -= entryBytes(this.tag[i] as string, this.message[i] as string);
+      this.tag[i] = '';
+      this.message[i] = '';
+      this.head = (this.head + 1) % this.capacity;
+      this.size--;
+    }
+    if (this.size === 0) {
+      this.head = 0;
+    }
+  }
+
+  private grow(): void {
+    const cap = this.capacity * 2;
+    const order = (src: ArrayLike<number>, dst: { [i: number]: number }): void => {
+      for (let k = 0; k < this.size; k++) {
+        dst[k] = src[(this.head + k) % this.capacity] as number;
+      }
+    };
+    const seq = new Float64Array(cap);
+    const time = new Float64Array(cap);
+    const pid = new Int32Array(cap);
+    const tid = new Int32Array(cap);
+    const uid = new Int32Array(cap);
+    const priority = new Uint8Array(cap);
+    const tag = new Array<string>(cap).fill('');
+    const message = new Array<string>(cap).fill('');
+    order(this.seq, seq);
+    order(this.time, time);
+    order(this.pid, pid);
+    order(this.tid, tid);
+    order(this.uid, uid);
+    order(this.priority, priority);
+    for (let k = 0; k < this.size; k++) {
+      const i = (this.head + k) % this.capacity;
+      tag[k] = this.tag[i] as string;
+      message[k] = this.message[i] as string;
+    }
+    Object.assign(this, { seq, time, pid, tid, uid, priority, tag, message, head: 0 });
   }
 
   clear(): void {
     this.head = 0;
     this.size = 0;
     this.bytes = 0;
+    this.chunks = [];
     this.tag.fill('');
     this.message.fill('');
   }
@@ -170,8 +315,9 @@ export class LogStore {
   private lastTime = 0;
   private waiters: (() => void)[] = [];
 
-  constructor(capacity: Partial<Record<LogBufferName, number>> = {}) {
-    this.rings = LOG_BUFFERS.map((b) => new Ring(capacity[b] ?? DEFAULT_CAPACITY[b]));
+  /** `sizes`: each buffer's size in bytes (logd's default, 256 KiB, for the others). */
+  constructor(sizes: Partial<Record<LogBufferName, number>> = {}) {
+    this.rings = LOG_BUFFERS.map((b) => new Ring(sizes[b] ?? DEFAULT_BUFFER_SIZE));
   }
 
   /** The sequence number of the newest entry (0 when empty). */
@@ -249,10 +395,19 @@ export class LogStore {
     }
   }
 
-  /** Used and total sizes of a buffer, for `logcat -g`. */
-  usage(buffer: number): { bytes: number; entries: number } {
+  /** A buffer's set size and the bytes its entries take, for `logcat -g`. */
+  usage(buffer: number): { size: number; consumed: number; bytes: number; entries: number } {
     const ring = this.rings[buffer] as Ring;
-    return { bytes: ring.bytes, entries: ring.size };
+    return { size: ring.setSize, consumed: ring.consumed(), bytes: ring.bytes, entries: ring.size };
+  }
+
+  /** Sets a buffer's size in bytes (`logcat -G`); false when logd would refuse it. */
+  setSize(buffer: number, size: number): boolean {
+    if (!Number.isInteger(size) || size < MIN_BUFFER_SIZE || size > MAX_BUFFER_SIZE) {
+      return false;
+    }
+    (this.rings[buffer] as Ring).resize(size);
+    return true;
   }
 
   /** Resolves at the next append or when the signal aborts. */

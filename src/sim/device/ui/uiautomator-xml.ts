@@ -114,18 +114,35 @@ export interface ParsedHierarchy {
   root: ViewNode;
   rotation: number;
   pkg: string;
+  /**
+   * `uiautomator`: `<node>` elements, as `uiautomator dump` writes them (AOSP
+   * AccessibilityNodeInfoDumper). `page-source`: elements named after their class, as Appium's
+   * UiAutomator2 server and its clients' page sources write them (`<android.widget.TextView …>`).
+   */
+  format: 'uiautomator' | 'page-source';
 }
 
+/** Elements of a dump or page source that are not views. */
+const CONTAINERS = new Set(['hierarchy', 'displays', 'display', 'window', 'windows']);
+
 /**
- * Reads a recorded uiautomator dump leniently (text before the XML, several windows, unescaped
- * ampersands). Throws when it holds no node at all.
+ * Reads a recorded uiautomator dump or a UiAutomator2 page source leniently (text before the XML,
+ * several windows, unescaped ampersands). Throws when it holds no view at all.
  */
 export function parseHierarchy(xml: string): ParsedHierarchy {
   const rotation = Number(/<hierarchy[^>]*rotation="(\d)"/.exec(xml)?.[1] ?? '0');
   const top = node('android.widget.FrameLayout', '', [0, 0, 0, 0], { children: [] });
   const stack: ViewNode[] = [top];
-  const tagRe = /<(\/?)node\b((?:[^>"]|"[^"]*")*?)(\/?)>/g;
+  let pageSource = false;
+  const tagRe = /<(\/?)([A-Za-z_][\w.:-]*)((?:[^>"]|"[^"]*")*?)(\/?)>/g;
   for (let m = tagRe.exec(xml); m !== null; m = tagRe.exec(xml)) {
+    const element = m[2] as string;
+    if (CONTAINERS.has(element)) {
+      continue;
+    }
+    if (element !== 'node') {
+      pageSource = true;
+    }
     if (m[1] === '/') {
       if (stack.length > 1) {
         stack.pop();
@@ -133,7 +150,7 @@ export function parseHierarchy(xml: string): ParsedHierarchy {
       continue;
     }
     const attrs = new Map<string, string>();
-    for (const a of (m[2] ?? '').matchAll(/([\w:-]+)="([^"]*)"/g)) {
+    for (const a of (m[3] ?? '').matchAll(/([\w:-]+)="([^"]*)"/g)) {
       attrs.set(a[1] as string, unescapeAttr(a[2] as string));
     }
     const b = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/.exec(attrs.get('bounds') ?? '');
@@ -153,7 +170,7 @@ export function parseHierarchy(xml: string): ParsedHierarchy {
     flag('long-clickable', F.LONG_CLICKABLE);
     flag('password', F.PASSWORD);
     flag('selected', F.SELECTED);
-    const cls = attrs.get('class') ?? '';
+    const cls = attrs.get('class') ?? (element === 'node' ? '' : element);
     if (/EditText$/.test(cls)) {
       flags |= F.EDITABLE;
     }
@@ -169,14 +186,14 @@ export function parseHierarchy(xml: string): ParsedHierarchy {
       },
     );
     (stack[stack.length - 1] as ViewNode).children.push(n);
-    if (m[3] !== '/') {
+    if (m[4] !== '/') {
       stack.push(n);
     }
   }
   const first = top.children[0];
   if (first === undefined) {
-    throw new Error('no <node> element in the file');
+    throw new Error('no view element in the file');
   }
   const root = top.children.length === 1 ? first : { ...top, pkg: first.pkg, bounds: first.bounds };
-  return { root, rotation, pkg: first.pkg };
+  return { root, rotation, pkg: first.pkg, format: pageSource ? 'page-source' : 'uiautomator' };
 }
