@@ -96,18 +96,26 @@ export class AdbClient {
 
   /** Runs a shell command; exit code and stderr separate where the device has shell v2. */
   async shell(serial: string, command: ShellCommand, options: CommandOptions = {}): Promise<ShellResult> {
+    const r = await this.shellBytes(serial, command, options);
+    return { stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), exitCode: r.exitCode };
+  }
+
+  /**
+   * Runs a shell command and keeps its output's bytes as the device wrote them (UTF-16, CRLF):
+   * through shell v2 without a pty where the device has it, else `exec:` (no pty either).
+   */
+  async shellBytes(
+    serial: string,
+    command: ShellCommand,
+    options: CommandOptions = {},
+  ): Promise<{ stdout: Buffer; stderr: Buffer; exitCode: number | null }> {
     const features = await this.features(serial);
     const opts: ServiceOptions = { timeoutMs: DEFAULT_TIMEOUT_MS, ...options };
     if (features.includes('shell_v2')) {
-      const result = decodeShellV2(await runService(this.address, serial, `shell,v2,raw:${command}`, opts));
-      return {
-        stdout: result.stdout.toString('utf8'),
-        stderr: result.stderr.toString('utf8'),
-        exitCode: result.exitCode,
-      };
+      return decodeShellV2(await runService(this.address, serial, `shell,v2,raw:${command}`, opts));
     }
     const out = await runService(this.address, serial, `shell:${command}`, opts);
-    return { stdout: out.toString('utf8'), stderr: '', exitCode: null };
+    return { stdout: out, stderr: Buffer.alloc(0), exitCode: null };
   }
 
   /** Runs a command and returns its raw stdout bytes (`exec:`: no pty, no mangling; screencap, dumps). */

@@ -57,6 +57,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Revoke the trust in an Android project.',
     load: async () => (await import('./trust.js')).untrustCommand,
   },
+  device: {
+    summary: 'Record a device into a profile (droidbus sim --profile replays it): for bug reports.',
+    load: async () => (await import('./device.js')).command,
+  },
   storage: {
     summary: 'Allow or revoke the device folders the file tools may use (MCP cannot).',
     load: async () => (await import('./storage.js')).command,

@@ -1,4 +1,12 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  bundledProfileDir,
+  bundledProfiles,
+  loadProfile,
+  type DeviceProfile,
+} from '../profile/profile-format.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 import type { AuthMode } from '../sim/adbd/connection.js';
@@ -25,6 +33,9 @@ Options:
                             simulated emulator per launch (-list-avds, -avd NAME), and exit
   --avds A,B                the test SDK's AVD names (default Pixel_8_API_34); with
                             --emulator-base-port, the first console port its emulators try
+  --profile P[,P...]        one device per profile, answering as the recorded device did (a folder
+                            from 'droidbus device record', or a bundled profile's name:
+                            ${bundledProfiles().join(', ')})
   --boot-ms MS              how long the test SDK's emulators take to boot (default 0)`;
 
 /** Parses a whole number within bounds, or throws a UsageError naming the flag. */
@@ -39,6 +50,24 @@ function intFlag(name: string, value: string | undefined, min: number, max: numb
 }
 
 const AUTH_MODES: readonly AuthMode[] = ['none', 'any', 'unauthorized'];
+
+/** Loads `--profile A,B`: each a profile folder, or the name of a bundled one (profiles/). */
+function loadProfiles(list: string): DeviceProfile[] {
+  return list
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => {
+      const dir = existsSync(p) || p.includes('/') || p.includes(path.sep) ? p : bundledProfileDir(p);
+      try {
+        return loadProfile(dir);
+      } catch (err) {
+        throw new UsageError(
+          `--profile ${p}: ${err instanceof Error ? err.message : String(err)} (bundled profiles: ${bundledProfiles().join(', ')})`,
+        );
+      }
+    });
+}
 
 /** Reads the command line into farm options (or the sample-project request). */
 export function parseSimArgs(argv: string[]): {
@@ -67,6 +96,7 @@ export function parseSimArgs(argv: string[]): {
         'test-sdk': { type: 'string' },
         avds: { type: 'string' },
         'boot-ms': { type: 'string' },
+        profile: { type: 'string' },
       },
     });
   } catch (err) {
@@ -74,7 +104,9 @@ export function parseSimArgs(argv: string[]): {
   }
   const v = parsed.values;
   const emulators = intFlag('emulators', v.emulators, 0, 64) ?? 0;
-  const devices = intFlag('devices', v.devices, 0, 512) ?? (v.emulators !== undefined ? 0 : 1);
+  const profiles = v.profile === undefined ? [] : loadProfiles(v.profile);
+  const devices =
+    intFlag('devices', v.devices, 0, 512) ?? (v.emulators !== undefined || profiles.length > 0 ? 0 : 1);
   const auth = v.auth ?? 'none';
   if (!(AUTH_MODES as readonly string[]).includes(auth)) {
     throw new UsageError(`--auth must be one of ${AUTH_MODES.join(', ')}, not '${auth}'`);
@@ -89,8 +121,12 @@ export function parseSimArgs(argv: string[]): {
       `--avds takes AVD names (letters, digits, . _ -) separated by commas, not '${v.avds ?? ''}'`,
     );
   }
-  if (v['sample-project'] === undefined && v['test-sdk'] === undefined && devices + emulators === 0) {
-    throw new UsageError('nothing to start: give --devices or --emulators a number above 0');
+  if (
+    v['sample-project'] === undefined &&
+    v['test-sdk'] === undefined &&
+    devices + emulators + profiles.length === 0
+  ) {
+    throw new UsageError('nothing to start: give --devices, --emulators or --profile');
   }
   const adbPort = intFlag('adb-port', v['adb-port'], 1, 65535);
   const dumpLatencyMs = intFlag('dump-latency', v['dump-latency'], 0, 600_000);
@@ -105,6 +141,7 @@ export function parseSimArgs(argv: string[]): {
     ...(logcatRate !== undefined ? { logcatRate } : {}),
     ...(emulatorBasePort !== undefined ? { emulatorBasePort } : {}),
     ...(v['command-log'] !== undefined ? { commandLog: v['command-log'] } : {}),
+    ...(profiles.length > 0 ? { profiles } : {}),
   };
   return {
     json: v.json,

@@ -1,3 +1,5 @@
+import type { DeviceProfile } from '../profile/profile-format.js';
+
 /**
  * The contract between the simulated adbd transport (src/sim/adbd, src/sim/farm.ts) and the device
  * model behind it (src/sim/device, src/sim/shell). The transport speaks the adb protocol and knows
@@ -103,4 +105,6 @@ export interface SimDeviceOptions {
   crashesPerMinute?: number;
   /** ANRs per minute (default 0). */
   anrsPerMinute?: number;
+  /** A recorded device to answer as (`droidbus sim --profile`). */
+  profile?: DeviceProfile;
 }

@@ -7,6 +7,8 @@ import { AdbdListener } from './adbd/listener.js';
 import { announceEmulator, connectDevice, disconnectDevice, listDevices } from './adbd/server-client.js';
 import { EmulatorConsole, consoleTokenPath, ensureConsoleToken } from './emulator-console.js';
 import { EMULATOR_MODELS, PHONE_MODELS } from './farm-catalog.js';
+import { profileIdentity } from './device/profile-replay.js';
+import type { DeviceProfile } from '../profile/profile-format.js';
 
 const log = logger('sim');
 
@@ -36,6 +38,8 @@ export interface FarmOptions {
   notify?: (message: string) => void;
   /** The AVD name of each emulator, in order (default: the catalog model's). */
   avdNames?: readonly string[];
+  /** Recorded devices: each becomes one more TCP device answering as the recording did. */
+  profiles?: readonly DeviceProfile[];
   /** Called after an emulator went away because its console was told `kill`. */
   onEmulatorKilled?: (serial: string) => void;
 }
@@ -142,9 +146,10 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
   const commandLog = options.commandLog ? new CommandLog(options.commandLog) : undefined;
   const running: Running[] = [];
 
-  const serve = (listener: AdbdListener, identity: SimDeviceIdentity): SimDevice => {
+  const serve = (listener: AdbdListener, identity: SimDeviceIdentity, profile?: DeviceProfile): SimDevice => {
     const device = createDevice({
       identity,
+      ...(profile !== undefined ? { profile } : {}),
       ...(options.dumpLatencyMs !== undefined ? { dumpLatencyMs: options.dumpLatencyMs } : {}),
       ...(options.logcatRate !== undefined ? { logcatRate: options.logcatRate } : {}),
     });
@@ -180,6 +185,22 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
         port: listener.port,
         model: model.model,
         sdk: model.sdk,
+        device,
+        listener,
+        gone: false,
+      });
+    }
+    for (const profile of options.profiles ?? []) {
+      const listener = await AdbdListener.listen('127.0.0.1', 0);
+      const serial = `127.0.0.1:${listener.port}`;
+      const identity = profileIdentity(profile, serial);
+      const device = serve(listener, identity, profile);
+      running.push({
+        serial,
+        kind: 'tcp',
+        port: listener.port,
+        model: identity.model,
+        sdk: identity.sdk,
         device,
         listener,
         gone: false,

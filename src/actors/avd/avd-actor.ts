@@ -5,9 +5,9 @@
  * other emulators start at the same time; `avd.stop` sends `kill` to an emulator's console and waits
  * until adb no longer lists it.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import type { ChildProcess } from 'node:child_process';
 import { EmulatorConsoleError, emulatorAvdName, withEmulatorConsole } from '../../adb/emulator-console.js';
-import { sh } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { emulatorConsolePortOf } from '../../util/app-args.js';
@@ -78,7 +78,7 @@ async function runningEmulators(
 
 async function booted(serial: string, signal: AbortSignal): Promise<boolean> {
   try {
-    const r = await adbClient().shell(serial, sh`getprop sys.boot_completed`, { signal, timeoutMs: 5_000 });
+    const r = await adbClient().shell(serial, readCommand(READS.bootCompleted), { signal, timeoutMs: 5_000 });
     return r.stdout.trim() === '1';
   } catch {
     return false;

@@ -2,6 +2,7 @@
  * `stop_app` and the runtime permissions on the device: `am force-stop`, `pm grant` / `pm revoke`,
  * each answer checked (the package manager prints its refusals with exit status 0 on some versions).
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { sh } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
@@ -17,7 +18,7 @@ export async function stopApp(
   ctx: HandlerContext,
 ): Promise<ResponseOf<'app.stop'>> {
   const shell = deviceShell(serial, ctx.signal);
-  const installed = await shell(sh`pm path ${p.package}`);
+  const installed = await shell(readCommand(READS.apkPaths, { package: p.package }));
   const isInstalled = installed.stdout.includes('package:');
   const wasRunning = await isRunning(shell, p.package);
   const r = await shell(sh`am force-stop ${p.package}`);

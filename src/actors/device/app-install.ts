@@ -6,9 +6,9 @@
  * build whose history lists that hash, with the lastUpdateTime the device reports right after, and
  * published as `app.installed`.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { sh } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { Origin } from '../../bus/origin.js';
@@ -159,9 +159,12 @@ export async function installApk(
       { signal: ctx.signal, timeoutMs: INSTALL_TIMEOUT_MS },
     ),
   );
-  const dump = await deviceShell(serial, ctx.signal)(sh`dumpsys package ${info.packageName}`, {
-    timeoutMs: 15_000,
-  }).catch(() => null);
+  const dump = await deviceShell(serial, ctx.signal)(
+    readCommand(READS.packageDump, { package: info.packageName }),
+    {
+      timeoutMs: 15_000,
+    },
+  ).catch(() => null);
   const build = buildOfApk(sha256);
   const record: InstallRecord = {
     id: `i${Date.now().toString(36)}${randomBytes(4).toString('hex')}`,

@@ -4,6 +4,7 @@
  * checked for errors whatever the exit status, the times read, the `Displayed` line of exactly this
  * package asked from the logcat actor, and `app.launched` published.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { sh, shArgv } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { LaunchResult } from '../../bus/messages/admin.js';
@@ -23,26 +24,14 @@ const MAX_OUTPUT = 4_000;
 
 /** The device's clock in epoch seconds (`date +%s`), the lower bound for the `Displayed` line; null when unreadable. */
 async function deviceEpochSeconds(shell: DeviceShell): Promise<number | null> {
-  const r = await shell(sh`date +%s`, { timeoutMs: 10_000 });
+  const r = await shell(readCommand(READS.clock), { timeoutMs: 10_000 });
   const s = Number(r.stdout.trim());
   return Number.isInteger(s) && s > 0 ? s : null;
 }
 
 /** The launcher activity of `pkg` as the package manager resolves it, or null. */
 async function launcherComponent(shell: DeviceShell, pkg: string): Promise<string | null> {
-  const r = await shell(
-    shArgv([
-      'cmd',
-      'package',
-      'resolve-activity',
-      '--brief',
-      '-a',
-      'android.intent.action.MAIN',
-      '-c',
-      'android.intent.category.LAUNCHER',
-      pkg,
-    ]),
-  );
+  const r = await shell(readCommand(READS.launcherActivity, { package: pkg }));
   const component = parseResolvedActivity(r.stdout);
   // Only a component of this package: an app without a launcher activity may resolve to a chooser.
   return component !== null && component.startsWith(`${pkg}/`) ? component : null;
@@ -50,7 +39,7 @@ async function launcherComponent(shell: DeviceShell, pkg: string): Promise<strin
 
 /** True when a process of `pkg` runs (`pidof`). */
 export async function isRunning(shell: DeviceShell, pkg: string): Promise<boolean> {
-  const r = await shell(sh`pidof ${pkg}`, { timeoutMs: 10_000 });
+  const r = await shell(readCommand(READS.pidOf, { package: pkg }), { timeoutMs: 10_000 });
   return (r.exitCode === 0 || r.exitCode === null) && /\d/.test(r.stdout);
 }
 

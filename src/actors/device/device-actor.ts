@@ -1,8 +1,8 @@
 import os from 'node:os';
+import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { Piscina } from 'piscina';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
-import { sh } from '../../adb/shell-command.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
@@ -85,7 +85,7 @@ async function screenshot(
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.screenshot'>> {
   const raw = await withAdbErrors(() =>
-    adbClient().exec(state.serial, sh`screencap -p`, {
+    adbClient().exec(state.serial, readCommand(READS.screencap), {
       signal: ctx.signal,
       timeoutMs: 30_000,
       maxBytes: 33 * 1024 * 1024,
@@ -142,7 +142,14 @@ async function deviceInfo(state: DeviceState, ctx: HandlerContext): Promise<Resp
   const out = await withAdbErrors(() =>
     client.shell(
       state.serial,
-      sh`getprop; echo ${marker}; wm size; echo ${marker}; wm density; echo ${marker}; dumpsys battery; echo ${marker}; dumpsys activity activities`,
+      joinReads(
+        marker,
+        readCommand(READS.props),
+        readCommand(READS.wmSize),
+        readCommand(READS.wmDensity),
+        readCommand(READS.battery),
+        readCommand(READS.activities),
+      ),
       { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024 },
     ),
   );

@@ -2,8 +2,9 @@
  * The read-only device features of the `device-extras` toolset: installed apps, the window list,
  * and the last known location. One shell round trip each; sections are split on a marker.
  */
+import { chainReads, joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
-import { sh } from '../../adb/shell-command.js';
+import { sh, type ShellCommand } from '../../adb/shell-command.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { adbClient } from '../adb-instance.js';
@@ -20,8 +21,8 @@ export async function listApps(
   ctx: HandlerContext,
 ): Promise<ResponseOf<'apps.list'>> {
   const command = p.third_party_only
-    ? sh`pm list packages -3; echo ${MARKER}; dumpsys package packages`
-    : sh`pm list packages; echo ${MARKER}; dumpsys package packages`;
+    ? joinReads(MARKER, readCommand(READS.thirdPartyPackages), readCommand(READS.packageDumpAll))
+    : joinReads(MARKER, readCommand(READS.packages), readCommand(READS.packageDumpAll));
   const out = await withAdbErrors(() =>
     adbClient().exec(serial, command, { signal: ctx.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 }),
   );
@@ -49,7 +50,10 @@ export async function listWindows(serial: string, ctx: HandlerContext): Promise<
   const out = await withAdbErrors(() =>
     adbClient().exec(
       serial,
-      sh`dumpsys window windows; dumpsys window displays | grep -E 'mCurrentFocus|mFocusedApp'`,
+      chainReads(
+        readCommand(READS.windows),
+        (readCommand(READS.displays) + sh` | grep -E 'mCurrentFocus|mFocusedApp'`) as ShellCommand,
+      ),
       { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 32 * 1024 * 1024 },
     ),
   );
@@ -60,7 +64,7 @@ export async function listWindows(serial: string, ctx: HandlerContext): Promise<
 /** `location.get`: the last fix of each provider, aged with the device's uptime. */
 export async function readLocation(serial: string, ctx: HandlerContext): Promise<ResponseOf<'location.get'>> {
   const out = await withAdbErrors(() =>
-    adbClient().exec(serial, sh`cat /proc/uptime; echo ${MARKER}; dumpsys location`, {
+    adbClient().exec(serial, joinReads(MARKER, readCommand(READS.uptime), readCommand(READS.location)), {
       signal: ctx.signal,
       timeoutMs: 30_000,
       maxBytes: 32 * 1024 * 1024,

@@ -5,7 +5,8 @@
  * The previous state comes from the global settings, so a change can be reverted. What would cut
  * the connection of a wireless adb device is refused before anything runs.
  */
-import { sh, shArgv } from '../../adb/shell-command.js';
+import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
+import { shArgv } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { NetworkState } from '../../bus/messages/admin.js';
 import type { ResponseOf } from '../../bus/registry.js';
@@ -39,7 +40,12 @@ export async function readNetworkState(
   shell: DeviceShell,
 ): Promise<NetworkState & { raw_airplane: string | null }> {
   const r = await shell(
-    sh`settings get global wifi_on; echo ${MARK}; settings get global mobile_data; echo ${MARK}; settings get global airplane_mode_on`,
+    joinReads(
+      MARK,
+      readCommand(READS.wifiOn),
+      readCommand(READS.mobileData),
+      readCommand(READS.airplaneMode),
+    ),
   );
   const [wifi, data, airplane] = r.stdout.split(MARK).map((s) => s.trim());
   return {

@@ -4,10 +4,11 @@
  * notification's row is found on a fresh capture by its title and text, and tapped (open) or swiped
  * away (dismiss). Only a key the device lists right now is acted on.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { BusError } from '../../bus/errors.js';
 import type { NotificationEntry } from '../../bus/messages/extras.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
-import { sh, shArgv } from '../../adb/shell-command.js';
+import { shArgv } from '../../adb/shell-command.js';
 import { sleep } from '../../util/sleep.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
@@ -27,7 +28,7 @@ const SETTLE_OPEN_MS = 1_500;
 
 async function readNotifications(serial: string, signal: AbortSignal): Promise<NotificationEntry[]> {
   const out = await withAdbErrors(() =>
-    adbClient().exec(serial, sh`dumpsys notification --noredact`, {
+    adbClient().exec(serial, readCommand(READS.notifications), {
       signal,
       timeoutMs: 30_000,
       maxBytes: 32 * 1024 * 1024,

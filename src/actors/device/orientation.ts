@@ -3,6 +3,7 @@
  * `accelerometer_rotation` 0 locks the screen at `user_rotation` (0 portrait, 1 landscape, 2 and 3
  * the reversed ones); 1 lets the accelerometer decide.
  */
+import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import { sh } from '../../adb/shell-command.js';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
@@ -16,9 +17,7 @@ const MARK = '@@droidbus@@';
 
 /** Reads both settings in one round trip. */
 export async function readRotation(shell: DeviceShell): Promise<RotationState> {
-  const r = await shell(
-    sh`settings get system accelerometer_rotation; echo ${MARK}; settings get system user_rotation`,
-  );
+  const r = await shell(joinReads(MARK, readCommand(READS.autoRotate), readCommand(READS.userRotation)));
   const [auto, rotation] = r.stdout.split(MARK).map((s) => s.trim());
   const accelerometer = auto === '1' ? true : auto === '0' ? false : null;
   const user = rotation !== undefined && /^\d+$/.test(rotation) ? Number(rotation) : null;

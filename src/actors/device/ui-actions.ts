@@ -1,6 +1,7 @@
 import { BusError } from '../../bus/errors.js';
+import { READS, readCommand } from '../../adb/device-reads.js';
 import type { InputAction } from '../../bus/messages/ui.js';
-import { shArgv, sh } from '../../adb/shell-command.js';
+import { shArgv } from '../../adb/shell-command.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { adbClient } from '../adb-instance.js';
 import type { Capture } from './ui-capture.js';
@@ -71,7 +72,7 @@ function resolveNode(capture: Capture, treePath: string): UiNode {
 
 async function adbKeyboardIsActive(ctx: ActionContext): Promise<boolean> {
   const out = await withAdbErrors(() =>
-    adbClient().shell(ctx.serial, sh`settings get secure default_input_method`, {
+    adbClient().shell(ctx.serial, readCommand(READS.inputMethod), {
       signal: ctx.signal,
       timeoutMs: INPUT_TIMEOUT_MS,
     }),

@@ -1,5 +1,5 @@
 import { BusError } from '../../bus/errors.js';
-import { sh } from '../../adb/shell-command.js';
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { adbClient } from '../adb-instance.js';
 import { parseUiDump } from './ui-parse.js';
@@ -76,7 +76,7 @@ export async function captureUi(
       }
       const remaining = deadline - Date.now();
       const out = await withAdbErrors(() =>
-        adbClient().exec(serial, sh`uiautomator dump /dev/tty`, {
+        adbClient().exec(serial, readCommand(READS.uiDump), {
           signal,
           timeoutMs: Math.max(1, Math.min(DUMP_ATTEMPT_MS, remaining)),
           maxBytes: 32 * 1024 * 1024,

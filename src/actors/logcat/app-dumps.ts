@@ -3,8 +3,8 @@
  * activity exit-info`), `dumpsys package`, `dumpsys meminfo`, and the runtime state that combines
  * them in one device round trip. Every package name reaches the device shell quoted (`sh`).
  */
+import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
-import { sh } from '../../adb/shell-command.js';
 import type { ShellCommand } from '../../adb/shell-command.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { scopeIncludes } from '../../project/package-scope.js';
@@ -61,7 +61,7 @@ export async function readExitInfo(
   const [sdkText, dump = ''] = await run(
     client,
     serial,
-    sh`getprop ro.build.version.sdk; echo ${MARK}; dumpsys activity exit-info ${pkg}`,
+    joinReads(MARK, readCommand(READS.sdk), readCommand(READS.exitInfo, { package: pkg })),
     signal,
   );
   const sdk = sdkOf(sdkText);
@@ -87,7 +87,7 @@ export async function readPackageInfo(
   pkg: string,
   signal: AbortSignal,
 ): Promise<ResponseOf<'app.package_info'>> {
-  const [dump = ''] = await run(client, serial, sh`dumpsys package ${pkg}`, signal);
+  const [dump = ''] = await run(client, serial, readCommand(READS.packageDump, { package: pkg }), signal);
   return { info: parsePackageDump(dump, pkg) };
 }
 
@@ -98,7 +98,7 @@ export async function readMeminfo(
   pkg: string,
   signal: AbortSignal,
 ): Promise<ResponseOf<'app.meminfo'>> {
-  const [dump = ''] = await run(client, serial, sh`dumpsys meminfo ${pkg}`, signal);
+  const [dump = ''] = await run(client, serial, readCommand(READS.meminfo, { package: pkg }), signal);
   const meminfo = parseMeminfo(dump);
   const note = meminfo === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
   return { meminfo, note: note || null };
@@ -115,7 +115,15 @@ export async function readRuntimeState(
   const [packageDump = '', pidText = '', activities = '', memDump = '', sdkText, exitDump = ''] = await run(
     client,
     serial,
-    sh`dumpsys package ${pkg}; echo ${MARK}; pidof ${pkg}; echo ${MARK}; dumpsys activity activities; echo ${MARK}; dumpsys meminfo ${pkg}; echo ${MARK}; getprop ro.build.version.sdk; echo ${MARK}; dumpsys activity exit-info ${pkg}`,
+    joinReads(
+      MARK,
+      readCommand(READS.packageDump, { package: pkg }),
+      readCommand(READS.pidOf, { package: pkg }),
+      readCommand(READS.activities),
+      readCommand(READS.meminfo, { package: pkg }),
+      readCommand(READS.sdk),
+      readCommand(READS.exitInfo, { package: pkg }),
+    ),
     signal,
   );
   const info = parsePackageDump(packageDump, pkg);
@@ -160,7 +168,7 @@ export async function readScopePackages(
   scope: PackageScope,
   signal: AbortSignal,
 ): Promise<ResponseOf<'app.scope_packages'>> {
-  const [list = ''] = await run(client, serial, sh`pm list packages`, signal);
+  const [list = ''] = await run(client, serial, readCommand(READS.packages), signal);
   const installed = list
     .split(/\r?\n/)
     .map((l) => l.trim())

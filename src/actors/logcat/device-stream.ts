@@ -4,9 +4,9 @@
  * an AbortController) and its pipeline; `stop` closes the socket, ends the pipeline (finishing open
  * crashes) and resolves once nothing of the stream is left running.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
 import { AdbError } from '../../adb/errors.js';
-import { sh } from '../../adb/shell-command.js';
 import type { ShellCommand } from '../../adb/shell-command.js';
 import { BusError, fail } from '../../bus/errors.js';
 import type { StreamInfo } from '../../bus/messages/logcat.js';
@@ -33,17 +33,17 @@ const PS_TIMEOUT_MS = 5_000;
 
 /** The logcat command a stream runs; `fromNow` skips what the device's buffer already holds. */
 export function logcatCommand(fromNow: boolean): ShellCommand {
-  return fromNow ? sh`logcat -v threadtime -T 1` : sh`logcat -v threadtime`;
+  return readCommand(fromNow ? READS.logStreamFromNow : READS.logStream);
 }
 
 /** The processes of a device, from `ps -A` (or plain `ps` on releases before Android 8). */
 async function readProcesses(client: AdbClient, serial: string, signal: AbortSignal): Promise<PsProcess[]> {
   const options = { signal, timeoutMs: PS_TIMEOUT_MS, maxBytes: 8 * 1024 * 1024 };
-  const all = parsePs((await client.shell(serial, sh`ps -A`, options)).stdout);
+  const all = parsePs((await client.shell(serial, readCommand(READS.processes), options)).stdout);
   if (all.length > 1) {
     return all;
   }
-  return parsePs((await client.shell(serial, sh`ps`, options)).stdout);
+  return parsePs((await client.shell(serial, readCommand(READS.processesOld), options)).stdout);
 }
 
 function describe(err: unknown): string {

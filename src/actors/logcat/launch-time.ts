@@ -6,8 +6,8 @@
  * is logged when the first frame is drawn, which can trail `am start -W` a little, so it is polled
  * for until `timeoutMs`.
  */
+import { READS, readCommand } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
-import { sh } from '../../adb/shell-command.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { parseLaunchTime } from './logcat-enrich.js';
@@ -77,7 +77,7 @@ export async function readLaunchTime(
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.launch_time'>> {
   const deadline = Date.now() + timeoutMs;
-  const command = sh`logcat -d -v threadtime -t ${`${sinceS}.000`} -s ActivityTaskManager:I ActivityManager:I`;
+  const command = readCommand(READS.launchLog, { since: `${sinceS}.000` });
   for (;;) {
     const out = await withAdbErrors(() =>
       client.shell(serial, command, { signal, timeoutMs: 15_000, maxBytes: 8 * 1024 * 1024 }),

@@ -1,7 +1,7 @@
+import { READS, readCommand } from '../../adb/device-reads.js';
 import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
-import { sh } from '../../adb/shell-command.js';
 import { readHistory } from '../../store/build-history.js';
 import { dataDirPath } from '../../store/data-dir.js';
 import { readInstallRecords } from '../../store/installed-builds.js';
@@ -17,7 +17,10 @@ import type { RetraceTask, RetraceTaskResult } from './retrace-task.js';
 /** What the device has installed for `pkg`: its APK's hash, or why it cannot say. */
 async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
   const adb = adbClient();
-  const paths = await adb.shell(serial, sh`pm path ${pkg}`, { signal, timeoutMs: 15_000 });
+  const paths = await adb.shell(serial, readCommand(READS.apkPaths, { package: pkg }), {
+    signal,
+    timeoutMs: 15_000,
+  });
   const apks = paths.stdout
     .split('\n')
     .map((l) => l.trim())
@@ -30,12 +33,15 @@ async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Prom
     return { kind: 'split', paths: apks };
   }
   const apk = apks[0]!;
-  const hashed = await adb.shell(serial, sh`sha256sum ${apk}`, { signal, timeoutMs: 30_000 });
+  const hashed = await adb.shell(serial, readCommand(READS.apkHash, { apk }), { signal, timeoutMs: 30_000 });
   const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
   if (sha && (hashed.exitCode === 0 || hashed.exitCode === null)) {
     return { kind: 'hash', sha256: sha, path: apk };
   }
-  const dump = await adb.shell(serial, sh`dumpsys package ${pkg}`, { signal, timeoutMs: 15_000 });
+  const dump = await adb.shell(serial, readCommand(READS.packageDump, { package: pkg }), {
+    signal,
+    timeoutMs: 15_000,
+  });
   const versionCode = /versionCode=(\d+)/.exec(dump.stdout)?.[1];
   const lastUpdate = /lastUpdateTime=([0-9-]+ [0-9:]+)/.exec(dump.stdout)?.[1];
   return {

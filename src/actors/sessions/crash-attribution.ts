@@ -6,7 +6,7 @@
  * after it runs the new APK), or the APK the device has now still has the installed hash. An APK
  * that differs, or a package that is gone, means the session's install is no longer on the device.
  */
-import { sh } from '../../adb/shell-command.js';
+import { READS, readCommand } from '../../adb/device-reads.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { CrashContext } from '../../bus/messages/logcat.js';
 import type { Attribution } from '../../bus/messages/sessions.js';
@@ -24,7 +24,10 @@ export type DeviceApk =
 export async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
   try {
     const adb = adbClient();
-    const paths = await adb.shell(serial, sh`pm path ${pkg}`, { signal, timeoutMs: 10_000 });
+    const paths = await adb.shell(serial, readCommand(READS.apkPaths, { package: pkg }), {
+      signal,
+      timeoutMs: 10_000,
+    });
     const apks = paths.stdout
       .split('\n')
       .map((l) => l.trim())
@@ -38,7 +41,10 @@ export async function deviceApk(serial: string, pkg: string, signal: AbortSignal
     if (apks.length > 1) {
       return { kind: 'split', count: apks.length };
     }
-    const hashed = await adb.shell(serial, sh`sha256sum ${apks[0]!}`, { signal, timeoutMs: 20_000 });
+    const hashed = await adb.shell(serial, readCommand(READS.apkHash, { apk: apks[0]! }), {
+      signal,
+      timeoutMs: 20_000,
+    });
     const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
     return sha
       ? { kind: 'hash', sha256: sha }

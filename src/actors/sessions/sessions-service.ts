@@ -5,7 +5,7 @@
  * change goes through the journal (ordered, batched, under the sessions lock, atomic), so the
  * host and standalone servers record into the same files without losing each other's events.
  */
-import { sh } from '../../adb/shell-command.js';
+import { chainReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { EventOf, PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { BuildRecord } from '../../bus/messages/build.js';
@@ -163,7 +163,7 @@ export class SessionsService {
     try {
       const r = await adbClient().shell(
         serial,
-        sh`getprop ro.product.model; getprop ro.boot.qemu.avd_name; getprop ro.kernel.qemu.avd_name`,
+        chainReads(readCommand(READS.model), readCommand(READS.avdName), readCommand(READS.avdNameOld)),
         { signal: this.abort.signal, timeoutMs: DEVICE_CHECK_MS },
       );
       props = r.stdout;

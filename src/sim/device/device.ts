@@ -17,6 +17,7 @@ import {
   type PackageInfo,
 } from './packages.js';
 import { PID, ProcessTable } from './processes.js';
+import { ProfileReplay, seedFromProfile } from './profile-replay.js';
 import { buildProps } from './props.js';
 import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
@@ -102,12 +103,15 @@ export class Device implements SimDevice {
   private readonly installCounts = new Map<string, number>();
   private readonly generator: LogGenerator;
   private readonly commands: ReadonlyMap<string, CommandFn<Device>>;
+  /** Set on a device that answers as a recorded one (`droidbus sim --profile`). */
+  readonly replay: ProfileReplay | null;
   private closed = false;
   private readonly running = new Set<AbortController>();
 
   constructor(opts: SimDeviceOptions, commands: ReadonlyMap<string, CommandFn<Device>>) {
     this.identity = opts.identity;
-    this.commands = commands;
+    this.replay = opts.profile === undefined ? null : new ProfileReplay(opts.profile);
+    this.commands = this.replay === null ? commands : this.replay.wrap(commands);
     const seed = hashString(opts.identity.serial);
     this.rng = new Rng(seed);
     this.dumpLatencyMs = opts.dumpLatencyMs ?? 700;
@@ -146,6 +150,9 @@ export class Device implements SimDevice {
       opts.crashesPerMinute ?? 0,
       opts.anrsPerMinute ?? 0,
     );
+    if (opts.profile !== undefined) {
+      seedFromProfile(this, opts.profile);
+    }
     this.generator.start();
   }
 
@@ -203,6 +210,7 @@ export class Device implements SimDevice {
   }
 
   setLocation(longitude: number, latitude: number, altitude = 0): void {
+    this.replay?.invalidate('location');
     const fix = { latitude, longitude, altitude, time: Date.now() };
     this.locations.set('gps', fix);
     this.locations.set('fused', fix);

@@ -46,6 +46,7 @@ export const sim: CommandFn<Device> = async (ctx) => {
         ime_shown: dev.ui.imeShown,
         shade_open: dev.ui.shadeOpen,
         last_intent: dev.stats.lastIntent,
+        ...(dev.replay !== null ? { profile: dev.replay.stats() } : {}),
       };
       await ctx.stdout.write(JSON.stringify(stats) + '\n');
       return 0;

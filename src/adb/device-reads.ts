@@ -1,0 +1,171 @@
+/**
+ * Every read-only command droidbus's tools run on a device, in one catalogue. The actors build
+ * their read commands from it (`readCommand`, `joinReads`), and `droidbus device record` records
+ * exactly these into a profile, so a new tool's read is recorded without a second list. A guard
+ * test fails when an actor runs a command literal that is neither built here nor a known write
+ * (`DEVICE_WRITE_VERBS`).
+ */
+import { sh, shArgv, type ShellCommand } from './shell-command.js';
+
+/** A slot a read fills in when it runs: the package asked about, one of its APK paths, a time. */
+export type ReadArg = string | { readonly slot: 'package' | 'apk' | 'since' };
+
+export interface DeviceRead {
+  /** Stable name: the profile's file names and manifest use it. */
+  readonly name: string;
+  readonly argv: readonly ReadArg[];
+  /**
+   * `recorded`: a profile keeps its bytes. `log`: answered from the device's log buffers, which a
+   * profile fills from its recorded `logcat -d -b all` (the tools read logcat with time filters).
+   * `live`: depends on the moment or on files the person chose (the clock, path lookups); never
+   * recorded, always answered by the device.
+   */
+  readonly kind: 'recorded' | 'log' | 'live';
+}
+
+const PKG = { slot: 'package' } as const;
+const APK = { slot: 'apk' } as const;
+const SINCE = { slot: 'since' } as const;
+
+function read(name: string, ...argv: ReadArg[]): DeviceRead {
+  return { name, argv, kind: 'recorded' };
+}
+
+/** The catalogue. Names are kebab-case and never reused: profiles refer to them. */
+export const READS = {
+  props: read('getprop', 'getprop'),
+  sdk: read('getprop-sdk', 'getprop', 'ro.build.version.sdk'),
+  bootCompleted: read('getprop-boot-completed', 'getprop', 'sys.boot_completed'),
+  model: read('getprop-model', 'getprop', 'ro.product.model'),
+  avdName: read('getprop-avd-name', 'getprop', 'ro.boot.qemu.avd_name'),
+  avdNameOld: read('getprop-kernel-avd-name', 'getprop', 'ro.kernel.qemu.avd_name'),
+  wmSize: read('wm-size', 'wm', 'size'),
+  wmDensity: read('wm-density', 'wm', 'density'),
+  battery: read('dumpsys-battery', 'dumpsys', 'battery'),
+  activities: read('dumpsys-activity-activities', 'dumpsys', 'activity', 'activities'),
+  windows: read('dumpsys-window-windows', 'dumpsys', 'window', 'windows'),
+  displays: read('dumpsys-window-displays', 'dumpsys', 'window', 'displays'),
+  notifications: read('dumpsys-notification', 'dumpsys', 'notification', '--noredact'),
+  location: read('dumpsys-location', 'dumpsys', 'location'),
+  uptime: read('uptime', 'cat', '/proc/uptime'),
+  packages: read('pm-list-packages', 'pm', 'list', 'packages'),
+  thirdPartyPackages: read('pm-list-packages-3', 'pm', 'list', 'packages', '-3'),
+  packageDumpAll: read('dumpsys-package-packages', 'dumpsys', 'package', 'packages'),
+  wifiOn: read('settings-wifi-on', 'settings', 'get', 'global', 'wifi_on'),
+  mobileData: read('settings-mobile-data', 'settings', 'get', 'global', 'mobile_data'),
+  airplaneMode: read('settings-airplane-mode', 'settings', 'get', 'global', 'airplane_mode_on'),
+  autoRotate: read('settings-accelerometer-rotation', 'settings', 'get', 'system', 'accelerometer_rotation'),
+  userRotation: read('settings-user-rotation', 'settings', 'get', 'system', 'user_rotation'),
+  inputMethod: read('settings-input-method', 'settings', 'get', 'secure', 'default_input_method'),
+  processes: read('ps-all', 'ps', '-A'),
+  processesOld: read('ps', 'ps'),
+  uiDump: read('uiautomator-dump', 'uiautomator', 'dump', '/dev/tty'),
+  screencap: read('screencap', 'screencap', '-p'),
+  logBufferSizes: read('logcat-sizes', 'logcat', '-g'),
+  logDump: { name: 'logcat-dump', argv: ['logcat', '-d', '-b', 'all', '-v', 'threadtime'], kind: 'log' },
+  logStream: { name: 'logcat-stream', argv: ['logcat', '-v', 'threadtime'], kind: 'log' },
+  logStreamFromNow: {
+    name: 'logcat-stream-now',
+    argv: ['logcat', '-v', 'threadtime', '-T', '1'],
+    kind: 'log',
+  },
+  launchLog: {
+    name: 'logcat-launches',
+    argv: [
+      'logcat',
+      '-d',
+      '-v',
+      'threadtime',
+      '-t',
+      SINCE,
+      '-s',
+      'ActivityTaskManager:I',
+      'ActivityManager:I',
+    ],
+    kind: 'log',
+  },
+  packageDump: read('dumpsys-package', 'dumpsys', 'package', PKG),
+  meminfo: read('dumpsys-meminfo', 'dumpsys', 'meminfo', PKG),
+  exitInfo: read('dumpsys-exit-info', 'dumpsys', 'activity', 'exit-info', PKG),
+  apkPaths: read('pm-path', 'pm', 'path', PKG),
+  pidOf: read('pidof', 'pidof', PKG),
+  apkHash: read('sha256sum-apk', 'sha256sum', APK),
+  launcherActivity: read(
+    'resolve-launcher-activity',
+    'cmd',
+    'package',
+    'resolve-activity',
+    '--brief',
+    '-a',
+    'android.intent.action.MAIN',
+    '-c',
+    'android.intent.category.LAUNCHER',
+    PKG,
+  ),
+  clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+} as const satisfies Record<string, DeviceRead>;
+
+/** Every read in the catalogue. */
+export const DEVICE_READS: readonly DeviceRead[] = Object.values(READS);
+
+/**
+ * The commands droidbus runs to change a device (first words), which no profile records: they
+ * always go to the device. With the reads above they cover every command an actor runs.
+ */
+export const DEVICE_WRITE_VERBS: readonly string[] = [
+  'am force-stop',
+  'am start',
+  'am broadcast',
+  'am startservice',
+  'pm clear',
+  'pm grant',
+  'pm revoke',
+  'pm install',
+  'cmd package install',
+  'settings put',
+  'input',
+  'svc',
+  'cmd notification',
+  'cmd statusbar',
+  'rm -f',
+];
+
+/** Whether a read takes a package (or an APK of one). */
+export function isPerPackage(r: DeviceRead): boolean {
+  return r.argv.some((a) => typeof a !== 'string' && a.slot !== 'since');
+}
+
+/** The values a read's slots take. */
+export type ReadFill = { package?: string; apk?: string; since?: string };
+
+/** The argv of a read with its slots filled. */
+export function readArgv(r: DeviceRead, fill: ReadFill = {}): string[] {
+  return r.argv.map((a) => {
+    if (typeof a === 'string') {
+      return a;
+    }
+    const v = fill[a.slot];
+    if (v === undefined) {
+      throw new Error(`the read ${r.name} needs a ${a.slot}`);
+    }
+    return v;
+  });
+}
+
+/** A read as a quoted device command line. */
+export function readCommand(r: DeviceRead, fill: ReadFill = {}): ShellCommand {
+  return shArgv(readArgv(r, fill));
+}
+
+/**
+ * Several reads in one round trip, their outputs split by `marker` lines (`echo MARKER` between
+ * them); each part is a read or a command already built from one.
+ */
+export function joinReads(marker: string, ...parts: readonly ShellCommand[]): ShellCommand {
+  return parts.join(sh`; echo ${marker}; `) as ShellCommand;
+}
+
+/** Several reads in one round trip, one after another (for one-line answers). */
+export function chainReads(...parts: readonly ShellCommand[]): ShellCommand {
+  return parts.join('; ') as ShellCommand;
+}

@@ -1,0 +1,200 @@
+/**
+ * A device profile: what a real (or simulated) device answered to droidbus's read commands, kept
+ * byte for byte, so `droidbus sim --profile` can make a simulated device answer the same way.
+ *
+ * On disk a profile is a folder:
+ *   manifest.json        what was recorded, when, by which droidbus, each command line and its
+ *                        exit code, and what was redacted (schema below)
+ *   out/NNN-NAME.out     each command's stdout, raw bytes (UTF-16, CRLF and BOMs as printed)
+ *   out/NNN-NAME.err     its stderr, when there was any
+ * Zip the folder to attach it to a bug report.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { writeFileAtomic } from '../store/atomic.js';
+
+export const PROFILE_FORMAT = 'droidbus-device-profile';
+
+const commandSchema = z.object({
+  /** The catalogue read it answers (src/adb/device-reads.ts), or null for another command. */
+  read: z.string().nullable(),
+  argv: z.array(z.string()).min(1),
+  stdout: z.string(),
+  stderr: z.string().nullable(),
+  /** null: the device has no shell v2, so adb could not report one. */
+  exit_code: z.number().int().nullable(),
+  stdout_bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Where the bytes come from when they were not recorded by `droidbus device record` (bundled profiles). */
+  source: z.string().optional(),
+});
+
+const redactionSchema = z.object({
+  command: z.string(),
+  what: z.string(),
+  count: z.number().int().positive(),
+  why: z.string(),
+});
+
+export const manifestSchema = z.object({
+  format: z.literal(PROFILE_FORMAT),
+  version: z.literal(1),
+  recorded_at: z.string(),
+  droidbus_version: z.string(),
+  /** What the profile is of, in a person's words (the model and build, or a bundled profile's origin). */
+  description: z.string(),
+  packages: z.array(z.string()),
+  commands: z.array(commandSchema),
+  redactions: z.array(redactionSchema),
+});
+
+export type ProfileManifest = z.infer<typeof manifestSchema>;
+export type ProfileCommand = z.infer<typeof commandSchema>;
+export type ProfileRedaction = z.infer<typeof redactionSchema>;
+
+/** One recorded answer, loaded. */
+export interface RecordedAnswer {
+  command: ProfileCommand;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+export interface DeviceProfile {
+  /** The folder's name. */
+  name: string;
+  dir: string;
+  manifest: ProfileManifest;
+  /** By argv joined with NUL. */
+  answers: Map<string, RecordedAnswer>;
+}
+
+/** Where the bundled profiles live (profiles/ in the package, beside src/ and dist/). */
+export const BUNDLED_PROFILES_DIR = fileURLToPath(new URL('../../profiles/', import.meta.url));
+
+/** The names of the bundled profiles. */
+export function bundledProfiles(): string[] {
+  try {
+    return readdirSync(BUNDLED_PROFILES_DIR, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(path.join(BUNDLED_PROFILES_DIR, d.name, 'manifest.json')))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The folder of a bundled profile. */
+export function bundledProfileDir(name: string): string {
+  return path.join(BUNDLED_PROFILES_DIR, name);
+}
+
+/** The key a command is found under: its argv, NUL-joined. */
+export function argvKey(argv: readonly string[]): string {
+  return argv.join('\0');
+}
+
+/** Reads a profile folder; throws an Error saying what is wrong with it. */
+export function loadProfile(dir: string): DeviceProfile {
+  const manifestPath = path.join(dir, 'manifest.json');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  } catch (err) {
+    throw new Error(`${manifestPath}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `${manifestPath}: not a droidbus device profile (${issue?.path.join('.')}: ${issue?.message})`,
+    );
+  }
+  const manifest = parsed.data;
+  const answers = new Map<string, RecordedAnswer>();
+  const inside = (file: string): string => {
+    const full = path.resolve(dir, file);
+    if (!full.startsWith(path.resolve(dir) + path.sep)) {
+      throw new Error(`${manifestPath}: ${file} is outside the profile`);
+    }
+    return full;
+  };
+  for (const command of manifest.commands) {
+    const stdout = readFileSync(inside(command.stdout));
+    const stderr = command.stderr === null ? Buffer.alloc(0) : readFileSync(inside(command.stderr));
+    const sha = createHash('sha256').update(stdout).digest('hex');
+    if (sha !== command.sha256) {
+      throw new Error(
+        `${command.stdout}: its bytes do not match the manifest's sha256 (edited after recording?)`,
+      );
+    }
+    answers.set(argvKey(command.argv), { command, stdout, stderr });
+  }
+  return { name: path.basename(path.resolve(dir)), dir, manifest, answers };
+}
+
+/** One answer to write into a new profile. */
+export interface AnswerToWrite {
+  read: string | null;
+  argv: readonly string[];
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  exitCode: number | null;
+  source?: string;
+}
+
+/** A file name for a command's output: its position and a slug of its argv. */
+function fileStem(i: number, argv: readonly string[]): string {
+  const slug = argv
+    .join('-')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._-]+/, '')
+    .slice(0, 60);
+  return `${String(i + 1).padStart(3, '0')}-${slug}`;
+}
+
+/**
+ * Writes a profile folder atomically: everything goes into a temporary folder beside `dir`, which
+ * is renamed into place at the end, so `dir` never holds half a profile. Refuses an existing `dir`.
+ */
+export function writeProfile(
+  dir: string,
+  meta: Omit<ProfileManifest, 'format' | 'version' | 'commands'>,
+  answers: readonly AnswerToWrite[],
+): ProfileManifest {
+  const target = path.resolve(dir);
+  if (existsSync(target)) {
+    throw new Error(`${dir} exists; give a new folder (or remove it first)`);
+  }
+  const tmp = `${target}.${process.pid}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(path.join(tmp, 'out'), { recursive: true, mode: 0o755 });
+  try {
+    const commands: ProfileCommand[] = answers.map((a, i) => {
+      const stem = fileStem(i, a.argv);
+      writeFileAtomic(path.join(tmp, 'out', `${stem}.out`), a.stdout, 0o644);
+      if (a.stderr.length > 0) {
+        writeFileAtomic(path.join(tmp, 'out', `${stem}.err`), a.stderr, 0o644);
+      }
+      return {
+        read: a.read,
+        argv: [...a.argv],
+        stdout: `out/${stem}.out`,
+        stderr: a.stderr.length > 0 ? `out/${stem}.err` : null,
+        exit_code: a.exitCode,
+        stdout_bytes: a.stdout.length,
+        sha256: createHash('sha256').update(a.stdout).digest('hex'),
+        ...(a.source !== undefined ? { source: a.source } : {}),
+      };
+    });
+    const manifest: ProfileManifest = { format: PROFILE_FORMAT, version: 1, ...meta, commands };
+    writeFileAtomic(path.join(tmp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n', 0o644);
+    renameSync(tmp, target);
+    return manifest;
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * `droidbus device record`: runs every read in the catalogue (src/adb/device-reads.ts) on one
+ * device, through the adb server, and writes the answers into a profile, personal data redacted.
+ */
+import type { AdbClient } from '../adb/client.js';
+import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '../adb/device-reads.js';
+import { shArgv } from '../adb/shell-command.js';
+import { VERSION } from '../version.js';
+import {
+  writeProfile,
+  type AnswerToWrite,
+  type ProfileManifest,
+  type ProfileRedaction,
+} from './profile-format.js';
+import { newAddressBook, redactOutput } from './profile-redact.js';
+
+export interface RecordOptions {
+  serial: string;
+  /** Packages the per-package reads are run for; empty: the app in front, if any. */
+  packages: readonly string[];
+  out: string;
+  keepNotifications: boolean;
+  signal?: AbortSignal;
+  /** Progress for the person running it (stderr). */
+  progress?: (line: string) => void;
+}
+
+/** The reads a recording runs: every recorded read, and the log dump that fills the buffers. */
+export function recordedReads(): DeviceRead[] {
+  return DEVICE_READS.filter((r) => r.kind === 'recorded' || r === READS.logDump);
+}
+
+/** The package of the resumed activity, from `dumpsys activity activities`. */
+function resumedPackage(activities: string): string | null {
+  const m =
+    /(?:mResumedActivity|ResumedActivity|topResumedActivity)[:=]\s*ActivityRecord\{\S+ \S+ ([\w.]+)\//.exec(
+      activities,
+    );
+  return m?.[1] ?? null;
+}
+
+/** Records the device into a new profile folder; returns its manifest. */
+export async function recordProfile(client: AdbClient, o: RecordOptions): Promise<ProfileManifest> {
+  const progress = o.progress ?? (() => undefined);
+  const options = { signal: o.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 };
+  const answers: AnswerToWrite[] = [];
+  const book = newAddressBook();
+  const redactions: ProfileRedaction[] = [];
+  const take = async (read: DeviceRead, argv: readonly string[]): Promise<Buffer> => {
+    const r = await client.shellBytes(o.serial, shArgv(argv), options);
+    const out = redactOutput(read.name, argv, r.stdout, {
+      serial: o.serial,
+      keepNotifications: o.keepNotifications,
+      book,
+    });
+    const err = redactOutput(read.name, argv, r.stderr, {
+      serial: o.serial,
+      keepNotifications: o.keepNotifications,
+      book,
+    });
+    redactions.push(...out.redactions, ...err.redactions);
+    answers.push({ read: read.name, argv, stdout: out.bytes, stderr: err.bytes, exitCode: r.exitCode });
+    progress(`${argv.join(' ')}: ${r.stdout.length} bytes, exit ${r.exitCode ?? 'unknown'}`);
+    return r.stdout;
+  };
+  const global = recordedReads().filter((r) => !isPerPackage(r));
+  let activities = '';
+  for (const read of global) {
+    const out = await take(read, readArgv(read));
+    if (read === READS.activities) {
+      activities = out.toString('utf8');
+    }
+  }
+  const packages =
+    o.packages.length > 0 ? [...o.packages] : [resumedPackage(activities)].flatMap((p) => p ?? []);
+  for (const pkg of packages) {
+    for (const read of recordedReads().filter((r) => isPerPackage(r) && r !== READS.apkHash)) {
+      const out = await take(read, readArgv(read, { package: pkg }));
+      if (read === READS.apkPaths) {
+        const apks = out
+          .toString('utf8')
+          .split(/\r?\n/)
+          .filter((l) => l.startsWith('package:'))
+          .map((l) => l.slice('package:'.length).trim());
+        for (const apk of apks) {
+          await take(READS.apkHash, readArgv(READS.apkHash, { apk }));
+        }
+      }
+    }
+  }
+  const props = answers.find((a) => a.read === READS.props.name);
+  const prop = (name: string): string | null => {
+    const m = new RegExp(`^\\[${name.replace(/\./g, '\\.')}\\]: \\[([^\\]]*)\\]`, 'm').exec(
+      props === undefined ? '' : Buffer.from(props.stdout).toString('utf8'),
+    );
+    return m?.[1] ?? null;
+  };
+  const description = [prop('ro.product.manufacturer'), prop('ro.product.model')].filter(Boolean).join(' ');
+  const release = prop('ro.build.version.release');
+  return writeProfile(
+    o.out,
+    {
+      recorded_at: new Date().toISOString(),
+      droidbus_version: VERSION,
+      description: `${description || 'a device'}${release ? `, Android ${release}` : ''} (API ${prop('ro.build.version.sdk') ?? '?'}), recorded by droidbus device record`,
+      packages,
+      redactions,
+    },
+    answers,
+  );
+}

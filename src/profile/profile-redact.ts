@@ -1,0 +1,198 @@
+/**
+ * Personal data out of a recorded command's bytes, before a profile is written: a profile is meant
+ * to be attached to a bug report. Everything else stays byte for byte: the text is read as Latin-1
+ * (one char per byte, so UTF-8 and invalid bytes survive untouched) or, for UTF-16 output, as
+ * UTF-16, and every replacement is plain ASCII in the same encoding.
+ */
+import type { ProfileRedaction } from './profile-format.js';
+
+interface Rule {
+  what: string;
+  why: string;
+  /** Only for these reads (catalogue names); every read when absent. */
+  reads?: readonly string[];
+  pattern: RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+/** Addresses replaced by RFC 5737 / RFC 3849 documentation addresses, one per address seen. */
+class AddressBook {
+  private readonly v4 = new Map<string, string>();
+  private readonly v6 = new Map<string, string>();
+  ipv4(a: string): string {
+    let r = this.v4.get(a);
+    if (r === undefined) {
+      r = `192.0.2.${(this.v4.size % 254) + 1}`;
+      this.v4.set(a, r);
+    }
+    return r;
+  }
+  ipv6(a: string): string {
+    let r = this.v6.get(a);
+    if (r === undefined) {
+      r = `2001:db8::${(this.v6.size + 1).toString(16)}`;
+      this.v6.set(a, r);
+    }
+    return r;
+  }
+}
+
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const KEEP_V4 = /^(?:127\.|0\.0\.0\.0$|255\.|192\.0\.2\.)/;
+/** Android reports this MAC to apps that may not see the real one; a redacted MAC reads the same. */
+const PLACEHOLDER_MAC = '02:00:00:00:00:00';
+
+/** The notification fields AOSP's own redaction (`dumpsys notification` without --noredact) hides. */
+const NOTIFICATION_TEXT_KEYS =
+  'android\\.(?:title|title\\.big|text|bigText|subText|summaryText|infoText|conversationTitle|selfDisplayName|textLines|messages|people\\.list)';
+
+function rules(serial: string | null, book: AddressBook, keepNotifications: boolean): Rule[] {
+  const list: Rule[] = [];
+  if (serial !== null && serial.length >= 4) {
+    list.push({
+      what: 'serial number',
+      why: 'it identifies this device',
+      pattern: new RegExp(serial.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'),
+      replace: () => 'SERIAL-REDACTED',
+    });
+  }
+  list.push(
+    {
+      what: 'serial number',
+      why: 'it identifies this device',
+      pattern: /(\[[\w.]*(?:serial|serialno|imei|meid)[\w.]*\]: \[)([^\]]+)(\])/gi,
+      replace: (_m, a, _v, b) => `${a}SERIAL-REDACTED${b}`,
+    },
+    {
+      what: 'device name',
+      why: 'people name their phone after themselves',
+      pattern:
+        /(\[(?:persist\.sys\.device_name|net\.hostname|ro\.boot\.device_name|bluetooth\.device\.name)\]: \[)([^\]]+)(\])/g,
+      replace: (_m, a, _v, b) => `${a}redacted${b}`,
+    },
+    {
+      what: 'e-mail address',
+      why: 'account names and addresses are personal',
+      pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
+      replace: () => 'user@example.com',
+    },
+    {
+      what: 'account name',
+      why: 'account names are personal',
+      pattern: /(Account \{name=)([^,}]+)/g,
+      replace: (_m, a, v) => (v === 'user@example.com' ? `${a}${v}` : `${a}redacted`),
+    },
+    {
+      what: 'MAC address',
+      why: 'it identifies this device on every network',
+      pattern: /(?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}(?![0-9A-Fa-f:])/g,
+      replace: (m) => (/^(?:00:){5}00$|^02:00:00:00:00:00$/.test(m) ? m : PLACEHOLDER_MAC),
+    },
+    {
+      what: 'IP address',
+      why: 'it locates this device and its network',
+      pattern: new RegExp(`(?<![\\d.])(?:${OCTET}\\.){3}${OCTET}(?![\\d.])`, 'g'),
+      replace: (m) => (KEEP_V4.test(m) ? m : book.ipv4(m)),
+    },
+    {
+      what: 'IP address',
+      why: 'it locates this device and its network',
+      pattern: /(?<![\w:])(?:fe80|fd[0-9a-f]{2}|2[0-9a-f]{3})(?::[0-9a-f]{0,4}){2,7}(?![\w:])/gi,
+      replace: (m) => (m.toLowerCase().startsWith('2001:db8:') ? m : book.ipv6(m)),
+    },
+  );
+  if (!keepNotifications) {
+    list.push(
+      {
+        what: 'notification text',
+        why: 'notifications show messages, names and codes (--keep-notifications keeps them)',
+        reads: ['dumpsys-notification'],
+        // As AOSP prints a text when it redacts: `String [length=N]`.
+        pattern: new RegExp(`(${NOTIFICATION_TEXT_KEYS}=)(?:Spannable)?String \\((.*)\\)$`, 'gm'),
+        replace: (_m, key, text) => `${key}String [length=${text.length}]`,
+      },
+      {
+        what: 'notification text',
+        why: 'notifications show messages, names and codes (--keep-notifications keeps them)',
+        reads: ['dumpsys-notification'],
+        pattern: /(tickerText=)(?!null\b)(.+)$/gm,
+        replace: (_m, key, text) => `${key}[length=${text.length}]`,
+      },
+    );
+  }
+  return list;
+}
+
+function encodingOf(bytes: Uint8Array): 'utf16le' | 'utf16be' | 'latin1' {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return 'utf16le';
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return 'utf16be';
+  }
+  if (bytes.length >= 4 && bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) {
+    return 'utf16le';
+  }
+  return 'latin1';
+}
+
+function decode(bytes: Uint8Array, enc: ReturnType<typeof encodingOf>): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (enc === 'utf16be') {
+    return Buffer.from(buf).swap16().toString('utf16le');
+  }
+  return buf.toString(enc);
+}
+
+function encode(text: string, enc: ReturnType<typeof encodingOf>): Buffer {
+  if (enc === 'utf16be') {
+    return Buffer.from(text, 'utf16le').swap16();
+  }
+  return Buffer.from(text, enc);
+}
+
+/** Redacts one command's output; returns the new bytes and what it replaced. */
+export function redactOutput(
+  read: string | null,
+  argv: readonly string[],
+  bytes: Uint8Array,
+  options: { serial: string | null; keepNotifications: boolean; book?: AddressBook },
+): { bytes: Uint8Array; redactions: ProfileRedaction[] } {
+  // A PNG (screencap) holds pixels, not text: nothing in it matches, and bytes must not move.
+  if (bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) {
+    return { bytes, redactions: [] };
+  }
+  const enc = encodingOf(bytes);
+  let text = decode(bytes, enc);
+  const counts = new Map<string, ProfileRedaction>();
+  for (const rule of rules(options.serial, options.book ?? new AddressBook(), options.keepNotifications)) {
+    if (rule.reads !== undefined && (read === null || !rule.reads.includes(read))) {
+      continue;
+    }
+    text = text.replace(rule.pattern, (...args: unknown[]) => {
+      const groups = args
+        .slice(0, -2)
+        .filter((g): g is string => typeof g === 'string' || g === undefined) as string[];
+      const [match, ...rest] = groups;
+      const out = rule.replace(match ?? '', ...rest.map((g) => g ?? ''));
+      if (out !== match) {
+        const c = counts.get(rule.what) ?? {
+          command: argv.join(' '),
+          what: rule.what,
+          count: 0,
+          why: rule.why,
+        };
+        c.count++;
+        counts.set(rule.what, c);
+      }
+      return out;
+    });
+  }
+  const redactions = [...counts.values()];
+  return { bytes: redactions.length === 0 ? bytes : encode(text, enc), redactions };
+}
+
+/** One address book for a whole recording, so one address reads the same in every command. */
+export function newAddressBook(): AddressBook {
+  return new AddressBook();
+}

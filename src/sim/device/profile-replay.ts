@@ -1,0 +1,305 @@
+/**
+ * A simulated device that answers as a recorded one did (`droidbus sim --profile`). Recorded
+ * outputs beat the model: a command the profile holds is answered with its recorded bytes, stderr
+ * and exit code — until a command that changes what it reads has run (a tap changes the screen, an
+ * install the packages), after which the model answers it. Everything the profile lacks is answered
+ * by the model and counted, so a test can tell how much of a run was real.
+ *
+ * The model starts from the recording where it can: the props of `getprop`, the screen of
+ * `uiautomator dump`, the log buffers of `logcat -d -b all` sized as `logcat -g` said.
+ */
+import { READS, readArgv } from '../../adb/device-reads.js';
+import { argvKey, type DeviceProfile, type RecordedAnswer } from '../../profile/profile-format.js';
+import type { SimDeviceIdentity } from '../device-api.js';
+import type { CommandFn } from '../shell/command.js';
+import { NULL_OUTPUT } from '../shell/streams.js';
+import type { Device } from './device.js';
+import type { LOG_BUFFERS } from './log/log-store.js';
+import { BUFFER_ID } from './log/log-store.js';
+import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
+import { parseHierarchy } from './ui/uiautomator-xml.js';
+
+/** What a recorded answer reads: a command that changes it makes the recording stale. */
+type Domain =
+  | 'props'
+  | 'display'
+  | 'screen'
+  | 'packages'
+  | 'processes'
+  | 'settings'
+  | 'notifications'
+  | 'location'
+  | 'battery'
+  | 'log';
+
+const READ_DOMAIN: ReadonlyMap<string, Domain> = new Map([
+  [READS.props.name, 'props'],
+  [READS.sdk.name, 'props'],
+  [READS.bootCompleted.name, 'props'],
+  [READS.model.name, 'props'],
+  [READS.avdName.name, 'props'],
+  [READS.avdNameOld.name, 'props'],
+  [READS.wmSize.name, 'display'],
+  [READS.wmDensity.name, 'display'],
+  [READS.battery.name, 'battery'],
+  [READS.activities.name, 'screen'],
+  [READS.windows.name, 'screen'],
+  [READS.displays.name, 'screen'],
+  [READS.uiDump.name, 'screen'],
+  [READS.screencap.name, 'screen'],
+  [READS.notifications.name, 'notifications'],
+  [READS.location.name, 'location'],
+  [READS.uptime.name, 'location'],
+  [READS.packages.name, 'packages'],
+  [READS.thirdPartyPackages.name, 'packages'],
+  [READS.packageDumpAll.name, 'packages'],
+  [READS.packageDump.name, 'packages'],
+  [READS.apkPaths.name, 'packages'],
+  [READS.apkHash.name, 'packages'],
+  [READS.launcherActivity.name, 'packages'],
+  [READS.wifiOn.name, 'settings'],
+  [READS.mobileData.name, 'settings'],
+  [READS.airplaneMode.name, 'settings'],
+  [READS.autoRotate.name, 'settings'],
+  [READS.userRotation.name, 'settings'],
+  [READS.inputMethod.name, 'settings'],
+  [READS.processes.name, 'processes'],
+  [READS.processesOld.name, 'processes'],
+  [READS.pidOf.name, 'processes'],
+  [READS.meminfo.name, 'processes'],
+  [READS.exitInfo.name, 'processes'],
+  // The buffers change with every line logged: the model (filled from the recording) answers.
+  [READS.logBufferSizes.name, 'log'],
+  [READS.logDump.name, 'log'],
+]);
+
+/** Commands that change the device, and what they change. A read answered by the model is not one. */
+function changes(argv: readonly string[]): Domain[] {
+  const [cmd = '', sub = '', third = ''] = argv;
+  switch (cmd) {
+    case 'input':
+      return ['screen'];
+    case 'am':
+      return [
+        'start',
+        'start-activity',
+        'startservice',
+        'broadcast',
+        'force-stop',
+        'kill',
+        'kill-all',
+        'crash',
+      ].includes(sub)
+        ? ['screen', 'processes']
+        : [];
+    case 'monkey':
+      return ['screen', 'processes'];
+    case 'pm':
+      return [
+        'install',
+        'uninstall',
+        'clear',
+        'grant',
+        'revoke',
+        'enable',
+        'disable',
+        'disable-user',
+      ].includes(sub)
+        ? ['packages', 'processes', 'screen']
+        : [];
+    case 'cmd':
+      if (sub === 'package') {
+        return third === 'install' || third === 'uninstall' ? ['packages', 'processes', 'screen'] : [];
+      }
+      if (sub === 'notification') {
+        return ['notifications', 'screen'];
+      }
+      if (sub === 'statusbar') {
+        return ['screen'];
+      }
+      return sub === 'connectivity' || sub === 'wifi' ? ['settings'] : [];
+    case 'settings':
+      return sub === 'put' || sub === 'delete' || sub === 'reset' ? ['settings', 'screen', 'display'] : [];
+    case 'svc':
+      return ['settings'];
+    case 'wm':
+      return argv.length > 2 ? ['display', 'screen'] : [];
+    case 'setprop':
+      return ['props'];
+    case 'ime':
+      return sub === 'set' || sub === 'enable' || sub === 'disable' ? ['settings', 'screen'] : [];
+    case 'kill':
+      return ['processes', 'screen'];
+    case 'dumpsys':
+      return sub === 'battery' && argv.length > 2 ? ['battery'] : [];
+    case 'sim':
+      return sub === 'location'
+        ? ['location']
+        : sub === 'notify'
+          ? ['notifications', 'screen']
+          : sub === 'screen' || sub === 'dialog'
+            ? ['screen']
+            : sub === 'crash'
+              ? ['processes', 'screen']
+              : [];
+    default:
+      return [];
+  }
+}
+
+/** What `sim stats` says of a profile device. */
+export interface ProfileStats {
+  profile: string;
+  /** Commands answered with recorded bytes. */
+  from_profile: number;
+  /** Reads the profile lacks (or whose recording went stale), answered by the model. */
+  from_model: number;
+  /** Commands that changed the device (always the model). */
+  changes: number;
+  /** The reads answered by the model, by command line, with counts. */
+  model_reads: Record<string, number>;
+}
+
+/** The replaying side of one profile device. */
+export class ProfileReplay {
+  private readonly stale = new Set<Domain>();
+  private readonly counts = { fromProfile: 0, fromModel: 0, changes: 0 };
+  private readonly modelReads = new Map<string, number>();
+
+  constructor(readonly profile: DeviceProfile) {}
+
+  /** The command table with every command first offered to the recording. */
+  wrap(commands: ReadonlyMap<string, CommandFn<Device>>): Map<string, CommandFn<Device>> {
+    const out = new Map<string, CommandFn<Device>>();
+    for (const [name, fn] of commands) {
+      out.set(name, async (ctx) => {
+        const recorded = this.answerFor(ctx.argv);
+        if (recorded !== null && recorded.command.read === READS.uiDump.name) {
+          // A dump still takes the device's time and still fails when another one runs
+          // (UiAutomation "already registered"): the model runs it, the recording is printed.
+          const model = await fn({ ...ctx, stdout: NULL_OUTPUT, stderr: ctx.stderr });
+          if (model !== 0) {
+            return model;
+          }
+        }
+        if (recorded !== null) {
+          this.counts.fromProfile++;
+          if (recorded.stdout.length > 0) {
+            await ctx.stdout.write(recorded.stdout);
+          }
+          if (recorded.stderr.length > 0) {
+            await ctx.stderr.write(recorded.stderr);
+          }
+          // A device without shell v2 reported no exit code; its commands "exited 0".
+          return recorded.command.exit_code ?? 0;
+        }
+        const changed = changes(ctx.argv);
+        if (changed.length > 0) {
+          this.counts.changes++;
+          for (const d of changed) {
+            this.stale.add(d);
+          }
+        } else if (name !== 'sim' && name !== 'echo') {
+          this.counts.fromModel++;
+          const key = ctx.argv.join(' ');
+          this.modelReads.set(key, (this.modelReads.get(key) ?? 0) + 1);
+        }
+        return fn(ctx);
+      });
+    }
+    return out;
+  }
+
+  /** A change made outside the shell (the emulator console's `geo fix`). */
+  invalidate(domain: Domain): void {
+    this.stale.add(domain);
+  }
+
+  private answerFor(argv: readonly string[]): RecordedAnswer | null {
+    const a = this.profile.answers.get(argvKey(argv));
+    if (a === undefined) {
+      return null;
+    }
+    const domain = a.command.read === null ? undefined : READ_DOMAIN.get(a.command.read);
+    if (domain === 'log' || (domain !== undefined && this.stale.has(domain))) {
+      return null;
+    }
+    return a;
+  }
+
+  stats(): ProfileStats {
+    return {
+      profile: this.profile.name,
+      from_profile: this.counts.fromProfile,
+      from_model: this.counts.fromModel,
+      changes: this.counts.changes,
+      model_reads: Object.fromEntries(this.modelReads),
+    };
+  }
+}
+
+/** The recorded output of a catalogue read without slots, as text; null when not recorded. */
+function recordedText(profile: DeviceProfile, argv: readonly string[]): string | null {
+  const a = profile.answers.get(argvKey(argv));
+  return a === undefined ? null : decodeRecordedText(a.stdout);
+}
+
+/** `[key]: [value]` lines of a recorded getprop. */
+export function recordedProps(profile: DeviceProfile): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const m of (recordedText(profile, readArgv(READS.props)) ?? '').matchAll(
+    /^\[([^\]]+)\]: \[([^\]]*)\]/gm,
+  )) {
+    props.set(m[1] as string, m[2] as string);
+  }
+  return props;
+}
+
+/** The identity a profile device shows adb: what the recording's getprop and wm said. */
+export function profileIdentity(profile: DeviceProfile, serial: string): SimDeviceIdentity {
+  const p = recordedProps(profile);
+  const size = /Physical size: (\d+)x(\d+)/.exec(recordedText(profile, readArgv(READS.wmSize)) ?? '');
+  const density = /Physical density: (\d+)/.exec(recordedText(profile, readArgv(READS.wmDensity)) ?? '');
+  const sdk = Number(p.get('ro.build.version.sdk'));
+  const avd = p.get('ro.boot.qemu.avd_name') ?? p.get('ro.kernel.qemu.avd_name');
+  return {
+    serial,
+    product: p.get('ro.product.name') ?? p.get('ro.build.product') ?? profile.name,
+    model: p.get('ro.product.model') ?? profile.name,
+    device: p.get('ro.product.device') ?? profile.name,
+    sdk: Number.isInteger(sdk) && sdk > 0 ? sdk : 34,
+    release: p.get('ro.build.version.release') ?? '14',
+    width: size === null ? 1080 : Number(size[1]),
+    height: size === null ? 2400 : Number(size[2]),
+    density: density === null ? 420 : Number(density[1]),
+    ...(avd !== undefined && avd !== '' ? { avdName: avd } : {}),
+  };
+}
+
+/** Starts the model from the recording: props, the screen, the buffers' sizes and their lines. */
+export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
+  for (const [k, v] of recordedProps(profile)) {
+    dev.baseProps.set(k, v);
+  }
+  const dump = recordedText(profile, readArgv(READS.uiDump));
+  if (dump !== null) {
+    const xml = dump.replace(/\s*UI hier(?:c)?h?ar(?:c)?hy dumped to: \S+\s*$/, '');
+    try {
+      dev.ui.loaded = { xml, parsed: parseHierarchy(xml) };
+    } catch {
+      // A dump that holds no view (a failed capture): the model's screen stays.
+    }
+  }
+  const sizes = recordedText(profile, readArgv(READS.logBufferSizes)) ?? '';
+  for (const m of sizes.matchAll(/^(\w+): ring buffer is (\d+) ?([KMG]?)i?B/gm)) {
+    const id = BUFFER_ID[m[1] as (typeof LOG_BUFFERS)[number]];
+    const unit = m[3] === 'G' ? 1024 ** 3 : m[3] === 'M' ? 1024 ** 2 : m[3] === 'K' ? 1024 : 1;
+    if (id !== undefined) {
+      dev.log.setSize(id, Number(m[2]) * unit);
+    }
+  }
+  const log = profile.answers.get(argvKey(readArgv(READS.logDump)));
+  if (log !== undefined) {
+    dev.log.append(restamp(parseRecordedLog(decodeRecordedText(log.stdout))));
+  }
+}

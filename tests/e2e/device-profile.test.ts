@@ -1,0 +1,161 @@
+/**
+ * Device profiles end to end: `droidbus device record` (the built CLI) records a `droidbus sim`
+ * device through the real adb server; `droidbus sim --profile` makes a second device of it; the
+ * real adb client and droidbus's tools (SDK client → `droidbus mcp`) read both.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeviceWorld } from '../helpers/device-world.js';
+import type { DeviceWorld } from '../helpers/device-world.js';
+import { tempDir } from '../helpers/paths.js';
+import { runCli } from '../helpers/run-cli.js';
+import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+
+interface Manifest {
+  description: string;
+  packages: string[];
+  commands: { read: string | null; argv: string[]; stdout: string; exit_code: number | null }[];
+  redactions: { command: string; what: string; count: number }[];
+}
+
+let world: DeviceWorld;
+let original: string;
+let replayFarm: SimFarm;
+let replay: string;
+let out: ReturnType<typeof tempDir>;
+let profileDir: string;
+let manifest: Manifest;
+let recordStdout: string;
+
+beforeAll(async () => {
+  world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 20, logcatRate: 0 }, [
+    '--toolsets',
+    'core,ui,device-admin,device-extras',
+  ]);
+  original = world.serials[0]!;
+  out = tempDir('droidbus-profile-');
+  profileDir = path.join(out.dir, 'recorded');
+  const r = await runCli(['device', 'record', '--serial', original, '-o', profileDir], {
+    env: { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home },
+  });
+  expect(r.code, r.stderr).toBe(0);
+  recordStdout = r.stdout;
+  manifest = JSON.parse(readFileSync(path.join(profileDir, 'manifest.json'), 'utf8')) as Manifest;
+  replayFarm = await startSimFarm(world.server, {
+    devices: 0,
+    dumpLatencyMs: 20,
+    logcatRate: 0,
+    args: ['--profile', profileDir],
+  });
+  replay = replayFarm.devices[0]!.serial;
+}, 120_000);
+
+afterAll(async () => {
+  await replayFarm?.stop();
+  await world?.stop();
+  out?.remove();
+});
+
+function recorded(argv: string): Buffer {
+  const c = manifest.commands.find((x) => x.argv.join(' ') === argv);
+  expect(c, argv).toBeDefined();
+  return readFileSync(path.join(profileDir, c!.stdout));
+}
+
+async function bytes(serial: string, command: string): Promise<Buffer> {
+  const r = await world.server.adb(['-s', serial, 'exec-out', command]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdoutBytes;
+}
+
+describe('droidbus device record → droidbus sim --profile', () => {
+  it('records every catalogue read with its exit code, and says what it redacted', () => {
+    const names = new Set(manifest.commands.map((c) => c.read));
+    for (const read of [
+      'getprop',
+      'wm-size',
+      'dumpsys-window-windows',
+      'uiautomator-dump',
+      'screencap',
+      'logcat-dump',
+      'logcat-sizes',
+      'dumpsys-notification',
+    ]) {
+      expect(names.has(read), read).toBe(true);
+    }
+    // The app in front (the launcher) gets the per-package reads when no --package is given.
+    expect(manifest.packages).toEqual(['com.google.android.apps.nexuslauncher']);
+    expect(names.has('dumpsys-package')).toBe(true);
+    expect(manifest.commands.find((c) => c.read === 'getprop')!.exit_code).toBe(0);
+    // The sim's getprop carries the serial (ro.serialno and ro.boot.serialno): both go.
+    expect(manifest.redactions).toContainEqual(
+      expect.objectContaining({ command: 'getprop', what: 'serial number' }),
+    );
+    expect(recordStdout).toMatch(/Redacted:\n {2}getprop: \d+ serial numbers \(it identifies this device\)/);
+    expect(recorded('getprop').toString('utf8')).toContain('[ro.serialno]: [SERIAL-REDACTED]');
+  });
+
+  it('answers getprop, dumpsys window windows, wm size and uiautomator dump byte for byte as recorded', async () => {
+    for (const command of ['getprop', 'dumpsys window windows', 'wm size', 'uiautomator dump /dev/tty']) {
+      expect((await bytes(replay, command)).equals(recorded(command)), command).toBe(true);
+    }
+    // And the recording is the original's answer, redaction aside.
+    const props = (await bytes(original, 'getprop')).toString('utf8');
+    expect(props).toMatch(/^\[ro\.serialno\]: \[\w+\]$/m);
+    expect(props.replace(/^(\[ro(?:\.boot)?\.serialno\]: \[)\w+/gm, '$1SERIAL-REDACTED')).toBe(
+      recorded('getprop').toString('utf8'),
+    );
+    expect((await bytes(original, 'wm size')).equals(recorded('wm size'))).toBe(true);
+    expect(
+      (await bytes(original, 'uiautomator dump /dev/tty')).equals(recorded('uiautomator dump /dev/tty')),
+    ).toBe(true);
+  });
+
+  it('gives the same get_device_info, list_windows and get_ui_hierarchy answers on both devices', async () => {
+    for (const tool of ['get_device_info', 'list_windows', 'get_ui_hierarchy']) {
+      const a = await world.call(tool, { device_serial: original });
+      const b = await world.call(tool, { device_serial: replay });
+      expect(a.isError, a.text).toBe(false);
+      expect(b.isError, b.text).toBe(false);
+      const strip = (o: Record<string, unknown>): Record<string, unknown> => {
+        const { serial: _s, device_serial: _d, ...rest } = o;
+        return rest;
+      };
+      expect(strip(b.structured), tool).toEqual(strip(a.structured));
+    }
+    const info = await world.call('get_device_info', { device_serial: replay });
+    expect(info.structured['model']).toBe('Pixel 8');
+  });
+
+  it('counts what the recording answered, and answers from the model once a tap changed the screen', async () => {
+    const before = JSON.parse((await world.server.adb(['-s', replay, 'shell', 'sim stats'])).stdout) as {
+      profile: { from_profile: number; from_model: number; changes: number };
+    };
+    expect(before.profile.from_profile).toBeGreaterThan(0);
+    await world.server.adb(['-s', replay, 'shell', 'am start -n com.droidbus.sample/.LoginActivity']);
+    const dump = (await bytes(replay, 'uiautomator dump /dev/tty')).toString('utf8');
+    expect(dump).toContain('com.droidbus.sample');
+    expect(dump).not.toBe(recorded('uiautomator dump /dev/tty').toString('utf8'));
+    const after = JSON.parse((await world.server.adb(['-s', replay, 'shell', 'sim stats'])).stdout) as {
+      profile: {
+        from_profile: number;
+        from_model: number;
+        changes: number;
+        model_reads: Record<string, number>;
+      };
+    };
+    expect(after.profile.changes).toBe(before.profile.changes + 1);
+    expect(after.profile.model_reads['uiautomator dump /dev/tty']).toBe(1);
+    // getprop did not change: still the recording.
+    expect((await bytes(replay, 'getprop')).equals(recorded('getprop'))).toBe(true);
+  });
+
+  it('refuses to write over an existing folder', async () => {
+    const r = await runCli(['device', 'record', '--serial', original, '-o', profileDir], {
+      env: world.server.env as Record<string, string>,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('exists; give a new folder');
+  });
+});
