@@ -73,6 +73,11 @@ const READ_DOMAIN: ReadonlyMap<string, Domain> = new Map([
   [READS.logDump.name, 'log'],
 ]);
 
+/** Whether a recorded command is a log dump (answered by the buffers it filled). */
+function isLogDump(argv: readonly string[]): boolean {
+  return argv[0] === 'logcat' && (argv.includes('-d') || argv.includes('-g'));
+}
+
 /** Commands that change the device, and what they change. A read answered by the model is not one. */
 function changes(argv: readonly string[]): Domain[] {
   const [cmd = '', sub = '', third = ''] = argv;
@@ -221,7 +226,7 @@ export class ProfileReplay {
       return null;
     }
     const domain = a.command.read === null ? undefined : READ_DOMAIN.get(a.command.read);
-    if (domain === 'log' || (domain !== undefined && this.stale.has(domain))) {
+    if (domain === 'log' || isLogDump(a.command.argv) || (domain !== undefined && this.stale.has(domain))) {
       return null;
     }
     return a;
@@ -298,8 +303,11 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
       dev.log.setSize(id, Number(m[2]) * unit);
     }
   }
-  const log = profile.answers.get(argvKey(readArgv(READS.logDump)));
-  if (log !== undefined) {
-    dev.log.append(restamp(parseRecordedLog(decodeRecordedText(log.stdout))));
+  // `logcat -d -b all -v threadtime` as droidbus records it, or any other dump a profile holds
+  // (`logcat -d -v brief` of an old device): the buffers hold what the device printed.
+  for (const a of profile.answers.values()) {
+    if (isLogDump(a.command.argv) && !a.command.argv.includes('-g')) {
+      dev.log.append(restamp(parseRecordedLog(decodeRecordedText(a.stdout))));
+    }
   }
 }
