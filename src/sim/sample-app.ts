@@ -210,8 +210,10 @@ export const SAMPLE_CRASH_TRACE: readonly string[] = [
  * The same crash in a debug (not minified) build: D8 keeps every class, method and line, so the
  * device prints the app's own frames. Kotlin lambdas desugared by D8 add two synthetic frames,
  * `$r8$lambda$…(Unknown Source:0)` and `…$$ExternalSyntheticLambda0.onClick(D8$$SyntheticClass:0)`,
- * as real debug-build traces show (e.g. the traces quoted in the R8 issue tracker and in Android
- * projects' crash reports); the cause shares 17 frames with the enclosing trace.
+ * as real debug-build crashes print them (e.g. `SetAdapter.onBindViewHolder$lambda$1(SetAdapter.kt:55)`,
+ * `SetAdapter.$r8$lambda$iJJTleNzHBD5dvjL8WgtyHr9f-w(Unknown Source:0)`,
+ * `SetAdapter$$ExternalSyntheticLambda0.onClick(D8$$SyntheticClass:0)` in a public crash report,
+ * stored file 35975026408 of the research index); the cause shares 17 frames with the enclosing trace.
  */
 export const SAMPLE_DEBUG_CRASH_TRACE: readonly string[] = [
   'java.lang.IllegalStateException: Could not compute the cart total for demo',

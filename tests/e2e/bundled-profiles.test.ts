@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld, ToolOutcome } from '../helpers/device-world.js';
+import { until } from '../helpers/until.js';
 
 const PROFILES = [
   'pixel-8-pro-android16',
@@ -50,35 +51,22 @@ async function readAll(p: Profile, pkg: string | null, logged = true): Promise<R
   out['list_clickable_elements'] = await ok('list_clickable_elements', { device_serial });
   out['screenshot'] = await ok('screenshot', { device_serial });
   out['list_apps'] = await ok('list_apps', { device_serial, third_party_only: false });
-  if (pkg !== null) {
-    out['dump_app_info'] = await world.call('dump_app_info', { device_serial, package: pkg });
-    out['get_memory_info'] = await world.call('get_memory_info', { device_serial, package: pkg });
-    out['get_exit_reasons'] = await world.call('get_exit_reasons', { device_serial, package: pkg });
-  }
+  // The per-package reads run on every profile; a profile without the package's dumps gets the
+  // model's answer (often "not installed", a tool error the model can read, never a protocol error).
+  const package_ = pkg ?? 'com.android.systemui';
+  out['dump_app_info'] = await world.call('dump_app_info', { device_serial, package: package_ });
+  out['get_memory_info'] = await world.call('get_memory_info', { device_serial, package: package_ });
+  out['get_exit_reasons'] = await world.call('get_exit_reasons', { device_serial, package: package_ });
   await ok('start_logcat', { device_serial });
   // A profile without a recorded log has empty buffers (the sim logs nothing of its own here).
   out['get_logcat_entries'] = logged
-    ? await until(async () => {
+    ? await until('the recorded log', async () => {
         const r = await ok('get_logcat_entries', { device_serial, count: 1000 });
         return (r.structured['entries'] as unknown[]).length > 0 ? r : undefined;
       })
     : await ok('get_logcat_entries', { device_serial, count: 1000 });
   out['get_crash_logs'] = await ok('get_crash_logs', { device_serial });
   return out;
-}
-
-async function until<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) {
-      return v;
-    }
-    if (Date.now() > deadline) {
-      throw new Error('timed out');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function nodes(r: ToolOutcome): number {
@@ -118,6 +106,8 @@ describe('every read tool over every bundled profile', () => {
       is_emulator: false,
     });
     expect(JSON.stringify(r['get_device_info']!.structured['screen'])).toContain('1344');
+    // No recorded screencap: the model draws the recorded screen at the recorded wm size.
+    expect(r['screenshot']!.structured).toMatchObject({ deviceWidth: 1344, deviceHeight: 2992 });
     // android16-deskclock-stopwatch: the deskclock stopwatch, then the safety-center record (cut).
     const notes = r['list_notifications']!.structured['notifications'] as {
       package: string;
@@ -201,8 +191,10 @@ describe('every read tool over every bundled profile', () => {
       'Application Not Responding: com.android.systemui',
       'com.google.android.apps.nexuslauncher/com.google.android.apps.nexuslauncher.NexusLauncherActivity',
     ]);
-    // launcher-pixel: 25 nodes.
+    // launcher-pixel: 25 nodes; 7 interactive ones with an area (the scroll view, the smartspace
+    // pager and card, Messages, Chrome, the search bar, voice search).
     expect(nodes(r['get_ui_hierarchy']!)).toBe(25);
+    expect(r['list_clickable_elements']!.structured['total']).toBe(7);
     // threadtime-api25: 80 log lines.
     expect(r['get_logcat_entries']!.structured['entries']).toHaveLength(80);
     expect((await share('emulator-api34')).from_profile).toBeGreaterThan(3);

@@ -1,22 +1,13 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_READS, DEVICE_WRITE_VERBS } from '../../src/adb/device-reads.js';
 import { ROOT } from '../helpers/paths.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 /** Where droidbus talks to devices for its tools (the simulator and test tools are not it). */
 const AREAS = ['actors', 'adb', 'mcp', 'host', 'project', 'store'].map((a) => path.join(ROOT, 'src', a));
 const CATALOGUE = path.join(ROOT, 'src', 'adb', 'device-reads.ts');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      return sourceFiles(full);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
 
 /** The simple commands of a `sh` template literal's text (interpolations become `X`). */
 function simpleCommands(template: string): string[] {

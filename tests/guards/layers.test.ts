@@ -1,19 +1,10 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 const SRC = path.join(ROOT, 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      return sourceFiles(full);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
 
 /** The top-level src/ folders a file imports from. */
 function importedAreas(file: string): string[] {

@@ -1,23 +1,14 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/mcp/registry.js';
 import { toolListing } from '../../src/mcp/server.js';
 import { ROOT } from '../helpers/paths.js';
+import { sourceFiles } from '../helpers/source-files.js';
 
 // Only the user, at a terminal, opens device folders to the file tools: no MCP path may grant it.
 
 const SRC = path.join(ROOT, 'src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      return sourceFiles(full);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
 
 const rel = (file: string): string => path.relative(ROOT, file).split(path.sep).join('/');
 

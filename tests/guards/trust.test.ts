@@ -1,17 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      return sourceFiles(full);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
+import { sourceFiles } from '../helpers/source-files.js';
 
 describe('trust is granted only by the user', () => {
   it('no MCP tool, bus message or actor can grant or revoke trust', () => {

@@ -124,7 +124,7 @@ function changes(argv: readonly string[]): Domain[] {
       }
       return sub === 'connectivity' || sub === 'wifi' ? ['settings'] : [];
     case 'settings':
-      return sub === 'put' || sub === 'delete' || sub === 'reset' ? ['settings', 'screen', 'display'] : [];
+      return sub === 'put' || sub === 'delete' || sub === 'reset' ? ['settings', 'screen'] : [];
     case 'svc':
       return ['settings'];
     case 'wm':
