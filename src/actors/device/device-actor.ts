@@ -24,7 +24,7 @@ import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from '
 import type { AnnotatedScreenshot } from './screenshot-annotate.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';
 import type { ScreenshotTask } from './screenshot-task.js';
-import { captureUi, screenFacts } from './ui-capture.js';
+import { captureUi, isNeverIdle, NEVER_IDLE_MEMORY_MS, neverIdleError, screenFacts } from './ui-capture.js';
 import type { Capture } from './ui-capture.js';
 import { compareStates } from './ui-compare.js';
 import { formatHierarchy } from './ui-format.js';
@@ -37,6 +37,8 @@ interface DeviceState {
   serial: string;
   /** The latest capture, the baseline compare_ui_state diffs against. */
   last: Capture | null;
+  /** When a dump last found the screen never idle; cleared when something changes the screen. */
+  neverIdleSince: number | null;
 }
 
 let imagePool: Piscina | undefined;
@@ -55,10 +57,28 @@ function screenshots(): Piscina {
   return imagePool;
 }
 
-async function capture(state: DeviceState, ctx: HandlerContext): Promise<Capture> {
-  const taken = await captureUi(state.serial, ctx.signal, ctx.deadline);
-  state.last = taken;
-  return taken;
+/** A capture for a request; `deadline` narrows it (a wait's own timeout counts the dump's idle wait). */
+async function capture(state: DeviceState, ctx: HandlerContext, deadline = ctx.deadline): Promise<Capture> {
+  // Polling tools (waits, scrolls) would pay the 10 s idle wait on every poll: take the last answer.
+  if (state.neverIdleSince !== null && Date.now() - state.neverIdleSince < NEVER_IDLE_MEMORY_MS) {
+    throw neverIdleError(state.serial, state.neverIdleSince);
+  }
+  try {
+    const taken = await captureUi(state.serial, ctx.signal, Math.min(deadline, ctx.deadline));
+    state.last = taken;
+    state.neverIdleSince = null;
+    return taken;
+  } catch (err) {
+    if (isNeverIdle(err)) {
+      state.neverIdleSince = Date.now();
+    }
+    throw err;
+  }
+}
+
+/** Before an action that may change the screen: the never-idle memory no longer holds. */
+function screenMayChange(state: DeviceState): void {
+  state.neverIdleSince = null;
 }
 
 function expectHash(current: Capture, expected: string | undefined): void {
@@ -209,7 +229,7 @@ export default defineActor({
     const serial = ctx.key!;
     // Only devices adb lists as `device` get an actor; otherwise the start fails DEVICE_OFFLINE.
     await ctx.bus.request('devices.require', { serial });
-    const state: DeviceState = { serial, last: null };
+    const state: DeviceState = { serial, last: null, neverIdleSince: null };
     return state;
   },
   stop(_state, ctx) {
@@ -269,8 +289,12 @@ export default defineActor({
       if (p.until === 'element' && !p.query) {
         throw new BusError('INVALID', 'waiting for an element needs a query');
       }
+      // The first capture is always made; it may take until the wait's own end (and a little
+      // more, so that a screen read just before the end still counts), never the request's 65 s.
+      // A floor of 3 s: one dump takes 1–3 s on real phones.
+      const end = Date.now() + Math.max(p.timeout_ms, 3_000) + 1_500;
       const outcome = await waitOnScreen(
-        () => capture(state, ctx),
+        () => capture(state, ctx, end),
         { until: p.until, query: p.query, gone: p.gone, timeoutMs: p.timeout_ms, intervalMs: p.interval_ms },
         ctx,
       );
@@ -282,12 +306,15 @@ export default defineActor({
         matches: outcome.matches,
       };
     },
-    'ui.input': (p, state, ctx) =>
-      performInput(
+    'ui.input': async (p, state, ctx) => {
+      const done = await performInput(
         { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
         p.input,
         p.expect_screen_hash,
-      ),
+      );
+      screenMayChange(state);
+      return done;
+    },
     'ui.scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);
       expectHash(cap, p.expect_screen_hash);
@@ -348,16 +375,28 @@ export default defineActor({
     'files.list': (p, state, ctx) => listDeviceFiles(state.serial, p, ctx),
     'files.pull': (p, state, ctx) => pullDeviceFile(state.serial, p, ctx),
     'files.push': (p, state, ctx) => pushDeviceFile(state.serial, p, ctx),
-    'intent.send': (p, state, ctx) => sendIntent(state.serial, p, ctx),
+    'intent.send': (p, state, ctx) => {
+      screenMayChange(state);
+      return sendIntent(state.serial, p, ctx);
+    },
     'apps.list': (p, state, ctx) => listApps(state.serial, p, ctx),
     'windows.list': (_p, state, ctx) => listWindows(state.serial, ctx),
     'location.get': (_p, state, ctx) => readLocation(state.serial, ctx),
     'location.set_emulator': (p, state, ctx) =>
       setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
     'app.install': (p, state, ctx) => installApk(state.serial, p, ctx),
-    'app.launch': (p, state, ctx) => launchApp(state.serial, p, ctx),
-    'app.restart': (p, state, ctx) => restartApp(state.serial, p, ctx),
-    'app.stop': (p, state, ctx) => stopApp(state.serial, p, ctx),
+    'app.launch': (p, state, ctx) => {
+      screenMayChange(state);
+      return launchApp(state.serial, p, ctx);
+    },
+    'app.restart': (p, state, ctx) => {
+      screenMayChange(state);
+      return restartApp(state.serial, p, ctx);
+    },
+    'app.stop': (p, state, ctx) => {
+      screenMayChange(state);
+      return stopApp(state.serial, p, ctx);
+    },
     'app.permission': (p, state, ctx) => changePermission(state.serial, p, ctx),
     'device.network': (p, state, ctx) =>
       setNetworkState(state.serial, deviceShell(state.serial, ctx.signal), p),

@@ -52,7 +52,38 @@ export function screenFacts(capture: Capture) {
 
 const ALREADY_REGISTERED = /already registered/i;
 /** Answers that mean "the screen was changing or not ready; ask again". */
-const TRANSIENT = /null root node|could not get idle state|UiAutomation not connected|Killed|Aborted/i;
+const TRANSIENT = /null root node|UiAutomation not connected|Killed|Aborted/i;
+/**
+ * `uiautomator dump` waits for the UI to go idle first: AOSP's DumpCommand calls
+ * `uiAutomation.waitForIdle(1000, 1000 * 10)` and, when that times out, prints
+ * `ERROR: could not get idle state.` and dumps nothing. A screen that keeps redrawing (video,
+ * spinners, live counters) gives the same answer every time, so asking again only makes the agent
+ * wait 10 s more per attempt (another agent harness lost 65 s to one such screen).
+ */
+const NEVER_IDLE = /could not get idle state/i;
+/** DumpCommand's idle wait, 10 s. */
+export const DUMP_IDLE_WAIT_MS = 10_000;
+/** How long a device whose screen never went idle is taken at its word, unless the screen changes. */
+export const NEVER_IDLE_MEMORY_MS = 30_000;
+
+/** The tool error for a screen that never went idle; `since` when it is remembered, not measured. */
+export function neverIdleError(serial: string, since?: number): BusError {
+  const remembered =
+    since === undefined
+      ? ''
+      : ` (as its last dump found ${Math.round((Date.now() - since) / 1000)} s ago; droidbus dumps it again ${Math.round((since + NEVER_IDLE_MEMORY_MS - Date.now()) / 1000)} s from now, or at once after an input or a launch)`;
+  return new BusError(
+    'UNAVAILABLE',
+    `the screen of ${serial} never goes idle${remembered}: uiautomator dump waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the UI to stop changing and gave up — something on screen keeps redrawing (a progress bar, a video, an animation, a live counter). Read it with screenshot (annotate: true numbers what it can place), act by coordinates with ui_tap, or change the screen (wait for loading to end, pause the video, navigate) and read it again.`,
+    undefined,
+    { never_idle: true },
+  );
+}
+
+/** Whether a capture failed because the screen never went idle. */
+export function isNeverIdle(err: unknown): boolean {
+  return err instanceof BusError && err.details?.['never_idle'] === true;
+}
 
 /**
  * Reads the screen with `uiautomator dump`, one capture at a time per device across processes.
@@ -66,6 +97,7 @@ export async function captureUi(
 ): Promise<Capture> {
   const started = performance.now();
   const deadline = Math.min(requestDeadline - 250, Date.now() + CAPTURE_TOTAL_MS);
+  const budget = `${Math.max(1, Math.round((deadline - Date.now()) / 1000))} s`;
   return withUiAutomatorLock(serial, deadline, signal, async () => {
     let lastProblem = '';
     let attempt = 0;
@@ -85,12 +117,15 @@ export async function captureUi(
         if (err instanceof BusError && err.code === 'TIMEOUT' && Date.now() >= deadline) {
           throw new BusError(
             'TIMEOUT',
-            `the UI capture of ${serial} hit its ${CAPTURE_TOTAL_MS / 1000} s total deadline (${attempt} attempts)`,
+            `the UI capture of ${serial} did not finish within the ${budget} it had (${attempt} attempt${attempt > 1 ? 's' : ''}); uiautomator dump first waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the screen to go idle, so a screen that keeps redrawing or a slow device needs more time, or a screenshot instead`,
           );
         }
         throw err;
       });
       const text = out.toString('utf8');
+      if (NEVER_IDLE.test(text) && !text.includes('<hierarchy')) {
+        throw neverIdleError(serial);
+      }
       if (ALREADY_REGISTERED.test(text)) {
         throw new BusError(
           'BUSY',
@@ -119,7 +154,7 @@ export async function captureUi(
     }
     throw new BusError(
       Date.now() >= deadline ? 'TIMEOUT' : 'FAILED',
-      `could not read the screen of ${serial}${Date.now() >= deadline ? ` within the ${CAPTURE_TOTAL_MS / 1000} s total deadline` : ''}: ${lastProblem}`,
+      `could not read the screen of ${serial}${Date.now() >= deadline ? ` within the ${budget} it had` : ''}: ${lastProblem}`,
     );
   });
 }

@@ -248,6 +248,23 @@ describe('the simulated screen', () => {
     expect(await dump(d)).toContain('nexuslauncher');
   });
 
+  it('a screen that never goes idle makes uiautomator dump wait its idle timeout, then fail as AOSP prints it', async () => {
+    const d = device();
+    await runOn(d, 'sim latency idle 60');
+    await runOn(d, 'am start -n com.droidbus.sample/.DetailActivity --es live true');
+    const live = await runOn(d, 'uiautomator dump /dev/tty');
+    expect([live.code, live.stdout, live.stderr]).toEqual([0, '', 'ERROR: could not get idle state.\n']);
+    expect(JSON.parse((await runOn(d, 'sim stats')).stdout).never_idle).toBe(true);
+    // The live screen draws its spinner; the same screen without --es live is idle.
+    await runOn(d, 'input keyevent KEYCODE_BACK');
+    await runOn(d, 'am start -n com.droidbus.sample/.DetailActivity');
+    expect(await dump(d)).not.toContain('live_progress');
+    await runOn(d, 'sim screen busy on');
+    expect((await runOn(d, 'uiautomator dump /dev/tty')).stderr).toBe('ERROR: could not get idle state.\n');
+    await runOn(d, 'sim screen busy off');
+    expect(await dump(d)).toContain('Item 1');
+  });
+
   it('loads an Appium UiAutomator2 page source and dumps its views as uiautomator dump writes them', async () => {
     const d = device();
     // A real page source (tests/fixtures/ui/SOURCES.md): 13 class-named elements, 1440x2392.

@@ -16,6 +16,7 @@ import {
   type InstalledPackage,
   type PackageInfo,
 } from './packages.js';
+import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { PID, ProcessTable } from './processes.js';
 import { ProfileReplay, seedFromProfile } from './profile-replay.js';
 import { buildProps } from './props.js';
@@ -95,6 +96,13 @@ export class Device implements SimDevice {
   };
   readonly rng: Rng;
   dumpLatencyMs: number;
+  /**
+   * How long `uiautomator dump` waits for a screen that never goes idle before it gives up: AOSP's
+   * DumpCommand calls `uiAutomation.waitForIdle(1000, 1000 * 10)` (1 s without accessibility
+   * events, 10 s at most) and on its TimeoutException prints `ERROR: could not get idle state.`
+   * (`sim latency idle MS` changes it, for tests).
+   */
+  idleWaitMs = 10_000;
   dumpsRunning = 0;
   wmSize: [number, number] | null = null;
   wmDensity: number | null = null;
@@ -288,6 +296,25 @@ export class Device implements SimDevice {
       return dialog;
     }
     return buildActivityScreen(this.ui.top(), this.screenEnv());
+  }
+
+  /**
+   * Whether the screen keeps redrawing: `sim screen busy on`, or the sample app's live screen (a
+   * spinning ProgressBar) in front. Real screens like it — video, spinners, live counters, a
+   * Compose screen polling every 2 s — make `uiautomator dump` fail after its idle wait (users
+   * report it in public notes and issue threads; droidbus's issue 18 lists them).
+   */
+  neverIdle(): boolean {
+    if (this.ui.busy) {
+      return true;
+    }
+    const top = this.ui.top();
+    return (
+      this.ui.loaded === null &&
+      !this.ui.shadeOpen &&
+      top.cls === `${SAMPLE_PACKAGE}.DetailActivity` &&
+      top.state.extras['live'] === 'true'
+    );
   }
 
   /** The app's own tree under a dialog (what a screenshot shows behind it). */

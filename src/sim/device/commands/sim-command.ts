@@ -13,9 +13,11 @@ const USAGE = `usage: sim <command>
   sim stats                               counters as JSON (dumps, overlapping_dumps, shell_commands, last_input, …)
   sim screen load PATH                    make a recorded uiautomator dump or UiAutomator2 page source the current screen
   sim screen reset                        back to the simulated apps
+  sim screen busy on|off                  a screen that never goes idle (uiautomator dump fails after its idle wait)
   sim logcat replay PATH                  append a recorded log (any logcat -v format, Android Studio's copies, UTF-8/16) as if now
   sim crash PKG [java|native|anr]         crash (or hang) an app now
   sim latency dump MS                     how long uiautomator dump takes
+  sim latency idle MS                     how long it waits for a never-idle screen (default 10000, as AOSP)
   sim log PRIORITY TAG MESSAGE…           append one line to the main log
   sim notify PKG TITLE TEXT [--ongoing] [--channel ID] [--sub TEXT] [--action LABEL]…
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
@@ -45,6 +47,7 @@ export const sim: CommandFn<Device> = async (ctx) => {
         foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
         ime_shown: dev.ui.imeShown,
         shade_open: dev.ui.shadeOpen,
+        never_idle: dev.neverIdle(),
         last_intent: dev.stats.lastIntent,
         ...(dev.replay !== null ? { profile: dev.replay.stats() } : {}),
       };
@@ -56,8 +59,12 @@ export const sim: CommandFn<Device> = async (ctx) => {
         dev.ui.loaded = null;
         return 0;
       }
+      if (args[0] === 'busy' && (args[1] === 'on' || args[1] === 'off')) {
+        dev.ui.busy = args[1] === 'on';
+        return 0;
+      }
       if (args[0] !== 'load' || args[1] === undefined) {
-        return fail(ctx, 'usage: sim screen load PATH | sim screen reset');
+        return fail(ctx, 'usage: sim screen load PATH | sim screen reset | sim screen busy on|off');
       }
       let xml: string;
       try {
@@ -113,10 +120,14 @@ export const sim: CommandFn<Device> = async (ctx) => {
     }
     case 'latency': {
       const ms = Number(args[1]);
-      if (args[0] !== 'dump' || !Number.isFinite(ms) || ms < 0) {
-        return fail(ctx, 'usage: sim latency dump MS');
+      if ((args[0] !== 'dump' && args[0] !== 'idle') || !Number.isFinite(ms) || ms < 0) {
+        return fail(ctx, 'usage: sim latency dump|idle MS');
       }
-      dev.dumpLatencyMs = ms;
+      if (args[0] === 'dump') {
+        dev.dumpLatencyMs = ms;
+      } else {
+        dev.idleWaitMs = ms;
+      }
       return 0;
     }
     case 'log': {

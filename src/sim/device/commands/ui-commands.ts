@@ -81,6 +81,14 @@ async function dump(ctx: CommandContext<Device>, args: string[]): Promise<number
   }
   dev.dumpsRunning++;
   try {
+    if (dev.neverIdle()) {
+      // DumpCommand: waitForIdle times out, `ERROR: could not get idle state.` on stderr, exit 0.
+      if (!(await sleepFor(dev.idleWaitMs, ctx.signal))) {
+        return 130;
+      }
+      await ctx.stderr.write('ERROR: could not get idle state.\n');
+      return 0;
+    }
     if (!(await sleepFor(dev.dumpLatencyMs, ctx.signal))) {
       return 130;
     }

@@ -219,7 +219,19 @@ function detailScreen(f: Frame, rec: ActivityRecord): ViewNode {
   };
   const checkFlags = (key: string): number =>
     F.ENABLED | F.CLICKABLE | F.FOCUSABLE | F.CHECKABLE | (rec.state.checked[key] === true ? F.CHECKED : 0);
+  // `--es live true`: live prices under an indeterminate ProgressBar that spins forever, so the
+  // screen never goes idle (Device.neverIdle).
+  const live = rec.state.extras['live'] === 'true';
   const children = [
+    ...(live
+      ? [
+          node('android.widget.ProgressBar', pkg, row(48), {
+            id: `${pkg}:id/live_progress`,
+            flags: F.ENABLED,
+          }),
+          label(pkg, 'live_status', row(24), 'Updating live prices…'),
+        ]
+      : []),
     label(pkg, 'detail_title', row(32), `Item ${item}`),
     label(
       pkg,

@@ -25,6 +25,8 @@ export interface Dialog {
 export class UiState {
   readonly tasks: Task[];
   imeShown = false;
+  /** `sim screen busy on`: the screen keeps redrawing, so UI Automator never sees it idle. */
+  busy = false;
   screenOn = true;
   loaded: LoadedScreen | null = null;
   dialog: Dialog | null = null;
