@@ -121,6 +121,8 @@ export const DEVICE_WRITE_VERBS: readonly string[] = [
   'pm grant',
   'pm revoke',
   'pm install',
+  'pm uninstall',
+  'am instrument',
   'cmd package install',
   'settings put',
   'input',

@@ -57,6 +57,11 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
     summary: 'Revoke the trust in an Android project.',
     load: async () => (await import('./trust.js')).untrustCommand,
   },
+  helper: {
+    summary:
+      "Install, check or remove the on-device UI helper (Appium's UiAutomator2 server) — a person's decision.",
+    load: async () => (await import('./helper.js')).command,
+  },
   device: {
     summary: 'Record a device into a profile (droidbus sim --profile replays it): for bug reports.',
     load: async () => (await import('./device.js')).command,

@@ -25,6 +25,7 @@ Options:
   --json                    one JSON line per device, then {"ready":true}
   --command-log FILE        append one JSON line per device command to FILE
   --dump-latency MS         how long 'uiautomator dump' takes (default 700)
+  --helper-latency MS       how long the UiAutomator2 helper takes to answer (default 100)
   --logcat-rate N           background logcat lines per second per device (default 5)
   --auth MODE               none (default) | any (challenge, accept any key) | unauthorized
   --emulator-base-port P    first console port tried for emulators (default 5554)
@@ -89,6 +90,7 @@ export function parseSimArgs(argv: string[]): {
         json: { type: 'boolean', default: false },
         'command-log': { type: 'string' },
         'dump-latency': { type: 'string' },
+        'helper-latency': { type: 'string' },
         'logcat-rate': { type: 'string' },
         auth: { type: 'string' },
         'emulator-base-port': { type: 'string' },
@@ -130,6 +132,7 @@ export function parseSimArgs(argv: string[]): {
   }
   const adbPort = intFlag('adb-port', v['adb-port'], 1, 65535);
   const dumpLatencyMs = intFlag('dump-latency', v['dump-latency'], 0, 600_000);
+  const helperLatencyMs = intFlag('helper-latency', v['helper-latency'], 0, 600_000);
   const logcatRate = intFlag('logcat-rate', v['logcat-rate'], 0, 1_000_000);
   const emulatorBasePort = intFlag('emulator-base-port', v['emulator-base-port'], 1024, 65532);
   const farm: FarmOptions = {
@@ -138,6 +141,7 @@ export function parseSimArgs(argv: string[]): {
     auth: auth as AuthMode,
     ...(adbPort !== undefined ? { adbPort } : {}),
     ...(dumpLatencyMs !== undefined ? { dumpLatencyMs } : {}),
+    ...(helperLatencyMs !== undefined ? { helperLatencyMs } : {}),
     ...(logcatRate !== undefined ? { logcatRate } : {}),
     ...(emulatorBasePort !== undefined ? { emulatorBasePort } : {}),
     ...(v['command-log'] !== undefined ? { commandLog: v['command-log'] } : {}),

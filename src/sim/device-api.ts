@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { DeviceProfile } from '../profile/profile-format.js';
 
 /**
@@ -88,6 +89,11 @@ export interface SimDevice {
    * Resolves to the exit code (127 for an unknown command, as `/system/bin/sh` does).
    */
   run(commandLine: string, io: ShellIo): Promise<number>;
+  /**
+   * Optional: a socket on the device listening on `port` (`tcp:PORT`, as `adb forward` reaches it):
+   * returns what takes a new connection, or undefined when nothing listens there.
+   */
+  acceptTcp?(port: number): ((socket: Duplex) => void) | undefined;
   /** Emulator console `geo fix LONGITUDE LATITUDE [ALTITUDE]`. */
   setLocation(longitude: number, latitude: number, altitude?: number): void;
   /** Stops everything the device runs (logcat generators, timers). */
@@ -99,6 +105,8 @@ export interface SimDeviceOptions {
   identity: SimDeviceIdentity;
   /** How long `uiautomator dump` takes, ms (default 700). */
   dumpLatencyMs?: number;
+  /** How long the simulated UiAutomator2 helper takes to answer a request, ms (default 100). */
+  helperLatencyMs?: number;
   /** Background logcat lines per second the generator emits (default 5; 0 for none). */
   logcatRate?: number;
   /** Java crashes per minute injected into the sample app's log (default 0). */

@@ -24,6 +24,7 @@ export interface FarmOptions {
   /** Appends one JSON line per device command to this file. */
   commandLog?: string;
   dumpLatencyMs?: number;
+  helperLatencyMs?: number;
   logcatRate?: number;
   auth?: AuthMode;
   /** First console port tried for emulators (default 5554); taken pairs are skipped, as emulators do. */
@@ -151,6 +152,7 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       identity,
       ...(profile !== undefined ? { profile } : {}),
       ...(options.dumpLatencyMs !== undefined ? { dumpLatencyMs: options.dumpLatencyMs } : {}),
+      ...(options.helperLatencyMs !== undefined ? { helperLatencyMs: options.helperLatencyMs } : {}),
       ...(options.logcatRate !== undefined ? { logcatRate: options.logcatRate } : {}),
     });
     listener.attach({

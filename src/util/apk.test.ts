@@ -82,6 +82,7 @@ describe('apk reader', () => {
       debuggable: true,
       permissions: ['android.permission.INTERNET'],
       dexMarker: marker,
+      instrumentations: [],
     });
   });
 
@@ -120,6 +121,7 @@ describe('apk reader', () => {
       label: 'Real',
       debuggable: false,
       dexMarker: null,
+      instrumentations: [],
       permissions: ['android.permission.CAMERA'],
     });
   });

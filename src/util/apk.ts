@@ -38,6 +38,8 @@ export interface ApkInfo {
    * string pool always carries; null when there is none.
    */
   dexMarker: string | null;
+  /** `<instrumentation>` elements (test APKs): the runner class and the package it instruments. */
+  instrumentations: { name: string; targetPackage: string }[];
 }
 
 export interface ApkActivityInput {
@@ -262,6 +264,13 @@ export function readApkInfo(bytes: Uint8Array): ApkInfo {
     label: typeof label === 'string' && !label.startsWith('@') ? label : null,
     debuggable: debuggable === true,
     dexMarker: dex === undefined ? null : findDexMarker(readZipEntryData(bytes, dex)),
+    instrumentations: root.children
+      .filter((c) => c.name === 'instrumentation')
+      .flatMap((c) => {
+        const name = nameOf(c);
+        const target = attr(c, 'targetPackage')?.value;
+        return name !== undefined && typeof target === 'string' ? [{ name, targetPackage: target }] : [];
+      }),
     permissions: root.children
       .filter((c) => c.name === 'uses-permission')
       .flatMap((c) => {

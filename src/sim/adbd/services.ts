@@ -2,6 +2,7 @@ import type { AdbdStream } from './stream.js';
 import type { ServiceContext } from './service-context.js';
 import { runShellService } from './shell-service.js';
 import { runSyncService } from './sync-service.js';
+import { runTcpService } from './tcp-service.js';
 
 /** A service bound to its arguments, run on a freshly opened stream. */
 export type ServiceRun = (stream: AdbdStream) => Promise<void>;
@@ -11,7 +12,8 @@ export type ServiceRun = (stream: AdbdStream) => Promise<void>;
  * (the connection then refuses the stream with CLSE, as adbd does).
  *
  * `shell:CMD` is shell v1; `shell,v2,TERM=xterm,raw:CMD` (any argument list containing `v2`) is the
- * shell protocol; `exec:CMD` is raw; `sync:` is the file sync loop.
+ * shell protocol; `exec:CMD` is raw; `sync:` is the file sync loop; `tcp:PORT` (what an
+ * `adb forward tcp:L tcp:PORT` opens for each connection to L) reaches a socket the device listens on.
  */
 export function openService(ctx: ServiceContext, service: string): ServiceRun | undefined {
   if (service === 'sync:') {
@@ -29,6 +31,12 @@ export function openService(ctx: ServiceContext, service: string): ServiceRun | 
     const args = service.slice('shell'.length, colon).split(',');
     const command = service.slice(colon + 1);
     return (stream) => runShellService(ctx, stream, command, args.includes('v2') ? 'v2' : 'v1');
+  }
+  const tcp = /^tcp:(\d+)$/.exec(service);
+  if (tcp !== null) {
+    const accept = ctx.device.acceptTcp?.(Number(tcp[1]));
+    // Nothing listens there: adbd refuses the stream, and adb closes the forwarded connection.
+    return accept === undefined ? undefined : (stream) => runTcpService(stream, accept);
   }
   return undefined;
 }

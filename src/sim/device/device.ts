@@ -19,6 +19,11 @@ import {
 import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { PID, ProcessTable } from './processes.js';
 import { ProfileReplay, seedFromProfile } from './profile-replay.js';
+import type { SimHelperServer } from './helper-server.js';
+import type { Duplex } from 'node:stream';
+
+/** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
+export const HELPER_PORT = 6790;
 import { buildProps } from './props.js';
 import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
@@ -103,6 +108,15 @@ export class Device implements SimDevice {
    * (`sim latency idle MS` changes it, for tests).
    */
   idleWaitMs = 10_000;
+  /**
+   * The on-device helper (Appium's UiAutomator2 server) while its instrumentation runs. Its answer
+   * time: "milliseconds to a few hundred ms" for persistent helpers (droidbus issue 18's survey);
+   * its start-up: 2.5–5.3 s in public Appium logs ("The initialization of the instrumentation
+   * process took 2468ms" … "5334ms"). `sim latency helper|helper-start MS` change them.
+   */
+  helper: SimHelperServer | null = null;
+  helperLatencyMs = 100;
+  helperStartMs = 2_468;
   dumpsRunning = 0;
   wmSize: [number, number] | null = null;
   wmDensity: number | null = null;
@@ -123,6 +137,7 @@ export class Device implements SimDevice {
     const seed = hashString(opts.identity.serial);
     this.rng = new Rng(seed);
     this.dumpLatencyMs = opts.dumpLatencyMs ?? 700;
+    this.helperLatencyMs = opts.helperLatencyMs ?? this.helperLatencyMs;
     this.settings = new Settings(opts.identity);
     this.baseProps = buildProps(opts.identity);
     this.procs = new ProcessTable(4000 + (seed % 3000));
@@ -217,6 +232,17 @@ export class Device implements SimDevice {
     return status;
   }
 
+  acceptTcp(port: number): ((socket: Duplex) => void) | undefined {
+    const helper = this.helper;
+    return port === HELPER_PORT && helper !== null && helper.isRunning ? (s) => helper.accept(s) : undefined;
+  }
+
+  /** Ends the helper's instrumentation (force-stop, uninstall, a crash). */
+  stopHelper(): void {
+    this.helper?.stop();
+    this.helper = null;
+  }
+
   setLocation(longitude: number, latitude: number, altitude = 0): void {
     this.replay?.invalidate('location');
     const fix = { latitude, longitude, altitude, time: Date.now() };
@@ -230,6 +256,7 @@ export class Device implements SimDevice {
     }
     this.closed = true;
     this.generator.stop();
+    this.stopHelper();
     for (const ctl of this.running) {
       ctl.abort();
     }

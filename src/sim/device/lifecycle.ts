@@ -184,6 +184,10 @@ export function forceStop(dev: Device, pkg: string, callerPid: number, why = `fr
   if (installed === undefined) {
     return;
   }
+  if (pkg.startsWith('io.appium.uiautomator2.server')) {
+    // Stopping the server or its test package ends the instrumentation.
+    dev.stopHelper();
+  }
   const proc = dev.procs.forPackage(pkg);
   dev.logSystem('I', 'ActivityManager', `Force stopping ${pkg} appid=${installed.uid} user=0: ${why}`);
   if (
@@ -282,6 +286,9 @@ export function uninstallPackage(dev: Device, pkg: string): string {
     return 'Failure [DELETE_FAILED_INTERNAL_ERROR]';
   }
   dev.logSystem('I', 'ActivityManager', `Force stopping ${pkg} appid=${existing.uid} user=-1: uninstall pkg`);
+  if (pkg.startsWith('io.appium.uiautomator2.server')) {
+    dev.stopHelper();
+  }
   killPackage(dev, pkg, { reason: REASON.USER_REQUESTED, description: `stop ${pkg} due to uninstall pkg` });
   dev.removePackageFiles(existing.info);
   dev.packages.delete(pkg);

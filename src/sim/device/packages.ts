@@ -35,6 +35,8 @@ export interface PackageInfo {
   apkSha256: string | null;
   /** Whether the APK's dex was written by R8 (its `~~R8{…}` marker): its frames are obfuscated. */
   minified: boolean;
+  /** The test runners a test APK declares (`am instrument` starts them). */
+  instrumentations?: readonly { name: string; targetPackage: string }[];
   /** Fixed uid for system packages; app uids are assigned per device. */
   uid?: number;
 }
@@ -365,6 +367,7 @@ export function packageFromApk(
     apkBytes: bytes,
     apkSha256: createHash('sha256').update(bytes).digest('hex'),
     minified: isMinifiedDexMarker(info.dexMarker),
+    instrumentations: info.instrumentations,
   };
 }
 

@@ -4,6 +4,7 @@ import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';
 import { REASON, SUBREASON } from '../exit-info.js';
 import { ensureProcess, forceStop, killPackage, startActivity } from '../lifecycle.js';
+import { instrument } from './instrument.js';
 import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE, shortComponent } from '../packages.js';
 import { clearText, keyEvent, typeText } from '../ui/input-actions.js';
 import { IntentArgError, intentToString, parseIntentArgs, stringExtra, type Intent } from './intent.js';
@@ -357,10 +358,7 @@ export const am: CommandFn<Device> = async (ctx) => {
       await ctx.stdout.write('0\n');
       return 0;
     case 'instrument':
-      await ctx.stderr.write(
-        `Error: Unable to find instrumentation info for: ComponentInfo{${rest[rest.length - 1] ?? ''}}\n`,
-      );
-      return 1;
+      return instrument(ctx, rest);
     case 'stack':
     case 'task':
     case 'monitor':

@@ -18,6 +18,7 @@ const USAGE = `usage: sim <command>
   sim crash PKG [java|native|anr]         crash (or hang) an app now
   sim latency dump MS                     how long uiautomator dump takes
   sim latency idle MS                     how long it waits for a never-idle screen (default 10000, as AOSP)
+  sim latency helper|helper-start MS      the UiAutomator2 helper's answer time (100) and start-up (2468)
   sim log PRIORITY TAG MESSAGE…           append one line to the main log
   sim notify PKG TITLE TEXT [--ongoing] [--channel ID] [--sub TEXT] [--action LABEL]…
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
@@ -48,6 +49,7 @@ export const sim: CommandFn<Device> = async (ctx) => {
         ime_shown: dev.ui.imeShown,
         shade_open: dev.ui.shadeOpen,
         never_idle: dev.neverIdle(),
+        helper_running: dev.helper !== null,
         last_intent: dev.stats.lastIntent,
         ...(dev.replay !== null ? { profile: dev.replay.stats() } : {}),
       };
@@ -120,14 +122,17 @@ export const sim: CommandFn<Device> = async (ctx) => {
     }
     case 'latency': {
       const ms = Number(args[1]);
-      if ((args[0] !== 'dump' && args[0] !== 'idle') || !Number.isFinite(ms) || ms < 0) {
-        return fail(ctx, 'usage: sim latency dump|idle MS');
+      const knobs = {
+        dump: 'dumpLatencyMs',
+        idle: 'idleWaitMs',
+        helper: 'helperLatencyMs',
+        'helper-start': 'helperStartMs',
+      } as const;
+      const knob = knobs[args[0] as keyof typeof knobs] as (typeof knobs)[keyof typeof knobs] | undefined;
+      if (knob === undefined || !Number.isFinite(ms) || ms < 0) {
+        return fail(ctx, 'usage: sim latency dump|idle|helper|helper-start MS');
       }
-      if (args[0] === 'dump') {
-        dev.dumpLatencyMs = ms;
-      } else {
-        dev.idleWaitMs = ms;
-      }
+      dev[knob] = ms;
       return 0;
     }
     case 'log': {

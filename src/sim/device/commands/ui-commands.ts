@@ -74,7 +74,8 @@ async function dump(ctx: CommandContext<Device>, args: string[]): Promise<number
   const compressed = args.includes('--compressed');
   const target = args.find((a) => !a.startsWith('--')) ?? '/sdcard/window_dump.xml';
   dev.stats.dumps++;
-  if (dev.dumpsRunning > 0) {
+  // The helper's instrumentation holds the device's one UiAutomation connection while it runs.
+  if (dev.dumpsRunning > 0 || dev.helper !== null) {
     dev.stats.overlappingDumps++;
     await ctx.stderr.write(alreadyRegistered(`${dev.identity.serial}/${dev.stats.dumps}`));
     return 1;

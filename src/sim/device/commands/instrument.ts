@@ -1,0 +1,72 @@
+import type { CommandContext } from '../../shell/command.js';
+import type { Device } from '../device.js';
+import { SimHelperServer } from '../helper-server.js';
+import { ensureProcess } from '../lifecycle.js';
+
+/** The instrumentation the helper runs as (its test APK's manifest). */
+const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
+
+/**
+ * `am instrument [-w] [-r] [-e KEY VALUE]… [--no-window-animation] [--user U] COMPONENT`. The
+ * component must be an `<instrumentation>` of an installed package whose target is installed, else
+ * the ActivityManager's "Unable to find instrumentation info" error. The only instrumentation the
+ * simulator runs is Appium's UiAutomator2 server: its process starts, the server answers on
+ * tcp:6790 once it is up, and `-w` keeps the command until the server ends (force-stop, uninstall),
+ * when it reports the process gone (`INSTRUMENTATION_RESULT: shortMsg=Process crashed.`).
+ */
+export async function instrument(ctx: CommandContext<Device>, args: string[]): Promise<number> {
+  const dev = ctx.host;
+  let wait = false;
+  let component: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-w') {
+      wait = true;
+    } else if (a === '-e') {
+      i += 2;
+    } else if (a === '--user' || a === '-p' || a === '--abi') {
+      i++;
+    } else if (!a.startsWith('-')) {
+      component = a;
+    }
+  }
+  const [pkg, runner] = (component ?? '').split('/');
+  const declared = dev.packages
+    .get(pkg ?? '')
+    ?.info.instrumentations?.find((x) => x.name === runner || `${pkg}${runner}` === x.name);
+  if (component === undefined || declared === undefined || !dev.packages.has(declared.targetPackage)) {
+    await ctx.stderr.write(
+      `Error: Unable to find instrumentation info for: ComponentInfo{${component ?? ''}}\n`,
+    );
+    return 1;
+  }
+  if (declared.targetPackage !== HELPER_SERVER_PACKAGE) {
+    await ctx.stderr.write(`Error: the simulator runs no instrumentation of ${declared.targetPackage}\n`);
+    return 1;
+  }
+  if (dev.helper !== null) {
+    // A second start while one runs: the ActivityManager restarts the instrumented process.
+    dev.stopHelper();
+  }
+  ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
+  const server = new SimHelperServer(dev);
+  dev.helper = server;
+  // AndroidJUnitRunner's printer names the test class as the test starts.
+  await ctx.stdout.write('\nio.appium.uiautomator2.server.test.AppiumUiAutomator2Server:');
+  if (dev.helperStartMs > 0) {
+    await new Promise((r) => setTimeout(r, dev.helperStartMs));
+  }
+  if (!wait) {
+    return 0;
+  }
+  await Promise.race([
+    server.stopped,
+    new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true })),
+  ]);
+  if (ctx.signal.aborted) {
+    // The shell went away; the instrumented process goes on, as on a device.
+    return 130;
+  }
+  await ctx.stdout.write('\nINSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n');
+  return 0;
+}
