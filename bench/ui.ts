@@ -5,7 +5,12 @@
  *      dump latency at 700 ms; efficiency = time for 1 / time for N (1.0 is perfect);
  *   2. host-side time per capture of a 100 KB and a 1 MB dump (transfer + parse + format; the sim's
  *      dump latency set to 0 so what is left is droidbus's own work and the transport);
- *   3. screenshots of a 1080×2400 and a 1440×3200 screen scaled to 1,280 px.
+ *   3. screenshots of a 1080×2400 and a 1440×3200 screen scaled to 1,280 px;
+ *   4. a UI read through `uiautomator dump` vs through the on-device helper (Appium's UiAutomator2
+ *      server, `droidbus helper install`), with real-phone latencies set on the sim: a dump 2 s
+ *      (droidbus issue 18: a fresh UiAutomation per call costs 1–3 s on phones), the helper 100 ms
+ *      per request ("milliseconds to a few hundred ms"); and a screen that never goes idle (its
+ *      dump waits 10 s, AOSP DumpCommand) without and with the helper.
  *
  * Run: npm run build && npx tsx bench/ui.ts
  */
@@ -189,6 +194,85 @@ async function screenshots(server: AdbServer, home: string): Promise<Record<stri
   return rows;
 }
 
+async function helperVsDump(server: AdbServer, home: string): Promise<Record<string, string | number>[]> {
+  const farm = await startSimFarm(server, { devices: 1, dumpLatencyMs: 2_000, logcatRate: 0 });
+  const serial = farm.devices[0]!.serial;
+  const env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home };
+  const mcp = await startMcp([], { env });
+  const rows: Record<string, string | number>[] = [];
+  const sample = async (n: number, fn: () => Promise<unknown>): Promise<number[]> => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      await fn();
+      out.push(performance.now() - t0);
+    }
+    return out;
+  };
+  const timeOnce = async (fn: () => Promise<unknown>): Promise<number> => (await sample(1, fn))[0]!;
+  const read = (): Promise<unknown> =>
+    mcp.client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } });
+  try {
+    await spawnAdb(server.port, ['-s', serial, 'shell', 'am start -W -n com.droidbus.sample/.HomeActivity']);
+    const dump = await sample(ROUNDS, read);
+    await spawnAdb(server.port, [
+      '-s',
+      serial,
+      'shell',
+      'am start -W -n com.droidbus.sample/.DetailActivity --es live true',
+    ]);
+    const neverIdleDump = await timeOnce(read);
+    await spawnAdb(server.port, ['-s', serial, 'shell', 'input keyevent KEYCODE_BACK']);
+    const { runCli } = await import('../tests/helpers/run-cli.js');
+    const installed = await runCli(['helper', 'install', '--serial', serial], { env });
+    if (installed.code !== 0) {
+      throw new Error(`droidbus helper install failed: ${installed.stderr}`);
+    }
+    // A fresh session, so the device actor sees the helper at once.
+    await mcp.close();
+    const mcp2 = await startMcp([], { env });
+    const read2 = (): Promise<unknown> =>
+      mcp2.client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } });
+    try {
+      const firstHelper = await timeOnce(read2); // starts the instrumentation (2.5 s in the sim, as real logs)
+      const helper = await sample(ROUNDS, read2);
+      await spawnAdb(server.port, [
+        '-s',
+        serial,
+        'shell',
+        'am start -W -n com.droidbus.sample/.DetailActivity --es live true',
+      ]);
+      const neverIdleHelper = await timeOnce(read2);
+      const fmt = (xs: number[], q: number): number => Math.round(quantile(xs, q));
+      rows.push(
+        { read: 'get_ui_hierarchy, uiautomator dump (2 s)', p50_ms: fmt(dump, 0.5), p95_ms: fmt(dump, 0.95) },
+        {
+          read: 'get_ui_hierarchy, the helper (100 ms)',
+          p50_ms: fmt(helper, 0.5),
+          p95_ms: fmt(helper, 0.95),
+        },
+        {
+          read: 'the first read through the helper (starts it)',
+          p50_ms: Math.round(firstHelper),
+          p95_ms: '',
+        },
+        {
+          read: 'a never-idle screen, dump (an error after the idle wait)',
+          p50_ms: Math.round(neverIdleDump),
+          p95_ms: '',
+        },
+        { read: 'a never-idle screen, the helper (read)', p50_ms: Math.round(neverIdleHelper), p95_ms: '' },
+      );
+    } finally {
+      await mcp2.close();
+    }
+  } finally {
+    await mcp.close().catch(() => undefined);
+    await farm.stop();
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const server = await startAdbServer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-home-'));
@@ -202,6 +286,10 @@ async function main(): Promise<void> {
       await captureCost(server, home),
     );
     printTable(`3. screenshots scaled to 1280 px (median of ${ROUNDS})`, await screenshots(server, home));
+    printTable(
+      `4. a UI read: uiautomator dump vs the on-device helper (${ROUNDS} reads each)`,
+      await helperVsDump(server, home),
+    );
   } finally {
     await server.stop();
     rmSync(home, { recursive: true, force: true });

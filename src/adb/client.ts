@@ -55,6 +55,31 @@ export class AdbClient {
     return readLengthPrefixed(data);
   }
 
+  /**
+   * Forwards a free local TCP port to `remote` on the device (`adb forward tcp:0 REMOTE`); the
+   * server picks the port and answers it after its second OKAY.
+   */
+  async forward(serial: string, remote: string, options: CommandOptions = {}): Promise<number> {
+    const data = await runService(this.address, null, `host-serial:${serial}:forward:tcp:0;${remote}`, {
+      timeoutMs: 10_000,
+      ...options,
+    });
+    const rest = data.subarray(0, 4).toString('latin1') === 'OKAY' ? data.subarray(4) : data;
+    const port = Number(readLengthPrefixed(rest));
+    if (!Number.isInteger(port) || port <= 0) {
+      throw new Error(`adb forward to ${remote} answered no port: ${rest.toString('latin1').slice(0, 100)}`);
+    }
+    return port;
+  }
+
+  /** Removes a forward made by `forward` (`adb forward --remove tcp:PORT`). */
+  async removeForward(serial: string, port: number, options: CommandOptions = {}): Promise<void> {
+    await runService(this.address, null, `host-serial:${serial}:killforward:tcp:${port}`, {
+      timeoutMs: 10_000,
+      ...options,
+    });
+  }
+
   /** The server's protocol version (41 for adb 1.0.41). */
   async serverVersion(options: CommandOptions = {}): Promise<number> {
     return parseInt(await this.hostQuery('host:version', options), 16);

@@ -546,6 +546,11 @@ describe('apps, windows and location', () => {
       expect(h.text).toContain(
         'a system dialog "Allow Sample to access photos?" (android) covers com.droidbus.sample',
       );
+      // The dump holds the dialog only: the app under it is named as not captured.
+      expect(
+        (h.structured['not_captured'] as { package: string; kind: string }[]).map((w) => [w.package, w.kind]),
+      ).toEqual([[SAMPLE, 'application']]);
+      expect(h.text).toContain('not in this capture: ');
     } finally {
       await world.shell(serial, 'sim dialog dismiss');
     }

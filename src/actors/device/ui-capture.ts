@@ -8,6 +8,10 @@ import { detectOverlays } from './ui-overlays.js';
 import type { UiTree } from './ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
 import { sleep } from '../../util/sleep.js';
+import { logger } from '../../util/log.js';
+import { helperInstalled, readSourceViaHelper, stopHelper } from './ui-helper-reader.js';
+
+const log = logger('ui-capture');
 
 /** Each `uiautomator dump` attempt may take this long. */
 export const DUMP_ATTEMPT_MS = 25_000;
@@ -22,10 +26,15 @@ export const CAPTURE_TOTAL_MS = Math.min(
 );
 const RETRY_PAUSE_MS = 300;
 
+/** Which reader served a capture. */
+export type UiReader = 'helper' | 'uiautomator-dump';
+
 /** One read of the screen. */
 export interface Capture {
   tree: UiTree;
   hash: string;
+  /** The on-device helper (Appium's UiAutomator2 server) or `uiautomator dump`. */
+  reader: UiReader;
   /** When it was taken (epoch ms). */
   at: number;
   /** How long it took, lock wait included. */
@@ -47,6 +56,7 @@ export function screenFacts(capture: Capture) {
     },
     repairs: capture.tree.repairs,
     capture_ms: Math.round(capture.ms),
+    reader: capture.reader,
   };
 }
 
@@ -100,6 +110,33 @@ export async function captureUi(
   const budget = `${Math.max(1, Math.round((deadline - Date.now()) / 1000))} s`;
   return withUiAutomatorLock(serial, deadline, signal, async () => {
     let lastProblem = '';
+    if (await helperInstalled(serial, signal)) {
+      const bounded = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
+      try {
+        const parsed = parseUiDump(Buffer.from(await readSourceViaHelper(serial, bounded)));
+        if (parsed.ok) {
+          return {
+            tree: parsed.value,
+            hash: screenHash(parsed.value),
+            reader: 'helper',
+            at: Date.now(),
+            ms: performance.now() - started,
+          };
+        }
+        throw new Error(parsed.error.message);
+      } catch (err) {
+        if (signal.aborted) {
+          throw signal.reason instanceof Error ? signal.reason : new BusError('CANCELLED', 'cancelled');
+        }
+        // The helper holds the UiAutomation while it runs: stop it, then dump.
+        lastProblem = `the UI helper could not read it (${err instanceof Error ? err.message : String(err)})`;
+        log.warn('reading the screen with uiautomator dump instead of the UI helper', {
+          serial,
+          error: lastProblem,
+        });
+        await stopHelper(serial);
+      }
+    }
     let attempt = 0;
     while (Date.now() < deadline) {
       attempt++;
@@ -138,6 +175,7 @@ export async function captureUi(
           return {
             tree: parsed.value,
             hash: screenHash(parsed.value),
+            reader: 'uiautomator-dump',
             at: Date.now(),
             ms: performance.now() - started,
           };

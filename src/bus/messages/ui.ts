@@ -79,6 +79,8 @@ const screenSchema = z.object({
   /** Repairs made to malformed XML before parsing (empty for a clean dump). */
   repairs: z.array(z.string()),
   capture_ms: z.number(),
+  /** What read it: the on-device helper (Appium's UiAutomator2 server) or `uiautomator dump`. */
+  reader: z.enum(['helper', 'uiautomator-dump']),
 });
 
 const inputActionSchema = z.discriminatedUnion('action', [

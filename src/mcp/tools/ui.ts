@@ -34,9 +34,15 @@ const screenOutput = z.object({
     app_package: z.string().nullable(),
     note: z.string(),
   }),
+  reader: z
+    .enum(['helper', 'uiautomator-dump'])
+    .describe('What read the screen: the on-device helper or uiautomator dump'),
 });
 
-type Screen = Pick<ResponseOf<'ui.hierarchy'>, 'screen_hash' | 'node_count' | 'rotation' | 'overlays'>;
+type Screen = Pick<
+  ResponseOf<'ui.hierarchy'>,
+  'screen_hash' | 'node_count' | 'rotation' | 'overlays' | 'reader'
+>;
 
 function screenOf(serial: string, r: Screen) {
   return {
@@ -45,11 +51,12 @@ function screenOf(serial: string, r: Screen) {
     node_count: r.node_count,
     rotation: r.rotation,
     overlays: r.overlays,
+    reader: r.reader,
   };
 }
 
 function screenLine(serial: string, r: Screen): string {
-  return `${serial} · screen_hash ${r.screen_hash}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${r.overlays.note ? ` · ${r.overlays.note}` : ''}`;
+  return `${serial} · screen_hash ${r.screen_hash}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${r.overlays.note ? ` · ${r.overlays.note}` : ''}${r.reader === 'helper' ? ' · read by the UI helper' : ''}`;
 }
 
 function elementLine(e: z.infer<typeof uiElementSchema>): string {
@@ -164,7 +171,7 @@ export const getUiHierarchy = defineTool({
       ),
       windowsBeside(ctx, serial),
     ]);
-    const facts = windowFacts(windows);
+    const facts = windowFacts(windows, r.reader === 'helper');
     return {
       text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
       structured: {
@@ -174,6 +181,7 @@ export const getUiHierarchy = defineTool({
         truncated: r.truncated,
         captured_window: facts.captured_window,
         covering: facts.covering,
+        not_captured: facts.not_captured,
       },
     };
   },

@@ -13,6 +13,9 @@ export const windowFactsSchema = {
   covering: z
     .array(windowRefSchema)
     .describe('Visible system dialogs, the shade or the keyboard above the app, top-most first'),
+  not_captured: z
+    .array(windowRefSchema)
+    .describe('Visible windows the capture does not hold (a uiautomator dump reads only the focused one)'),
 };
 
 type Windows = ResponseOf<'windows.list'>;
@@ -31,14 +34,21 @@ export async function windowsBeside(ctx: ToolContext, serial: string): Promise<W
   }
 }
 
-/** The captured window, what covers the app, and a sentence for the model ('' when nothing covers it). */
-export function windowFacts(w: Windows | null): {
+/**
+ * The captured window, what covers the app, the visible windows the capture lacks (`allWindows`:
+ * the reader read every window, as the on-device helper does), and a sentence for the model.
+ */
+export function windowFacts(
+  w: Windows | null,
+  allWindows = false,
+): {
   captured_window: z.infer<typeof windowRefSchema> | null;
   covering: z.infer<typeof windowRefSchema>[];
+  not_captured: z.infer<typeof windowRefSchema>[];
   note: string;
 } {
   if (w === null) {
-    return { captured_window: null, covering: [], note: '' };
+    return { captured_window: null, covering: [], not_captured: [], note: '' };
   }
   const captured = w.windows.find((x) => x.focused) ?? w.system_dialog ?? w.app_window ?? null;
   const appAt = w.app_window === null ? w.windows.length : w.windows.indexOf(w.app_window);
@@ -60,9 +70,27 @@ export function windowFacts(w: Windows | null): {
         : `${c.kind === 'notification_shade' ? 'the notification shade' : `a system dialog "${c.title}" (${c.package ?? '?'})`} covers ${w.app_window?.package ?? 'the app'}`,
     );
   }
+  // What a dump of the focused window cannot show: the other windows on screen that hold views
+  // an agent may need (the app under a dialog, the keyboard, the shade), not bars or wallpaper.
+  const unseen = allWindows
+    ? []
+    : w.windows.filter(
+        (x) =>
+          x !== captured &&
+          x.visible &&
+          ['application', 'system_dialog', 'input_method', 'notification_shade'].includes(x.kind) &&
+          (x.frame === null || (x.frame.right > x.frame.left && x.frame.bottom > x.frame.top)),
+      );
+  const notes = covering.length > 0 ? [parts.join('; ')] : [];
+  if (unseen.length > 0) {
+    notes.push(
+      `not in this capture: ${unseen.map((x) => x.title).join(', ')} (uiautomator dump reads the focused window only; with the on-device helper, which the user installs with droidbus helper install, every window is read)`,
+    );
+  }
   return {
     captured_window: captured === null ? null : ref(captured),
     covering: covering.map(ref),
-    note: covering.length > 0 ? parts.join('; ') : '',
+    not_captured: unseen.map(ref),
+    note: notes.join('; '),
   };
 }

@@ -1,0 +1,110 @@
+/**
+ * Reading the screen through the on-device helper, end to end: `droidbus helper install` (the built
+ * CLI) on a `droidbus sim` device, then the UI tools of `droidbus mcp` sessions, whose device actor
+ * starts the helper's instrumentation, forwards its port through the real adb server and reads
+ * every window from its page source.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeviceWorld, type DeviceWorld, type ToolOutcome } from '../helpers/device-world.js';
+import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let world: DeviceWorld;
+let serial: string;
+let env: Record<string, string>;
+let second: McpSessionHandle | undefined;
+
+beforeAll(async () => {
+  world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 40, logcatRate: 0 });
+  serial = world.serials[0]!;
+  env = { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home };
+  await world.shell(serial, 'sim latency helper-start 300; sim latency helper 20');
+  const r = await runCli(['helper', 'install', '--serial', serial], { env });
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await second?.close();
+  await world?.stop();
+});
+
+type Node = { tree_path: string; text: string; class: string };
+
+async function hierarchy(): Promise<ToolOutcome> {
+  const r = await world.call('get_ui_hierarchy', { device_serial: serial, max_rows: 500 });
+  expect(r.isError, r.text).toBe(false);
+  return r;
+}
+
+describe('the UI helper as the reader', () => {
+  it('reads a screen that never goes idle, and says the helper read it', async () => {
+    await world.shell(serial, 'am start -W -n com.droidbus.sample/.DetailActivity --es live true');
+    const r = await hierarchy();
+    expect(r.structured['reader']).toBe('helper');
+    expect(r.text).toContain('live_progress');
+    expect(r.text).toContain('read by the UI helper');
+    // uiautomator dump was never asked.
+    expect((await world.simStats(serial)).dumps).toBe(0);
+  });
+
+  it('shows a dialog as its own window, and ui_tap_element on its button dismisses it', async () => {
+    await world.shell(serial, 'am start -W -n com.droidbus.sample/.LoginActivity');
+    await world.shell(serial, "sim dialog 'Allow access?' 'The app wants your location' Allow Deny");
+    const found = await world.call('find_ui_elements', { device_serial: serial, text: 'Allow' });
+    expect(found.isError, found.text).toBe(false);
+    const allow = (found.structured['matches'] as Node[])[0]!;
+    // The app's window is first, the dialog's second: its nodes' paths start with 1.
+    expect(allow.tree_path.split('.')[0]).toBe('1');
+    const app = await world.call('find_ui_elements', {
+      device_serial: serial,
+      resource_id: 'com.droidbus.sample:id/username',
+    });
+    expect((app.structured['matches'] as Node[])[0]!.tree_path.split('.')[0]).toBe('0');
+    const tapped = await world.call('ui_tap_element', { device_serial: serial, tree_path: allow.tree_path });
+    expect(tapped.isError, tapped.text).toBe(false);
+    const after = await hierarchy();
+    expect(after.text).not.toContain('Allow access?');
+    // The helper reads every window: nothing is named as not captured.
+    expect(after.structured['not_captured']).toEqual([]);
+  });
+
+  it('starts the helper again when it was killed mid-session, with no failed call', async () => {
+    expect((await hierarchy()).structured['reader']).toBe('helper');
+    await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
+    const r = await hierarchy();
+    expect(r.structured['reader']).toBe('helper');
+    expect(await world.shell(serial, 'pidof io.appium.uiautomator2.server')).toMatch(/\d/);
+  });
+
+  it('lets two droidbus processes read one device in turns through the one helper', async () => {
+    second = await startMcp([], { env });
+    const read = async (client: McpSessionHandle['client']): Promise<string> => {
+      const r = (await client.callTool({
+        name: 'get_ui_hierarchy',
+        arguments: { device_serial: serial },
+      })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(r.isError ?? false).toBe(false);
+      return r.structuredContent?.['reader'] as string;
+    };
+    const readers = await Promise.all([
+      read(world.mcp.client),
+      read(second.client),
+      read(world.mcp.client),
+      read(second.client),
+    ]);
+    expect(readers).toEqual(['helper', 'helper', 'helper', 'helper']);
+  });
+
+  it('falls back to uiautomator dump when the helper cannot start, and says so', async () => {
+    // Without its instrumentation package the server cannot be started.
+    await world.shell(
+      serial,
+      'am force-stop io.appium.uiautomator2.server; pm uninstall io.appium.uiautomator2.server.test',
+    );
+    const r = await hierarchy();
+    expect(r.structured['reader']).toBe('uiautomator-dump');
+    expect((await world.simStats(serial)).dumps).toBeGreaterThan(0);
+  });
+});
