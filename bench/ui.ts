@@ -12,7 +12,7 @@
  *      per request ("milliseconds to a few hundred ms"); and a screen that never goes idle (its
  *      dump waits 10 s, AOSP DumpCommand) without and with the helper.
  *
- * Run: npm run build && npx tsx bench/ui.ts
+ * Run: npm run build && npx tsx bench/ui.ts   (BENCH_ONLY=4 for one section)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,9 @@ import { startSimFarm } from '../tests/helpers/sim-farm.js';
 import { printTable, quantile } from './stats.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+/** `BENCH_ONLY=4` runs one section (1–4). */
+const ONLY = process.env['BENCH_ONLY'];
+const runs = (n: number): boolean => ONLY === undefined || ONLY === String(n);
 
 function spawnAdb(port: number, args: string[]): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -277,19 +280,27 @@ async function main(): Promise<void> {
   const server = await startAdbServer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-home-'));
   try {
-    printTable(
-      `1. parallel captures (dump latency 700 ms, median of ${ROUNDS}; target efficiency ≥ 0.9 at 16)`,
-      await parallelEfficiency(server, home),
-    );
-    printTable(
-      `2. host-side time per capture (dump latency 0, median of ${ROUNDS})`,
-      await captureCost(server, home),
-    );
-    printTable(`3. screenshots scaled to 1280 px (median of ${ROUNDS})`, await screenshots(server, home));
-    printTable(
-      `4. a UI read: uiautomator dump vs the on-device helper (${ROUNDS} reads each)`,
-      await helperVsDump(server, home),
-    );
+    if (runs(1)) {
+      printTable(
+        `1. parallel captures (dump latency 700 ms, median of ${ROUNDS}; target efficiency ≥ 0.9 at 16)`,
+        await parallelEfficiency(server, home),
+      );
+    }
+    if (runs(2)) {
+      printTable(
+        `2. host-side time per capture (dump latency 0, median of ${ROUNDS})`,
+        await captureCost(server, home),
+      );
+    }
+    if (runs(3)) {
+      printTable(`3. screenshots scaled to 1280 px (median of ${ROUNDS})`, await screenshots(server, home));
+    }
+    if (runs(4)) {
+      printTable(
+        `4. a UI read: uiautomator dump vs the on-device helper (${ROUNDS} reads each)`,
+        await helperVsDump(server, home),
+      );
+    }
   } finally {
     await server.stop();
     rmSync(home, { recursive: true, force: true });

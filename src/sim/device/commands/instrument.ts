@@ -49,13 +49,14 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     dev.stopHelper();
   }
   ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
-  const server = new SimHelperServer(dev);
-  dev.helper = server;
   // AndroidJUnitRunner's printer names the test class as the test starts.
   await ctx.stdout.write('\nio.appium.uiautomator2.server.test.AppiumUiAutomator2Server:');
+  // The server listens only once the instrumentation is up (2.5–5.3 s in public Appium logs).
   if (dev.helperStartMs > 0) {
     await new Promise((r) => setTimeout(r, dev.helperStartMs));
   }
+  const server = new SimHelperServer(dev);
+  dev.helper = server;
   if (!wait) {
     return 0;
   }
