@@ -162,6 +162,24 @@ describe("the host's page", () => {
       await img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth),
     ).toBeGreaterThan(100);
     await saveScreenshot(page, 'page-devices');
+    // The on-device UI helper: its state per device, and Install — the person's decision.
+    await waitFor(async () => (await first.textContent())?.includes('not installed'), 'the helper state');
+    await first.getByRole('button', { name: 'Install' }).click();
+    await waitFor(
+      async () => (await first.textContent())?.includes('installed 10.6.6'),
+      'the helper installed',
+      60_000,
+    );
+    expect(
+      (await server.adb(['-s', farm.devices[0]!.serial, 'shell', 'pm list packages io.appium.uiautomator2']))
+        .stdout,
+    ).toContain('package:io.appium.uiautomator2.server.test');
+    await first.getByRole('button', { name: 'Remove' }).click();
+    await waitFor(
+      async () => (await first.textContent())?.includes('not installed'),
+      'the helper removed',
+      30_000,
+    );
     // A device that leaves disappears from the list by itself (devices.changed).
     const gone = farm.devices[1]!.serial;
     await server.adb(['disconnect', gone]);
@@ -259,6 +277,8 @@ describe("the host's page", () => {
         }),
         agent.client.request('host.untrust', { root: home.dir }, { origin: { kind: 'host' } }),
         agent.client.request('host.activity', {}),
+        agent.client.request('host.helper_install', { serial: farm.devices[0]!.serial }),
+        agent.client.request('host.helper_remove', { serial: farm.devices[0]!.serial }),
       ]);
       for (const outcome of outcomes) {
         expect(outcome.status).toBe('rejected');

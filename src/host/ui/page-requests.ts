@@ -14,6 +14,15 @@ import {
   revokeDeviceDir,
 } from '../../store/device-storage.js';
 import { exchangeDir } from '../../store/exchange.js';
+import { helperState, installHelper, removeHelper } from '../../adb/uiautomator2-helper.js';
+import { AdbClient } from '../../adb/client.js';
+
+let adb: AdbClient | undefined;
+/** The host's own adb client for the person's helper requests (made on first use). */
+function adbClient(): AdbClient {
+  adb ??= new AdbClient();
+  return adb;
+}
 import { listSessionRecords } from '../../store/session-records.js';
 import { readSettings } from '../../store/settings.js';
 import type { LocalHandler } from '../host-endpoint.js';
@@ -173,6 +182,24 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
         deps.publish('host.storage_changed', { serial });
         return { removed };
       }),
+    'host.helper': async (payload, origin) => {
+      requirePerson(origin, 'reviews the on-device UI helper here');
+      return helperState(adbClient(), (payload as { serial: string }).serial);
+    },
+    'host.helper_install': async (payload, origin) => {
+      requirePerson(origin, 'installs the on-device UI helper');
+      const { serial } = payload as { serial: string };
+      await installHelper(adbClient(), serial).catch((err: unknown) => {
+        throw new BusError('FAILED', err instanceof Error ? err.message : String(err));
+      });
+      return helperState(adbClient(), serial);
+    },
+    'host.helper_remove': async (payload, origin) => {
+      requirePerson(origin, 'removes the on-device UI helper');
+      const { serial } = payload as { serial: string };
+      await removeHelper(adbClient(), serial);
+      return helperState(adbClient(), serial);
+    },
     'host.activity': (payload, origin) => {
       requirePerson(origin, 'reads the activity log here');
       return { entries: readActivity((payload as { limit: number }).limit) };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ResponseOf } from '../api';
+import { bus, type ResponseOf } from '../api';
 import { usePage } from '../app';
 import { useBus, useEvent, useInterval } from '../hooks';
 
@@ -51,6 +51,57 @@ function Screenshot({ serial }: { serial: string }) {
   );
 }
 
+/**
+ * The on-device UI helper of a device (Appium's UiAutomator2 server): its state, and Install /
+ * Remove — the person's decision, which no agent can make.
+ */
+function Helper({ serial }: { serial: string }) {
+  const state = useBus('host.helper', { serial }, [serial]);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const act = async (what: 'host.helper_install' | 'host.helper_remove'): Promise<void> => {
+    setBusy(what === 'host.helper_install' ? 'Installing…' : 'Removing…');
+    setError(null);
+    try {
+      await bus(what, { serial });
+      state.reload();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const h = state.data;
+  return (
+    <div class="helper">
+      <span class="helper-state">
+        {h === null
+          ? state.error
+            ? '—'
+            : 'checking…'
+          : h.installed
+            ? `${h.current ? 'installed' : 'outdated'} ${h.version ?? ''}${h.running ? ', running' : ''}`
+            : 'not installed'}
+      </span>
+      {h !== null && (
+        <button
+          type="button"
+          class="link"
+          disabled={busy !== null}
+          onClick={() => void act(h.installed && h.current ? 'host.helper_remove' : 'host.helper_install')}
+        >
+          {busy ?? (h.installed && h.current ? 'Remove' : h.installed ? 'Update' : 'Install')}
+        </button>
+      )}
+      {(error ?? state.error?.message) && (
+        <p class="error small" role="alert">
+          {error ?? state.error?.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function DeviceDetails({ device }: { device: Device }) {
   const online = device.state === 'device';
   const details = useBus('device.info', online ? { serial: device.serial } : null, [device.serial, online]);
@@ -84,6 +135,7 @@ function DeviceDetails({ device }: { device: Device }) {
         )}
         {details.error && <p class="error small">{details.error.message}</p>}
       </td>
+      <td>{online ? <Helper serial={device.serial} /> : '—'}</td>
       <td class="actions">
         {online && (
           <>
@@ -141,6 +193,12 @@ export function DevicesView() {
               <th scope="col">Model</th>
               <th scope="col">API level</th>
               <th scope="col">Current activity</th>
+              <th
+                scope="col"
+                title="The on-device UI helper (Appium's UiAutomator2 server): faster screen reads, every window"
+              >
+                UI helper
+              </th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
