@@ -25,7 +25,7 @@ import type { AdbServer } from '../tests/helpers/adb-server.js';
 import { startMcp } from '../tests/helpers/mcp-client.js';
 import type { McpSessionHandle } from '../tests/helpers/mcp-client.js';
 import { startSimFarm } from '../tests/helpers/sim-farm.js';
-import { printTable, quantile } from './stats.js';
+import { printTable, quantile, timeLoop } from './stats.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 /** `BENCH_ONLY=4` runs one section (1–4). */
@@ -203,15 +203,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
   const env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home };
   const mcp = await startMcp([], { env });
   const rows: Record<string, string | number>[] = [];
-  const sample = async (n: number, fn: () => Promise<unknown>): Promise<number[]> => {
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      await fn();
-      out.push(performance.now() - t0);
-    }
-    return out;
-  };
+  const sample = (n: number, fn: () => Promise<unknown>): Promise<number[]> => timeLoop(n, fn, 0);
   const timeOnce = async (fn: () => Promise<unknown>): Promise<number> => (await sample(1, fn))[0]!;
   const read = (): Promise<unknown> =>
     mcp.client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } });

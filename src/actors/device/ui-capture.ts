@@ -41,6 +41,10 @@ export interface Capture {
   ms: number;
 }
 
+function captured(tree: UiTree, reader: UiReader, started: number): Capture {
+  return { tree, hash: screenHash(tree), reader, at: Date.now(), ms: performance.now() - started };
+}
+
 /** What the reading tools report about a capture. */
 export function screenFacts(capture: Capture) {
   const overlays = detectOverlays(capture.tree);
@@ -115,13 +119,7 @@ export async function captureUi(
       try {
         const parsed = parseUiDump(Buffer.from(await readSourceViaHelper(serial, bounded)));
         if (parsed.ok) {
-          return {
-            tree: parsed.value,
-            hash: screenHash(parsed.value),
-            reader: 'helper',
-            at: Date.now(),
-            ms: performance.now() - started,
-          };
+          return captured(parsed.value, 'helper', started);
         }
         throw new Error(parsed.error.message);
       } catch (err) {
@@ -172,13 +170,7 @@ export async function captureUi(
       if (text.includes('<hierarchy')) {
         const parsed = parseUiDump(out);
         if (parsed.ok) {
-          return {
-            tree: parsed.value,
-            hash: screenHash(parsed.value),
-            reader: 'uiautomator-dump',
-            at: Date.now(),
-            ms: performance.now() - started,
-          };
+          return captured(parsed.value, 'uiautomator-dump', started);
         }
         lastProblem = parsed.error.message;
       } else {
