@@ -61,6 +61,8 @@ describe('the UI helper as the reader', () => {
     expect((app.structured['matches'] as Node[])[0]!.tree_path.split('.')[0]).toBe('0');
     const tapped = await world.call('ui_tap_element', { device_serial: serial, tree_path: allow.tree_path });
     expect(tapped.isError, tapped.text).toBe(false);
+    // The tap went through the helper's UiAutomation (W3C actions), not a spawned `input tap`.
+    expect((await world.simStats(serial)).last_input?.[0]).toBe('helper-tap');
     const after = await hierarchy();
     expect(after.text).not.toContain('Allow access?');
     // The helper reads every window: nothing is named as not captured.

@@ -1,4 +1,5 @@
 import { BusError } from '../../bus/errors.js';
+import { tapViaHelper } from './ui-helper-reader.js';
 import { READS, readCommand } from '../../adb/device-reads.js';
 import type { InputAction } from '../../bus/messages/ui.js';
 import { shArgv } from '../../adb/shell-command.js';
@@ -56,6 +57,16 @@ async function run(ctx: ActionContext, argv: Argv, ran: Argv[]): Promise<string>
     );
   }
   return result.stdout;
+}
+
+/** A tap: through the on-device helper when it already serves this device, else `input tap`. */
+async function tapAt(ctx: ActionContext, x: number, y: number, ran: Argv[]): Promise<void> {
+  const args = unwrap(tapArgs(x, y));
+  if (await tapViaHelper(ctx.serial, x, y, ctx.signal)) {
+    ran.push(['ui-helper', 'tap', String(x), String(y)]);
+    return;
+  }
+  await run(ctx, args, ran);
 }
 
 /** The node at a tree path on a fresh capture, or a tool error that says what to do. */
@@ -154,7 +165,7 @@ export async function performInput(
   }
   switch (input.action) {
     case 'tap':
-      await run(ctx, unwrap(tapArgs(input.x, input.y)), ran);
+      await tapAt(ctx, input.x, input.y, ran);
       return { done: `Tapped (${input.x}, ${input.y}).`, element: null, commands: ran };
     case 'tap_element': {
       const cap = await fresh();
@@ -165,7 +176,7 @@ export async function performInput(
           `the element at ${input.tree_path} (${toElement(cap.tree, node).label || node.class}) is disabled; nothing was tapped`,
         );
       }
-      await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
+      await tapAt(ctx, node.center.x, node.center.y, ran);
       const element = toElement(cap.tree, node);
       return {
         done: `Tapped ${element.label ? `"${element.label}"` : element.class} at its centre (${node.center.x}, ${node.center.y}).`,

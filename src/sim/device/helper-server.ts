@@ -7,7 +7,8 @@
  * Modelled on appium/appium-uiautomator2-server (Apache-2.0):
  * * routes under `/wd/hub` (server/AppiumServlet.java, registerGetHandler / registerPostHandler /
  *   registerDeleteHandler): GET status, POST session, GET and DELETE session/:id, GET source,
- *   GET and POST appium/settings; anything else answers 404 with no body (handleRequest);
+ *   GET and POST appium/settings, POST actions (taps); anything else answers 404 with no body
+ *   (handleRequest);
  * * every answer is `{"sessionId": …, "value": …}` (http/AppiumResponse.renderTo); errors put
  *   `{"error", "message", "stacktrace"}` in `value` with their HTTP status; a session is created from
  *   `{"capabilities": {…}}` (handler/NewSession.java: without it, "'capabilities' are mandatory for
@@ -25,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
+import { tap } from './ui/input-actions.js';
 import { shadeTree } from './ui/shade.js';
 import { escapeAttr } from './ui/uiautomator-xml.js';
 import { F, type ViewNode } from './ui/view.js';
@@ -214,6 +216,23 @@ export class SimHelperServer {
           return send(res, 200, id, this.pageSource(settings['enableMultiWindows'] === true));
         case 'GET session/:id/appium/settings':
           return send(res, 200, id, settings);
+        case 'POST session/:id/actions': {
+          // W3C Actions (handler/W3CActions.java): a touch pointer that moves, goes down and up in
+          // place is a tap, injected through the server's UiAutomation; other gestures are not
+          // modelled here (droidbus sends only taps this way).
+          const at = tapOf(body);
+          if (at === null) {
+            throw new HttpError(
+              400,
+              'invalid argument',
+              'only a one-pointer tap is modelled by the simulator',
+            );
+          }
+          this.dev.stats.lastInput = ['helper-tap', at.x, at.y];
+          this.dev.stats.taps++;
+          tap(this.dev, at.x, at.y);
+          return send(res, 200, id, null);
+        }
         case 'POST session/:id/appium/settings': {
           const update = (body as { settings?: unknown } | null)?.settings;
           if (typeof update !== 'object' || update === null) {
@@ -238,6 +257,28 @@ export class SimHelperServer {
       });
     }
   }
+}
+
+/** The point of a W3C tap: one pointer source whose actions are pointerMove, pointerDown, (pause), pointerUp. */
+function tapOf(body: unknown): { x: number; y: number } | null {
+  const sources = (body as { actions?: unknown } | null)?.actions;
+  if (!Array.isArray(sources) || sources.length !== 1) {
+    return null;
+  }
+  const steps = (sources[0] as { type?: string; actions?: unknown }).actions;
+  if ((sources[0] as { type?: string }).type !== 'pointer' || !Array.isArray(steps)) {
+    return null;
+  }
+  const kinds = steps.map((a) => (a as { type?: string }).type).filter((t) => t !== 'pause');
+  const move = steps[0] as { type?: string; x?: unknown; y?: unknown };
+  if (
+    kinds.join(',') !== 'pointerMove,pointerDown,pointerUp' ||
+    typeof move.x !== 'number' ||
+    typeof move.y !== 'number'
+  ) {
+    return null;
+  }
+  return { x: Math.round(move.x), y: Math.round(move.y) };
 }
 
 function send(res: ServerResponse, status: number, sessionId: string, value: unknown): void {
