@@ -30,6 +30,7 @@ describe('a screen that never goes idle', () => {
     expect(first.isError).toBe(true);
     expect(first.text).toContain('never goes idle');
     expect(first.text).toContain('screenshot');
+    expect(first.text).toContain('droidbus helper install');
     // One dump, no retries: 10 s of idle wait, then the answer (generous bound for a shared machine).
     expect(await dumps()).toBe(before + 1);
     expect(took).toBeGreaterThanOrEqual(9_500);

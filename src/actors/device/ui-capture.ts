@@ -88,7 +88,7 @@ export function neverIdleError(serial: string, since?: number): BusError {
       : ` (as its last dump found ${Math.round((Date.now() - since) / 1000)} s ago; droidbus dumps it again ${Math.round((since + NEVER_IDLE_MEMORY_MS - Date.now()) / 1000)} s from now, or at once after an input or a launch)`;
   return new BusError(
     'UNAVAILABLE',
-    `the screen of ${serial} never goes idle${remembered}: uiautomator dump waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the UI to stop changing and gave up — something on screen keeps redrawing (a progress bar, a video, an animation, a live counter). Read it with screenshot (annotate: true numbers what it can place), act by coordinates with ui_tap, or change the screen (wait for loading to end, pause the video, navigate) and read it again.`,
+    `the screen of ${serial} never goes idle${remembered}: uiautomator dump waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the UI to stop changing and gave up — something on screen keeps redrawing (a progress bar, a video, an animation, a live counter). Read it with screenshot (annotate: true numbers what it can place), act by coordinates with ui_tap, or change the screen (wait for loading to end, pause the video, navigate) and read it again. The on-device helper reads such screens at once: the user can install it with droidbus helper install.`,
     undefined,
     { never_idle: true },
   );
