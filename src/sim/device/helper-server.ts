@@ -16,11 +16,14 @@
  * * the status text as real servers answer it through Appium's proxy (public Appium logs):
  *   `{"sessionId":"None","value":{"build":{…},"message":"UiAutomator2 Server is ready to accept
  *   commands","ready":true}}`;
- * * the page source's element form (class-named elements, `index`, `displayed`), as in the real page
- *   source under tests/fixtures/ui/appium-classengage-login.xml. With the `enableMultiWindows`
- *   setting every window's root is a child of `<hierarchy>`, the app's first; without it only the
- *   active window's. (How the real server marks windows was not found within the research
- *   budget; droidbus reads either.)
+ * * the page source (utils/AccessibilityNodeInfoDumper.java, toStream/serializeUiElement): one
+ *   snapshot of the window roots (`getCachedWindowRoots()`) under a root element that gets the
+ *   display's rotation, width and height; each element is named after its class (toXmlNodeName:
+ *   `$ @ # &` become dots, repeated dots collapse, leading and trailing dots go, blank names become
+ *   android.view.View), attributes with no value are left out, and the output is indented. No
+ *   element marks a window: with `enableMultiWindows` every window's root is a child of
+ *   `<hierarchy>`, without it only the active window's. The element form matches the real page
+ *   source under tests/fixtures/ui/appium-classengage-login.xml.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -78,8 +81,12 @@ function element(n: ViewNode, index: number, out: string[], indent: string): voi
     `bounds="[${n.bounds[0]},${n.bounds[1]}][${n.bounds[2]},${n.bounds[3]}]"`,
     'displayed="true"',
   ].join(' ');
-  // Element names are class names; a name XML cannot carry ($ of inner classes) is replaced.
-  const tag = cls.replace(/[^A-Za-z0-9_.-]/g, '_');
+  // toXmlNodeName: `$@#&` → '.', dots collapsed and trimmed.
+  const tag =
+    cls
+      .replace(/[$@#&]/g, '.')
+      .replace(/\.+/g, '.')
+      .replace(/(^\.|\.$)/g, '') || 'android.view.View';
   if (n.children.length === 0) {
     out.push(`${indent}<${tag} ${attrs} />`);
     return;
