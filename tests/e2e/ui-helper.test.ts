@@ -49,6 +49,18 @@ describe('the UI helper as the reader', () => {
   it('shows a dialog as its own window, and ui_tap_element on its button dismisses it', async () => {
     await world.shell(serial, 'am start -W -n com.droidbus.sample/.LoginActivity');
     await world.shell(serial, "sim dialog 'Allow access?' 'The app wants your location' Allow Deny");
+    // Each window of the capture is named by the window manager's list.
+    const windows = (await hierarchy()).structured['windows'] as {
+      index: number;
+      package: string;
+      title: string | null;
+    }[];
+    expect(windows.map((w) => [w.index, w.package])).toEqual([
+      [0, 'com.droidbus.sample'],
+      [1, 'android'],
+    ]);
+    expect(windows[1]!.title).toBe('Allow access?');
+    expect(windows[0]!.title).toContain('com.droidbus.sample');
     const found = await world.call('find_ui_elements', { device_serial: serial, text: 'Allow' });
     expect(found.isError, found.text).toBe(false);
     const allow = (found.structured['matches'] as Node[])[0]!;

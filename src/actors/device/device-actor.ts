@@ -245,6 +245,14 @@ export default defineActor({
         rows: formatted.rows,
         total_rows: formatted.total_rows,
         truncated: formatted.truncated,
+        windows: cap.tree.windows.map((w) => ({
+          index: w.index,
+          package: w.package,
+          kind: w.kind,
+          bounds: w.bounds,
+          title: w.title,
+          type: w.type,
+        })),
       };
     },
     'ui.clickables': async (p, state, ctx) => {

@@ -162,6 +162,17 @@ export const uiRequests = {
       ),
       total_rows: z.number().int(),
       truncated: z.boolean(),
+      /** The capture's windows, in tree-path order (the first element of their nodes' paths). */
+      windows: z.array(
+        z.object({
+          index: z.number().int(),
+          package: z.string(),
+          kind: z.string(),
+          bounds: boundsSchema,
+          title: z.string().nullable(),
+          type: z.string().nullable(),
+        }),
+      ),
     }),
     timeoutMs: 65_000,
   }),

@@ -11,7 +11,13 @@ import type { ResponseOf } from '../../bus/registry.js';
 import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
-import { windowFacts, windowFactsSchema, windowsBeside } from './window-note.js';
+import {
+  capturedWindowSchema,
+  nameWindows,
+  windowFacts,
+  windowFactsSchema,
+  windowsBeside,
+} from './window-note.js';
 
 const MAX_TEXT_BYTES = 1000;
 const text = (what: string) =>
@@ -157,6 +163,7 @@ export const getUiHierarchy = defineTool({
     total_rows: z.number().int(),
     truncated: z.boolean(),
     ...windowFactsSchema,
+    windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
   }),
   projectIndependent: true,
   async handle(args, ctx) {
@@ -172,8 +179,13 @@ export const getUiHierarchy = defineTool({
       windowsBeside(ctx, serial),
     ]);
     const facts = windowFacts(windows, r.reader === 'helper');
+    const named = nameWindows(r.windows, windows);
+    const windowLine =
+      named.length > 1
+        ? `\nwindows: ${named.map((w) => `${w.index} ${w.title ?? w.package} (${w.kind}${w.type ? `, ${w.type}` : ''})`).join('; ')}`
+        : '';
     return {
-      text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
+      text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
       structured: {
         ...screenOf(serial, r),
         text: r.text,
@@ -182,6 +194,7 @@ export const getUiHierarchy = defineTool({
         captured_window: facts.captured_window,
         covering: facts.covering,
         not_captured: facts.not_captured,
+        windows: named,
       },
     };
   },

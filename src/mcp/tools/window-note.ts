@@ -25,6 +25,52 @@ function ref(w: WindowEntry): z.infer<typeof windowRefSchema> {
   return { title: w.title, package: w.package, kind: w.kind };
 }
 
+/** A window of a capture, named by the window manager where it can be matched. */
+export const capturedWindowSchema = z.object({
+  index: z.number().int().describe('The first element of the tree paths of its nodes'),
+  package: z.string(),
+  kind: z.string(),
+  title: z.string().nullable().describe("The window manager's title of this window, when matched"),
+  type: z.string().nullable().describe("The window manager's type (BASE_APPLICATION, …), when matched"),
+});
+
+/**
+ * The capture's windows with the window manager's title and type: each capture window takes the
+ * first visible window-manager entry of its package not taken yet, one of its kind first (top-most
+ * first in the list, so a dialog over its own app is told apart by kind). Neither `uiautomator dump` of the
+ * active window nor the helper's page source names windows (AOSP AccessibilityNodeInfoDumper,
+ * Appium's AccessibilityNodeInfoDumper put the roots side by side), so `dumpsys window` does.
+ */
+export function nameWindows(
+  captured: readonly {
+    index: number;
+    package: string;
+    kind: string;
+    title: string | null;
+    type: string | null;
+  }[],
+  w: Windows | null,
+): z.infer<typeof capturedWindowSchema>[] {
+  const taken = new Set<number>();
+  return captured.map((c) => {
+    const free = (w?.windows ?? []).filter(
+      (x) => !taken.has(x.index) && x.visible && x.package === c.package,
+    );
+    // The capture's kind is inferred from the views; the window manager's from the window type.
+    const match = free.find((x) => x.kind === c.kind) ?? free[0];
+    if (match !== undefined) {
+      taken.add(match.index);
+    }
+    return {
+      index: c.index,
+      package: c.package,
+      kind: c.kind,
+      title: c.title ?? match?.title ?? null,
+      type: c.type ?? match?.type ?? null,
+    };
+  });
+}
+
 /** The device's window list beside a capture; null when it cannot be read (the capture still counts). */
 export async function windowsBeside(ctx: ToolContext, serial: string): Promise<Windows | null> {
   try {
