@@ -28,6 +28,7 @@ const INSTALLED_TTL_MS = 30_000;
 /** How long the server may take to answer /status after its start (real logs: 2.5–5.3 s). */
 const START_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 15_000;
+const STATUS_TIMEOUT_MS = 1_500;
 
 interface Link {
   port: number;
@@ -71,8 +72,9 @@ async function hub(
   path: string,
   body: unknown,
   signal: AbortSignal,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<unknown> {
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  const timeout = AbortSignal.timeout(timeoutMs);
   const r = await fetch(`http://127.0.0.1:${link.port}/wd/hub${path}`, {
     method,
     signal: AbortSignal.any([signal, timeout]),
@@ -115,7 +117,10 @@ async function linkOf(serial: string, signal: AbortSignal): Promise<Link> {
 
 async function ready(link: Link, signal: AbortSignal): Promise<boolean> {
   try {
-    const status = (await hub(link, 'GET', '/status', undefined, signal)) as { value?: { ready?: boolean } };
+    // Short: while the server starts, a forwarded connection may be accepted and never answered.
+    const status = (await hub(link, 'GET', '/status', undefined, signal, STATUS_TIMEOUT_MS)) as {
+      value?: { ready?: boolean };
+    };
     return status.value?.ready === true;
   } catch {
     return false;

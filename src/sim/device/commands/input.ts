@@ -68,6 +68,10 @@ export const input: CommandFn<Device> = async (ctx) => {
     await ctx.stdout.write(USAGE);
     return 1;
   }
+  // `input` is a Java program: each call starts a process (`sim latency input MS`; 0 by default).
+  if (dev.inputLatencyMs > 0 && !(await sleepFor(dev.inputLatencyMs, ctx.signal))) {
+    return 130;
+  }
   const invalid = async (): Promise<number> => {
     await ctx.stderr.write(`Error: Invalid arguments for command: ${cmd}\n${USAGE}`);
     return 1;

@@ -19,6 +19,7 @@ const USAGE = `usage: sim <command>
   sim latency dump MS                     how long uiautomator dump takes
   sim latency idle MS                     how long it waits for a never-idle screen (default 10000, as AOSP)
   sim latency helper|helper-start MS      the UiAutomator2 helper's answer time (100) and start-up (2468)
+  sim latency input MS                    how long each input command takes to start (0)
   sim log PRIORITY TAG MESSAGE…           append one line to the main log
   sim notify PKG TITLE TEXT [--ongoing] [--channel ID] [--sub TEXT] [--action LABEL]…
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
@@ -127,10 +128,11 @@ export const sim: CommandFn<Device> = async (ctx) => {
         idle: 'idleWaitMs',
         helper: 'helperLatencyMs',
         'helper-start': 'helperStartMs',
+        input: 'inputLatencyMs',
       } as const;
       const knob = knobs[args[0] as keyof typeof knobs] as (typeof knobs)[keyof typeof knobs] | undefined;
       if (knob === undefined || !Number.isFinite(ms) || ms < 0) {
-        return fail(ctx, 'usage: sim latency dump|idle|helper|helper-start MS');
+        return fail(ctx, 'usage: sim latency dump|idle|helper|helper-start|input MS');
       }
       dev[knob] = ms;
       return 0;
