@@ -1,0 +1,259 @@
+/** The ui tools that act on the screen: taps, text, keys, swipes, scrolls. */
+import { z } from 'zod';
+import { treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
+import { ToolError, defineTool } from '../define-tool.js';
+import { optionalSerial, resolveSerial } from './device-serial.js';
+
+import {
+  text,
+  expectHash,
+  coordinate,
+  screenOutput,
+  screenOf,
+  elementLine,
+  criteria,
+  queryOf,
+  describeQuery,
+  input,
+  actionOutput,
+} from './ui-shared.js';
+
+export const uiTap = defineTool({
+  name: 'ui_tap',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Tap a point',
+  description:
+    'Taps device coordinates (pixels of the screen in its current rotation). Prefer ui_tap_element with a tree_path; to tap a point on a scaled screenshot, multiply by its scale first.',
+  input: z.object({
+    device_serial: optionalSerial,
+    x: coordinate('X in device pixels'),
+    y: coordinate('Y in device pixels'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(ctx, args.device_serial, { action: 'tap', x: args.x, y: args.y }, args.expect_screen_hash),
+});
+
+export const uiTapElement = defineTool({
+  name: 'ui_tap_element',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Tap an element',
+  description:
+    'Taps the centre of the element at tree_path, resolved on a fresh capture (a tree_path names a position on the current screen). Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a screen that changed.',
+  input: z.object({
+    device_serial: optionalSerial,
+    tree_path: treePathSchema,
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(
+      ctx,
+      args.device_serial,
+      { action: 'tap_element', tree_path: args.tree_path },
+      args.expect_screen_hash,
+    ),
+});
+
+export const uiTypeText = defineTool({
+  name: 'ui_type_text',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Type text',
+  description:
+    'Types text into the focused field with `input text` (printable ASCII; non-ASCII goes through ui_type_text_unicode). At most 1,000 bytes.',
+  input: z.object({
+    device_serial: optionalSerial,
+    text: text('The text to type'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(ctx, args.device_serial, { action: 'type', text: args.text }, args.expect_screen_hash),
+});
+
+export const uiFillInput = defineTool({
+  name: 'ui_fill_input',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Fill a field',
+  description:
+    'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true), and types text (ASCII with `input text`; other text through the ADBKeyBoard IME when it is active). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
+  input: z.object({
+    device_serial: optionalSerial,
+    tree_path: treePathSchema,
+    text: text('The text to put in the field'),
+    clear_before: z.boolean().default(true).describe('Delete what the field holds first (default true)'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(
+      ctx,
+      args.device_serial,
+      { action: 'fill', tree_path: args.tree_path, text: args.text, clear_before: args.clear_before },
+      args.expect_screen_hash,
+    ),
+});
+
+export const uiTypeTextUnicode = defineTool({
+  name: 'ui_type_text_unicode',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Type any text',
+  description:
+    'Types any Unicode text (accents, CJK, emoji) into the focused field through the ADBKeyBoard IME (broadcast ADB_INPUT_B64); says how to install it when it is not the active keyboard. At most 1,000 bytes.',
+  input: z.object({
+    device_serial: optionalSerial,
+    text: text('The text to type'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(ctx, args.device_serial, { action: 'type_unicode', text: args.text }, args.expect_screen_hash),
+});
+
+export const clearFocusedInput = defineTool({
+  name: 'clear_focused_input',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Clear the focused field',
+  description: 'Deletes the text of the field that has focus.',
+  input: z.object({ device_serial: optionalSerial, expect_screen_hash: expectHash }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) => input(ctx, args.device_serial, { action: 'clear_input' }, args.expect_screen_hash),
+});
+
+export const hideSoftKeyboard = defineTool({
+  name: 'hide_soft_keyboard',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Hide the keyboard',
+  description: 'Hides the soft keyboard when it is showing (does nothing otherwise).',
+  input: z.object({ device_serial: optionalSerial, expect_screen_hash: expectHash }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) => input(ctx, args.device_serial, { action: 'hide_keyboard' }, args.expect_screen_hash),
+});
+
+export const sendUiKey = defineTool({
+  name: 'send_ui_key',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Press a key',
+  description:
+    'Sends a key event: a KEYCODE_* name (KEYCODE_ENTER), a short name (BACK, HOME, ENTER, TAB, DEL, ESCAPE, APP_SWITCH, DPAD_DOWN…) or a key code number.',
+  input: z.object({
+    device_serial: optionalSerial,
+    key: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_]+$/, 'a key name or number')
+      .describe('Key name (BACK, ENTER, KEYCODE_TAB…) or code'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(ctx, args.device_serial, { action: 'key', key: args.key }, args.expect_screen_hash),
+});
+
+export const uiSwipe = defineTool({
+  name: 'ui_swipe',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Swipe',
+  description: 'Swipes from (x1, y1) to (x2, y2) in device pixels over duration_ms.',
+  input: z.object({
+    device_serial: optionalSerial,
+    x1: coordinate('Start X'),
+    y1: coordinate('Start Y'),
+    x2: coordinate('End X'),
+    y2: coordinate('End Y'),
+    duration_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(60_000)
+      .default(300)
+      .describe('Swipe duration, ms (default 300)'),
+    expect_screen_hash: expectHash,
+  }),
+  output: actionOutput,
+  projectIndependent: true,
+  handle: (args, ctx) =>
+    input(
+      ctx,
+      args.device_serial,
+      { action: 'swipe', x1: args.x1, y1: args.y1, x2: args.x2, y2: args.y2, duration_ms: args.duration_ms },
+      args.expect_screen_hash,
+    ),
+});
+
+export const uiScrollUntilElement = defineTool({
+  name: 'ui_scroll_until_element',
+  toolset: 'ui',
+  kind: 'W',
+  title: 'Scroll until an element shows',
+  description:
+    'Swipes the largest scrollable area in direction (down reveals what is below) until an element matching the criteria is on screen, the list stops moving, or max_swipes (default 10, max 25) is reached. Sends progress notifications; cancellable.',
+  input: z.object({
+    device_serial: optionalSerial,
+    ...criteria,
+    direction: z
+      .enum(['down', 'up', 'left', 'right'])
+      .default('down')
+      .describe('Which way to scroll the content'),
+    max_swipes: z.number().int().min(1).max(25).default(10).describe('Swipes at most (default 10, max 25)'),
+    expect_screen_hash: expectHash,
+  }),
+  output: screenOutput.extend({
+    found: z.boolean(),
+    swipes: z.number().int(),
+    reached_end: z.boolean(),
+    matches: z.array(uiElementSchema),
+  }),
+  projectIndependent: true,
+  async handle(args, ctx) {
+    const query = queryOf(args);
+    const serial = await resolveSerial(ctx, args.device_serial);
+    const r = await ctx.bus.request(
+      'ui.scroll_until',
+      {
+        serial,
+        query,
+        direction: args.direction,
+        max_swipes: args.max_swipes,
+        ...(args.expect_screen_hash ? { expect_screen_hash: args.expect_screen_hash } : {}),
+      },
+      { signal: ctx.signal, onProgress: (p) => ctx.progress(p) },
+    );
+    const structured = {
+      ...screenOf(serial, r),
+      found: r.found,
+      swipes: r.swipes,
+      reached_end: r.reached_end,
+      matches: r.matches,
+    };
+    if (!r.found) {
+      throw new ToolError(
+        `${describeQuery(query)} did not show after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}${r.reached_end ? ' (the list stopped moving: its end was reached)' : ''}.`,
+        structured,
+      );
+    }
+    return {
+      text: `Found after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}:\n${r.matches.map(elementLine).join('\n')}`,
+      structured,
+    };
+  },
+});
