@@ -231,12 +231,21 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
     try {
       const firstHelper = await timeOnce(read2); // starts the instrumentation (2.5 s in the sim, as real logs)
       const helper = await sample(ROUNDS, read2);
-      // Taps: through the helper while it serves the device, and through `input tap` (its Java
-      // start-up set to the cited 1,160 ms) once droidbus no longer reads through the helper.
+      // Taps, keys and swipes: through the helper while it serves the device, and through `adb
+      // shell input` (its Java start-up set to the cited 1,160 ms) once droidbus no longer reads
+      // through the helper.
       await spawnAdb(server.port, ['-s', serial, 'shell', 'sim latency input 1160']);
-      const tapCall = (c: typeof mcp2) => (): Promise<unknown> =>
-        c.client.callTool({ name: 'ui_tap', arguments: { device_serial: serial, x: 10, y: 10 } });
-      const tapHelper = await sample(ROUNDS, tapCall(mcp2));
+      const actions: [string, string, Record<string, unknown>][] = [
+        ['ui_tap', 'tap', { x: 10, y: 10 }],
+        ['send_ui_key', 'keyevent', { key: 'DPAD_DOWN' }],
+        ['ui_swipe', 'swipe', { x1: 540, y1: 1800, x2: 540, y2: 1700, duration_ms: 100 }],
+      ];
+      const act = (c: typeof mcp2, name: string, args: Record<string, unknown>) => (): Promise<unknown> =>
+        c.client.callTool({ name, arguments: { device_serial: serial, ...args } });
+      const viaHelper: number[][] = [];
+      for (const [name, , args] of actions) {
+        viaHelper.push(await sample(ROUNDS, act(mcp2, name, args)));
+      }
       await spawnAdb(server.port, [
         '-s',
         serial,
@@ -245,7 +254,14 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
       ]);
       const neverIdleHelper = await timeOnce(read2);
       const mcp3 = await startMcp([], { env });
-      const tapInput = await sample(Math.min(ROUNDS, 5), tapCall(mcp3)).finally(() => mcp3.close());
+      const viaInput: number[][] = [];
+      try {
+        for (const [name, , args] of actions) {
+          viaInput.push(await sample(Math.min(ROUNDS, 5), act(mcp3, name, args)));
+        }
+      } finally {
+        await mcp3.close();
+      }
       const fmt = (xs: number[], q: number): number => Math.round(quantile(xs, q));
       rows.push(
         { read: 'get_ui_hierarchy, uiautomator dump (2 s)', p50_ms: fmt(dump, 0.5), p95_ms: fmt(dump, 0.95) },
@@ -265,16 +281,18 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
           p95_ms: '',
         },
         { read: 'a never-idle screen, the helper (read)', p50_ms: Math.round(neverIdleHelper), p95_ms: '' },
-        {
-          read: 'ui_tap through the helper (W3C actions)',
-          p50_ms: fmt(tapHelper, 0.5),
-          p95_ms: fmt(tapHelper, 0.95),
-        },
-        {
-          read: 'ui_tap through input tap (1,160 ms Java start)',
-          p50_ms: fmt(tapInput, 0.5),
-          p95_ms: fmt(tapInput, 0.95),
-        },
+        ...actions.flatMap(([name, verb], i) => [
+          {
+            read: `${name} through the helper${name === 'ui_swipe' ? ' (a 100 ms swipe)' : ''}`,
+            p50_ms: fmt(viaHelper[i]!, 0.5),
+            p95_ms: fmt(viaHelper[i]!, 0.95),
+          },
+          {
+            read: `${name} through input ${verb} (1,160 ms Java start)`,
+            p50_ms: fmt(viaInput[i]!, 0.5),
+            p95_ms: fmt(viaInput[i]!, 0.95),
+          },
+        ]),
       );
     } finally {
       await mcp2.close();

@@ -120,7 +120,17 @@ describe('droidbus helper and the simulated UiAutomator2 server', () => {
     expect(multi.indexOf('com.droidbus.sample:id/username')).toBeGreaterThan(0);
     expect(multi.indexOf('text="Allow"')).toBeGreaterThan(multi.indexOf('com.droidbus.sample:id/username'));
     expect((await hub(port, 'GET', `/session/nope/source`)).json.value.error).toBe('invalid session id');
-    expect((await hub(port, 'GET', '/nothing')).status).toBe(404);
+    const unknown = await hub(port, 'GET', '/nothing');
+    expect([unknown.status, unknown.json.value.error]).toEqual([404, 'unknown command']);
+    // Required fields, as the server's models check them.
+    const noKey = await hub(port, 'POST', `/session/${id}/appium/device/press_keycode`, {});
+    expect([noKey.status, noKey.json.value.message]).toEqual([
+      400,
+      "KeyCodeModel: The mandatory field 'keycode' is not present in JSON",
+    ]);
+    // `/keys` needs a focused element; the dialog has none.
+    const noFocus = await hub(port, 'POST', `/session/${id}/keys`, { text: 'x' });
+    expect([noFocus.status, noFocus.json.value.error]).toEqual([404, 'no such element']);
 
     // force-stop ends the instrumentation; the forward then reaches nothing.
     await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');

@@ -81,6 +81,44 @@ describe('the UI helper as the reader', () => {
     expect(after.structured['not_captured']).toEqual([]);
   });
 
+  it('types Unicode, presses keys and swipes through the helper, with no ADBKeyBoard', async () => {
+    await world.shell(serial, 'am start -W -n com.droidbus.sample/.LoginActivity');
+    const field = await world.call('find_ui_elements', {
+      device_serial: serial,
+      resource_id: 'com.droidbus.sample:id/username',
+    });
+    const username = (field.structured['matches'] as Node[])[0]!;
+    expect(
+      (await world.call('ui_tap_element', { device_serial: serial, tree_path: username.tree_path })).isError,
+    ).toBe(false);
+    // `input text` cannot type this and ADBKeyBoard is not the keyboard: the helper sets the text.
+    const text = 'Ёлка 2\u00a0500 ₽';
+    const typed = await world.call('ui_type_text_unicode', { device_serial: serial, text });
+    expect(typed.isError, typed.text).toBe(false);
+    expect((await world.simStats(serial)).last_input).toEqual(['helper-keys', [...text].length]);
+    const read = await world.call('find_ui_elements', {
+      device_serial: serial,
+      resource_id: 'com.droidbus.sample:id/username',
+    });
+    expect((read.structured['matches'] as Node[])[0]!.text).toContain('Ёлка');
+    const key = await world.call('send_ui_key', { device_serial: serial, key: 'TAB' });
+    expect(key.isError, key.text).toBe(false);
+    expect((await world.simStats(serial)).last_input).toEqual(['helper-key', 61]);
+    await world.shell(serial, 'am start -W -n com.droidbus.sample/.HomeActivity');
+    const before = (await hierarchy()).structured['screen_hash'];
+    const swiped = await world.call('ui_swipe', {
+      device_serial: serial,
+      x1: 540,
+      y1: 1800,
+      x2: 540,
+      y2: 900,
+      duration_ms: 200,
+    });
+    expect(swiped.isError, swiped.text).toBe(false);
+    expect((await world.simStats(serial)).last_input).toEqual(['helper-swipe', 540, 1800, 540, 900]);
+    expect((await hierarchy()).structured['screen_hash']).not.toBe(before);
+  });
+
   it('starts the helper again when it was killed mid-session, with no failed call', async () => {
     expect((await hierarchy()).structured['reader']).toBe('helper');
     await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');

@@ -1,5 +1,6 @@
 import { BusError } from '../../bus/errors.js';
-import { tapViaHelper } from './ui-helper-reader.js';
+import { keyViaHelper, swipeViaHelper, tapViaHelper, typeViaHelper } from './ui-helper-reader.js';
+import { keyCodeOf } from './android-keycodes.js';
 import { READS, readCommand } from '../../adb/device-reads.js';
 import type { InputAction } from '../../bus/messages/ui.js';
 import { shArgv } from '../../adb/shell-command.js';
@@ -69,6 +70,35 @@ async function tapAt(ctx: ActionContext, x: number, y: number, ran: Argv[]): Pro
   await run(ctx, args, ran);
 }
 
+/** A key press: through the helper when it serves this device, else `input keyevent`. */
+async function pressKey(ctx: ActionContext, key: string, ran: Argv[]): Promise<string> {
+  const argv = unwrap(keyeventArgs(key));
+  const name = argv[2] as string;
+  const code = /^\d+$/.test(name) ? Number(name) : keyCodeOf(name.slice('KEYCODE_'.length));
+  if (code !== undefined && (await keyViaHelper(ctx.serial, code, ctx.signal))) {
+    ran.push(['ui-helper', 'press_keycode', String(code)]);
+    return name;
+  }
+  await run(ctx, argv, ran);
+  return name;
+}
+
+/** A swipe: through the helper when it serves this device, else `input swipe`. */
+async function swipeAlong(
+  ctx: ActionContext,
+  input: { x1: number; y1: number; x2: number; y2: number; duration_ms: number },
+  ran: Argv[],
+): Promise<void> {
+  const argv = unwrap(swipeArgs(input.x1, input.y1, input.x2, input.y2, input.duration_ms));
+  const from = { x: input.x1, y: input.y1 };
+  const to = { x: input.x2, y: input.y2 };
+  if (await swipeViaHelper(ctx.serial, from, to, input.duration_ms, ctx.signal)) {
+    ran.push(['ui-helper', 'swipe', ...argv.slice(2)]);
+    return;
+  }
+  await run(ctx, argv, ran);
+}
+
 /** The node at a tree path on a fresh capture, or a tool error that says what to do. */
 function resolveNode(capture: Capture, treePath: string): UiNode {
   const node = nodeAt(capture.tree, treePath);
@@ -109,12 +139,22 @@ async function typeText(ctx: ActionContext, text: string, ran: Argv[]): Promise<
   throw new BusError('INVALID', ascii.error.message);
 }
 
+/**
+ * Non-ASCII text, which `input text` cannot type: ADBKeyBoard's broadcast when it is the keyboard,
+ * else the helper's set-text (its `/keys` handler presses Enter after a text ending in `\\n`, so
+ * such a text is not sent that way).
+ */
 async function typeUnicode(ctx: ActionContext, text: string, ran: Argv[]): Promise<void> {
   const argv = unwrap(unicodeTextArgs(text));
-  if (!(await adbKeyboardIsActive(ctx))) {
+  const keyboard = await adbKeyboardIsActive(ctx);
+  if (!keyboard && !text.endsWith('\\n') && (await typeViaHelper(ctx.serial, text, ctx.signal))) {
+    ran.push(['ui-helper', 'keys', `${[...text].length} characters`]);
+    return;
+  }
+  if (!keyboard) {
     throw new BusError(
       'FAILED',
-      `typing non-ASCII text needs the ADBKeyBoard input method on ${ctx.serial}, and it is not the active keyboard. Ask the user to install ADBKeyBoard (github.com/senzhk/ADBKeyBoard) and run: adb shell ime enable com.android.adbkeyboard/.AdbIME && adb shell ime set com.android.adbkeyboard/.AdbIME — or type ASCII text with ui_type_text.`,
+      `typing non-ASCII text needs the ADBKeyBoard input method on ${ctx.serial}, and it is not the active keyboard, nor does the on-device helper serve this device. Ask the user to install one: the helper (droidbus helper install), or ADBKeyBoard (github.com/senzhk/ADBKeyBoard) with: adb shell ime enable com.android.adbkeyboard/.AdbIME && adb shell ime set com.android.adbkeyboard/.AdbIME — or type ASCII text with ui_type_text.`,
     );
   }
   await run(ctx, argv, ran);
@@ -239,14 +279,13 @@ export async function performInput(
       if (!detectOverlays(cap.tree).keyboard) {
         return { done: 'The soft keyboard is not showing; nothing to do.', element: null, commands: ran };
       }
-      await run(ctx, unwrap(keyeventArgs('BACK')), ran);
+      await pressKey(ctx, 'BACK', ran);
       return { done: 'Hid the soft keyboard.', element: null, commands: ran };
     }
     case 'key':
-      await run(ctx, unwrap(keyeventArgs(input.key)), ran);
-      return { done: `Sent ${ran[0]?.[2] ?? input.key}.`, element: null, commands: ran };
+      return { done: `Sent ${await pressKey(ctx, input.key, ran)}.`, element: null, commands: ran };
     case 'swipe':
-      await run(ctx, unwrap(swipeArgs(input.x1, input.y1, input.x2, input.y2, input.duration_ms)), ran);
+      await swipeAlong(ctx, input, ran);
       return {
         done: `Swiped (${input.x1}, ${input.y1}) → (${input.x2}, ${input.y2}) in ${input.duration_ms} ms.`,
         element: null,

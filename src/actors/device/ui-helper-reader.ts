@@ -239,16 +239,17 @@ export async function readSourceViaHelper(serial: string, signal: AbortSignal): 
 }
 
 /**
- * A tap through the helper's UiAutomation (W3C Actions: move, down, up), when this process already
- * reads the device through it; false when it does not (the caller taps with `input tap`). An
- * `input tap` starts a Java process per call — 1,160 ms on a Galaxy Note 4 in a public measurement
- * (prog.world, "tap, swipe and two smoking events") — while the helper injects in the process
- * already running: one HTTP round trip.
+ * One input through the helper's UiAutomation, when this process already reads the device through
+ * it; false when it does not, or when the helper refused (the caller then uses `adb shell input`).
+ * An `input` command starts a Java process per call — 1,160 ms for a tap on a Galaxy Note 4 in a
+ * public measurement (prog.world, "tap, swipe and two smoking events") — while the helper injects
+ * in the process already running: one HTTP round trip.
  */
-export async function tapViaHelper(
+async function actViaHelper(
   serial: string,
-  x: number,
-  y: number,
+  what: string,
+  path: string,
+  body: unknown,
   signal: AbortSignal,
 ): Promise<boolean> {
   const link = links.get(serial);
@@ -256,33 +257,65 @@ export async function tapViaHelper(
     return false;
   }
   try {
-    await hub(
-      link,
-      'POST',
-      `/session/${link.sessionId}/actions`,
-      {
-        actions: [
-          {
-            type: 'pointer',
-            id: 'finger1',
-            parameters: { pointerType: 'touch' },
-            actions: [
-              { type: 'pointerMove', duration: 0, x, y },
-              { type: 'pointerDown', button: 0 },
-              { type: 'pause', duration: 50 },
-              { type: 'pointerUp', button: 0 },
-            ],
-          },
-        ],
-      },
-      signal,
-    );
+    await hub(link, 'POST', `/session/${link.sessionId}${path}`, body, signal);
     return true;
   } catch (err) {
-    log.info('the UI helper could not tap; tapping with input tap', { serial, error: String(err) });
-    link.sessionId = null;
+    log.info(`the UI helper could not ${what}; using adb shell input`, { serial, error: String(err) });
+    // A refusal keeps the session; a lost connection or session makes the next read find one.
+    if (!(err instanceof HelperHttpError) || err.error === 'invalid session id') {
+      link.sessionId = null;
+    }
     return false;
   }
+}
+
+/** One touch pointer's W3C actions (handler/W3CActions.java reads them as a gesture). */
+function touch(steps: object[]): unknown {
+  return {
+    actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions: steps }],
+  };
+}
+
+/** A tap: move, down, a 50 ms hold, up. */
+export function tapViaHelper(serial: string, x: number, y: number, signal: AbortSignal): Promise<boolean> {
+  const steps = [
+    { type: 'pointerMove', duration: 0, x, y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pause', duration: 50 },
+    { type: 'pointerUp', button: 0 },
+  ];
+  return actViaHelper(serial, 'tap', '/actions', touch(steps), signal);
+}
+
+/** A swipe: down at the start, a move to the end lasting `durationMs`, up. */
+export function swipeViaHelper(
+  serial: string,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  durationMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const steps = [
+    { type: 'pointerMove', duration: 0, x: from.x, y: from.y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y },
+    { type: 'pointerUp', button: 0 },
+  ];
+  return actViaHelper(serial, 'swipe', '/actions', touch(steps), signal);
+}
+
+/** A key press (handler/PressKeyCode.java: `UiDevice.pressKeyCode`, the same injection as `input keyevent`). */
+export function keyViaHelper(serial: string, keycode: number, signal: AbortSignal): Promise<boolean> {
+  return actViaHelper(serial, 'press a key', '/appium/device/press_keycode', { keycode }, signal);
+}
+
+/**
+ * Text appended to the focused field (handler/SendKeysToElement.java on `/keys`: the focused
+ * element's text is set to its text plus this one through the accessibility API, so any Unicode
+ * text can be typed; no key events are sent).
+ */
+export function typeViaHelper(serial: string, text: string, signal: AbortSignal): Promise<boolean> {
+  return actViaHelper(serial, 'type', '/keys', { text, replace: false }, signal);
 }
 
 /** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */

@@ -4,21 +4,34 @@
  * `appium-uiautomator2-server`) are installed. It is a real HTTP server (node:http) fed by the
  * device's `tcp:6790` streams, so `adb forward` through the real adb server reaches it.
  *
- * Modelled on appium/appium-uiautomator2-server (Apache-2.0):
- * * routes under `/wd/hub` (server/AppiumServlet.java, registerGetHandler / registerPostHandler /
- *   registerDeleteHandler): GET status, POST session, GET and DELETE session/:id, GET source,
- *   GET and POST appium/settings, POST actions (taps); anything else answers 404 with no body
- *   (handleRequest);
- * * every answer is `{"sessionId": …, "value": …}` (http/AppiumResponse.renderTo); errors put
- *   `{"error", "message", "stacktrace"}` in `value` with their HTTP status; a session is created from
- *   `{"capabilities": {…}}` (handler/NewSession.java: without it, "'capabilities' are mandatory for
- *   session creation", wrapped as "session not created");
+ * Modelled on appium/appium-uiautomator2-server (Apache-2.0; line numbers at 10.6.2, commit
+ * 5412fdb3):
+ * * paths with or without the legacy `/wd/hub` prefix (http/ServerHandler.java:43, 69–72 strip it);
+ *   the routes droidbus uses (server/AppiumServlet.java: DELETE session 115, POST session 119, keys
+ *   128, press_keycode 130, settings 132, actions 138; GET status 161, sessions 163, session 165,
+ *   source 181, settings 184); anything else is UnknownCommandException (ServerHandler.java:81–85:
+ *   404, "unknown command");
+ * * every answer is `{"sessionId": …, "value": …}` (http/AppiumResponse.java renderTo, 68); errors put
+ *   `{"error", "message", "stacktrace"}` in `value` with their HTTP status; a missing required field is
+ *   "<Model>: The mandatory field '<name>' is not present in JSON" (model/api/BaseModel.java:64–67),
+ *   answered as 400 "invalid argument" (handler/request/SafeRequestHandler.java:64–65); a session is
+ *   created from `{"capabilities": {…}}` (handler/NewSession.java:48–50: without it, "'capabilities'
+ *   are mandatory for session creation", wrapped as "session not created"); an unknown session is
+ *   404 "invalid session id", "A session is either terminated or not started"
+ *   (model/AppiumUIA2Driver.java:55);
+ * * a key press (handler/PressKeyCode.java:41–49, model/api/KeyCodeModel.java:22–25: `keycode`
+ *   required, `metastate` and `flags` optional) is `UiDevice.pressKeyCode`; `/keys`
+ *   (handler/SendKeysToElement.java:62–117, model/api/SendKeysModel.java:22–24) sets the focused
+ *   element's text through the accessibility API — its text plus `text`, or `text` alone with
+ *   `replace` — and presses Enter when `text` ends in a backslash and `n`; no focused element is 404
+ *   "no such element", "An element could not be located on the page using the given search
+ *   parameters" (common/exceptions/ElementNotFoundException.java:23, 40, 45);
  * * the status text as real servers answer it through Appium's proxy (public Appium logs):
  *   `{"sessionId":"None","value":{"build":{…},"message":"UiAutomator2 Server is ready to accept
  *   commands","ready":true}}`;
- * * the page source (utils/AccessibilityNodeInfoDumper.java, toStream/serializeUiElement): one
+ * * the page source (core/AccessibilityNodeInfoDumper.java: toStream 230–243, serializeUiElement 197): one
  *   snapshot of the window roots (`getCachedWindowRoots()`) under a root element that gets the
- *   display's rotation, width and height; each element is named after its class (toXmlNodeName:
+ *   display's rotation, width and height (166); each element is named after its class (toXmlNodeName 171–189:
  *   `$ @ # &` become dots, repeated dots collapse, leading and trailing dots go, blank names become
  *   android.view.View), attributes with no value are left out, and the output is indented. No
  *   element marks a window: with `enableMultiWindows` every window's root is a child of
@@ -29,7 +42,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
-import { tap } from './ui/input-actions.js';
+import { KEY, keyEvent, setFocusedText, swipe, tap } from './ui/input-actions.js';
 import { shadeTree } from './ui/shade.js';
 import { escapeAttr } from './ui/uiautomator-xml.js';
 import { F, type ViewNode } from './ui/view.js';
@@ -45,6 +58,8 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   allowInvisibleElements: false,
 };
 
+const LEGACY_PREFIX = '/wd/hub';
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -53,6 +68,23 @@ class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+function unknownCommand(): HttpError {
+  return new HttpError(
+    404,
+    'unknown command',
+    'The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource',
+  );
+}
+
+/** A required field of a request's model that is missing (BaseModel.validate). */
+function missing(model: string, field: string): HttpError {
+  return new HttpError(
+    400,
+    'invalid argument',
+    `${model}: The mandatory field '${field}' is not present in JSON`,
+  );
 }
 
 function bool(flags: number, bit: number): string {
@@ -168,12 +200,11 @@ export class SimHelperServer {
       if (this.dev.helperLatencyMs > 0) {
         await new Promise((r) => setTimeout(r, this.dev.helperLatencyMs));
       }
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const parts = path.split('/').filter((p) => p !== '');
-      if (parts[0] !== 'wd' || parts[1] !== 'hub') {
-        throw new HttpError(404, '', '');
+      let path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path.startsWith(LEGACY_PREFIX)) {
+        path = path.slice(LEGACY_PREFIX.length);
       }
-      const [what, id, ...rest] = parts.slice(2);
+      const [what, id, ...rest] = path.split('/').filter((p) => p !== '');
       const route = `${req.method ?? 'GET'} ${what ?? ''}${id !== undefined ? '/:id' : ''}${rest.length ? '/' + rest.join('/') : ''}`;
       if (route === 'GET status') {
         return send(res, 200, 'None', {
@@ -206,7 +237,7 @@ export class SimHelperServer {
         return send(res, 200, created, null);
       }
       if (what !== 'session' || id === undefined) {
-        throw new HttpError(404, '', '');
+        throw unknownCommand();
       }
       sessionId = id;
       const settings = this.sessions.get(id);
@@ -224,38 +255,74 @@ export class SimHelperServer {
         case 'GET session/:id/appium/settings':
           return send(res, 200, id, settings);
         case 'POST session/:id/actions': {
-          // W3C Actions (handler/W3CActions.java): a touch pointer that moves, goes down and up in
-          // place is a tap, injected through the server's UiAutomation; other gestures are not
-          // modelled here (droidbus sends only taps this way).
-          const at = tapOf(body);
-          if (at === null) {
+          // W3C Actions (handler/W3CActions.java): one touch pointer that moves, goes down and up in
+          // place is a tap; down, one move and up is a swipe; both injected through the server's
+          // UiAutomation. Other gestures are not modelled (droidbus sends only these).
+          const gesture = gestureOf(body);
+          if (gesture === null) {
             throw new HttpError(
               400,
               'invalid argument',
-              'only a one-pointer tap is modelled by the simulator',
+              'only a one-pointer tap or swipe is modelled by the simulator',
             );
           }
-          this.dev.stats.lastInput = ['helper-tap', at.x, at.y];
-          this.dev.stats.taps++;
-          tap(this.dev, at.x, at.y);
+          if (gesture.to === undefined) {
+            this.dev.stats.lastInput = ['helper-tap', gesture.from.x, gesture.from.y];
+            tap(this.dev, gesture.from.x, gesture.from.y);
+          } else {
+            const { from, to } = gesture;
+            this.dev.stats.lastInput = ['helper-swipe', from.x, from.y, to.x, to.y];
+            swipe(this.dev, from.x, from.y, to.x, to.y);
+            // The move is injected over its duration, as `input swipe` (capped the same way).
+            await new Promise((r) => setTimeout(r, Math.min(2000, gesture.durationMs)));
+          }
+          return send(res, 200, id, null);
+        }
+        case 'POST session/:id/appium/device/press_keycode': {
+          // handler/PressKeyCode.java: `{keycode, metastate?, flags?}` → UiDevice.pressKeyCode; a
+          // body without a numeric keycode fails the model's parsing (KeyCodeModel).
+          const keycode = (body as { keycode?: unknown } | null)?.keycode;
+          if (typeof keycode !== 'number' || !Number.isInteger(keycode)) {
+            throw missing('KeyCodeModel', 'keycode');
+          }
+          this.dev.stats.lastInput = ['helper-key', keycode];
+          keyEvent(this.dev, keycode);
+          return send(res, 200, id, null);
+        }
+        case 'POST session/:id/keys': {
+          // The focused element's text set (see the header); a trailing backslash-n presses Enter
+          // and, as in setText (69: the regex removes a newline character, not those two), stays.
+          const p = body as { text?: unknown; replace?: unknown } | null;
+          if (typeof p?.text !== 'string') {
+            throw missing('SendKeysModel', 'text');
+          }
+          const enter = p.text.endsWith('\\n');
+          const text = p.text;
+          this.dev.stats.lastInput = ['helper-keys', [...text].length];
+          if (!setFocusedText(this.dev, text, p.replace === true)) {
+            throw new HttpError(
+              404,
+              'no such element',
+              'An element could not be located on the page using the given search parameters',
+            );
+          }
+          if (enter) {
+            keyEvent(this.dev, KEY.ENTER);
+          }
           return send(res, 200, id, null);
         }
         case 'POST session/:id/appium/settings': {
           const update = (body as { settings?: unknown } | null)?.settings;
           if (typeof update !== 'object' || update === null) {
-            throw new HttpError(400, 'invalid argument', "'settings' are mandatory for this command");
+            throw missing('SettingsModel', 'settings');
           }
           Object.assign(settings, update);
           return send(res, 200, id, null);
         }
         default:
-          throw new HttpError(404, '', '');
+          throw unknownCommand();
       }
     } catch (err) {
-      if (err instanceof HttpError && err.error === '') {
-        res.writeHead(404).end();
-        return;
-      }
       const e = err instanceof HttpError ? err : new HttpError(500, 'unknown error', String(err));
       send(res, e.status, sessionId ?? 'None', {
         error: e.error,
@@ -266,26 +333,43 @@ export class SimHelperServer {
   }
 }
 
-/** The point of a W3C tap: one pointer source whose actions are pointerMove, pointerDown, (pause), pointerUp. */
-function tapOf(body: unknown): { x: number; y: number } | null {
+interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * The gesture of W3C actions from one pointer source: pointerMove, pointerDown, (pause),
+ * pointerUp is a tap at the first move; with one more pointerMove before the up, a swipe to it.
+ */
+function gestureOf(body: unknown): { from: Point; to?: Point; durationMs: number } | null {
   const sources = (body as { actions?: unknown } | null)?.actions;
   if (!Array.isArray(sources) || sources.length !== 1) {
     return null;
   }
-  const steps = (sources[0] as { type?: string; actions?: unknown }).actions;
-  if ((sources[0] as { type?: string }).type !== 'pointer' || !Array.isArray(steps)) {
+  const source = sources[0] as { type?: string; actions?: unknown };
+  if (source.type !== 'pointer' || !Array.isArray(source.actions)) {
     return null;
   }
-  const kinds = steps.map((a) => (a as { type?: string }).type).filter((t) => t !== 'pause');
-  const move = steps[0] as { type?: string; x?: unknown; y?: unknown };
-  if (
-    kinds.join(',') !== 'pointerMove,pointerDown,pointerUp' ||
-    typeof move.x !== 'number' ||
-    typeof move.y !== 'number'
-  ) {
+  const steps = (source.actions as { type?: string; x?: unknown; y?: unknown; duration?: unknown }[]).filter(
+    (a) => a.type !== 'pause',
+  );
+  const point = (a: { x?: unknown; y?: unknown } | undefined): Point | null =>
+    typeof a?.x === 'number' && typeof a.y === 'number' ? { x: Math.round(a.x), y: Math.round(a.y) } : null;
+  const kinds = steps.map((a) => a.type).join(',');
+  const from = point(steps[0]);
+  if (from === null) {
     return null;
   }
-  return { x: Math.round(move.x), y: Math.round(move.y) };
+  if (kinds === 'pointerMove,pointerDown,pointerUp') {
+    return { from, durationMs: 0 };
+  }
+  const to = point(steps[2]);
+  const duration = steps[2]?.duration;
+  const durationMs = typeof duration === 'number' && duration > 0 ? duration : 0;
+  return kinds === 'pointerMove,pointerDown,pointerMove,pointerUp' && to !== null
+    ? { from, to, durationMs }
+    : null;
 }
 
 function send(res: ServerResponse, status: number, sessionId: string, value: unknown): void {

@@ -49,7 +49,9 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     dev.stopHelper();
   }
   ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
-  // AndroidJUnitRunner's printer names the test class as the test starts.
+  // AndroidJUnitRunner's printer names the test class as the test starts: InstrumentationResultPrinter
+  // .testStarted puts String.format("\n%s:", testClass) in the status's "stream", which `am
+  // instrument` (without -r) prints as it is.
   await ctx.stdout.write('\nio.appium.uiautomator2.server.test.AppiumUiAutomator2Server:');
   // The server listens only once the instrumentation is up (2.5–5.3 s in public Appium logs).
   if (dev.helperStartMs > 0) {
@@ -68,6 +70,10 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     // The shell went away; the instrumented process goes on, as on a device.
     return 130;
   }
+  // The server's process died (force-stop): ActivityManagerService.handleAppDiedLocked finishes the
+  // instrumentation with RESULT_CANCELED (0) and shortMsg "Process crashed.", which `am instrument`
+  // prints as INSTRUMENTATION_RESULT / INSTRUMENTATION_CODE lines (test harnesses match this text,
+  // e.g. scripts that grep am instrument's output for "Process crashed.").
   await ctx.stdout.write('\nINSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n');
   return 0;
 }

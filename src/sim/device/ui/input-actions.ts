@@ -141,6 +141,15 @@ export function typeText(dev: Device, text: string): boolean {
   return true;
 }
 
+/** Sets the focused field's text, appended or replaced (an accessibility ACTION_SET_TEXT). False when nothing has focus. */
+export function setFocusedText(dev: Device, text: string, replace: boolean): boolean {
+  const field = dev.topActivity().state.focus;
+  if (field !== null && replace) {
+    dev.topActivity().state.fields[field] = '';
+  }
+  return typeText(dev, text);
+}
+
 /** Clears the focused field (ADBKeyBoard's ADB_CLEAR_TEXT). */
 export function clearText(dev: Device): void {
   const rec = dev.topActivity();
