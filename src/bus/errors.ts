@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * The closed set of error codes that travel on the bus. Frontends map them to the MCP error model:
- * INVALID → invalid_params, INTERNAL → internal_error, everything else → a tool error the model reads.
+ * INVALID → an `invalid_argument` tool error (or the `reason` in its details), INTERNAL → a JSON-RPC
+ * internal error, everything else → a tool error the model reads (src/mcp/server.ts).
  */
 export const ERROR_CODES = [
   'INVALID',

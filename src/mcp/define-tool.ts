@@ -13,24 +13,23 @@ import type { SessionState } from './session.js';
 export type ToolKind = 'R' | 'W' | 'D' | 'O';
 
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint?: boolean;
   openWorldHint: boolean;
 }
 
-/** The annotations of a kind: all three hints are always set. */
-export function annotationsFor(kind: ToolKind, title: string): ToolAnnotations {
+/** The annotations of a kind: all three hints are always set (the title is the tool's own, not repeated). */
+export function annotationsFor(kind: ToolKind): ToolAnnotations {
   switch (kind) {
     case 'R':
-      return { title, readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+      return { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
     case 'W':
-      return { title, readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+      return { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
     case 'D':
-      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+      return { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
     case 'O':
-      return { title, readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+      return { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
     default: {
       const never: never = kind;
       throw new Error(`unknown tool kind ${String(never)}`);
@@ -96,21 +95,61 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefi
   return def;
 }
 
-/** A valid request that failed: becomes a tool result with `isError: true` that the model reads. */
+/**
+ * The stable codes of tool errors, in `structuredContent.error.code` of every `isError` result
+ * (MCP 2025-11-25: argument and rule failures are tool execution errors the model reads, not
+ * protocol errors). The text says what was wrong and what to do; the code is for clients.
+ */
+export const TOOL_ERROR_CODES = [
+  /** An argument is malformed, out of range, or breaks a rule between arguments. */
+  'invalid_argument',
+  /** The project's build scripts may not run: the user has not trusted the folder. */
+  'untrusted_project',
+  /** A package outside the open project's application ids, without allow_foreign_package. */
+  'foreign_package',
+  /** A Gradle task the task policy refuses (publishing, uploads, signing…). */
+  'blocked_task',
+  /** The tool needs an open Android project and none is selected. */
+  'no_project',
+  /** A pinned session's project was closed on the host. */
+  'project_closed',
+  'not_found',
+  'busy',
+  'timeout',
+  'cancelled',
+  'device_offline',
+  'unavailable',
+  /** The work ran and failed (a build, a test run, a device command). */
+  'failed',
+  'crashed',
+] as const;
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+/** A call that cannot be served: a tool result with `isError: true` and a stable code. */
 export class ToolError extends Error {
   constructor(
     message: string,
+    /** The tool's own result shape, when the failed work still has one (a failed build's errors). */
     readonly structured?: Record<string, unknown>,
+    readonly code: ToolErrorCode = 'failed',
   ) {
     super(message);
     this.name = 'ToolError';
   }
 }
 
-/** Arguments that passed the schema but break a rule (cross-field, scope, trust): `invalid_params`. */
-export class InvalidParamsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidParamsError';
+/** Arguments that passed the schema but break a rule (cross-field, scope, trust): refused before any work. */
+export class ArgumentError extends ToolError {
+  constructor(
+    message: string,
+    code:
+      | 'invalid_argument'
+      | 'untrusted_project'
+      | 'foreign_package'
+      | 'blocked_task'
+      | 'no_project' = 'invalid_argument',
+  ) {
+    super(message, undefined, code);
+    this.name = 'ArgumentError';
   }
 }

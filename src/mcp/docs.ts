@@ -1,6 +1,6 @@
 import type { ToolDefinition } from './define-tool.js';
 import { annotationsFor } from './define-tool.js';
-import { toolListing } from './server.js';
+import { toolListing } from './tool-listing.js';
 import { NOT_OVER_ADB } from './instructions.js';
 import { DEFAULT_TOOLSETS, OPT_IN_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
 
@@ -24,7 +24,7 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
     '|------|---------|--------------|-----------------|---------------|',
   ];
   for (const kind of ['R', 'W', 'D', 'O'] as const) {
-    const a = annotationsFor(kind, '');
+    const a = annotationsFor(kind);
     out.push(
       `| ${kind} | ${KIND_MEANING[kind]} | ${a.readOnlyHint} | ${a.destructiveHint} | ${a.openWorldHint} |`,
     );

@@ -56,7 +56,7 @@ export function buildInstructions(
   }
   parts.push(NOT_OVER_ADB);
   parts.push(
-    'Tool errors say what failed and what to try next. Arguments are validated strictly: a refused argument is an invalid_params error naming the rule.',
+    'Tool errors (isError results) say what failed and what to try next, with a stable structuredContent.error.code (invalid_argument, untrusted_project, foreign_package, blocked_task, no_project, not_found, busy, timeout, device_offline…). Arguments are validated strictly: a refused argument names the rule; fix it and call again.',
   );
   parts.push(
     'droidbus covers stateful work (builds, logs, crashes, the running app); read the droidbus://skill resource for when to use it and when another tool (the Android SDK tools, plain adb) fits better.',

@@ -5,15 +5,13 @@
  * inside the canonical project root; the project actor does the reading (at most 512 KiB, with a
  * truncation note, invalid UTF-8 as U+FFFD), never this process's JSON-RPC loop.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BusError } from '../bus/errors.js';
 import type { ProjectFileKind } from '../bus/messages/project.js';
+import { INVALID_REQUEST, ProtocolError, RESOURCE_NOT_FOUND } from './protocol-error.js';
 import { defineResource, type ResourceDefinition } from './resources.js';
 import type { SessionState } from './session.js';
 import { healthReport, projectInfo } from './tools/project.js';
 
-/** The spec's resource-not-found code. */
-const RESOURCE_NOT_FOUND = -32002;
 /** Listing asks the project actor once for all four files, within this window. */
 const LISTING_CACHE_MS = 1_000;
 
@@ -64,7 +62,10 @@ const FILES: readonly FileResource[] = [
 function needRoot(session: SessionState): string {
   const root = session.project.root;
   if (root === null) {
-    throw new McpError(RESOURCE_NOT_FOUND, 'No Android project is selected, so it has no project files.');
+    throw new ProtocolError(
+      RESOURCE_NOT_FOUND,
+      'No Android project is selected, so it has no project files.',
+    );
   }
   return root;
 }
@@ -123,10 +124,10 @@ export function projectResources(): ResourceDefinition[] {
             return r.text;
           } catch (err) {
             if (err instanceof BusError && err.code === 'INVALID') {
-              throw new McpError(ErrorCode.InvalidRequest, `${file.uri}: ${err.message}`);
+              throw new ProtocolError(INVALID_REQUEST, `${file.uri}: ${err.message}`);
             }
             if (err instanceof BusError && err.code === 'NOT_FOUND') {
-              throw new McpError(RESOURCE_NOT_FOUND, `${file.uri} is not available: ${err.message}`);
+              throw new ProtocolError(RESOURCE_NOT_FOUND, `${file.uri} is not available: ${err.message}`);
             }
             throw err;
           }

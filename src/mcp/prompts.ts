@@ -1,11 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import { INVALID_PARAMS, ProtocolError } from './protocol-error.js';
 import type { RequestRecord } from './server.js';
 
 /** One argument of a prompt. Values are plain strings; `pattern` says which ones are accepted. */
@@ -166,8 +162,8 @@ export function checkPromptArguments(
   const known = new Set(prompt.arguments.map((a) => a.name));
   const unknown = Object.keys(args).filter((k) => !known.has(k));
   if (unknown.length > 0) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      INVALID_PARAMS,
       `Prompt ${prompt.name} has no argument ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}; it takes ${prompt.arguments.map((a) => a.name).join(', ') || 'no arguments'}.`,
     );
   }
@@ -176,22 +172,22 @@ export function checkPromptArguments(
     const value = args[arg.name];
     if (value === undefined || value === '') {
       if (arg.required) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          INVALID_PARAMS,
           `Prompt ${prompt.name} needs the argument '${arg.name}': ${arg.description}`,
         );
       }
       continue;
     }
     if (value.length > MAX_ARGUMENT_LENGTH) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        INVALID_PARAMS,
         `Prompt ${prompt.name}: '${arg.name}' is longer than ${MAX_ARGUMENT_LENGTH} characters.`,
       );
     }
     if (arg.pattern && !new RegExp(`^(?:${arg.pattern.source})$`, arg.pattern.flags).test(value)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        INVALID_PARAMS,
         `Prompt ${prompt.name}: '${arg.name}' is not valid${arg.example ? ` (for example ${arg.example})` : ''}.`,
       );
     }
@@ -220,8 +216,8 @@ export function registerPrompts(
     const prompt = prompts.find((p) => p.name === request.params.name);
     if (!prompt) {
       record({ kind: 'prompt', name, durationMs: 0, status: 'not_found', summary: 'unknown prompt' });
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        INVALID_PARAMS,
         `Unknown prompt '${name}'. Call prompts/list for the prompts this server has.`,
       );
     }

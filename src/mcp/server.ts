@@ -1,19 +1,27 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BusError } from '../bus/errors.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
-import { InvalidParamsError, ToolError, annotationsFor } from './define-tool.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './define-tool.js';
+import { ArgumentError, TOOL_ERROR_CODES, ToolError } from './define-tool.js';
+import { toolListing } from './tool-listing.js';
+import type { ToolContext, ToolDefinition, ToolErrorCode, ToolResult } from './define-tool.js';
+import { capText, ERROR_CUT_HINT, ERROR_TEXT_BUDGET, TEXT_BUDGET, TEXT_CUT_HINT } from './budgets.js';
+import {
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  ProtocolError,
+  RESOURCE_NOT_FOUND,
+} from './protocol-error.js';
 import { buildInstructions } from './instructions.js';
 import { ALL_PROMPTS, registerPrompts } from './prompts.js';
 import type { PromptDefinition } from './prompts.js';
@@ -59,39 +67,6 @@ export interface McpServerOptions {
   onRequest?: (record: RequestRecord) => void;
 }
 
-/** A tool's JSON Schema for tools/list: the input form (defaults optional), without `$schema`. */
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json['$schema'];
-  return json;
-}
-
-/** Listings are computed once per tool: every HTTP session creates a server, and JSON Schema costs ms. */
-const listingCache = new WeakMap<ToolDefinition, Tool>();
-
-/** The tools/list entry of a tool. Inputs are closed: an argument the tool does not know is refused. */
-export function toolListing(tool: ToolDefinition): Tool {
-  const cached = listingCache.get(tool);
-  if (cached) {
-    return cached;
-  }
-  const listing: Tool = {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: {
-      ...jsonSchemaOf(tool.input, 'input'),
-      additionalProperties: false,
-    } as unknown as Tool['inputSchema'],
-    annotations: annotationsFor(tool.kind, tool.title),
-  };
-  if (tool.output) {
-    listing.outputSchema = jsonSchemaOf(tool.output, 'output') as Tool['outputSchema'];
-  }
-  listingCache.set(tool, listing);
-  return listing;
-}
-
 /** What a bus error means for the model: the message plus what to try next. */
 function busErrorText(err: BusError): string {
   switch (err.code) {
@@ -112,10 +87,92 @@ function busErrorText(err: BusError): string {
   }
 }
 
+/** tools/call as the protocol layer sees it: droidbus checks the params itself (callParams). */
+const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The tool and arguments of a tools/call, or -32602 saying what is malformed. */
+function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
+  if (!isPlainObject(params)) {
+    throw new ProtocolError(
+      INVALID_PARAMS,
+      'tools/call needs params: an object with name (the tool to call) and arguments (an object of its named arguments).',
+    );
+  }
+  const name = params['name'];
+  if (typeof name !== 'string' || name === '') {
+    throw new ProtocolError(
+      INVALID_PARAMS,
+      `tools/call needs params.name, the name of a tool (a string; got ${name === undefined ? 'none' : Array.isArray(name) ? 'an array' : typeof name}). Call tools/list for the tools this server has.`,
+    );
+  }
+  const args = params['arguments'];
+  if (args !== undefined && args !== null && !isPlainObject(args)) {
+    throw new ProtocolError(
+      INVALID_PARAMS,
+      `tools/call params.arguments must be an object of named arguments (got ${Array.isArray(args) ? 'an array' : typeof args}), e.g. {"device_serial": "emulator-5554"}.`,
+    );
+  }
+  return { name, args: isPlainObject(args) ? args : {} };
+}
+
+/** The stable code of a bus error: a reason its sender named, else one per bus code. */
+function toolErrorCodeOf(err: BusError): ToolErrorCode {
+  const reason = err.details?.['reason'];
+  if (typeof reason === 'string' && (TOOL_ERROR_CODES as readonly string[]).includes(reason)) {
+    return reason as ToolErrorCode;
+  }
+  return BUS_ERROR_CODES[err.code];
+}
+
+const BUS_ERROR_CODES: Record<BusError['code'], ToolErrorCode> = {
+  INVALID: 'invalid_argument',
+  NOT_FOUND: 'not_found',
+  BUSY: 'busy',
+  TIMEOUT: 'timeout',
+  CANCELLED: 'cancelled',
+  DEVICE_OFFLINE: 'device_offline',
+  UNAVAILABLE: 'unavailable',
+  FAILED: 'failed',
+  CRASHED: 'crashed',
+  // Never a tool result (a protocol error), listed for the record's type only.
+  INTERNAL: 'failed',
+};
+
+/** A bus error's machine-readable facts for clients (its reason is the code already). */
+function detailsOf(err: BusError): Record<string, unknown> | undefined {
+  if (err.details === undefined) {
+    return undefined;
+  }
+  const { reason: _reason, ...rest } = err.details;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/**
+ * A tool execution error: `isError`, the text (at most ERROR_TEXT_BUDGET characters, the cut
+ * said), and `structuredContent` with `error.code` — beside the tool's own result shape when the
+ * failed work has one (a failed build's diagnostics).
+ */
+export function toolFailure(
+  code: ToolErrorCode,
+  text: string,
+  structured?: Record<string, unknown>,
+  details?: Record<string, unknown>,
+): CallToolResult {
+  return {
+    content: [{ type: 'text', text: capText(text, ERROR_TEXT_BUDGET, ERROR_CUT_HINT) }],
+    isError: true,
+    structuredContent: { ...structured, error: { code, ...(details ? { details } : {}) } },
+  };
+}
+
 /**
  * Creates the MCP server of one session on the SDK's low-level `Server`. We register tools/list
- * and tools/call ourselves because the error model needs bad arguments to be a JSON-RPC
- * invalid_params error, which the SDK's McpServer turns into a tool result.
+ * and tools/call ourselves: listings are computed once per tool, a malformed tools/call is answered
+ * in words, and every error follows one map (bad arguments and refusals → coded `isError` results).
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { session } = options;
@@ -187,7 +244,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         summary: 'not found',
       });
       // The spec's resource-not-found code.
-      throw new McpError(-32002, `Resource not found: ${uri}`);
+      throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
     }
     const closed = resource.projectFile ? pinnedProjectClosed(session) : null;
     if (closed !== null) {
@@ -198,7 +255,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         status: 'invalid_request',
         summary: closed,
       });
-      throw new McpError(ErrorCode.InvalidRequest, `${resource.uri}: ${closed}`);
+      throw new ProtocolError(INVALID_REQUEST, `${resource.uri}: ${closed}`);
     }
     try {
       const text = await resource.read(session, extra.signal);
@@ -225,41 +282,79 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   registerPrompts(server, options.prompts ?? ALL_PROMPTS, recordRequest);
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    if (session.clientName === null) {
-      // A client that pipelines its first call behind `initialized` can get here first.
-      learnClient();
-    }
-    const name = request.params.name;
-    const tool = byName.get(name);
-    if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool '${name}'. Call tools/list for the tools this server has.`,
-      );
-    }
-    if (!session.toolsets.includes(tool.toolset)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `${name} is in the "${tool.toolset}" toolset, which this droidbus MCP server does not serve (it serves ${session.toolsets.join(', ')}). Ask the user to add ${tool.toolset} to --toolsets in the droidbus registration.`,
-      );
-    }
-    const args = request.params.arguments ?? {};
+  // Server.setRequestHandler checks a tools/call against the SDK's schema before the handler and
+  // answers a raw zod dump (or -32603 when the protocol layer's parse fails first); droidbus checks
+  // the request itself (callParams) and answers in words.
+  Protocol.prototype.setRequestHandler.call(
+    server,
+    LOOSE_CALL_TOOL_REQUEST,
+    async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => {
+      if (session.clientName === null) {
+        // A client that pipelines its first call behind `initialized` can get here first.
+        learnClient();
+      }
+      const { name, args } = callParams(request.params);
+      const tool = byName.get(name);
+      if (!tool) {
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          `Unknown tool '${name.slice(0, 100)}'. Call tools/list for the tools this server has.`,
+        );
+      }
+      if (!session.toolsets.includes(tool.toolset)) {
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          `${name} is in the "${tool.toolset}" toolset, which this droidbus MCP server does not serve (it serves ${session.toolsets.join(', ')}). Ask the user to add ${tool.toolset} to --toolsets in the droidbus registration.`,
+        );
+      }
+      return callTool(tool, args, extra);
+    },
+  );
+
+  async function callTool(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ): Promise<CallToolResult> {
+    const name = tool.name;
+    const started = performance.now();
+    const record = (
+      status: ToolCallRecord['status'],
+      summary: string,
+      recordedArgs: Record<string, unknown> | undefined,
+      refused = false,
+    ): void => {
+      if (!options.onToolCall) {
+        return;
+      }
+      try {
+        options.onToolCall({
+          name,
+          kind: tool.kind,
+          durationMs: performance.now() - started,
+          status,
+          summary,
+          args: recordedArgs,
+          refused,
+        });
+      } catch (err) {
+        log.warn('the tool-call listener threw', { error: String(err) });
+      }
+    };
+    // Bad arguments are tool execution errors (MCP 2025-11-25, SEP-1303): the model reads them.
     const unknown = Object.keys(args).filter((key) => !(key in tool.input.shape));
     if (unknown.length > 0) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for ${name}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}; it takes ${Object.keys(tool.input.shape).join(', ') || 'no arguments'}.`,
-      );
+      const text = `Invalid arguments for ${name}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k.slice(0, 100)}'`).join(', ')}; it takes ${Object.keys(tool.input.shape).join(', ') || 'no arguments'}.`;
+      record('invalid_params', text, undefined);
+      return toolFailure('invalid_argument', text);
     }
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`,
-      );
+      const text = `Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`;
+      record('invalid_params', text, undefined);
+      return toolFailure('invalid_argument', text);
     }
-    const started = performance.now();
+    const data = parsed.data as Record<string, unknown>;
     const progressToken = extra._meta?.progressToken;
     // The SDK aborts a handler's signal both for notifications/cancelled and when the connection
     // closes (after which it has no transport). Only the first is the client cancelling this call.
@@ -298,76 +393,52 @@ export function createMcpServer(options: McpServerOptions): Server {
           .catch((err: unknown) => log.debug('progress notification failed', { error: String(err) }));
       },
     };
-    const record = (status: ToolCallRecord['status'], summary: string, refused = false): void => {
-      if (!options.onToolCall) {
-        return;
-      }
-      try {
-        options.onToolCall({
-          name,
-          kind: tool.kind,
-          durationMs: performance.now() - started,
-          status,
-          summary,
-          args: parsed.data as Record<string, unknown>,
-          refused,
-        });
-      } catch (err) {
-        log.warn('the tool-call listener threw', { error: String(err) });
-      }
-    };
     const closed = tool.projectIndependent ? null : pinnedProjectClosed(session);
     if (closed) {
-      record('tool_error', closed, true);
-      return { content: [{ type: 'text', text: closed }], isError: true };
+      record('tool_error', closed, data, true);
+      return toolFailure('project_closed', closed);
     }
     let result: ToolResult;
     try {
-      result = await tool.handle(parsed.data, ctx);
+      result = await tool.handle(data, ctx);
     } catch (err) {
-      if (err instanceof InvalidParamsError) {
-        record('invalid_params', err.message);
-        throw new McpError(ErrorCode.InvalidParams, err.message);
-      }
       if (err instanceof ToolError) {
-        record('tool_error', err.message);
-        return {
-          content: [{ type: 'text', text: err.message }],
-          isError: true,
-          ...(err.structured ? { structuredContent: err.structured } : {}),
-        };
+        record(err instanceof ArgumentError ? 'invalid_params' : 'tool_error', err.message, data);
+        return toolFailure(err.code, err.message, err.structured);
       }
       if (err instanceof BusError) {
-        if (err.code === 'INVALID') {
-          record('invalid_params', err.message);
-          throw new McpError(ErrorCode.InvalidParams, err.message);
-        }
         if (err.code === 'INTERNAL') {
-          record('internal_error', err.message);
-          throw new McpError(ErrorCode.InternalError, `droidbus internal error in ${name}: ${err.message}`);
+          record('internal_error', err.message, data);
+          throw new ProtocolError(INTERNAL_ERROR, `droidbus internal error in ${name}: ${err.message}`);
         }
-        record(err.code === 'CANCELLED' ? 'cancelled' : 'tool_error', err.message);
-        return { content: [{ type: 'text', text: busErrorText(err) }], isError: true };
+        const code = toolErrorCodeOf(err);
+        record(
+          err.code === 'INVALID' ? 'invalid_params' : err.code === 'CANCELLED' ? 'cancelled' : 'tool_error',
+          err.message,
+          data,
+        );
+        return toolFailure(code, busErrorText(err), undefined, detailsOf(err));
       }
       const message = err instanceof Error ? err.message : String(err);
       log.error(`${name} failed unexpectedly`, { error: err instanceof Error ? err.stack : message });
-      record('internal_error', message);
-      throw new McpError(ErrorCode.InternalError, `droidbus internal error in ${name}: ${message}`);
+      record('internal_error', message, data);
+      throw new ProtocolError(INTERNAL_ERROR, `droidbus internal error in ${name}: ${message}`);
     }
     if (tool.output) {
       const checked = tool.output.safeParse(result.structured);
       if (!checked.success) {
         const message = `droidbus internal error in ${name}: its result does not match its output schema: ${z.prettifyError(checked.error)}`;
-        record('internal_error', message);
-        throw new McpError(ErrorCode.InternalError, message);
+        record('internal_error', message, data);
+        throw new ProtocolError(INTERNAL_ERROR, message);
       }
     }
-    record('ok', result.text);
+    record('ok', result.text, data);
+    const text = capText(result.text, TEXT_BUDGET, TEXT_CUT_HINT);
     return {
-      content: [...(result.before ?? []), { type: 'text', text: result.text }],
+      content: [...(result.before ?? []), { type: 'text', text }],
       ...(result.structured ? { structuredContent: result.structured } : {}),
     };
-  });
+  }
 
   return server;
 }

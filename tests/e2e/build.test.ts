@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import {
@@ -16,6 +16,7 @@ import {
   waitForRecord,
   writeSample,
 } from '../helpers/build-project.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 const home = tempDir('droidbus-build-home-');
 const work = tempDir('droidbus-build-work-');
@@ -41,16 +42,9 @@ afterAll(async () => {
   work.remove();
 });
 
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected invalid_params, the call succeeded');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
+function invalidParams(promise: Promise<unknown>): Promise<string> {
+  return refusedWith(promise);
 }
 
 describe('run_gradle_task on the sample project', () => {
@@ -111,19 +105,24 @@ describe('run_gradle_task on the sample project', () => {
     expect(apkPath.structuredContent).toMatchObject({ found: true, path: apk, via: 'output-metadata' });
   });
 
-  it('refuses an untrusted project with invalid_params before anything is spawned', async () => {
+  it('refuses an untrusted project with a tool error coded untrusted_project before anything is spawned', async () => {
     const before = readHistory(home.dir).length;
-    const message = await invalidParams(
+    const message = await refusedWith(
       other.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } }),
+      'untrusted_project',
     );
     expect(message).toContain(`droidbus trust ${JSON.stringify(untrusted)}`);
     // Nothing ran: the stand-in writes its daemon marker and build outputs on every build.
     expect(existsSync(path.join(untrusted, 'app', 'build'))).toBe(false);
     expect(existsSync(path.join(untrusted, '.gradle'))).toBe(false);
     expect(readHistory(home.dir)).toHaveLength(before);
-    await invalidParams(other.client.callTool({ name: 'run_tests', arguments: { test_type: 'unit' } }));
-    await invalidParams(
+    await refusedWith(
+      other.client.callTool({ name: 'run_tests', arguments: { test_type: 'unit' } }),
+      'untrusted_project',
+    );
+    await refusedWith(
       other.client.callTool({ name: 'build_run_configuration', arguments: { name: 'app (demoDebug)' } }),
+      'untrusted_project',
     );
   });
 
@@ -146,10 +145,12 @@ describe('run_gradle_task on the sample project', () => {
     ['aPSR', '*PlayStore*'],
     ['-x', 'Gradle option'],
     ['--init-script=evil.gradle', 'Gradle option'],
-  ])('refuses the task %s (%s) with invalid_params and runs nothing', async (task, why) => {
+  ])('refuses the task %s (%s) with a tool error and runs nothing', async (task, why) => {
     const before = readHistory(home.dir).length;
-    const message = await invalidParams(
+    // A blocked task is coded blocked_task; an option-shaped name is a malformed argument.
+    const message = await refusedWith(
       session.client.callTool({ name: 'run_gradle_task', arguments: { task } }),
+      why.includes('*') ? 'blocked_task' : 'invalid_argument',
     );
     expect(message).toContain(why.includes('*') ? why : 'looks like a Gradle option');
     expect(readHistory(home.dir)).toHaveLength(before);

@@ -11,7 +11,6 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResponseOf } from '../../src/bus/registry.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
@@ -21,6 +20,7 @@ import { shortTempDir, startHostProcess, type HostProcess } from '../helpers/hos
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 const PKG = 'com.droidbus.sample.demo.debug';
 const APK = 'app/build/outputs/apk/demo/debug/app-demo-debug.apk';
@@ -96,16 +96,9 @@ async function launch(id: string): Promise<{ launched: Launch; entry: Get['timel
   return { launched, entry };
 }
 
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected invalid_params, the call succeeded');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
+function invalidParams(promise: Promise<unknown>): Promise<string> {
+  return refusedWith(promise);
 }
 
 beforeAll(async () => {

@@ -1,12 +1,13 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHistory, sha256Of } from '../helpers/build-project.js';
 import { eventually, startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 // The device-admin toolset end to end: SDK client → built `droidbus mcp --project …` → real adb server
 // → `droidbus sim` (one tcp device, one emulator), with a test SDK whose `emulator` is the sim's stand-in.
@@ -82,14 +83,9 @@ afterAll(async () => {
   outside?.remove();
 });
 
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => new Error('expected invalid_params, the call succeeded'),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
+function invalidParams(promise: Promise<unknown>): Promise<string> {
+  return refusedWith(promise);
 }
 
 async function stats(serial: string): Promise<SimStats> {
@@ -218,13 +214,22 @@ describe('package scope', () => {
       ],
     ];
     for (const [tool, args] of calls) {
-      const message = await invalidParams(world.call(tool, args));
+      const message = await refusedWith(world.call(tool, args), 'foreign_package');
       expect(message, tool).toContain("'com.android.chrome' is not this project's app");
       expect(message).toContain('com.droidbus.sample');
       expect(message).toContain('allow_foreign_package: true');
     }
     // A name that only starts like the project's is outside it too.
-    await invalidParams(world.call('stop_app', { device_serial: tcp, package: 'com.droidbus.samplex' }));
+    await refusedWith(
+      world.call('stop_app', { device_serial: tcp, package: 'com.droidbus.samplex' }),
+      'foreign_package',
+    );
+    // A name that is no package name at all is a malformed argument, refused the same way.
+    const bad = await refusedWith(
+      world.call('stop_app', { device_serial: tcp, package: 'com.x; reboot' }),
+      'invalid_argument',
+    );
+    expect(bad).toContain('package');
   });
 
   it('acts on another package with allow_foreign_package: true', async () => {

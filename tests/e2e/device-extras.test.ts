@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 // The device-extras toolset end to end: SDK client → built `droidbus mcp --toolsets …,device-extras`
 // → real adb server → `droidbus sim` (one tcp device, one emulator).
@@ -69,14 +70,9 @@ async function stats(target = serial): Promise<SimStats> {
   return JSON.parse(await world.shell(target, 'sim stats')) as SimStats;
 }
 
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => new Error('expected invalid_params'),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
+function invalidParams(promise: Promise<unknown>): Promise<string> {
+  return refusedWith(promise);
 }
 
 async function notifications(pkg?: string): Promise<Notification[]> {

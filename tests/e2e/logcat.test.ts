@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type {
   CrashGroupWire,
   CrashWire,
@@ -20,6 +19,7 @@ import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 const home = tempDir('droidbus-logcat-home-');
 const project = tempDir('droidbus-logcat-project-');
@@ -58,14 +58,8 @@ async function ok<T = Record<string, unknown>>(name: string, args: Record<string
   return r.data;
 }
 
-async function invalidParams(name: string, args: Record<string, unknown>): Promise<string> {
-  const err = await session.client.callTool({ name, arguments: args }).then(
-    () => new Error(`${name} accepted ${JSON.stringify(args)}`),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+function invalidParams(name: string, args: Record<string, unknown>): Promise<string> {
+  return refusedWith(session.client.callTool({ name, arguments: args }));
 }
 
 /** Calls `read` until `done` holds for its value, or fails after `ms`. */
@@ -441,15 +435,8 @@ describe('a session without a project', () => {
       env: { ANDROID_ADB_SERVER_PORT: String(server.port), DROIDBUS_HOME: bare.dir },
     });
     try {
-      const refused = async (name: string, args: Record<string, unknown>): Promise<string> => {
-        const err = await other.client.callTool({ name, arguments: args }).then(
-          () => null,
-          (e: unknown) => e,
-        );
-        expect(err).toBeInstanceOf(McpError);
-        expect((err as McpError).code).toBe(-32602);
-        return (err as McpError).message;
-      };
+      const refused = (name: string, args: Record<string, unknown>): Promise<string> =>
+        refusedWith(other.client.callTool({ name, arguments: args }));
       expect(await refused('get_exit_reasons', { device_serial: a })).toContain('pass package');
       expect(await refused('get_app_runtime_state', { device_serial: a })).toContain('pass package');
       expect(await refused('get_logcat_entries', { query: 'package:mine' })).toContain('package:mine');

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import type { McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { invalidArgument } from '../helpers/tool-errors.js';
 
 const home = tempDir('droidbus-home-');
 const project = tempDir('droidbus-project-');
@@ -104,18 +105,36 @@ describe('droidbus mcp over stdio, driven by the SDK client', () => {
     expect(text).toContain('FAIL gradle wrapper');
   });
 
-  it('refuses an argument the tool does not take with invalid_params', async () => {
-    const err = await expectInvalidParams(
+  it('refuses an argument the tool does not take with a tool error the model reads', async () => {
+    const text = await invalidArgument(
       session.client.callTool({ name: 'get_project_info', arguments: { project: '/etc' } }),
     );
-    expect(err.message).toContain("unknown argument 'project'");
+    expect(text).toContain("unknown argument 'project'");
   });
 
-  it('refuses an unknown tool with invalid_params', async () => {
+  it('refuses an unknown tool with invalid_params, the message prefixed once', async () => {
     const err = await expectInvalidParams(
       session.client.callTool({ name: 'rm_rf_everything', arguments: {} }),
     );
-    expect(err.message).toContain("Unknown tool 'rm_rf_everything'");
+    expect(err.message).toBe(
+      "MCP error -32602: Unknown tool 'rm_rf_everything'. Call tools/list for the tools this server has.",
+    );
+  });
+
+  it.each([
+    [
+      { name: 'list_devices', arguments: [1, 2] },
+      'params.arguments must be an object of named arguments (got an array)',
+    ],
+    [{ name: 'list_devices', arguments: 'device_serial=x' }, '(got string)'],
+    [{ arguments: {} }, 'tools/call needs params.name, the name of a tool (a string; got none)'],
+    [{ name: ['list_devices'] }, '(a string; got an array)'],
+  ])('answers a malformed tools/call %j with invalid_params in words', async (params, says) => {
+    const err = await expectInvalidParams(
+      session.client.request({ method: 'tools/call', params: params as never }, CallToolResultSchema),
+    );
+    expect(err.message).toContain(says);
+    expect(err.message).not.toContain('"code"');
   });
 
   it('serves its runtime figures (RSS and event-loop delay) as droidbus://runtime', async () => {

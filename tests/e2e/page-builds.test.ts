@@ -22,6 +22,7 @@ import type { TestBrowser } from '../helpers/page-browser.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm } from '../helpers/sim-farm.js';
 import type { SimFarm } from '../helpers/sim-farm.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 const PKG = 'com.droidbus.sample.demo';
 const home = shortTempDir('db-pgb-');
@@ -78,7 +79,9 @@ afterAll(async () => {
 
 describe('the page steering agents', () => {
   it("lets the agent's next run_gradle_task run once the project is trusted on the page", async () => {
-    await expect(call('run_gradle_task', { task: 'assembleDemoDebug' })).rejects.toThrow(/not trusted/);
+    expect(
+      await refusedWith(call('run_gradle_task', { task: 'assembleDemoDebug' }), 'untrusted_project'),
+    ).toMatch(/not trusted/);
     await view('Trust & approvals');
     const row = page.locator(`tr[data-root="${project}"]`);
     await row.waitFor();

@@ -1,8 +1,8 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
+import { refusedWith } from '../helpers/tool-errors.js';
 
 // The ui toolset end to end: SDK client → built `droidbus mcp` → real adb server → `droidbus sim`.
 
@@ -44,14 +44,9 @@ function byId(list: Row[], id: string): Row {
   return row!;
 }
 
-async function invalidParams(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => new Error('expected invalid_params'),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  expect((err as McpError).code).toBe(-32602);
-  return (err as McpError).message;
+/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
+function invalidParams(promise: Promise<unknown>): Promise<string> {
+  return refusedWith(promise);
 }
 
 describe('reading the screen', () => {

@@ -1,7 +1,7 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
+import { invalidArgument } from '../helpers/tool-errors.js';
 
 // wait_for_log: the first matching line after the call began, through the real adb server.
 
@@ -62,13 +62,12 @@ describe('wait_for_log', () => {
   });
 
   it('refuses a query that does not parse with invalid_params', async () => {
-    const err = await world.mcp.client
-      .callTool({ name: 'wait_for_log', arguments: { query: 'tag~:(unclosed', timeout_ms: 1_000 } })
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
-    expect(err).toBeInstanceOf(McpError);
-    expect((err as McpError).code).toBe(-32602);
+    const text = await invalidArgument(
+      world.mcp.client.callTool({
+        name: 'wait_for_log',
+        arguments: { query: 'tag~:(unclosed', timeout_ms: 1_000 },
+      }),
+    );
+    expect(text).toContain("invalid regular expression '(unclosed' in tag~");
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/mcp/registry.js';
-import { toolListing } from '../../src/mcp/server.js';
+import { toolListing } from '../../src/mcp/tool-listing.js';
 import { ROOT } from '../helpers/paths.js';
 import { sourceFiles } from '../helpers/source-files.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { annotationsFor } from '../../src/mcp/define-tool.js';
 import { renderToolsMarkdown, renderToolsSnapshot } from '../../src/mcp/docs.js';
 import { ALL_TOOLS } from '../../src/mcp/registry.js';
-import { toolListing } from '../../src/mcp/server.js';
+import { toolListing } from '../../src/mcp/tool-listing.js';
 import { TOOLSET_NAMES } from '../../src/mcp/toolsets.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -29,7 +29,7 @@ describe('the tool registry', () => {
   it("derives every tool's annotations from its kind, with all three hints set", () => {
     for (const tool of ALL_TOOLS) {
       const annotations = toolListing(tool).annotations;
-      expect(annotations).toEqual(annotationsFor(tool.kind, tool.title));
+      expect(annotations).toEqual(annotationsFor(tool.kind));
       expect(typeof annotations?.readOnlyHint).toBe('boolean');
       expect(typeof annotations?.destructiveHint).toBe('boolean');
       expect(typeof annotations?.openWorldHint).toBe('boolean');

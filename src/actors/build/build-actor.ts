@@ -127,7 +127,7 @@ async function runBuild(
     allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
   });
   if (!policy.ok) {
-    throw fail.invalid(policy.reason);
+    throw fail.invalid(policy.reason, policy.blocked ? { reason: 'blocked_task' } : undefined);
   }
   const canonical = canonicalProjectRoot(payload.root);
   if (!isDirectory(canonical)) {
@@ -141,7 +141,7 @@ async function runBuild(
   }
   // Trust is read fresh on every build: `droidbus trust`/`untrust` apply to running servers at once.
   if (!isProjectTrusted(root)) {
-    throw fail.invalid(trustHint(root) ?? 'the project is not trusted');
+    throw fail.invalid(trustHint(root) ?? 'the project is not trusted', { reason: 'untrusted_project' });
   }
   if (state.slot !== null) {
     throw slotBusy(state);

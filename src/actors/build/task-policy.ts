@@ -19,7 +19,8 @@ export interface TaskPolicyOptions {
   allowUnrestricted: boolean;
 }
 
-export type TaskCheck = { ok: true } | { ok: false; reason: string };
+/** `blocked`: the name is a task the policy refuses, not a malformed one. */
+export type TaskCheck = { ok: true } | { ok: false; reason: string; blocked?: true };
 
 export const MAX_TASK_NAME_LENGTH = 200;
 
@@ -155,6 +156,7 @@ export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskChe
   if (pattern !== null) {
     return {
       ok: false,
+      blocked: true,
       reason:
         `'${task}' is refused: it matches or could abbreviate a ${pattern} task (Gradle expands abbreviations such as pRB to publishReleaseBundle), ` +
         'and publishing, uploading and uninstalling tasks are blocked unless the user turns on allowUnrestrictedGradle in the settings. ' +

@@ -76,7 +76,7 @@ export interface ScaledScreenshot extends ScreenshotMeta {
   resized: boolean;
 }
 
-/** Checks the options the way the tool must (`invalid_params` on failure). */
+/** Checks the options the way the tool must (`invalid_argument` on failure). */
 export function checkScreenshotOptions(options: ScreenshotOptions): UiResult<number | null> {
   if (options.full_size === true && options.max_dimension !== undefined) {
     return uiFail('INVALID_ARGUMENT', 'pass either max_dimension or full_size, not both');

@@ -7,7 +7,7 @@ import type { UiElement } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 import { sleep } from '../../util/sleep.js';
 
-/** Matches of a query on a capture (an invalid query is invalid_params). */
+/** Matches of a query on a capture (an invalid query is invalid_argument). */
 export function matchesOf(
   tree: UiTree,
   query: FindQueryPayload,

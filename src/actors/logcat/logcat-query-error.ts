@@ -1,4 +1,4 @@
-/** A query that cannot be compiled; the tool answers invalid_params with `message`. */
+/** A query that cannot be compiled; the tool answers invalid_argument with `message`. */
 export class LogcatQueryError extends Error {
   readonly code = 'INVALID';
 }

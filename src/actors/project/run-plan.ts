@@ -36,7 +36,7 @@ export function runPlan(
     );
   }
   if (!trusted) {
-    throw fail.invalid(trustHint);
+    throw fail.invalid(trustHint, { reason: 'untrusted_project' });
   }
   const resolved = resolveRunConfiguration(
     config,

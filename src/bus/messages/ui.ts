@@ -9,13 +9,11 @@ const bySerial = (p: { serial: string }): string => p.serial;
 export const treePathSchema = z
   .string()
   .regex(/^\d{1,4}(\.\d{1,4}){0,199}$/, 'a tree path is dot-separated child indexes, e.g. 0.1.2')
-  .describe('Dot-separated child indexes from the root, as the reading tools return them (e.g. 0.1.2)');
+  .describe('Child indexes from the root (e.g. 0.1.2)');
 export const screenHashSchema = z
   .string()
   .regex(/^[0-9a-f]{16}$/, 'a screen hash is 16 hex digits, as the reading tools return it')
-  .describe(
-    'The screen_hash a reading tool returned; the action is refused when the screen has changed since',
-  );
+  .describe('screen_hash of a read; refused if it changed');
 
 const boundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
 const pointSchema = z.object({ x: z.number(), y: z.number() });
@@ -46,20 +44,12 @@ export const uiElementSchema = z.object({
 export const uiRowSchema = uiElementSchema.extend({ n: z.number().int() });
 
 export const findQuerySchema = z.object({
-  text: z
-    .string()
-    .max(1000)
-    .optional()
-    .describe('Whole text, exact and case-sensitive (surrounding spaces ignored)'),
-  text_contains: z.string().max(1000).optional().describe('Part of the text, case-insensitive'),
-  resource_id: z
-    .string()
-    .max(300)
-    .optional()
-    .describe('Full resource id (com.app:id/login) or the bare name (login)'),
-  content_desc: z.string().max(1000).optional().describe('Part of the content description, case-insensitive'),
-  class_name: z.string().max(300).optional().describe('Full class name or its simple name (Button)'),
-  clickable: z.boolean().optional().describe('Only clickable (true) or only non-clickable (false) elements'),
+  text: z.string().max(1000).optional().describe('Whole text, exact, case-sensitive'),
+  text_contains: z.string().max(1000).optional().describe('Part of the text, any case'),
+  resource_id: z.string().max(300).optional().describe('Resource id or bare name (login)'),
+  content_desc: z.string().max(1000).optional().describe('Part of the content-desc, any case'),
+  class_name: z.string().max(300).optional().describe('Class name or simple name (Button)'),
+  clickable: z.boolean().optional().describe('Only clickable (true) or not (false)'),
 });
 export type FindQueryPayload = z.infer<typeof findQuerySchema>;
 

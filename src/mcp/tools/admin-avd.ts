@@ -12,7 +12,7 @@ export const listAvds = defineTool({
   kind: 'R',
   title: 'List AVDs',
   description:
-    "Lists the Android Virtual Devices the SDK's emulator knows (`emulator -list-avds`) and the emulators running now with their AVD names, so launch_avd and run configurations with an AVD target can be used. Says what to install when there is no emulator.",
+    "Lists the AVDs the SDK's emulator knows and the running emulators with their AVD names, for launch_avd and AVD-target run configurations. Says what to install when there is no emulator.",
   input: z.object({}),
   output: z.object({
     emulator: z.string().nullable(),
@@ -75,7 +75,7 @@ export const stopAvd = defineTool({
   kind: 'D',
   title: 'Stop an emulator',
   description:
-    'Stops an emulator through its console (`kill`, as `adb emu kill` does) and succeeds only once adb no longer lists it (up to 30 s). Unsaved state in the emulator is lost. A refused kill, or an emulator still listed at the limit, is a tool error.',
+    'Stops an emulator through its console (`kill`, as `adb emu kill`) and succeeds once adb no longer lists it (up to 30 s). Unsaved emulator state is lost.',
   input: z.object({ serial: emulatorSerialSchema }),
   output: z.object({ serial: z.string(), avd_name: z.string().nullable(), elapsed_ms: z.number().int() }),
   projectIndependent: true,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { networkStateSchema, orientationSchema } from '../../bus/messages/admin.js';
 import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { wirelessNetworkRefusal } from '../../util/app-args.js';
-import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { ArgumentError, defineTool } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 
 /** The device-admin tools that change the device: network, orientation, deep links, app settings. */
@@ -17,7 +17,7 @@ export const setNetworkState = defineTool({
   kind: 'D',
   title: 'Set Wi-Fi, mobile data, airplane mode',
   description:
-    'Turns Wi-Fi, mobile data and airplane mode on or off (any you pass; the rest stay as they are) and returns `previous`, the state read from the global settings before, so the change can be reverted. Can cut the device off the network. On a device connected over wireless adb (host:port or mDNS serials) turning Wi-Fi off or airplane mode on is refused: it would drop adb itself.',
+    'Turns Wi-Fi, mobile data or airplane mode on or off and returns `previous`, to revert. Over wireless adb, Wi-Fi off and airplane mode on are refused (they would drop adb).',
   input: z.object({
     device_serial: optionalSerial,
     wifi: z.boolean().optional().describe('Wi-Fi on (true) or off (false)'),
@@ -34,12 +34,12 @@ export const setNetworkState = defineTool({
   projectIndependent: true,
   async handle(args, ctx) {
     if (args.wifi === undefined && args.mobile_data === undefined && args.airplane_mode === undefined) {
-      throw new InvalidParamsError('Nothing to change: pass wifi, mobile_data or airplane_mode.');
+      throw new ArgumentError('Nothing to change: pass wifi, mobile_data or airplane_mode.');
     }
     const serial = await resolveSerial(ctx, args.device_serial);
     const refusal = wirelessNetworkRefusal(serial, args);
     if (refusal !== null) {
-      throw new InvalidParamsError(refusal);
+      throw new ArgumentError(refusal);
     }
     const r = await ctx.bus.request(
       'device.network',
@@ -72,7 +72,7 @@ export const setDeviceOrientation = defineTool({
   kind: 'W',
   title: 'Set the screen orientation',
   description:
-    'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape (auto-rotate off, the user rotation set), or gives it back to the accelerometer (auto). Returns the previous setting so it can be restored.',
+    'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape, or hands it back to the accelerometer (auto). Returns the previous setting.',
   input: z.object({ device_serial: optionalSerial, orientation: orientationSchema }),
   output: z.object({ device_serial: z.string(), previous: rotationOutput, current: rotationOutput }),
   projectIndependent: true,
@@ -129,7 +129,7 @@ export const openAppSettings = defineTool({
   kind: 'W',
   title: "Open an app's settings",
   description:
-    'Opens the system App info screen of a package (APPLICATION_DETAILS_SETTINGS with package:PKG): permissions, storage, notifications, force stop. Read or drive it with the ui tools. `am` errors are tool errors.',
+    "Opens a package's system App info screen (permissions, storage, notifications, force stop); drive it with the ui tools.",
   input: z.object({
     device_serial: optionalSerial,
     package: packageNameSchema.describe('The package whose App info screen to open, e.g. com.example.app'),

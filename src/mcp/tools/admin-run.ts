@@ -73,9 +73,9 @@ export const runRunConfiguration = defineTool({
   kind: 'O',
   title: 'Run a run configuration',
   description:
-    'Runs a run configuration (list_run_configurations) as Run App does: builds its task the way run_gradle_task does (trust, task policy, one build at a time, progress, cancellation, timeout), installs the APK that build wrote (recorded like install_apk), and launches it per its launch (with the launch time). device_serial picks the device when the configuration asks for one; with a device or AVD target it must be that device. It never starts an emulator: an AVD target that is not running is a tool error — call launch_avd. Cancelling the call cancels the build; the install and launch are not cancelled.',
+    'Runs a run configuration (list_run_configurations) as Run App does: builds like run_gradle_task, installs the APK that build wrote (recorded) and launches it, with the launch time. Never starts an emulator (call launch_avd). Cancelling cancels the build, not the install or launch.',
   input: z.object({
-    name: z.string().min(1).max(300).describe('The configuration name, as list_run_configurations shows it'),
+    name: z.string().min(1).max(300).describe('Configuration name (list_run_configurations)'),
     device_serial: optionalSerial,
   }),
   output: runOutput,

@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import type { ToolContext } from '../define-tool.js';
-import { InvalidParamsError } from '../define-tool.js';
+import { ArgumentError } from '../define-tool.js';
 
 /** The `allow_foreign_package` parameter of the package-scoped tools. */
 export const allowForeignPackage = z
   .boolean()
   .default(false)
-  .describe(
-    "Act on a package outside the project's own (its application ids); only when the user asked for that package",
-  );
+  .describe('Allow a package outside the project (only when the user asked)');
 
 /**
  * The package scope rule of stop_app, restart_app and the permission tools: a package outside the
- * open project's application ids is invalid_params naming them, before any device command, unless
+ * open project's application ids is refused (`foreign_package`) naming them, before any device command, unless
  * the call passes allow_foreign_package: true.
  */
 export async function requireProjectPackage(
@@ -25,12 +23,13 @@ export async function requireProjectPackage(
   }
   const root = ctx.session.project.root;
   if (root === null) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       `No Android project is selected, so '${pkg}' cannot be confirmed as the project's app. Pass allow_foreign_package: true only if the user asked you to act on '${pkg}'.`,
+      'no_project',
     );
   }
   const r = await ctx.bus.request('project.scope', { root, package: pkg }, { signal: ctx.signal });
   if (r.check !== null && !r.check.ok) {
-    throw new InvalidParamsError(r.check.message);
+    throw new ArgumentError(r.check.message, 'foreign_package');
   }
 }

@@ -2,16 +2,14 @@ import { z } from 'zod';
 import { activityClassSchema, launchResultSchema, permissionSchema } from '../../bus/messages/admin.js';
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
-import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { ArgumentError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
 /** The device-admin tools that install, launch, stop and restart apps and change their permissions. */
 
-const appPackage = packageNameSchema.describe(
-  "The app's package (application id), e.g. com.example.app.debug",
-);
+const appPackage = packageNameSchema.describe('Application id (com.example.app)');
 
 export const installApk = defineTool({
   name: 'install_apk',
@@ -19,22 +17,20 @@ export const installApk = defineTool({
   kind: 'D',
   title: 'Install an APK',
   description:
-    "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it): apk_path must be an .apk under an application module's build/outputs whose real path is inside the project — symlinks out are refused. The file is opened once, hashed, and streamed to the device from that same handle (replacing an installed build, test APKs allowed). The install is recorded per device and package, matched to the build whose history lists that hash, so crashes of this install deobfuscate against its own mapping; the result ends with a `Recorded …` line.",
+    "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it; under an application module's build/outputs, symlinks resolved). The install is recorded and matched to its build by hash, so its crashes deobfuscate against its own mapping.",
   input: z.object({
     device_serial: requiredSerial,
     apk_path: z
       .string()
       .min(1)
       .max(4096)
-      .describe(
-        "The APK, relative to the project root or absolute, e.g. app/build/outputs/apk/debug/app-debug.apk (only the project's build outputs)",
-      ),
+      .describe("The APK in the project's build outputs, e.g. app/build/outputs/apk/debug/app-debug.apk"),
   }),
   output: z.object({ device_serial: z.string(), record: installRecordSchema, output: z.string() }),
   async handle(args, ctx) {
     const root = ctx.session.project.root;
     if (root === null) {
-      throw new InvalidParamsError(
+      throw new ArgumentError(
         "No Android project is selected, so no APK can be installed: install_apk installs only APKs from the project's build outputs. Start droidbus with --project PATH.",
       );
     }
@@ -61,7 +57,7 @@ export const launchApp = defineTool({
   kind: 'W',
   title: 'Launch an app',
   description:
-    'Starts an app with `am start -W` — the named activity, else its launcher activity — and reports the launch time and state (`Launch time: 812 ms (cold), wait 815 ms`) and the logcat Displayed time. An error `am` prints (an activity that does not exist, an intent that resolves to nothing) is a tool error even with exit status 0. When no launcher activity resolves it falls back to the monkey, which reports no time.',
+    'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. An `am` error is a tool error even with exit status 0. Without a launcher activity it falls back to the monkey (no time).',
   input: z.object({
     device_serial: requiredSerial,
     package: appPackage,
@@ -92,7 +88,7 @@ export const stopApp = defineTool({
   kind: 'D',
   title: 'Stop an app',
   description:
-    "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's own packages unless allow_foreign_package is true (when the user asked for another app).",
+    "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's packages unless allow_foreign_package.",
   input: z.object({
     device_serial: requiredSerial,
     package: appPackage,
@@ -124,7 +120,7 @@ export const restartApp = defineTool({
   kind: 'D',
   title: 'Restart an app',
   description:
-    "Force-stops an app and launches its launcher activity again (a cold start; app data is kept), returning total_time_ms, wait_time_ms and launch_state from `am start -W` and display_time_ms from the logcat Displayed line of exactly this package. clear_data: true runs `pm clear` first — it wipes the app's data and runtime permissions — and needs device_serial. Only the project's own packages unless allow_foreign_package is true.",
+    "Force-stops an app and cold-starts its launcher activity (data kept), with the launch times and state. clear_data: true runs `pm clear` first (wipes data and runtime permissions; needs device_serial). Only the project's packages unless allow_foreign_package.",
   input: z.object({
     package: appPackage,
     device_serial: optionalSerial,
@@ -149,7 +145,7 @@ export const restartApp = defineTool({
   }),
   async handle(args, ctx) {
     if (args.clear_data && args.device_serial === undefined) {
-      throw new InvalidParamsError(
+      throw new ArgumentError(
         'clear_data wipes the app’s data, so it needs device_serial: name the device explicitly (list_devices).',
       );
     }
@@ -218,7 +214,7 @@ export const grantRuntimePermission = defineTool({
   kind: 'W',
   title: 'Grant a runtime permission',
   description:
-    "Grants a runtime (dangerous) permission the app requests, e.g. android.permission.CAMERA (`pm grant`). The package manager's refusals (not requested, not a runtime permission, unknown) are tool errors. Only the project's own packages unless allow_foreign_package is true.",
+    "Grants a runtime permission the app requests, e.g. android.permission.CAMERA (`pm grant`); the package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
   input: permissionInput,
   output: permissionOutput,
   handle: (args, ctx) => changePermission(args, ctx, true),
@@ -230,7 +226,7 @@ export const revokeRuntimePermission = defineTool({
   kind: 'D',
   title: 'Revoke a runtime permission',
   description:
-    "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's own packages unless allow_foreign_package is true.",
+    "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
   input: permissionInput,
   output: permissionOutput,
   handle: (args, ctx) => changePermission(args, ctx, false),

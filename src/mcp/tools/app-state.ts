@@ -11,11 +11,7 @@ import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 import { defaultPackage } from './project-package.js';
 
-const packageParam = packageNameSchema
-  .optional()
-  .describe(
-    "Android package name; defaults to the open project's app (the build of it installed on the device)",
-  );
+const packageParam = packageNameSchema.optional().describe("Package; default: the project's app");
 
 /** The device and package a call is about: the given ones, else the only device and the project's app. */
 async function target(
@@ -40,7 +36,7 @@ export const getExitReasons = defineTool({
   kind: 'R',
   title: 'App exit reasons',
   description:
-    "Why the app's processes exited, from the device's exit history (dumpsys activity exit-info, Android 11+): one compact line per exit, newest first (time, reason and sub-reason, signal or status, process, importance, memory, description). Catches crashes, ANRs, low-memory kills and user stops that never reached logcat. Points to get_crash_logs/get_crash_stack_trace when a crash or ANR is listed. Below Android 11 it says so.",
+    "Why the app's processes exited (dumpsys activity exit-info, Android 11+): one line per exit, newest first (time, reason, signal or status, importance, memory). Catches crashes, ANRs, low-memory kills and user stops logcat missed.",
   input: z.object({
     device_serial: optionalSerial,
     package: packageParam,
@@ -93,7 +89,7 @@ export const dumpAppInfo = defineTool({
   kind: 'R',
   title: 'App package info',
   description:
-    "An installed app's package facts from dumpsys package: version name and code, min and target SDK, first install and last update times, installer, code path, flags, whether it is enabled, and its permissions (requested; install-time and runtime with granted or denied).",
+    "An installed app's facts from dumpsys package: version, SDK levels, install and update times, installer, code path, flags, enabled state, and permissions (requested; install-time and runtime, granted or denied).",
   input: z.object({ device_serial: optionalSerial, package: packageParam }),
   output: packageInfoWireSchema.extend({
     device_serial: z.string(),
@@ -139,7 +135,7 @@ export const getMemoryInfo = defineTool({
   kind: 'R',
   title: 'App memory',
   description:
-    "A running app's memory from dumpsys meminfo: the App Summary (Java heap, native heap, code, stack, graphics, other, system; Pss and Rss), totals, heap sizes and object counts (views, activities, contexts).",
+    "A running app's memory from dumpsys meminfo: the App Summary (Java and native heap, code, stack, graphics, other, system; Pss and Rss), totals, heap sizes, object counts.",
   input: z.object({ device_serial: optionalSerial, package: packageParam }),
   output: meminfoWireSchema.extend({ device_serial: z.string(), package: z.string() }),
   async handle(args, ctx) {
@@ -172,7 +168,7 @@ export const getAppRuntimeState = defineTool({
   kind: 'R',
   title: 'App runtime state',
   description:
-    'One call to orient: is the app installed (version), running (pids), in the foreground (which activity), its memory summary, its last process exit reason (Android 11+), and how many of its crashes droidbus read from logcat.',
+    'One call to orient: is the app installed (version), running (pids), in the foreground (activity), its memory, its last exit reason (Android 11+), and its crash count.',
   input: z.object({ device_serial: optionalSerial, package: packageParam }),
   output: appRuntimeStateSchema.extend({
     device_serial: z.string(),

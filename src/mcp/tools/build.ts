@@ -8,7 +8,7 @@ import {
   type BuildRecord,
 } from '../../bus/messages/build.js';
 import { originSchema, type Origin } from '../../bus/origin.js';
-import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
+import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode } from '../session.js';
 
@@ -19,7 +19,7 @@ const NO_PROJECT =
 export function requireRoot(ctx: ToolContext): string {
   const root = ctx.session.project.root;
   if (root === null) {
-    throw new ToolError(NO_PROJECT);
+    throw new ToolError(NO_PROJECT, undefined, 'no_project');
   }
   return root;
 }
@@ -29,16 +29,14 @@ const taskSchema = z
   .min(1)
   .max(200)
   .describe(
-    'Gradle task, e.g. assembleDebug, :app:assembleDemoDebug, or a verb (assemble, install, bundle, lint, test, connectedAndroidTest) that variant completes',
+    'Gradle task (assembleDebug, :app:assembleDemoDebug) or a verb (assemble, install, bundle, lint, test…) that variant completes',
   );
 const variantSchema = z
   .string()
   .min(1)
   .max(200)
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it (e.g. demoDebug)')
-  .describe(
-    'Build variant (list_build_variants): completes a verb task (assemble + demoDebug runs assembleDemoDebug) or must match the variant a full task names',
-  );
+  .describe('Build variant (list_build_variants): assemble + demoDebug runs assembleDemoDebug');
 
 const buildResultOutput = z.object({
   build_id: z.string(),
@@ -169,7 +167,7 @@ export const runGradleTask = defineTool({
   kind: 'O',
   title: 'Run a Gradle task',
   description:
-    "Runs one Gradle task of the project with its wrapper (./gradlew --console=plain TASK) and returns the result with structured errors (file, line, column), the APKs it wrote and their sha256. Needs the user's trust (droidbus trust PATH). Tasks that publish, upload, promote or uninstall (and their abbreviations, like pRB) are refused unless the user allowed unrestricted Gradle. One build runs at a time; times out after settings mcp.build_timeout_sec (600 s). Sends progress every 2 s when asked; cancelling the call cancels the build.",
+    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Publishing, uploading and uninstalling tasks (and abbreviations like pRB) are refused. One build at a time; times out after settings mcp.build_timeout_sec. Progress when asked; cancelling cancels the build.",
   input: z.object({ task: taskSchema, variant: variantSchema.optional() }),
   output: buildResultOutput,
   async handle(args, ctx) {
@@ -183,9 +181,7 @@ export const runGradleTask = defineTool({
 
 const testTypeSchema = z
   .enum(['unit', 'connected'])
-  .describe(
-    'unit: JVM unit tests (test…UnitTest); connected: instrumented tests on devices (connected…AndroidTest)',
-  );
+  .describe('unit: JVM unit tests; connected: instrumented tests on devices');
 
 export const runTests = defineTool({
   name: 'run_tests',
@@ -204,7 +200,7 @@ export const runTests = defineTool({
   output: buildResultOutput,
   async handle(args, ctx) {
     if (args.task !== undefined && args.test_type !== undefined) {
-      throw new InvalidParamsError('pass either test_type or task, not both');
+      throw new ArgumentError('pass either test_type or task, not both');
     }
     const task = args.task ?? ((args.test_type ?? 'unit') === 'unit' ? 'test' : 'connectedAndroidTest');
     const { text, structured } = await runBuildForTool(ctx, task, args.variant ?? null);
@@ -249,7 +245,7 @@ export const getBuildStatus = defineTool({
   kind: 'R',
   title: 'Build status',
   description:
-    "Whether a Gradle build is running (its task, elapsed time, current task, who started it) and how the project's last build ended (result, who started and who cancelled it, errors, APKs), plus the session mode.",
+    'Whether a Gradle build is running (task, elapsed, current task, who started it) and how the last one ended (result, who started or cancelled it, errors, APKs), plus the session mode.',
   input: z.object({}),
   output: statusOutput,
   async handle(_args, ctx) {
@@ -330,7 +326,7 @@ export const getBuildStatus = defineTool({
 const buildIdArg = z
   .string()
   .regex(/^b[0-9a-z-]{6,60}$/, 'a build id as get_build_status returns it (b…)')
-  .describe('A build id (get_build_status); default: the running build, else the last one');
+  .describe('Build id; default: the running or last build');
 
 const errorsOutput = z.object({
   build_id: z.string().nullable(),
@@ -350,7 +346,7 @@ export const getBuildErrors = defineTool({
   kind: 'R',
   title: 'Build errors',
   description:
-    'The structured errors of the running or last build: severity, source (kotlin, javac, aapt2, r8, ksp, kapt, lint, config-cache, duplicate-class, gradle), file, line, column, message and the task they came from. An error without a location keeps its message. include_warnings adds warnings.',
+    'The structured errors of the running or last build: severity, source (kotlin, javac, aapt2, r8, ksp, kapt, lint, gradle…), file, line, column, message and task. include_warnings adds warnings.',
   input: z.object({
     include_warnings: z.boolean().default(false).describe('Also list warnings (default: errors only)'),
     limit: z

@@ -1,18 +1,18 @@
 import { serialSchema } from '../../bus/messages/devices.js';
 import type { ToolContext } from '../define-tool.js';
-import { InvalidParamsError, ToolError } from '../define-tool.js';
+import { ArgumentError, ToolError } from '../define-tool.js';
 
 /** The optional `device_serial` parameter of device tools. */
 export const optionalSerial = serialSchema
   .optional()
-  .describe('Device serial as list_devices shows it; may be left out when exactly one device is online');
+  .describe('Device serial; optional with one device online');
 
 /** The required `device_serial` parameter of tools that change a device. */
 export const requiredSerial = serialSchema.describe('Device serial as list_devices shows it');
 
 /**
  * The device a call acts on: the given serial, else the only online device. Several online
- * devices without a serial is invalid_params naming them; none is a tool error.
+ * devices without a serial is refused (`invalid_argument`) naming them; none is a tool error.
  */
 export async function resolveSerial(ctx: ToolContext, serial: string | undefined): Promise<string> {
   if (serial !== undefined) {
@@ -29,7 +29,7 @@ export async function resolveSerial(ctx: ToolContext, serial: string | undefined
       `No device is online${others.length ? `; adb lists ${others.join(', ')}` : ''}. Connect a device or start an emulator (launch_avd), then call list_devices.`,
     );
   }
-  throw new InvalidParamsError(
+  throw new ArgumentError(
     `Several devices are online (${online.join(', ')}): pass device_serial to choose one.`,
   );
 }

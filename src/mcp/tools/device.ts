@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { deviceEntrySchema } from '../../bus/messages/devices.js';
 import { deviceInfoSchema } from '../../bus/messages/ui.js';
-import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { ArgumentError, defineTool } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 
 const listDevicesOutput = z.object({
@@ -16,7 +16,7 @@ export const listDevices = defineTool({
   kind: 'R',
   title: 'List devices',
   description:
-    'Lists the devices and emulators the adb server knows, in every state (device, unauthorized, offline, …), with model, connection (usb, tcp, emulator) and, for a device that cannot be used yet, what the user must do. Starts a local adb server if none runs.',
+    'Lists the devices and emulators the adb server knows in every state, with model, connection (usb, tcp, emulator) and what the user must do for one that cannot be used yet. Starts a local adb server if none runs.',
   input: z.object({}),
   output: listDevicesOutput,
   projectIndependent: true,
@@ -42,7 +42,7 @@ export const getDeviceInfo = defineTool({
   kind: 'R',
   title: 'Device info',
   description:
-    "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density (with any wm override), battery level, and the app in the foreground.",
+    "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
   input: z.object({ device_serial: optionalSerial }),
   output: deviceInfoSchema,
   projectIndependent: true,
@@ -70,7 +70,7 @@ export const screenshot = defineTool({
   kind: 'R',
   title: 'Screenshot',
   description:
-    'Takes a PNG screenshot. The long edge is scaled down to max_dimension (default 1,280; 256–8,192) by area averaging, or pass full_size: true for the capture byte for byte. Returns the image, then JSON with deviceWidth/deviceHeight, imageWidth/imageHeight and scale (device pixels per image pixel): multiply image coordinates by scale for ui_tap — or better, use ui_tap_element with a tree_path. annotate: true draws numbered boxes on the interactive elements and returns a legend of number → tree_path.',
+    'Takes a PNG screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
   input: z.object({
     device_serial: optionalSerial,
     max_dimension: z
@@ -101,7 +101,7 @@ export const screenshot = defineTool({
   projectIndependent: true,
   async handle(args, ctx) {
     if (args.full_size && args.max_dimension !== undefined) {
-      throw new InvalidParamsError('Pass either max_dimension or full_size: true, not both.');
+      throw new ArgumentError('Pass either max_dimension or full_size: true, not both.');
     }
     const serial = await resolveSerial(ctx, args.device_serial);
     const shot = await ctx.bus.request(

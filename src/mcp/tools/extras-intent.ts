@@ -6,7 +6,7 @@ import {
   intentNameSchema,
   packageNameSchema,
 } from '../../bus/messages/extras.js';
-import { InvalidParamsError, defineTool } from '../define-tool.js';
+import { ArgumentError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { requiredSerial } from './device-serial.js';
 
@@ -20,19 +20,20 @@ async function checkBroadcastScope(
     return;
   }
   if (target === undefined) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       "A broadcast without package or component reaches every app's receivers. Pass package (the project's app) or component, or allow_foreign_package: true only if the user asked for an open broadcast.",
     );
   }
   const root = ctx.session.project.root;
   if (root === null) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       `No Android project is selected, so '${target}' cannot be confirmed as the project's app. Pass allow_foreign_package: true only if the user asked you to broadcast to '${target}'.`,
+      'no_project',
     );
   }
   const r = await ctx.bus.request('project.scope', { root, package: target }, { signal: ctx.signal });
   if (r.check && !r.check.ok) {
-    throw new InvalidParamsError(r.check.message);
+    throw new ArgumentError(r.check.message, 'foreign_package');
   }
 }
 
@@ -82,11 +83,11 @@ export const sendIntent = defineTool({
       args.component === undefined &&
       args.package === undefined
     ) {
-      throw new InvalidParamsError('An intent needs at least one of action, data_uri, component or package.');
+      throw new ArgumentError('An intent needs at least one of action, data_uri, component or package.');
     }
     const componentPackage = args.component?.slice(0, args.component.indexOf('/'));
     if (componentPackage !== undefined && args.package !== undefined && componentPackage !== args.package) {
-      throw new InvalidParamsError(`component ${args.component} is not in package ${args.package}.`);
+      throw new ArgumentError(`component ${args.component} is not in package ${args.package}.`);
     }
     if (args.mode === 'broadcast') {
       await checkBroadcastScope(ctx, componentPackage ?? args.package, args.allow_foreign_package);

@@ -67,7 +67,7 @@ export const waitForLog = defineTool({
     if (queryNamesMine(args.query)) {
       base.mine = (await projectScope(ctx, 'package:mine has no packages to stand for')).scope;
     }
-    // Check the query first: a bad one is invalid_params before anything starts.
+    // Check the query first: a bad one is refused before anything starts.
     await ctx.bus.request(
       'logcat.entries',
       { ...base, since_seq: Number.MAX_SAFE_INTEGER },

@@ -18,9 +18,7 @@ import { optionalSerial, resolveSerial } from './device-serial.js';
 import { projectScope, queryNamesMine } from './project-package.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
-const filterSerial = serialSchema
-  .optional()
-  .describe('Only lines from this device (serial as list_devices shows it)');
+const filterSerial = serialSchema.optional().describe('Only lines of this device');
 const crashGroupId = z
   .string()
   .regex(/^[0-9a-f]{12}$/, 'a crash group id is 12 hex digits, as get_crash_logs returns it')
@@ -41,7 +39,7 @@ export const startLogcat = defineTool({
   kind: 'W',
   title: 'Start logcat',
   description:
-    "Starts streaming a device's logcat (threadtime) into droidbus's buffer, where it is parsed: level, tag, package, JSON payloads, launch times, and crashes, native crashes and ANRs grouped by signature. By default the device's existing buffer is read first; from_now: true skips it. Fails if the stream has not started within 5 s. Calling it again for a streaming device changes nothing.",
+    "Streams a device's logcat into droidbus's buffer, parsed (level, tag, package, JSON, launch times; crashes, native crashes and ANRs grouped by signature). Reads the existing buffer first unless from_now: true. Fails if the stream has not started within 5 s.",
   input: z.object({
     device_serial: optionalSerial,
     from_now: z
@@ -107,7 +105,7 @@ export const clearLogcat = defineTool({
   kind: 'D',
   title: 'Clear logcat buffer',
   description:
-    "Clears droidbus's logcat buffer (not the device's): one device's lines and crashes, or everything including the crash groups when device_serial is left out. Streams keep running.",
+    "Clears droidbus's logcat buffer (not the device's): one device's lines and crashes, or everything with the crash groups when device_serial is left out. Streams keep running.",
   input: z.object({
     device_serial: serialSchema.optional().describe("Clear only this device's lines and crashes"),
   }),
@@ -132,7 +130,7 @@ export const getLogcatEntries = defineTool({
   kind: 'R',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` lines matching every filter given, oldest first. `query` takes Android Studio's Logcat syntax: `package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`, with `package:mine` meaning the open project's packages; terms are ANDed (same-key terms ORed), `|` and parentheses combine them.",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first. `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; package:mine is the project's packages).",
   input: z.object({
     count: z
       .number()
@@ -140,9 +138,7 @@ export const getLogcatEntries = defineTool({
       .min(1)
       .max(10_000)
       .optional()
-      .describe(
-        'Lines to return, the newest matching ones (default 200, settings mcp.logcat_default_count; max 10,000)',
-      ),
+      .describe('The newest matching lines to return (default 200, settings mcp.logcat_default_count)'),
     min_level: z
       .string()
       .regex(LEVEL_RE, 'a level: V, D, I, W, E, F or verbose, debug, info, warn, error, fatal')
@@ -164,9 +160,7 @@ export const getLogcatEntries = defineTool({
       .int()
       .min(0)
       .optional()
-      .describe(
-        'Only lines stored after this seq (the newest seq of a previous answer), to read incrementally',
-      ),
+      .describe("Only lines after this seq (a previous answer's newest), to read incrementally"),
   }),
   output: z.object({
     entries: z.array(logEntryWireSchema),
@@ -225,7 +219,7 @@ export const getLogcatStats = defineTool({
   kind: 'R',
   title: 'Logcat stats',
   description:
-    "Figures of droidbus's logcat buffer and streams: lines held and dropped (the buffer is bounded by count and bytes, oldest out first), lines per second, counts by level, top tags, packages and devices, crashes by kind, crash groups, and each stream's state (streaming, or stopped with the reason).",
+    "Figures of droidbus's logcat buffer and streams: lines held and dropped, lines per second, counts by level, top tags, packages and devices, crashes by kind and group, each stream's state.",
   input: z.object({}),
   output: z.object({
     store: logStatsSchema,
@@ -264,7 +258,7 @@ const retraceParam = z
   .boolean()
   .default(false)
   .describe(
-    "Also deobfuscate with the R8 mapping of the build that is on the device (matched by the trace's map id, the device's APK hash, or droidbus's install record; refused rather than guessed)",
+    'Also deobfuscate with the mapping of the build on the device (by map id, APK hash or install record; never guessed)',
   );
 
 /** Deobfuscates one crash through the retrace actor (never a tool error: the outcome says why not). */
@@ -282,7 +276,7 @@ export const getCrashLogs = defineTool({
   kind: 'R',
   title: 'Crash logs',
   description:
-    'The newest crashes droidbus read from logcat (Java crashes with their whole stack and Caused by: chain, native crashes with signal and backtrace, ANRs), newest first, each with its crash group id; identical crashes share a group, which counts them. Needs start_logcat.',
+    'The newest crashes read from logcat (Java crashes with the whole stack and Caused by: chain, native crashes with signal and backtrace, ANRs), each with its crash group id (a group counts identical crashes). Needs start_logcat.',
   input: z.object({
     count: z.number().int().min(1).max(200).default(20).describe('Crashes to return (default 20, max 200)'),
     package: packageNameSchema.optional().describe('Only crashes of this package'),
@@ -348,7 +342,7 @@ export const getCrashStackTrace = defineTool({
   kind: 'R',
   title: 'Crash stack trace',
   description:
-    "The full stack trace of the newest crash read from logcat, optionally of one package or crash group (ids from get_crash_logs): the exception, every frame, the Caused by: chain, or a native crash's signal and backtrace, or an ANR's reason.",
+    "The full stack trace of the newest crash read from logcat, optionally of one package or crash group (get_crash_logs): exception, every frame and the Caused by: chain, a native crash's signal and backtrace, or an ANR's reason.",
   input: z.object({
     package: packageNameSchema.optional().describe('The newest crash of this package'),
     crash_group_id: crashGroupId.optional(),

@@ -1,15 +1,16 @@
 import type { ResponseOf } from '../../bus/registry.js';
 import type { ToolContext } from '../define-tool.js';
-import { InvalidParamsError } from '../define-tool.js';
+import { ArgumentError } from '../define-tool.js';
 
 type Scope = ResponseOf<'project.scope'>;
 
-/** The open project's package scope; invalid_params naming `why` when no project is open. */
+/** The open project's package scope; `no_project` naming `why` when no project is open. */
 export async function projectScope(ctx: ToolContext, why: string): Promise<Scope> {
   const root = ctx.session.project.root;
   if (root === null) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       `No Android project is open in this session, so ${why}. Start droidbus with --project PATH, or pass package.`,
+      'no_project',
     );
   }
   return ctx.bus.request('project.scope', { root }, { signal: ctx.signal });
@@ -23,12 +24,12 @@ export function queryNamesMine(query: string): boolean {
 /**
  * The package a tool acts on when the call names none: the project's app. The one build of it
  * installed on the device; else its only application id. Several ids or installed builds, or no
- * project, is invalid_params asking for `package`.
+ * project, is `invalid_argument` asking for `package`.
  */
 export async function defaultPackage(ctx: ToolContext, serial: string): Promise<string> {
   const scope = await projectScope(ctx, 'there is no default package');
   if (scope.ids.length === 0) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       'No application id could be found in this project, so there is no default package: pass package.',
     );
   }
@@ -41,14 +42,14 @@ export async function defaultPackage(ctx: ToolContext, serial: string): Promise<
     return installed[0]!;
   }
   if (installed.length > 1) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       `Several builds of the project's app are installed on ${serial} (${installed.join(', ')}): pass package to choose one.`,
     );
   }
   if (scope.ids.length === 1) {
     return scope.ids[0]!;
   }
-  throw new InvalidParamsError(
+  throw new ArgumentError(
     `The project has several application ids (${scope.ids.join(', ')}) and none is installed on ${serial}: pass package.`,
   );
 }

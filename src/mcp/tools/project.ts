@@ -6,7 +6,7 @@ import {
   variantSchema,
 } from '../../bus/messages/project.js';
 import { healthReportSchema, type HealthReport } from '../../bus/messages/system.js';
-import { InvalidParamsError, ToolError, defineTool } from '../define-tool.js';
+import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { requireRoot, runBuildForTool } from './build.js';
 import { describeMode, pinnedProjectClosed } from '../session.js';
@@ -184,7 +184,7 @@ export const listBuildVariants = defineTool({
   kind: 'R',
   title: 'Build variants',
   description:
-    "The application modules' build variants (product flavors × build types, read from build.gradle(.kts) without running Gradle): each variant's application id, debuggable and minify flags, its Gradle tasks (assemble, install, bundle, unit test, connected test, lint) and APK folder, and the active variant.",
+    "The application modules' build variants (flavors × build types, read without running Gradle): application id, debuggable and minify flags, Gradle tasks, APK folder, and the active variant.",
   input: z.object({}),
   output: variantsOutput,
   async handle(_args, ctx) {
@@ -292,7 +292,7 @@ export const getBuildConfig = defineTool({
   kind: 'R',
   title: 'Build configuration',
   description:
-    "A module's Android configuration read from its build.gradle(.kts) (Kotlin DSL or Groovy) without running Gradle: namespace, applicationId, SDK levels, version, build types, product flavors and dimensions, plugins, and the values only Gradle can evaluate. Defaults to the application module.",
+    "A module's Android configuration from its build.gradle(.kts), without running Gradle: namespace, applicationId, SDK levels, version, build types, flavors, plugins, and what only Gradle can evaluate. Default: the application module.",
   input: z.object({
     module: z
       .string()
@@ -334,7 +334,7 @@ export const listRunConfigurations = defineTool({
   kind: 'R',
   title: 'Run configurations',
   description:
-    "The project's run configurations (one per application module and debuggable variant, the active variant first): module, variant, the task it builds, launch, target, and either its plan or why it cannot run (an untrusted project says so). build_run_configuration builds one.",
+    "The project's run configurations (one per application module and debuggable variant, active variant first): module, variant, task, launch, target, and its plan or why it cannot run.",
   input: z.object({}),
   output: z.object({
     count: z.number().int(),
@@ -362,9 +362,9 @@ export const buildRunConfiguration = defineTool({
   kind: 'O',
   title: 'Build a run configuration',
   description:
-    "Builds a run configuration's task (list_run_configurations) the way run_gradle_task does — trust, task policy, one build at a time, progress, cancellation, timeout — and returns the APK it wrote. It never installs or launches.",
+    "Builds a run configuration's task (list_run_configurations) as run_gradle_task does and returns the APK it wrote. It never installs or launches.",
   input: z.object({
-    name: z.string().min(1).max(300).describe('The configuration name, as list_run_configurations shows it'),
+    name: z.string().min(1).max(300).describe('Configuration name (list_run_configurations)'),
   }),
   output: z.object({
     configuration: z.string(),
@@ -382,13 +382,14 @@ export const buildRunConfiguration = defineTool({
     const r = await ctx.bus.request('project.run_configurations', { root }, { signal: ctx.signal });
     const config = r.configurations.find((c) => c.name === args.name);
     if (!config) {
-      throw new InvalidParamsError(
+      throw new ArgumentError(
         `no run configuration named '${args.name.slice(0, 200)}' (the project has: ${r.configurations.map((c) => c.name).join(', ') || 'none'}); call list_run_configurations`,
       );
     }
     if (!r.trusted) {
-      throw new InvalidParamsError(
+      throw new ArgumentError(
         config.hint ?? 'the project is not trusted, so its Gradle build cannot run',
+        'untrusted_project',
       );
     }
     const built = await runBuildForTool(ctx, config.task, null);

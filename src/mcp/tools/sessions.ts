@@ -44,7 +44,7 @@ export const listDebugSessions = defineTool({
   kind: 'R',
   title: 'List debug sessions',
   description:
-    'Debug sessions, newest first: one per install of an app on a device (install_apk, a run configuration), with what happened to it until the next install — launches, crashes and ANRs with the log lines around them, exits, and agents’ device tool calls. One line each: id, state (open, closed, superseded, ended, idle), package and device, the build it came from, the APK hash, when it opened and closed (or its last event), crash/ANR/exit/launch counts. Read one with get_debug_session; compare two with compare_debug_sessions.',
+    "Debug sessions, newest first: one per install of an app on a device, with what happened until the next install (launches, crashes, ANRs, exits, agents' device calls). One line each. Read one with get_debug_session; compare two with compare_debug_sessions.",
   input: z.object({
     limit: z.number().int().min(1).max(50).default(10).describe('Sessions to list (default 10, max 50)'),
     package: packageNameSchema.optional().describe('Only sessions of this package'),
@@ -117,7 +117,7 @@ export const getDebugSession = defineTool({
   kind: 'R',
   title: 'Read a debug session',
   description:
-    'One debug session: its state, build (task, module, variant, version code, APK hash, map ids, and where it came from: commit, branch, uncommitted changes, Gradle/AGP/JDK versions), install and who made it, counts, and its timeline — the newest max_events events before before_seq, oldest first (page back with next_before_seq). Lists the newest 20 crashes and ANRs with their attribution to the install; capture_seq returns the log lines kept around that crash (the lines before it and its own). An unknown or pruned session is an error.',
+    'One debug session: state, build (task, variant, version code, APK hash, map ids, commit, tool versions), install, counts, its newest 20 crashes and ANRs, and its timeline: the newest max_events before before_seq, oldest first (page back with next_before_seq). capture_seq returns the log lines kept around that crash.',
   input: z.object({
     session_id: sessionIdSchema,
     max_events: z
@@ -126,7 +126,7 @@ export const getDebugSession = defineTool({
       .min(0)
       .max(SESSION_LIMITS.maxEventsReturned)
       .default(100)
-      .describe('Timeline events to return, the newest before before_seq (default 100, max 500; 0 for none)'),
+      .describe('Timeline events, the newest before before_seq (0 for none)'),
     before_seq: z
       .number()
       .int()
@@ -222,7 +222,7 @@ export const compareDebugSessions = defineTool({
   kind: 'R',
   title: 'Compare debug sessions',
   description:
-    'Compares two debug sessions: what differs in their builds, installs and devices; their latest measured launches (a delta only for the same device and launch state); crash signatures (new in `to`, gone in `to`); exits by reason; and provenance — commit, branch, uncommitted changes, changed build files, Gradle/AGP/JDK versions and resolved dependency versions where the builds recorded them — plus what was not recorded. Pass both from and to, or neither: then the newest session that launched without a crash is compared with the first later crashing session of the same project, package, module and variant.',
+    'Compares two debug sessions: builds, installs, devices, launch times, crash signatures new or gone in `to`, exits by reason, and provenance (commit, uncommitted changes, build files, tool and dependency versions) where recorded. Without from and to: the newest clean launch against the first later crashing session of the same app.',
   input: z.object({
     from: sessionIdSchema.optional().describe('The earlier (working) session; give to as well'),
     to: sessionIdSchema.optional().describe('The later (failing) session; give from as well'),

@@ -24,7 +24,7 @@ export const uiTap = defineTool({
   kind: 'W',
   title: 'Tap a point',
   description:
-    'Taps device coordinates (pixels of the screen in its current rotation). Prefer ui_tap_element with a tree_path; to tap a point on a scaled screenshot, multiply by its scale first.',
+    'Taps device coordinates (pixels in the current rotation). Prefer ui_tap_element; for a point on a scaled screenshot, multiply by its scale first.',
   input: z.object({
     device_serial: optionalSerial,
     x: coordinate('X in device pixels'),
@@ -43,7 +43,7 @@ export const uiTapElement = defineTool({
   kind: 'W',
   title: 'Tap an element',
   description:
-    'Taps the centre of the element at tree_path, resolved on a fresh capture (a tree_path names a position on the current screen). Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a screen that changed.',
+    'Taps the centre of the element at tree_path on a fresh capture. Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a changed screen.',
   input: z.object({
     device_serial: optionalSerial,
     tree_path: treePathSchema,
@@ -84,7 +84,7 @@ export const uiFillInput = defineTool({
   kind: 'W',
   title: 'Fill a field',
   description:
-    'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true), and types text (ASCII with `input text`; other text through the ADBKeyBoard IME when it is active). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
+    'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true) and types text (ASCII with `input text`; other text through ADBKeyBoard or the on-device helper). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
   input: z.object({
     device_serial: optionalSerial,
     tree_path: treePathSchema,
@@ -109,7 +109,7 @@ export const uiTypeTextUnicode = defineTool({
   kind: 'W',
   title: 'Type any text',
   description:
-    'Types any Unicode text (accents, CJK, emoji) into the focused field through the ADBKeyBoard IME (broadcast ADB_INPUT_B64); says how to install it when it is not the active keyboard. At most 1,000 bytes.',
+    'Types any Unicode text (accents, CJK, emoji) into the focused field, through ADBKeyBoard when it is the keyboard, else the on-device helper; says how to get one when neither is there. At most 1,000 bytes.',
   input: z.object({
     device_serial: optionalSerial,
     text: text('The text to type'),
@@ -206,7 +206,7 @@ export const uiScrollUntilElement = defineTool({
   kind: 'W',
   title: 'Scroll until an element shows',
   description:
-    'Swipes the largest scrollable area in direction (down reveals what is below) until an element matching the criteria is on screen, the list stops moving, or max_swipes (default 10, max 25) is reached. Sends progress notifications; cancellable.',
+    'Swipes the largest scrollable area in direction until an element matching the criteria is on screen, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',
   input: z.object({
     device_serial: optionalSerial,
     ...criteria,

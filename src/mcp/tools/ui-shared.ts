@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload, InputAction } from '../../bus/messages/ui.js';
 import type { ResponseOf } from '../../bus/registry.js';
-import { InvalidParamsError } from '../define-tool.js';
+import { ArgumentError } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { resolveSerial } from './device-serial.js';
 
@@ -85,7 +85,7 @@ export function queryOf(args: Partial<Record<keyof typeof criteria, unknown>>): 
     }
   }
   if (Object.keys(query).filter((k) => k !== 'clickable').length === 0) {
-    throw new InvalidParamsError(
+    throw new ArgumentError(
       'Give at least one of text, text_contains, resource_id, content_desc or class_name.',
     );
   }

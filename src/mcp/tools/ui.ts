@@ -42,7 +42,7 @@ export const getUiHierarchy = defineTool({
   kind: 'R',
   title: 'Read the screen',
   description:
-    "Captures the screen's UI Automator hierarchy (a fresh capture) and returns it as indented rows, each with its tree_path, class, text, resource id, bounds and state flags, plus the screen_hash to pass as expect_screen_hash to actions. Says which window it captured and notes when the keyboard, the shade or a system dialog (a permission or ANR dialog) covers the app.",
+    "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Names the windows captured and notes a keyboard, the shade or a system dialog over the app.",
   input: z.object({
     device_serial: optionalSerial,
     max_rows: z
@@ -102,7 +102,7 @@ export const listClickableElements = defineTool({
   kind: 'R',
   title: 'List interactive elements',
   description:
-    'Lists the interactive elements on screen (clickable, long-clickable, checkable, editable, scrollable) with a label, tree_path, bounds and centre — the usual first step before ui_tap_element or ui_fill_input.',
+    'Lists the interactive elements on screen (clickable, long-clickable, checkable, editable, scrollable) with label, tree_path, bounds and centre: the usual first step before ui_tap_element or ui_fill_input.',
   input: z.object({
     device_serial: optionalSerial,
     limit: z.number().int().min(1).max(500).default(80).describe('Rows at most (default 80, max 500)'),
@@ -134,7 +134,7 @@ export const findUiElements = defineTool({
   kind: 'R',
   title: 'Find elements',
   description:
-    'Finds elements on the current screen by text (exact), text_contains, resource_id (full or bare name), content_desc, class_name and clickable; all given criteria must hold. Each result has its tree_path, bounds and center.',
+    'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold), each with its tree_path, bounds and center.',
   input: z.object({
     device_serial: optionalSerial,
     ...criteria,
@@ -213,7 +213,7 @@ export const compareUiState = defineTool({
   kind: 'R',
   title: 'Compare with the last capture',
   description:
-    "Captures the screen and compares it with this device's previous capture (by any UI tool): what appeared, disappeared, or changed text or state. The first call on a device just records the baseline.",
+    "Captures the screen and compares it with this device's previous capture: what appeared, disappeared, or changed text or state. The first call records a baseline.",
   input: z.object({
     device_serial: optionalSerial,
     max_results: z
@@ -301,7 +301,7 @@ export const waitForElement = defineTool({
   kind: 'R',
   title: 'Wait for an element',
   description:
-    'Captures the screen repeatedly until an element matching the criteria appears (or, with gone: true, disappears), up to timeout_ms. Sends progress notifications and stops when the request is cancelled. Use it instead of fixed sleeps.',
+    'Captures the screen until an element matching the criteria appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
   input: z.object({
     device_serial: optionalSerial,
     ...criteria,

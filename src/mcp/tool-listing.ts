@@ -1,0 +1,142 @@
+/**
+ * The tools/list entry of a tool, computed once per tool: its title, description, closed input
+ * schema, annotations from its kind, and its output schema, as JSON Schema compacted for the
+ * contexts and validators that load every listing (budgets in ./budgets.ts).
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { annotationsFor } from './define-tool.js';
+import type { ToolDefinition } from './define-tool.js';
+
+/**
+ * A tool's JSON Schema for tools/list (the input form: defaults optional), compacted: every
+ * client loads it into its context or its validator, so what zod writes for nothing goes —
+ * `$schema`, integer bounds that are the safe-integer range, `anyOf [X, null]` where
+ * `type: [X, "null"]` says the same, and (outputs only, which nobody sends back)
+ * the keywords an output needs not (see OUTPUT_ONLY_FOR_INPUTS), and below OUTPUT_DEPTH only the
+ * type.
+ */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json['$schema'];
+  return compactSchema(json, io) as Record<string, unknown>;
+}
+
+/**
+ * String limits and patterns: the server checks them (a refusal names the rule, so the model
+ * corrects itself), while every model pays for them in every session's context; ranges, enums and
+ * defaults stay, as they say what to send.
+ */
+const VALIDATOR_ONLY = new Set(['minLength', 'maxLength', 'pattern']);
+
+/**
+ * How deep an output schema spells its shapes: the result's fields, and the fields of each field's
+ * object or array items by name and type; deeper values say only their type (the full shape is the
+ * tool's zod output schema, which the server checks every result against).
+ */
+const OUTPUT_DEPTH = 1;
+
+/**
+ * Keywords that constrain what a caller may send: an output schema describes shapes, not limits.
+ * It lists no required fields and allows others, so an error result's `structuredContent`
+ * (`{error: {code}}`, alone or beside a failed build's fields) passes the clients that check it
+ * against the output schema on `isError` results too (the TypeScript SDK's does).
+ */
+const OUTPUT_ONLY_FOR_INPUTS = new Set([
+  'additionalProperties',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'description',
+  'required',
+]);
+
+function compactSchema(node: unknown, io: 'input' | 'output', depth = 0): unknown {
+  if (Array.isArray(node)) {
+    return node.map((n) => compactSchema(n, io, depth));
+  }
+  if (typeof node !== 'object' || node === null) {
+    return node;
+  }
+  if (io === 'output' && depth > OUTPUT_DEPTH) {
+    const { type } = node as Record<string, unknown>;
+    return type !== undefined ? { type } : {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ||
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (io === 'output' && OUTPUT_ONLY_FOR_INPUTS.has(key)) ||
+      (io === 'input' && VALIDATOR_ONLY.has(key))
+    ) {
+      continue;
+    }
+    // Without required fields and consts below OUTPUT_DEPTH, the branches of a oneOf can all match
+    // one value, which oneOf refuses: an output's alternatives are anyOf.
+    const name = io === 'output' && key === 'oneOf' ? 'anyOf' : key;
+    // Property names are data, not schema keywords: only their schemas are compacted.
+    out[name] =
+      key === 'properties'
+        ? Object.fromEntries(
+            Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+              k,
+              compactSchema(v, io, depth + 1),
+            ]),
+          )
+        : compactSchema(value, io, depth);
+  }
+  const anyOf = out['anyOf'];
+  if (Array.isArray(anyOf) && anyOf.length === 2) {
+    const nullAt = anyOf.findIndex((a) => isOnly(a, { type: 'null' }));
+    const other = anyOf[1 - nullAt] as Record<string, unknown> | undefined;
+    if (nullAt >= 0 && other !== undefined && typeof other['type'] === 'string' && !('anyOf' in other)) {
+      delete out['anyOf'];
+      const merged: Record<string, unknown> = { ...other, ...out, type: [other['type'], 'null'] };
+      if (Array.isArray(other['enum'])) {
+        merged['enum'] = [...(other['enum'] as unknown[]), null];
+      }
+      return merged;
+    }
+  }
+  return out;
+}
+
+function isOnly(v: unknown, shape: Record<string, unknown>): boolean {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Object.keys(v).length === Object.keys(shape).length &&
+    Object.entries(shape).every(([k, x]) => (v as Record<string, unknown>)[k] === x)
+  );
+}
+
+/** Listings are computed once per tool: every HTTP session creates a server, and JSON Schema costs ms. */
+const listingCache = new WeakMap<ToolDefinition, Tool>();
+
+/** The tools/list entry of a tool. Inputs are closed: an argument the tool does not know is refused. */
+export function toolListing(tool: ToolDefinition): Tool {
+  const cached = listingCache.get(tool);
+  if (cached) {
+    return cached;
+  }
+  const listing: Tool = {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: {
+      ...jsonSchemaOf(tool.input, 'input'),
+      additionalProperties: false,
+    } as unknown as Tool['inputSchema'],
+    annotations: annotationsFor(tool.kind),
+  };
+  if (tool.output) {
+    listing.outputSchema = jsonSchemaOf(tool.output, 'output') as Tool['outputSchema'];
+  }
+  listingCache.set(tool, listing);
+  return listing;
+}
