@@ -330,6 +330,12 @@ async function run(argv: string[]): Promise<number> {
   await server.connect(transport);
   const tap = tapTransport(transport);
   log.info('serving MCP over stdio', { project: session.project.root, toolsets, mode: session.mode.kind });
+  if (process.stdin.isTTY === true) {
+    // Started by hand in a terminal: say what it is waiting for (stderr; stdout is the protocol).
+    process.stderr.write(
+      'droidbus mcp is waiting for an MCP client on stdin (JSON-RPC). Register it with your agent instead of running it by hand — see the README, "Register with your agent" — or press Ctrl-C to quit.\n',
+    );
+  }
 
   const ended = await Promise.race([closed, hostGone]);
   let code = 0;
