@@ -207,17 +207,14 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
   const timeOnce = async (fn: () => Promise<unknown>): Promise<number> => (await sample(1, fn))[0]!;
   const read = (): Promise<unknown> =>
     mcp.client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } });
+  const shell = (command: string): Promise<unknown> =>
+    spawnAdb(server.port, ['-s', serial, 'shell', command]);
   try {
-    await spawnAdb(server.port, ['-s', serial, 'shell', 'am start -W -n com.droidbus.sample/.HomeActivity']);
+    await shell('am start -W -n com.droidbus.sample/.HomeActivity');
     const dump = await sample(ROUNDS, read);
-    await spawnAdb(server.port, [
-      '-s',
-      serial,
-      'shell',
-      'am start -W -n com.droidbus.sample/.DetailActivity --es live true',
-    ]);
+    await shell('am start -W -n com.droidbus.sample/.DetailActivity --es live true');
     const neverIdleDump = await timeOnce(read);
-    await spawnAdb(server.port, ['-s', serial, 'shell', 'input keyevent KEYCODE_BACK']);
+    await shell('input keyevent KEYCODE_BACK');
     const { runCli } = await import('../tests/helpers/run-cli.js');
     const installed = await runCli(['helper', 'install', '--serial', serial], { env });
     if (installed.code !== 0) {
@@ -234,7 +231,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
       // Taps, keys and swipes: through the helper while it serves the device, and through `adb
       // shell input` (its Java start-up set to the cited 1,160 ms) once droidbus no longer reads
       // through the helper.
-      await spawnAdb(server.port, ['-s', serial, 'shell', 'sim latency input 1160']);
+      await shell('sim latency input 1160');
       const actions: [string, string, Record<string, unknown>][] = [
         ['ui_tap', 'tap', { x: 10, y: 10 }],
         ['send_ui_key', 'keyevent', { key: 'DPAD_DOWN' }],
@@ -246,12 +243,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
       for (const [name, , args] of actions) {
         viaHelper.push(await sample(ROUNDS, act(mcp2, name, args)));
       }
-      await spawnAdb(server.port, [
-        '-s',
-        serial,
-        'shell',
-        'am start -W -n com.droidbus.sample/.DetailActivity --es live true',
-      ]);
+      await shell('am start -W -n com.droidbus.sample/.DetailActivity --es live true');
       const neverIdleHelper = await timeOnce(read2);
       const mcp3 = await startMcp([], { env });
       const viaInput: number[][] = [];
