@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { HostUnreachableError, connectControl } from '../host/control-client.js';
-import { HostStartError, startHost } from '../host/host.js';
+import { startHost } from '../host/host.js';
+import { HostStartError } from '../host/host-listen.js';
 import type { Host } from '../host/host.js';
 import type { HttpFrontendOptions } from '../host/http/http-frontend.js';
 import { ListenAddressError, parseListenAddress } from '../host/http/listen-address.js';

@@ -1,6 +1,4 @@
-import { chmodSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
 import type { SupervisorOptions } from '../actors/supervisor.js';
@@ -15,11 +13,11 @@ import { canonicalProjectRoot } from '../project/trust.js';
 import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
-import { withFileLock } from '../store/lock.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
+import { endConnection, HostStartError, listenOnSocket } from './host-listen.js';
 import { HostEndpoint } from './host-endpoint.js';
 import type { LocalHandler } from './host-endpoint.js';
 import { HttpStartError, startHttpFrontend } from './http/http-frontend.js';
@@ -27,20 +25,16 @@ import type { HttpFrontend, HttpFrontendOptions } from './http/http-frontend.js'
 import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
 import { resolveHostProject } from './project.js';
 import { MAX_ATTACHED_SESSIONS, SessionRegistry } from './session-registry.js';
-import { probeSocket } from './socket-probe.js';
 import { startHostPage } from './ui/host-page.js';
 import type { HostPage } from './ui/host-page.js';
 import { PageHandler } from './ui/page-handler.js';
 import { pageRequestHandlers } from './ui/page-requests.js';
 import type { PageOptions } from './ui/page-server.js';
-import { whoListens } from './control-client.js';
 
 const log = logger('host');
 
 /** How long the quit hooks get (a running build is cancelled and recorded in that time). */
 export const QUIT_HOOK_TIMEOUT_MS = 1_500;
-/** How long sessions get to read their last lines before their connections are cut. */
-const CLOSE_GRACE_MS = 1_000;
 
 /**
  * Runs when the host quits, before the requests still in flight fail. It may return a sentence
@@ -64,18 +58,6 @@ export interface HostOptions {
   ui?: PageOptions;
 }
 
-/** Why the host could not start. The CLI exits 2 with the message. */
-export class HostStartError extends Error {
-  constructor(
-    message: string,
-    readonly code:
-      'ALREADY_RUNNING' | 'PATH_TOO_LONG' | 'LISTEN_FAILED' | 'BAD_PROJECT' | 'HTTP_FAILED' | 'PAGE_FAILED',
-  ) {
-    super(message);
-    this.name = 'HostStartError';
-  }
-}
-
 /** A running `droidbus host`. */
 export interface Host {
   readonly socketPath: string;
@@ -97,54 +79,6 @@ export interface Host {
   stop(reason?: string): Promise<void>;
   /** Resolves when the host has stopped. */
   readonly stopped: Promise<void>;
-}
-
-/** Creates the listening socket: stale sockets are replaced, a live one means another host. */
-async function listen(server: net.Server, socketPath: string, dataDir: string): Promise<void> {
-  await withFileLock(path.join(dataDir, 'host-start'), async () => {
-    if (process.platform !== 'win32') {
-      const state = await probeSocket(socketPath);
-      if (state === 'live') {
-        const who = await whoListens(socketPath);
-        throw new HostStartError(
-          `another droidbus host is already running${who ? ` (${who})` : ''} on ${socketPath}; it was left alone`,
-          'ALREADY_RUNNING',
-        );
-      }
-      if (state === 'stale') {
-        log.info('replacing a stale host socket (its host is gone)', { socket: socketPath });
-        rmSync(socketPath, { force: true });
-      }
-    }
-    // The socket is created with the process umask; 0177 makes it 0600 from its first moment.
-    const previousUmask = process.platform === 'win32' ? undefined : process.umask(0o177);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const onError = (err: NodeJS.ErrnoException): void => {
-          reject(
-            err.code === 'EADDRINUSE'
-              ? new HostStartError(
-                  `another droidbus host is already running on ${socketPath}`,
-                  'ALREADY_RUNNING',
-                )
-              : new HostStartError(`cannot listen on ${socketPath}: ${err.message}`, 'LISTEN_FAILED'),
-          );
-        };
-        server.once('error', onError);
-        server.listen(socketPath, () => {
-          server.off('error', onError);
-          resolve();
-        });
-      });
-    } finally {
-      if (previousUmask !== undefined) {
-        process.umask(previousUmask);
-      }
-    }
-    if (process.platform !== 'win32') {
-      chmodSync(socketPath, 0o600);
-    }
-  });
 }
 
 /**
@@ -179,7 +113,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
 
   const server = net.createServer();
-  await listen(server, socketPath, dataDir);
+  await listenOnSocket(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
   // Debug sessions listen to installs and crashes: running from the start, they miss none.
   system.supervisor
@@ -516,20 +450,4 @@ async function runQuitHooks(hooks: QuitHook[]): Promise<string[]> {
   );
   clearTimeout(timer);
   return notes;
-}
-
-/** Ends a connection after its pending writes, cutting it if the peer does not close in time. */
-function endConnection(socket: net.Socket): Promise<void> {
-  return new Promise((resolve) => {
-    if (socket.destroyed) {
-      resolve();
-      return;
-    }
-    const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
-    socket.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.end();
-  });
 }

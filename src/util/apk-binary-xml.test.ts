@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ANDROID_NS, decodeBinaryXml, encodeBinaryXml, type XmlElement } from './apk-binary-xml.js';
+import { decodeBinaryXml } from './apk-binary-xml-decode.js';
+import { ANDROID_NS, encodeBinaryXml, type XmlElement } from './apk-binary-xml.js';
 import { ApkFormatError } from './apk-zip.js';
 
 const TREE: XmlElement = {

@@ -4,13 +4,8 @@
  * or by AGP) from its zip central directory and binary AndroidManifest.xml.
  */
 import { createHash } from 'node:crypto';
-import {
-  ANDROID_NS,
-  decodeBinaryXml,
-  encodeBinaryXml,
-  type XmlAttribute,
-  type XmlElement,
-} from './apk-binary-xml.js';
+import { ANDROID_NS, encodeBinaryXml, type XmlAttribute, type XmlElement } from './apk-binary-xml.js';
+import { decodeBinaryXml } from './apk-binary-xml-decode.js';
 import { ApkFormatError, readZipEntries, readZipEntryData, writeZip, type ZipEntryInput } from './apk-zip.js';
 
 export { ApkFormatError } from './apk-zip.js';

@@ -42,11 +42,6 @@ afterAll(async () => {
   work.remove();
 });
 
-/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
-function invalidParams(promise: Promise<unknown>): Promise<string> {
-  return refusedWith(promise);
-}
-
 describe('run_gradle_task on the sample project', () => {
   it('builds a trusted project, reports progress, and records the build with the sha256 of the APK it wrote', async () => {
     const progress: Progress[] = [];
@@ -132,7 +127,7 @@ describe('run_gradle_task on the sample project', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ task: 'test', result: 'success' });
     await setTrust(untrusted, home.dir, false);
-    await invalidParams(
+    await refusedWith(
       other.client.callTool({ name: 'run_gradle_task', arguments: { task: 'assembleDebug' } }),
     );
   });
@@ -157,7 +152,7 @@ describe('run_gradle_task on the sample project', () => {
   });
 
   it('refuses a variant the project does not have, naming the ones it has', async () => {
-    const message = await invalidParams(
+    const message = await refusedWith(
       session.client.callTool({
         name: 'run_gradle_task',
         arguments: { task: 'assemble', variant: 'paidDebug' },
@@ -227,9 +222,7 @@ describe('the project tools and resources', () => {
       dsl: 'kotlin',
       flavor_dimensions: ['tier'],
     });
-    await invalidParams(
-      session.client.callTool({ name: 'get_build_config', arguments: { module: '../app' } }),
-    );
+    await refusedWith(session.client.callTool({ name: 'get_build_config', arguments: { module: '../app' } }));
   });
 
   it('serves the project files as android:// resources', async () => {

@@ -96,11 +96,6 @@ async function launch(id: string): Promise<{ launched: Launch; entry: Get['timel
   return { launched, entry };
 }
 
-/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
-function invalidParams(promise: Promise<unknown>): Promise<string> {
-  return refusedWith(promise);
-}
-
 beforeAll(async () => {
   await writeSample(project, home.dir);
   git('init', '-q');
@@ -246,29 +241,23 @@ describe('debug sessions through droidbus mcp', () => {
   });
 
   it('answers invalid_params for bad arguments and a tool error for an unknown session', async () => {
-    await invalidParams(
-      mcp.client.callTool({ name: 'list_debug_sessions', arguments: { state: 'running' } }),
-    );
-    await invalidParams(mcp.client.callTool({ name: 'list_debug_sessions', arguments: { limit: 51 } }));
-    await invalidParams(
-      mcp.client.callTool({ name: 'get_debug_session', arguments: { session_id: '../x' } }),
-    );
-    await invalidParams(
+    await refusedWith(mcp.client.callTool({ name: 'list_debug_sessions', arguments: { state: 'running' } }));
+    await refusedWith(mcp.client.callTool({ name: 'list_debug_sessions', arguments: { limit: 51 } }));
+    await refusedWith(mcp.client.callTool({ name: 'get_debug_session', arguments: { session_id: '../x' } }));
+    await refusedWith(
       mcp.client.callTool({
         name: 'get_debug_session',
         arguments: { session_id: first, max_events: 501 },
       }),
     );
-    await invalidParams(
+    await refusedWith(
       mcp.client.callTool({
         name: 'get_debug_session',
         arguments: { session_id: first, capture_seq: 1 },
       }),
     );
     expect(
-      await invalidParams(
-        mcp.client.callTool({ name: 'compare_debug_sessions', arguments: { from: first } }),
-      ),
+      await refusedWith(mcp.client.callTool({ name: 'compare_debug_sessions', arguments: { from: first } })),
     ).toMatch(/both from and to, or neither/);
     const unknown = await call(mcp, 'get_debug_session', { session_id: 'ds-zzzzzzzzzz' });
     expect(unknown.isError).toBe(true);

@@ -83,11 +83,6 @@ afterAll(async () => {
   outside?.remove();
 });
 
-/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
-function invalidParams(promise: Promise<unknown>): Promise<string> {
-  return refusedWith(promise);
-}
-
 async function stats(serial: string): Promise<SimStats> {
   return JSON.parse(await world.shell(serial, 'sim stats')) as SimStats;
 }
@@ -138,7 +133,7 @@ describe('install_apk', () => {
     copyFileSync(path.join(project.dir, APK_REL), foreign);
     const linkDir = path.join(project.dir, 'app/build/outputs/apk/demo/debug');
     symlinkSync(foreign, path.join(linkDir, 'linked.apk'));
-    const viaLink = await invalidParams(
+    const viaLink = await refusedWith(
       world.call('install_apk', {
         device_serial: tcp,
         apk_path: 'app/build/outputs/apk/demo/debug/linked.apk',
@@ -152,7 +147,7 @@ describe('install_apk', () => {
     copyFileSync(foreign, path.join(outside.dir, 'build/outputs/apk/debug/other.apk'));
     mkdirSync(lib, { recursive: true });
     symlinkSync(path.join(outside.dir, 'build'), path.join(lib, 'build'));
-    const viaDir = await invalidParams(
+    const viaDir = await refusedWith(
       world.call('install_apk', { device_serial: tcp, apk_path: 'other/build/outputs/apk/debug/other.apk' }),
     );
     expect(viaDir).toMatch(/outside the project/);
@@ -160,10 +155,10 @@ describe('install_apk', () => {
     // Not under an application module's outputs, and not an .apk at all.
     writeFileSync(path.join(project.dir, 'notes.apk'), 'x');
     expect(
-      await invalidParams(world.call('install_apk', { device_serial: tcp, apk_path: 'notes.apk' })),
+      await refusedWith(world.call('install_apk', { device_serial: tcp, apk_path: 'notes.apk' })),
     ).toMatch(/build outputs/);
     expect(
-      await invalidParams(world.call('install_apk', { device_serial: tcp, apk_path: '../../etc/passwd' })),
+      await refusedWith(world.call('install_apk', { device_serial: tcp, apk_path: '../../etc/passwd' })),
     ).toMatch(/outside the project/);
   });
 });
@@ -262,7 +257,7 @@ describe('restart_app and permissions', () => {
   });
 
   it('needs device_serial to clear data, and clears it when given', async () => {
-    const message = await invalidParams(world.call('restart_app', { package: APP, clear_data: true }));
+    const message = await refusedWith(world.call('restart_app', { package: APP, clear_data: true }));
     expect(message).toMatch(/device_serial/);
     const r = await world.call('restart_app', { device_serial: tcp, package: APP, clear_data: true });
     expect(r.isError, r.text).toBe(false);
@@ -302,10 +297,10 @@ describe('restart_app and permissions', () => {
 
 describe('set_network_state', () => {
   it('refuses Wi-Fi off and airplane mode on for a wireless serial, and allows Wi-Fi on and mobile data', async () => {
-    expect(await invalidParams(world.call('set_network_state', { device_serial: tcp, wifi: false }))).toMatch(
+    expect(await refusedWith(world.call('set_network_state', { device_serial: tcp, wifi: false }))).toMatch(
       /wireless adb/,
     );
-    await invalidParams(world.call('set_network_state', { device_serial: tcp, airplane_mode: true }));
+    await refusedWith(world.call('set_network_state', { device_serial: tcp, airplane_mode: true }));
     expect((await world.shell(tcp, 'settings get global wifi_on')).trim()).toBe('1');
     const on = await world.call('set_network_state', { device_serial: tcp, wifi: true, mobile_data: false });
     expect(on.isError, on.text).toBe(false);
@@ -314,7 +309,7 @@ describe('set_network_state', () => {
       current: { wifi: true, mobile_data: false, airplane_mode: false },
     });
     await world.call('set_network_state', { device_serial: tcp, mobile_data: true });
-    await invalidParams(world.call('set_network_state', { device_serial: tcp }));
+    await refusedWith(world.call('set_network_state', { device_serial: tcp }));
   });
 
   it('turns airplane mode on and off on an emulator through cmd connectivity, returning the previous state', async () => {
@@ -345,9 +340,7 @@ describe('set_device_orientation', () => {
     expect(await world.shell(tcp, 'dumpsys window displays')).toContain('mDisplayRotation=ROTATION_90');
     const back = await world.call('set_device_orientation', { device_serial: tcp, orientation: 'auto' });
     expect(back.structured).toMatchObject({ current: { orientation: 'auto', accelerometer_rotation: true } });
-    await invalidParams(
-      world.call('set_device_orientation', { device_serial: tcp, orientation: 'sideways' }),
-    );
+    await refusedWith(world.call('set_device_orientation', { device_serial: tcp, orientation: 'sideways' }));
   });
 });
 
@@ -355,13 +348,13 @@ describe('open_deep_link and open_app_settings', () => {
   it('refuses every scheme that opens no app, in any case', async () => {
     for (const scheme of ['javascript', 'vbscript', 'data', 'file', 'content', 'intent', 'about', 'blob']) {
       for (const spelled of [scheme, scheme.toUpperCase()]) {
-        const message = await invalidParams(
+        const message = await refusedWith(
           world.call('open_deep_link', { device_serial: tcp, uri: `${spelled}:alert(1)` }),
         );
         expect(message).toContain(`'${scheme}:' URIs are refused`);
       }
     }
-    await invalidParams(world.call('open_deep_link', { device_serial: tcp, uri: 'java\tscript:alert(1)' }));
+    await refusedWith(world.call('open_deep_link', { device_serial: tcp, uri: 'java\tscript:alert(1)' }));
   });
 
   it('opens a deep link with am start -W, and makes an unresolvable one a tool error', async () => {
@@ -483,11 +476,11 @@ describe('AVDs through the test SDK emulator', () => {
   });
 
   it('refuses unknown AVDs and option-shaped names, and stop_avd on what is not a listed emulator', async () => {
-    expect(await invalidParams(world.call('launch_avd', { name: 'Nexus_One' }))).toMatch(
+    expect(await refusedWith(world.call('launch_avd', { name: 'Nexus_One' }))).toMatch(
       /no AVD named Nexus_One/,
     );
-    await invalidParams(world.call('launch_avd', { name: '-wipe-data' }));
-    await invalidParams(world.call('stop_avd', { serial: tcp }));
+    await refusedWith(world.call('launch_avd', { name: '-wipe-data' }));
+    await refusedWith(world.call('stop_avd', { serial: tcp }));
     const gone = await world.call('stop_avd', { serial: 'emulator-5998' });
     expect(gone.isError).toBe(true);
     expect(gone.text).toMatch(/adb does not list emulator-5998/);
@@ -531,7 +524,7 @@ describe('run_run_configuration', () => {
     }[];
     expect(configurations.find((c) => c.name === 'app (demoDebug)')?.last_device).toBe(tcp);
     expect(configurations.filter((c) => c.last_device !== null)).toHaveLength(1);
-    await invalidParams(world.call('run_run_configuration', { name: 'app (nope)', device_serial: tcp }));
+    await refusedWith(world.call('run_run_configuration', { name: 'app (nope)', device_serial: tcp }));
   }, 60_000);
 });
 
@@ -552,7 +545,7 @@ describe('injection attempts', () => {
       ['open_app_settings', { device_serial: tcp, package: 'a.b`touch /data/local/tmp/p5`' }],
     ];
     for (const [tool, args] of attempts) {
-      await invalidParams(world.call(tool, args));
+      await refusedWith(world.call(tool, args));
     }
     // A URI may hold shell characters; it reaches the device as one quoted argument and runs nothing.
     const uri = await world.call('open_deep_link', {

@@ -70,11 +70,6 @@ async function stats(target = serial): Promise<SimStats> {
   return JSON.parse(await world.shell(target, 'sim stats')) as SimStats;
 }
 
-/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
-function invalidParams(promise: Promise<unknown>): Promise<string> {
-  return refusedWith(promise);
-}
-
 async function notifications(pkg?: string): Promise<Notification[]> {
   const r = await world.call('list_notifications', {
     device_serial: serial,
@@ -140,7 +135,7 @@ describe('notifications', () => {
     expect(mine.find((n) => n.title === 'Syncing')).toMatchObject({ ongoing: true, clearable: false });
     const limited = await world.call('list_notifications', { device_serial: serial, limit: 1 });
     expect(limited.structured['truncated']).toBe(true);
-    await invalidParams(world.call('list_notifications', { device_serial: serial, limit: 201 }));
+    await refusedWith(world.call('list_notifications', { device_serial: serial, limit: 201 }));
   });
 
   it('opens a notification by tapping its row in the shade: its app comes up and it is cancelled', async () => {
@@ -179,7 +174,7 @@ describe('notifications', () => {
     const after = await stats();
     expect(after.taps).toBe(before.taps);
     expect(after.shade_open).toBe(false);
-    await invalidParams(world.call('open_notification', { device_serial: serial, key: 'a\nb' }));
+    await refusedWith(world.call('open_notification', { device_serial: serial, key: 'a\nb' }));
   });
 });
 
@@ -188,7 +183,7 @@ describe('files in folders the user allowed', () => {
   const storage = (...args: string[]) => runCli(['storage', ...args], { env });
 
   it('refuses every file tool until the user allows a folder with droidbus storage', async () => {
-    const msg = await invalidParams(
+    const msg = await refusedWith(
       world.call('list_device_files', { device_serial: serial, path: '/sdcard/Download' }),
     );
     expect(msg).toContain(`droidbus storage allow ${serial}`);
@@ -230,7 +225,7 @@ describe('files in folders the user allowed', () => {
     expect(resource.resource.text).toBe('hello\n');
     expect(readFileSync(path.join(exchange(), 'a.txt'), 'utf8')).toBe('hello\n');
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('pull_device_file', { device_serial: serial, path: '/sdcard/Download/a.txt' }),
       ),
     ).toMatch(/overwrite: true/);
@@ -246,28 +241,28 @@ describe('files in folders the user allowed', () => {
   });
 
   it('refuses a path outside the folder, a .. path, symlinks that lead out and special files', async () => {
-    const outside = await invalidParams(
+    const outside = await refusedWith(
       world.call('pull_device_file', { device_serial: serial, path: '/data/local/tmp/secret.txt' }),
     );
     expect(outside).toContain('outside the folders the user allowed');
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('pull_device_file', { device_serial: serial, path: '/sdcard/Download/../Music/x' }),
       ),
     ).toContain("'..'");
     for (const p of ['/sdcard/Download/secret-link.txt', '/sdcard/Download/out/secret.txt']) {
-      expect(
-        await invalidParams(world.call('pull_device_file', { device_serial: serial, path: p })),
-      ).toContain('/data/local/tmp/secret.txt');
+      expect(await refusedWith(world.call('pull_device_file', { device_serial: serial, path: p }))).toContain(
+        '/data/local/tmp/secret.txt',
+      );
     }
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('list_device_files', { device_serial: serial, path: '/sdcard/Download/out' }),
       ),
     ).toContain('outside');
     await storage('allow', serial, '/dev');
     expect(
-      await invalidParams(world.call('pull_device_file', { device_serial: serial, path: '/dev/null' })),
+      await refusedWith(world.call('pull_device_file', { device_serial: serial, path: '/dev/null' })),
     ).toContain('special file');
     await storage('revoke', serial, '/dev');
     expect(existsSync(path.join(exchange(), 'secret.txt'))).toBe(false);
@@ -299,11 +294,11 @@ describe('files in folders the user allowed', () => {
     expect(Buffer.from(blob.resource.blob, 'base64')).toEqual(bytes);
 
     const again = { device_serial: serial, exchange_name: 'blob.bin', path: '/sdcard/Download/blob.bin' };
-    expect(await invalidParams(world.call('push_device_file', again))).toContain('overwrite: true');
+    expect(await refusedWith(world.call('push_device_file', again))).toContain('overwrite: true');
     const replaced = await world.call('push_device_file', { ...again, overwrite: true });
     expect(replaced.structured['replaced']).toBe(true);
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('push_device_file', {
           ...again,
           path: '/sdcard/Download/secret-link.txt',
@@ -312,18 +307,16 @@ describe('files in folders the user allowed', () => {
       ),
     ).toContain('symbolic link');
     expect(
-      await invalidParams(
-        world.call('push_device_file', { ...again, path: '/sdcard/Download/out/evil.bin' }),
-      ),
+      await refusedWith(world.call('push_device_file', { ...again, path: '/sdcard/Download/out/evil.bin' })),
     ).toContain('outside');
     expect(await world.shell(serial, 'cat /data/local/tmp/secret.txt')).toBe('secret\n');
     expect(await world.shell(serial, 'ls /data/local/tmp')).not.toContain('evil');
-    await invalidParams(world.call('push_device_file', { ...again, exchange_name: '../settings.json' }));
+    await refusedWith(world.call('push_device_file', { ...again, exchange_name: '../settings.json' }));
   });
 
   it('closes again when the user revokes the folder', async () => {
     expect((await storage('revoke', serial)).code).toBe(0);
-    await invalidParams(world.call('list_device_files', { device_serial: serial, path: '/sdcard/Download' }));
+    await refusedWith(world.call('list_device_files', { device_serial: serial, path: '/sdcard/Download' }));
   });
 });
 
@@ -391,9 +384,7 @@ describe('intents', () => {
     expect(service.isError).toBe(true);
     for (const uri of ['javascript:alert(1)', 'file:///sdcard/x', 'INTENT:#Intent;end', 'content://x/y']) {
       expect(
-        await invalidParams(
-          world.call('send_intent', { device_serial: serial, mode: 'start', data_uri: uri }),
-        ),
+        await refusedWith(world.call('send_intent', { device_serial: serial, mode: 'start', data_uri: uri })),
       ).toMatch(/refused|scheme/);
     }
   });
@@ -417,9 +408,9 @@ describe('intents', () => {
       action: 'com.x.PING',
       package: 'com.android.chrome',
     };
-    expect(await invalidParams(world.call('send_intent', foreign))).toContain('allow_foreign_package: true');
+    expect(await refusedWith(world.call('send_intent', foreign))).toContain('allow_foreign_package: true');
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('send_intent', { device_serial: serial, mode: 'broadcast', action: 'com.x.PING' }),
       ),
     ).toContain('every app');
@@ -458,19 +449,19 @@ describe('intents', () => {
     const before = (await stats()).last_intent;
     const base = { device_serial: serial, mode: 'broadcast', package: SAMPLE, allow_foreign_package: true };
     for (const value of HOSTILE) {
-      await invalidParams(
+      await refusedWith(
         world.call('send_intent', {
           ...base,
           action: 'a.B',
           extras: [{ key: value, type: 'string', value: 'x' }],
         }),
       );
-      await invalidParams(world.call('send_intent', { ...base, action: value }));
-      await invalidParams(world.call('send_intent', { ...base, action: 'a.B', category: value }));
-      await invalidParams(world.call('send_intent', { ...base, component: value }));
-      await invalidParams(world.call('send_intent', { ...base, data_uri: `myapp://x/${value}` }));
+      await refusedWith(world.call('send_intent', { ...base, action: value }));
+      await refusedWith(world.call('send_intent', { ...base, action: 'a.B', category: value }));
+      await refusedWith(world.call('send_intent', { ...base, component: value }));
+      await refusedWith(world.call('send_intent', { ...base, data_uri: `myapp://x/${value}` }));
     }
-    await invalidParams(
+    await refusedWith(
       world.call('send_intent', {
         ...base,
         action: 'a.B',
@@ -589,11 +580,11 @@ describe('apps, windows and location', () => {
     expect(gps).toMatchObject({ latitude: 48.8584, longitude: 2.2945, altitude: 35 });
     expect(gps!.age_ms).toBeLessThan(60_000);
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('set_emulator_location', { device_serial: serial, latitude: 1, longitude: 2 }),
       ),
     ).toContain('not an emulator');
-    await invalidParams(
+    await refusedWith(
       world.call('set_emulator_location', { device_serial: emulator, latitude: 91, longitude: 0 }),
     );
   });

@@ -44,11 +44,6 @@ function byId(list: Row[], id: string): Row {
   return row!;
 }
 
-/** A refused argument or rule: a tool error the model reads (any code but a protocol error). */
-function invalidParams(promise: Promise<unknown>): Promise<string> {
-  return refusedWith(promise);
-}
-
 describe('reading the screen', () => {
   it('reads a device nothing touched before with a fresh capture', async () => {
     const r = await world.call('list_clickable_elements', { device_serial: world.serials[1] });
@@ -75,23 +70,21 @@ describe('reading the screen', () => {
   });
 
   it('refuses a find without criteria, a bad tree path and out-of-range limits with invalid_params', async () => {
-    expect(await invalidParams(world.call('find_ui_elements', { device_serial: serial }))).toContain(
+    expect(await refusedWith(world.call('find_ui_elements', { device_serial: serial }))).toContain(
       'at least one of',
     );
     expect(
-      await invalidParams(world.call('find_ui_parent', { device_serial: serial, tree_path: '0.a' })),
+      await refusedWith(world.call('find_ui_parent', { device_serial: serial, tree_path: '0.a' })),
     ).toContain('tree path');
-    await invalidParams(world.call('list_clickable_elements', { device_serial: serial, limit: 501 }));
-    await invalidParams(
-      world.call('find_ui_elements', { device_serial: serial, text: 'x', max_results: 101 }),
-    );
-    await invalidParams(
+    await refusedWith(world.call('list_clickable_elements', { device_serial: serial, limit: 501 }));
+    await refusedWith(world.call('find_ui_elements', { device_serial: serial, text: 'x', max_results: 101 }));
+    await refusedWith(
       world.call('wait_for_element', { device_serial: serial, text: 'x', timeout_ms: 30_001 }),
     );
   });
 
   it('asks for device_serial when several devices are online', async () => {
-    expect(await invalidParams(world.call('get_ui_hierarchy', {}))).toContain('Several devices are online');
+    expect(await refusedWith(world.call('get_ui_hierarchy', {}))).toContain('Several devices are online');
   });
 
   it('says when a device is not connected', async () => {
@@ -243,10 +236,10 @@ describe('driving the UI', () => {
     expect(key.isError).toBe(false);
     expect((await world.simStats(serial)).last_input).toEqual(['keyevent', 'KEYCODE_BACK']);
     expect(
-      await invalidParams(world.call('send_ui_key', { device_serial: serial, key: 'BACK;reboot' })),
+      await refusedWith(world.call('send_ui_key', { device_serial: serial, key: 'BACK;reboot' })),
     ).toContain('key');
     expect(
-      await invalidParams(world.call('send_ui_key', { device_serial: serial, key: 'NOT_A_KEY' })),
+      await refusedWith(world.call('send_ui_key', { device_serial: serial, key: 'NOT_A_KEY' })),
     ).toContain('unknown key');
   });
 
@@ -262,7 +255,7 @@ describe('driving the UI', () => {
       duration_ms: 100,
     });
     expect((await world.simStats(serial)).last_input).toEqual(['swipe', 500, 1500, 500, 600, 100]);
-    await invalidParams(world.call('ui_tap', { device_serial: serial, x: -1, y: 20 }));
+    await refusedWith(world.call('ui_tap', { device_serial: serial, x: -1, y: 20 }));
   });
 
   it('scrolls a list until an element shows, with progress notifications', async () => {
@@ -367,12 +360,12 @@ describe('screenshots', () => {
 
   it('refuses max_dimension with full_size, or out of range, with invalid_params', async () => {
     expect(
-      await invalidParams(
+      await refusedWith(
         world.call('screenshot', { device_serial: serial, full_size: true, max_dimension: 512 }),
       ),
     ).toContain('not both');
-    await invalidParams(world.call('screenshot', { device_serial: serial, max_dimension: 255 }));
-    await invalidParams(world.call('screenshot', { device_serial: serial, max_dimension: 8193 }));
+    await refusedWith(world.call('screenshot', { device_serial: serial, max_dimension: 255 }));
+    await refusedWith(world.call('screenshot', { device_serial: serial, max_dimension: 8193 }));
   });
 
   it('annotates interactive elements with numbers whose legend names their tree paths', async () => {
@@ -412,9 +405,9 @@ describe('safety', () => {
 
   it('refuses line breaks in typed text and hostile serials before anything runs', async () => {
     expect(
-      await invalidParams(world.call('ui_type_text', { device_serial: serial, text: 'a\nreboot' })),
+      await refusedWith(world.call('ui_type_text', { device_serial: serial, text: 'a\nreboot' })),
     ).toContain('printable ASCII');
-    await invalidParams(
+    await refusedWith(
       world.call('get_ui_hierarchy', { device_serial: `${serial};touch /data/local/tmp/pwn8` }),
     );
     expect(await world.shell(serial, 'ls /data/local/tmp')).not.toMatch(/pwn/);

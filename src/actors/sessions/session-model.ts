@@ -2,10 +2,11 @@
  * The rules of one debug session, as pure functions over its file: opening it with its install
  * event, appending events within the bounds (agent actions and the rest bounded apart, the oldest
  * out first and counted in `dropped_events`), crashes with their kept lines (deduplicated, so two
- * processes streaming the same device record a crash once), state changes, and the summary the
- * index keeps.
+ * processes streaming the same device record a crash once), state changes, the summary the
+ * index keeps, and the snapshot of the build an install came from.
  */
 import type { InstallRecord } from '../../bus/messages/app-events.js';
+import type { BuildRecord } from '../../bus/messages/build.js';
 import { SESSION_LIMITS, type SessionBuild, type SessionState } from '../../bus/messages/sessions.js';
 import type { CrashRecord, IndexEntry, SessionFile, TimelineEvent } from '../../store/debug-session-file.js';
 import { SESSION_FILE_VERSION } from '../../store/debug-session-file.js';
@@ -291,5 +292,41 @@ export function summarize(s: SessionFile): IndexEntry {
         e.launch !== undefined &&
         (e.launch.total_ms !== null || e.launch.displayed_ms !== null),
     ),
+  };
+}
+
+/** The build of an install, as a session keeps it. */
+export function buildSnapshot(record: BuildRecord, install: InstallRecord): SessionBuild {
+  const apk = record.apks.find((a) => a.sha256 === install.apk_sha256);
+  const variant = apk?.variant ?? record.variant;
+  const mappings = record.mapping_files.filter(
+    (m) => m.variant === null || variant === null || m.variant === variant,
+  );
+  const git = record.provenance.git;
+  return {
+    id: record.id,
+    task: record.task,
+    module: apk?.module ?? record.module,
+    variant,
+    version_code: apk?.version_code ?? install.version_code,
+    version_name: apk?.version_name ?? install.version_name,
+    apk_sha256: install.apk_sha256,
+    mapping_sha256: mappings.map((m) => m.sha256),
+    map_ids: mappings.flatMap((m) => (m.map_id !== null ? [m.map_id] : [])),
+    ended_at: record.ended_at,
+    source: {
+      commit: git?.commit ?? null,
+      branch: git?.branch ?? null,
+      uncommitted_changes: git?.dirty ?? null,
+      changed_files: git?.changed_files ?? [],
+      changed_files_truncated: git?.changed_files_truncated ?? false,
+      no_commit_because: git === null ? (record.provenance.git_reason ?? 'not recorded') : null,
+      gradle_version: record.gradle_version,
+      jdk_version: record.jdk_version ?? null,
+      java_home: record.java_home,
+      agp_version: record.agp_version,
+      dependencies: record.dependencies ?? null,
+      build_files: record.build_files ?? null,
+    },
   };
 }

@@ -8,7 +8,6 @@
 import { chainReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { EventOf, PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
-import type { BuildRecord } from '../../bus/messages/build.js';
 import type { CrashContext } from '../../bus/messages/logcat.js';
 import { SESSION_LIMITS, type SessionBuild } from '../../bus/messages/sessions.js';
 import { fail } from '../../bus/errors.js';
@@ -27,6 +26,7 @@ import { SessionJournal } from './session-journal.js';
 import {
   ageSession,
   addCrash,
+  buildSnapshot,
   appendEvent,
   isLive,
   noteExitKey,
@@ -42,42 +42,6 @@ const EXIT_READ_DELAY_MS = 1_500;
 const SWEEP_MS = 10 * 60_000;
 /** A device check (APK hash, properties) gives up after this. */
 const DEVICE_CHECK_MS = 15_000;
-
-/** The build of an install, as a session keeps it. */
-export function buildSnapshot(record: BuildRecord, install: InstallRecord): SessionBuild {
-  const apk = record.apks.find((a) => a.sha256 === install.apk_sha256);
-  const variant = apk?.variant ?? record.variant;
-  const mappings = record.mapping_files.filter(
-    (m) => m.variant === null || variant === null || m.variant === variant,
-  );
-  const git = record.provenance.git;
-  return {
-    id: record.id,
-    task: record.task,
-    module: apk?.module ?? record.module,
-    variant,
-    version_code: apk?.version_code ?? install.version_code,
-    version_name: apk?.version_name ?? install.version_name,
-    apk_sha256: install.apk_sha256,
-    mapping_sha256: mappings.map((m) => m.sha256),
-    map_ids: mappings.flatMap((m) => (m.map_id !== null ? [m.map_id] : [])),
-    ended_at: record.ended_at,
-    source: {
-      commit: git?.commit ?? null,
-      branch: git?.branch ?? null,
-      uncommitted_changes: git?.dirty ?? null,
-      changed_files: git?.changed_files ?? [],
-      changed_files_truncated: git?.changed_files_truncated ?? false,
-      no_commit_because: git === null ? (record.provenance.git_reason ?? 'not recorded') : null,
-      gradle_version: record.gradle_version,
-      jdk_version: record.jdk_version ?? null,
-      java_home: record.java_home,
-      agp_version: record.agp_version,
-      dependencies: record.dependencies ?? null,
-      build_files: record.build_files ?? null,
-    },
-  };
-}
 
 /** The live sessions of a device (and package), newest last. */
 function liveOf(device: string, pkg?: string | null): (entries: readonly IndexEntry[]) => string[] {

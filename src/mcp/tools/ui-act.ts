@@ -257,3 +257,17 @@ export const uiScrollUntilElement = defineTool({
     };
   },
 });
+
+/** The acting tools, in the order tools/list shows them. */
+export const uiActTools = [
+  uiTap,
+  uiTapElement,
+  uiTypeText,
+  uiFillInput,
+  uiTypeTextUnicode,
+  clearFocusedInput,
+  hideSoftKeyboard,
+  sendUiKey,
+  uiSwipe,
+  uiScrollUntilElement,
+];

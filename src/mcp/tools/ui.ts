@@ -23,18 +23,7 @@ import {
   queryOf,
   describeQuery,
 } from './ui-shared.js';
-import {
-  uiTap,
-  uiTapElement,
-  uiTypeText,
-  uiFillInput,
-  uiTypeTextUnicode,
-  clearFocusedInput,
-  hideSoftKeyboard,
-  sendUiKey,
-  uiSwipe,
-  uiScrollUntilElement,
-} from './ui-act.js';
+import { uiActTools } from './ui-act.js';
 
 export const getUiHierarchy = defineTool({
   name: 'get_ui_hierarchy',
@@ -412,14 +401,5 @@ export const uiTools = [
   waitForElement,
   uiWaitForIdle,
   uiAssertElement,
-  uiTap,
-  uiTapElement,
-  uiTypeText,
-  uiFillInput,
-  uiTypeTextUnicode,
-  clearFocusedInput,
-  hideSoftKeyboard,
-  sendUiKey,
-  uiSwipe,
-  uiScrollUntilElement,
+  ...uiActTools,
 ];

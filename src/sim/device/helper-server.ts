@@ -273,7 +273,8 @@ export class SimHelperServer {
             const { from, to } = gesture;
             this.dev.stats.lastInput = ['helper-swipe', from.x, from.y, to.x, to.y];
             swipe(this.dev, from.x, from.y, to.x, to.y);
-            // The move is injected over its duration, as `input swipe` (capped the same way).
+            // A pointerMove with a duration moves over that time (W3C WebDriver, "perform a pointer
+            // move": the move is interpolated until duration has passed); capped as `input swipe` is here.
             await new Promise((r) => setTimeout(r, Math.min(2000, gesture.durationMs)));
           }
           return send(res, 200, id, null);

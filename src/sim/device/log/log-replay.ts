@@ -42,9 +42,11 @@ const LONG_HEADER = new RegExp(
   String.raw`^\[\s*${ANY_TIME}\s+(?:\S+:\s*)??(\d+):\s*(\d+)\s+([VDIWEFA])\/(.*?)\s*\]$`,
 );
 const STUDIO_OLD = new RegExp(
-  String.raw`^${TIME}\s+(\d+)-(\d+)\/(\S*)\s+([VDIWEFA])\/(.*?)(?::|\s*\uFE55)\s?(.*)$`,
+  String.raw`^${TIME}\s+(?<pid>\d+)-(?<tid>\d+)\/(?<proc>\S*)\s+(?<level>[VDIWEFA])\/(?<tag>.*?)(?::|\s*\uFE55)\s?(?<msg>.*)$`,
 );
-const STUDIO_NEW = new RegExp(String.raw`^${TIME}\s+(\d+)-(\d+)\s+(\S+)\s+(\S+)\s+([VDIWEFA])\s{1,2}(.*)$`);
+const STUDIO_NEW = new RegExp(
+  String.raw`^${TIME}\s+(?<pid>\d+)-(?<tid>\d+)\s+(?<tag>\S+)\s+(?<proc>\S+)\s+(?<level>[VDIWEFA])\s{1,2}(?<msg>.*)$`,
+);
 /** Lines Android Studio adds that no device printed. */
 const STUDIO_NOTE = /^-{4,} PROCESS (?:STARTED|ENDED) \(/;
 const DIVIDER = /^-{9} (?:beginning of|switch to) (\w+)/;
@@ -133,23 +135,15 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
     if (STUDIO_NOTE.test(line)) {
       continue;
     }
-    if ((m = STUDIO_NEW.exec(line)) !== null) {
+    const studio = (STUDIO_NEW.exec(line) ?? STUDIO_OLD.exec(line))?.groups;
+    if (studio !== undefined) {
       push(
-        Number(m[1]),
-        Number(m[2]),
-        m[5] as string,
-        m[3] as string,
-        m[6] as string,
-        processName(m[4] as string),
-      );
-    } else if ((m = STUDIO_OLD.exec(line)) !== null) {
-      push(
-        Number(m[1]),
-        Number(m[2]),
-        m[4] as string,
-        m[5] as string,
-        m[6] as string,
-        processName(m[3] as string),
+        Number(studio['pid']),
+        Number(studio['tid']),
+        studio['level'] as string,
+        studio['tag'] as string,
+        studio['msg'] as string,
+        processName(studio['proc'] as string),
       );
     } else if ((m = THREADTIME.exec(line)) !== null) {
       push(Number(m[1]), Number(m[2]), m[3] as string, m[4] as string, m[5] ?? '');
