@@ -9,6 +9,22 @@
 
 /** Most characters of an answer's text, by default. */
 export const TEXT_BUDGET = 40_000;
+/**
+ * The `_meta` key of a tools/list entry that declares a tool's larger answers to clients: Claude Code
+ * keeps a result up to that many characters inline (ceiling 500,000) instead of saving it to a file.
+ */
+export const MAX_RESULT_SIZE_META = 'anthropic/maxResultSizeChars';
+/** The highest limit a tool may declare (Claude Code's ceiling for MAX_RESULT_SIZE_META). */
+export const MAX_DECLARED_ANSWER_CHARS = 500_000;
+
+/**
+ * The characters an answer may use: TEXT_BUDGET by default, the tool's declared `max` when the caller
+ * explicitly asked for more.
+ */
+export function answerBudget(explicit: boolean, max: number): number {
+  return explicit ? Math.min(max, MAX_DECLARED_ANSWER_CHARS) : TEXT_BUDGET;
+}
+
 /** Most characters of an error's text. */
 export const ERROR_TEXT_BUDGET = 8_000;
 /** Most bytes of what the model reads of tools/list (names, titles, descriptions, input schemas). */
@@ -37,4 +53,19 @@ export function capText(text: string, limit: number, how: string): string {
   }
   keep = Math.max(0, keep);
   return text.slice(0, keep) + note(text.length - keep);
+}
+
+/** The newest of `lines` whose characters (with their line breaks, JSON-escaped) fit `chars`. */
+export function newestWithin(lines: readonly string[], chars: number): string[] {
+  let used = 0;
+  let from = lines.length;
+  while (from > 0) {
+    const cost = JSON.stringify(lines[from - 1]).length + 1;
+    if (used + cost > chars) {
+      break;
+    }
+    used += cost;
+    from--;
+  }
+  return lines.slice(from);
 }

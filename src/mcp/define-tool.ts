@@ -70,6 +70,11 @@ export interface ToolResult {
   structured?: Record<string, unknown>;
   /** Content placed before the text (a screenshot's PNG). */
   before?: ExtraContent[];
+  /**
+   * The characters this answer was fitted to when the caller asked for more than the default
+   * (at most the tool's `maxAnswerChars`); the server's cut applies past it instead of TEXT_BUDGET.
+   */
+  answerChars?: number;
 }
 
 export interface ToolDefinition<
@@ -85,6 +90,12 @@ export interface ToolDefinition<
   output?: O;
   /** Keeps working in a pinned session whose project the host closed (device, UI, logcat, health tools). */
   projectIndependent?: boolean;
+  /**
+   * Most characters an answer may reach when the caller explicitly asks for more (a larger count,
+   * an inline limit), declared to clients in the listing's `_meta` (`anthropic/maxResultSizeChars`)
+   * so they keep it inline. Without it every answer stays within TEXT_BUDGET.
+   */
+  maxAnswerChars?: number;
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -433,7 +433,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       }
     }
     record('ok', result.text, data);
-    const text = capText(result.text, TEXT_BUDGET, TEXT_CUT_HINT);
+    const limit = Math.min(result.answerChars ?? TEXT_BUDGET, tool.maxAnswerChars ?? TEXT_BUDGET);
+    const text = capText(result.text, Math.max(TEXT_BUDGET, limit), TEXT_CUT_HINT);
     return {
       content: [...(result.before ?? []), { type: 'text', text }],
       ...(result.structured ? { structuredContent: result.structured } : {}),

@@ -5,6 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MAX_RESULT_SIZE_META } from './budgets.js';
 import { annotationsFor } from './define-tool.js';
 import type { ToolDefinition } from './define-tool.js';
 
@@ -134,6 +135,9 @@ export function toolListing(tool: ToolDefinition): Tool {
     } as unknown as Tool['inputSchema'],
     annotations: annotationsFor(tool.kind),
   };
+  if (tool.maxAnswerChars !== undefined) {
+    listing._meta = { [MAX_RESULT_SIZE_META]: tool.maxAnswerChars };
+  }
   if (tool.output) {
     listing.outputSchema = jsonSchemaOf(tool.output, 'output') as Tool['outputSchema'];
   }

@@ -240,6 +240,35 @@ describe('files in folders the user allowed', () => {
     ).toBe(false);
   });
 
+  it('returns a text inline only within max_inline_chars (40,000 by default), saying how to get more', async () => {
+    await world.shell(serial, 'seq 1 9000 > /sdcard/Download/big.txt');
+    const size = Array.from({ length: 9000 }, (_, i) => `${i + 1}\n`).join('').length;
+    const kept = await world.call('pull_device_file', {
+      device_serial: serial,
+      path: '/sdcard/Download/big.txt',
+    });
+    expect(kept.isError, kept.text).toBe(false);
+    expect(kept.structured).toMatchObject({ bytes: size, inline: 'none' });
+    expect(kept.raw.content.some((c) => c.type === 'resource')).toBe(false);
+    expect(kept.text).toContain(
+      `${size.toLocaleString('en-US')} characters inline, over max_inline_chars 40,000`,
+    );
+    expect(readFileSync(path.join(exchange(), 'big.txt'), 'utf8')).toHaveLength(size);
+    const asked = await world.call('pull_device_file', {
+      device_serial: serial,
+      path: '/sdcard/Download/big.txt',
+      overwrite: true,
+      max_inline_chars: 100_000,
+    });
+    expect(asked.structured['inline']).toBe('text');
+    const resource = asked.raw.content.find((c) => c.type === 'resource') as { resource: { text: string } };
+    expect(resource.resource.text).toHaveLength(size);
+    const listing = await world.mcp.client.listTools();
+    expect(listing.tools.find((t) => t.name === 'pull_device_file')?._meta).toEqual({
+      'anthropic/maxResultSizeChars': 401_000,
+    });
+  });
+
   it('refuses a path outside the folder, a .. path, symlinks that lead out and special files', async () => {
     const outside = await refusedWith(
       world.call('pull_device_file', { device_serial: serial, path: '/data/local/tmp/secret.txt' }),

@@ -6,13 +6,8 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  CrashGroupWire,
-  CrashWire,
-  ExitRecordWire,
-  LogEntryWire,
-  StreamInfo,
-} from '../../src/bus/messages/logcat.js';
+import type { CrashGroupWire, CrashWire, ExitRecordWire, StreamInfo } from '../../src/bus/messages/logcat.js';
+import type { EntryOutput } from '../../src/mcp/tools/logcat.js';
 import { writeSampleProject } from '../../src/sim/sample-project/index.js';
 import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
@@ -95,7 +90,7 @@ interface Crashes {
 
 const crashesOf = (args: Record<string, unknown>) => () => ok<Crashes>('get_crash_logs', args);
 const entriesOf = (args: Record<string, unknown>) =>
-  ok<{ entries: LogEntryWire[] }>('get_logcat_entries', args);
+  ok<{ entries: EntryOutput[] }>('get_logcat_entries', args);
 const stats = () =>
   ok<{ streams: StreamInfo[]; live_streams: number; tick_timer: boolean; groups: number }>(
     'get_logcat_stats',
@@ -256,7 +251,7 @@ describe('get_logcat_entries filters', () => {
   it('only_crashes returns only crash lines', async () => {
     const { entries } = await entriesOf({ only_crashes: true, count: 10_000 });
     expect(entries.length).toBeGreaterThanOrEqual(10);
-    expect(entries.every((e) => e.crash !== null)).toBe(true);
+    expect(entries.every((e) => e.crash !== undefined)).toBe(true);
     expect(entries.some((e) => e.message.startsWith('Caused by:'))).toBe(true);
   });
 
@@ -278,7 +273,7 @@ describe('get_logcat_entries filters', () => {
     }
     const errors = await entriesOf({ query: 'package:mine level:error is:crash', count: 10_000 });
     expect(errors.entries.length).toBeGreaterThan(0);
-    expect(errors.entries.every((e) => e.crash !== null)).toBe(true);
+    expect(errors.entries.every((e) => e.crash !== undefined)).toBe(true);
   });
 
   it('query tag: and -tag: include and exclude tags', async () => {
@@ -306,6 +301,44 @@ describe('get_logcat_entries filters', () => {
     const some = await entriesOf({ count: 3 });
     expect(some.entries).toHaveLength(3);
     expect(some.entries[0]!.seq).toBeLessThan(some.entries[2]!.seq);
+    const back = await ok<{ entries: EntryOutput[] }>('get_logcat_entries', {
+      count: 3,
+      before_seq: some.entries[0]!.seq,
+    });
+    expect(back.entries).toHaveLength(3);
+    expect(back.entries.map((e) => e.seq)).toEqual([...back.entries.map((e) => e.seq)].sort((x, y) => x - y));
+    expect(back.entries[2]!.seq).toBeLessThan(some.entries[0]!.seq);
+  });
+
+  it('keeps an answer within its budget and says how to page back', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `budget-line-${i}-${'x'.repeat(3000)}`);
+    for (const l of lines) {
+      await deviceShell(a, `sim log I DroidbusBudget ${l}`);
+    }
+    await until(
+      'the long lines',
+      () => entriesOf({ tag: 'DroidbusBudget', count: 100 }),
+      (v) => v.entries.length === 40,
+    );
+    const { text, data } = await call<{ entries: EntryOutput[] }>('get_logcat_entries', {
+      tag: 'DroidbusBudget',
+    });
+    const kept = data.entries;
+    expect(text.length).toBeLessThanOrEqual(40_000);
+    expect(JSON.stringify(data).length).toBeLessThanOrEqual(44_000);
+    expect(kept.length).toBeLessThan(40);
+    expect(kept.at(-1)!.message).toBe(lines[39]);
+    expect(text).toContain(
+      `older matches left out to keep the answer within 40,000 characters: before_seq: ${kept[0]!.seq}`,
+    );
+    expect(kept[0]!).not.toHaveProperty('crash');
+    const asked = await call<{ entries: EntryOutput[] }>('get_logcat_entries', {
+      tag: 'DroidbusBudget',
+      count: 40,
+    });
+    expect(asked.data.entries).toHaveLength(40);
+    expect(asked.text.length).toBeGreaterThan(100_000);
+    expect(asked.text).not.toContain('[cut here');
   });
 
   it('refuses out-of-range counts, bad levels and invalid queries with invalid_params', async () => {

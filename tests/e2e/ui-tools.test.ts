@@ -1,3 +1,6 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startDeviceWorld } from '../helpers/device-world.js';
@@ -91,6 +94,53 @@ describe('reading the screen', () => {
     const r = await world.call('get_ui_hierarchy', { device_serial: '127.0.0.1:1' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("'127.0.0.1:1' is not connected");
+  });
+
+  it('returns texts verbatim, and a text copied back from an answer finds its element', async () => {
+    // A real dump writes a newline and a tab in an attribute as character references (kXML2's
+    // KXmlSerializer.writeEscaped, which uiautomator's AccessibilityNodeInfoDumper writes through)
+    // and a no-break space as it is; the sim prints dumps the same way (escapeAttr).
+    const node = (text: string, id: string, top: number): string =>
+      `<node index="0" text="${text}" resource-id="com.example.shop:id/${id}" class="android.widget.TextView" package="com.example.shop" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,${top}][1080,${top + 200}]" />`;
+    const dump = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.shop" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">${node('2\u00a0500 ₽', 'price', 100)}${node('Total:&#10;2 items', 'total', 400)}${node('Qty&#9;3', 'qty', 700)}</node></hierarchy>`;
+    const local = path.join(os.tmpdir(), `droidbus-verbatim-${process.pid}.xml`);
+    writeFileSync(local, dump);
+    try {
+      const pushed = await world.server.adb(['-s', serial, 'push', local, '/data/local/tmp/shop.xml']);
+      expect(pushed.code, pushed.stderr).toBe(0);
+    } finally {
+      rmSync(local, { force: true });
+    }
+    await world.shell(serial, 'sim screen load /data/local/tmp/shop.xml');
+    try {
+      const listed = await world.call('list_clickable_elements', { device_serial: serial });
+      const texts = (listed.structured['rows'] as { text: string; resource_id: string }[]).map((r) => r.text);
+      expect(texts).toEqual(['2\u00a0500 ₽', 'Total:\n2 items', 'Qty\t3']);
+      // The one-line rendering escapes the line break and the tab and keeps the no-break space.
+      expect(listed.text).toContain('"Total:\\n2 items"');
+      expect(listed.text).toContain('"Qty\\t3"');
+      expect(listed.text).toContain('"2\u00a0500 ₽"');
+      for (const text of texts) {
+        const found = await world.call('find_ui_elements', { device_serial: serial, text });
+        expect(found.isError, found.text).toBe(false);
+        expect((found.structured['matches'] as { text: string }[]).map((m) => m.text)).toEqual([text]);
+      }
+      // What an agent copies from the one-line text finds the element too.
+      for (const [text, id] of [
+        ['Total:\\n2 items', 'total'],
+        ['2 500 ₽', 'price'],
+      ] as const) {
+        const found = await world.call('find_ui_elements', { device_serial: serial, text });
+        const matches = found.structured['matches'] as { resource_id: string }[];
+        expect(matches.map((m) => m.resource_id)).toEqual([`com.example.shop:id/${id}`]);
+      }
+      const h = await world.call('get_ui_hierarchy', { device_serial: serial });
+      const hrows = h.structured['rows'] as { text?: string }[];
+      expect(hrows.map((r) => r.text).filter((t) => t !== undefined)).toEqual(texts);
+      expect(h.structured).not.toHaveProperty('text');
+    } finally {
+      await world.shell(serial, 'sim screen reset');
+    }
   });
 
   it('compares the screen with the previous capture', async () => {

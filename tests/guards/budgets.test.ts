@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Bus } from '../../src/bus/bus.js';
 import {
   capText,
+  newestWithin,
   ERROR_TEXT_BUDGET,
   MODEL_LISTING_BUDGET,
   TEXT_BUDGET,
@@ -91,5 +92,14 @@ describe('answer and error texts', () => {
     expect(cut.length).toBeLessThanOrEqual(61);
     expect(cut).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(capText('short', 61, 'less')).toBe('short');
+  });
+
+  it('keeps the newest lines that fit, counting what JSON escapes', () => {
+    const lines = ['old "quoted"', 'middle', 'newest'];
+    expect(newestWithin(lines, 100)).toEqual(lines);
+    expect(newestWithin(lines, 18)).toEqual(['middle', 'newest']);
+    expect(newestWithin(lines, 17)).toEqual(['newest']);
+    expect(newestWithin(lines, 8)).toEqual([]);
+    expect(newestWithin(lines, 9)).toEqual(['newest']);
   });
 });

@@ -15,6 +15,7 @@
 import { nodeLabel, shortClass, isInteractive } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
 import type { UiNode, UiPoint, UiTree } from './ui-types.js';
+import { clip, oneLine } from './ui-text.js';
 
 export const DEFAULT_COMPARE_LIMIT = 30;
 export const MAX_COMPARE_LIMIT = 500;
@@ -61,8 +62,7 @@ function pkgOf(tree: UiTree, n: UiNode): string {
 }
 
 function shown(n: UiNode, value: string): string {
-  const v = n.password ? '••••' : value.replace(/\s+/g, ' ').trim();
-  return v.length <= 80 ? v : `${v.slice(0, 79)}…`;
+  return n.password ? '••••' : clip(oneLine(value.trim()), 80);
 }
 
 function element(tree: UiTree, n: UiNode): DiffElement {

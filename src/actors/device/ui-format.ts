@@ -12,6 +12,7 @@
  *         0.0.0.0.0.1.0.0.0.0.0.0 LinearLayout {click} @561,210 968x253
  *           0.0.0.0.0.1.0.0.0.0.0.0.0.0 TextView "Fri, Apr 21" id=clock @561,151 968x57
  */
+import { clip, oneLine } from './ui-text.js';
 import { detectOverlays } from './ui-overlays.js';
 import { isInteractive, shortClass, shortResourceId } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
@@ -56,8 +57,7 @@ export interface FormattedHierarchy {
 }
 
 function cut(s: string): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length <= MAX_ROW_TEXT ? flat : `${flat.slice(0, MAX_ROW_TEXT - 1)}…`;
+  return clip(oneLine(s.trim()), MAX_ROW_TEXT);
 }
 
 function quote(s: string): string {

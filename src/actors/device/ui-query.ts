@@ -5,6 +5,7 @@
  */
 import type { UiBounds, UiNode, UiPoint, UiResult, UiTree, UiWindowKind } from './ui-types.js';
 import { uiFail } from './ui-types.js';
+import { clip, looseText, oneLine } from './ui-text.js';
 
 export const DEFAULT_ROWS = 80;
 export const MAX_ROWS = 500;
@@ -55,9 +56,9 @@ export interface UiRowsResult {
 
 const PATH = /^\d{1,4}(\.\d{1,4}){0,199}$/;
 
+/** A label: one line, escaped, cut. */
 function cut(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  return clip(oneLine(s.trim()), max);
 }
 
 /** The part of a resource id after `:id/` (`com.app:id/login` → `login`). */
@@ -141,8 +142,8 @@ export function toElement(tree: UiTree, n: UiNode): UiElement {
     label_source: source,
     class: n.class,
     resource_id: n.resource_id,
-    text: n.password ? '' : cut(n.text, MAX_TEXT_CHARS),
-    content_desc: cut(n.content_desc, MAX_TEXT_CHARS),
+    text: n.password ? '' : clip(n.text, MAX_TEXT_CHARS),
+    content_desc: clip(n.content_desc, MAX_TEXT_CHARS),
     package: n.package,
     window_kind: tree.windows[n.window]?.kind ?? 'unknown',
     bounds: { ...n.bounds },
@@ -241,8 +242,9 @@ export function findElements(tree: UiTree, query: FindQuery): UiResult<FindResul
   }
   const max = Math.min(MAX_FIND_RESULTS, Math.max(1, Math.floor(query.max_results ?? DEFAULT_FIND_RESULTS)));
   const text = query.text?.trim();
-  const contains = query.text_contains !== undefined ? lower(query.text_contains) : undefined;
-  const desc = query.content_desc !== undefined ? lower(query.content_desc) : undefined;
+  const looseWhole = text !== undefined ? looseText(text) : undefined;
+  const contains = query.text_contains !== undefined ? lower(looseText(query.text_contains)) : undefined;
+  const desc = query.content_desc !== undefined ? lower(looseText(query.content_desc)) : undefined;
   const rid = query.resource_id?.trim();
   const ridIsFull = rid !== undefined && rid.includes(':id/');
   const cls = query.class_name?.trim();
@@ -250,13 +252,13 @@ export function findElements(tree: UiTree, query: FindQuery): UiResult<FindResul
 
   const hits: UiNode[] = [];
   for (const n of tree.nodes) {
-    if (text !== undefined && n.text.trim() !== text) {
+    if (text !== undefined && n.text.trim() !== text && looseText(n.text) !== looseWhole) {
       continue;
     }
-    if (contains !== undefined && !lower(n.text).includes(contains)) {
+    if (contains !== undefined && !lower(looseText(n.text)).includes(contains)) {
       continue;
     }
-    if (desc !== undefined && !lower(n.content_desc).includes(desc)) {
+    if (desc !== undefined && !lower(looseText(n.content_desc)).includes(desc)) {
       continue;
     }
     if (rid !== undefined) {

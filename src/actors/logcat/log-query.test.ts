@@ -78,6 +78,19 @@ describe('queryLogs', () => {
     expect(queryLogs(store, { since_seq: last }).entries).toEqual([]);
   });
 
+  it('pages back with before_seq, filters still applied', () => {
+    const store = twoDevices();
+    const newest = queryLogs(store, { count: 3 });
+    const oldest = newest.entries[0]!.seq;
+    const back = queryLogs(store, { count: 3, before_seq: oldest });
+    expect(back.entries.map((e) => e.seq)).toEqual([oldest - 3, oldest - 2, oldest - 1]);
+    expect(queryLogs(store, { before_seq: 1 }).entries).toEqual([]);
+    const serial = newest.entries[0]!.device!;
+    const mine = queryLogs(store, { device_serial: serial, before_seq: oldest, count: 10_000 });
+    expect(mine.entries.length).toBeGreaterThan(0);
+    expect(mine.entries.every((e) => e.device === serial && e.seq < oldest)).toBe(true);
+  });
+
   it('rejects invalid parameters with a query error', () => {
     const store = twoDevices();
     expect(() => queryLogs(store, { min_level: 'chatty' })).toThrow(LogcatQueryError);

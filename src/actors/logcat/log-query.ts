@@ -1,6 +1,6 @@
 /**
  * `get_logcat_entries` over the store: the plain parameters (count, min_level, tag, text, package,
- * only_crashes, device_serial, since_seq) ANDed with an optional Studio-syntax `query`. Scans from
+ * only_crashes, device_serial, since_seq, before_seq) ANDed with an optional Studio-syntax `query`. Scans from
  * the newest entry back and stops at `count` matches, so a query costs at most one pass.
  */
 import type { LogEntry } from './logcat-types.js';
@@ -35,6 +35,8 @@ export interface LogQueryParams {
   query?: string;
   /** Only entries stored after this seq (incremental reads). */
   since_seq?: number;
+  /** Only entries stored before this seq (paging back from an answer's oldest). */
+  before_seq?: number;
 }
 
 /** The answer to an entry query. */
@@ -107,6 +109,24 @@ export function compileLogFilter(params: LogQueryParams, ctx: QueryContext = {})
   };
 }
 
+/** The index of the newest entry whose seq is below `seq` (-1 if none): seqs rise with the index. */
+function lastBefore(store: LogStore, seq: number): number {
+  let lo = 0;
+  let hi = store.size - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const e = store.at(mid);
+    if (e !== undefined && e.seq < seq) {
+      found = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return found;
+}
+
 /** Runs an entry query against the store. Throws LogcatQueryError for invalid parameters. */
 export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryContext = {}): LogQueryResult {
   const count = Math.max(1, Math.min(MAX_ENTRY_COUNT, Math.floor(params.count ?? DEFAULT_ENTRY_COUNT)));
@@ -114,6 +134,9 @@ export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryCon
   const since = params.since_seq ?? 0;
   const out: LogEntry[] = [];
   let i = store.size - 1;
+  if (params.before_seq !== undefined) {
+    i = lastBefore(store, params.before_seq);
+  }
   let scanned = 0;
   for (; i >= 0; i--) {
     const e = store.at(i);

@@ -152,6 +152,7 @@ export class LogcatService {
           ...(p.serial !== undefined ? { device_serial: p.serial } : {}),
           ...(p.query !== undefined ? { query: p.query } : {}),
           ...(p.since_seq !== undefined ? { since_seq: p.since_seq } : {}),
+          ...(p.before_seq !== undefined ? { before_seq: p.before_seq } : {}),
         },
         { mine: p.mine ? minePackages(p.mine) : [], now: Date.now() },
       );
@@ -161,7 +162,7 @@ export class LogcatService {
       }
       throw err;
     }
-    const fitted = fitEntries(result.entries);
+    const fitted = fitEntries(result.entries, p.max_chars);
     return {
       entries: fitted.kept,
       has_more: result.has_more || fitted.cut > 0,

@@ -321,6 +321,14 @@ export const logcatRequests = {
       /** What `package:mine` stands for: the project's package scope. */
       mine: packageScopeSchema.optional(),
       since_seq: z.number().int().min(0).optional(),
+      before_seq: z.number().int().min(0).optional(),
+      /** Characters of entries the answer carries at most (default and ceiling: 4 M). */
+      max_chars: z
+        .number()
+        .int()
+        .min(1000)
+        .max(4 * 1024 * 1024)
+        .optional(),
     }),
     response: z.object({
       entries: z.array(logEntryWireSchema),

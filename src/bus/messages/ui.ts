@@ -15,8 +15,13 @@ export const screenHashSchema = z
   .regex(/^[0-9a-f]{16}$/, 'a screen hash is 16 hex digits, as the reading tools return it')
   .describe('screen_hash of a read; refused if it changed');
 
-const boundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
-const pointSchema = z.object({ x: z.number(), y: z.number() });
+export const boundsSchema = z.object({
+  left: z.number(),
+  top: z.number(),
+  right: z.number(),
+  bottom: z.number(),
+});
+export const pointSchema = z.object({ x: z.number(), y: z.number() });
 
 export const uiElementSchema = z.object({
   tree_path: z.string(),

@@ -8,6 +8,7 @@ import {
   type BuildRecord,
 } from '../../bus/messages/build.js';
 import { originSchema, type Origin } from '../../bus/origin.js';
+import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode } from '../session.js';
@@ -395,21 +396,18 @@ export const getBuildErrors = defineTool({
   },
 });
 
+/** Characters of log get_build_log answers with at most when `lines` is given. */
+const MAX_BUILD_LOG_ANSWER_CHARS = 200_000;
+
 export const getBuildLog = defineTool({
   name: 'get_build_log',
   toolset: 'core',
   kind: 'R',
   title: 'Build log',
   description:
-    "The last lines of the running or last build's Gradle output (lines: default settings mcp.default_build_log_lines, 200; max 2,000).",
+    "The last lines of the running or last build's Gradle output (default 200 from settings mcp.default_build_log_lines), within 40,000 characters (200,000 when lines is given).",
   input: z.object({
-    lines: z
-      .number()
-      .int()
-      .min(1)
-      .max(2000)
-      .optional()
-      .describe('How many of the last lines (default 200 from settings, max 2,000)'),
+    lines: z.number().int().min(1).max(2000).optional().describe('How many of the last lines'),
     build_id: buildIdArg.optional(),
   }),
   output: z.object({
@@ -420,7 +418,9 @@ export const getBuildLog = defineTool({
     total_lines: z.number().int(),
     shown: z.number().int(),
   }),
+  maxAnswerChars: MAX_BUILD_LOG_ANSWER_CHARS,
   async handle(args, ctx) {
+    const budget = answerBudget(args.lines !== undefined, MAX_BUILD_LOG_ANSWER_CHARS);
     const r = await ctx.bus.request(
       'build.log',
       {
@@ -430,19 +430,24 @@ export const getBuildLog = defineTool({
       },
       { signal: ctx.signal },
     );
+    const lines = newestWithin(r.lines, budget - 500);
     const structured = {
       build_id: r.build_id,
       task: r.task,
       running: r.running,
-      lines: r.lines,
+      lines,
       total_lines: r.total_lines,
-      shown: r.lines.length,
+      shown: lines.length,
     };
     if (r.build_id === null) {
       return { text: 'No build has run for this project yet.', structured };
     }
-    const head = `Build ${r.build_id} (${r.task}${r.running ? ', running' : ''}): last ${r.lines.length} of ${r.total_lines} lines${r.available ? '' : ' (its log is no longer kept)'}.`;
-    return { text: [head, ...r.lines].join('\n'), structured };
+    const cut =
+      lines.length < r.lines.length
+        ? ` (${r.lines.length - lines.length} earlier of the ${r.lines.length} asked for left out to keep the answer within ${budget.toLocaleString('en-US')} characters${args.lines === undefined ? ': pass lines for up to 200,000' : ''}; get_build_errors has the located diagnostics)`
+        : '';
+    const head = `Build ${r.build_id} (${r.task}${r.running ? ', running' : ''}): last ${lines.length} of ${r.total_lines} lines${cut}${r.available ? '' : ' (its log is no longer kept)'}.`;
+    return { text: [head, ...lines].join('\n'), structured, answerChars: budget };
   },
 });
 

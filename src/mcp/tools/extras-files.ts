@@ -1,9 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { devicePathSchema, exchangeNameSchema, fileEntrySchema } from '../../bus/messages/extras.js';
+import { TEXT_BUDGET } from '../budgets.js';
 import { defineTool } from '../define-tool.js';
 import type { ExtraContent } from '../define-tool.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+
+/** Most characters of a pulled file's content returned inline (base64 for binary content). */
+const MAX_PULL_ANSWER_CHARS = 400_000;
 
 const ALLOW_HINT =
   'Only folders the user allowed with `droidbus storage allow SERIAL FOLDER` are reachable; paths are resolved on the device first, so symlinks that lead out, .. and special files are refused.';
@@ -61,7 +65,7 @@ export const pullDeviceFile = defineTool({
   toolset: 'device-extras',
   kind: 'W',
   title: 'Pull a device file',
-  description: `Copies a regular device file (at most 50 MiB) into droidbus's exchange folder on the host and returns where it went. UTF-8 text up to 256 KiB also comes back inline; other content under 1 MiB comes back as an embedded resource. An existing exchange file is kept unless overwrite: true. ${ALLOW_HINT}`,
+  description: `Copies a regular device file (at most 50 MiB) into droidbus's exchange folder on the host and returns where it went. Its content also comes back inline as an embedded resource when it fits max_inline_chars (UTF-8 text as is, other content in base64). An existing exchange file is kept unless overwrite: true. ${ALLOW_HINT}`,
   input: z.object({
     device_serial: optionalSerial,
     path: devicePathSchema,
@@ -69,6 +73,13 @@ export const pullDeviceFile = defineTool({
       .optional()
       .describe("Name of the copy in droidbus's exchange folder (default: the device file's name)"),
     overwrite: z.boolean().default(false).describe('Replace an exchange file of the same name'),
+    max_inline_chars: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_PULL_ANSWER_CHARS)
+      .optional()
+      .describe(`Most characters of content returned inline (default 40,000; 0: none)`),
   }),
   output: z.object({
     device_serial: z.string(),
@@ -82,8 +93,10 @@ export const pullDeviceFile = defineTool({
     inline: z.enum(['text', 'resource', 'none']),
   }),
   projectIndependent: true,
+  maxAnswerChars: MAX_PULL_ANSWER_CHARS + 1000,
   async handle(args, ctx) {
     const serial = await resolveSerial(ctx, args.device_serial);
+    const inlineLimit = args.max_inline_chars ?? TEXT_BUDGET;
     const r = await ctx.bus.request(
       'files.pull',
       {
@@ -97,17 +110,24 @@ export const pullDeviceFile = defineTool({
     const uri = pathToFileURL(r.host_path).href;
     const before: ExtraContent[] = [];
     let inline: 'text' | 'resource' | 'none' = 'none';
-    if (r.text !== null) {
+    const blob =
+      r.binary === null
+        ? null
+        : Buffer.from(r.binary.buffer, r.binary.byteOffset, r.binary.byteLength).toString('base64');
+    if (r.text !== null && r.text.length <= inlineLimit) {
       before.push({ type: 'resource', resource: { uri, mimeType: r.mime_type, text: r.text } });
       inline = 'text';
-    } else if (r.binary !== null) {
-      const bytes = Buffer.from(r.binary.buffer, r.binary.byteOffset, r.binary.byteLength);
-      before.push({
-        type: 'resource',
-        resource: { uri, mimeType: r.mime_type, blob: bytes.toString('base64') },
-      });
+    } else if (blob !== null && blob.length <= inlineLimit) {
+      before.push({ type: 'resource', resource: { uri, mimeType: r.mime_type, blob } });
       inline = 'resource';
     }
+    const size = r.text?.length ?? blob?.length;
+    const why =
+      inline !== 'none'
+        ? ''
+        : size === undefined
+          ? ' (too large to return inline: read it at host_path)'
+          : ` (${size.toLocaleString('en-US')} characters inline, over max_inline_chars ${inlineLimit.toLocaleString('en-US')}: read it at host_path${size <= MAX_PULL_ANSWER_CHARS ? ', or pass a larger max_inline_chars' : ''})`;
     const structured = {
       device_serial: serial,
       device_path: r.device_path,
@@ -120,7 +140,7 @@ export const pullDeviceFile = defineTool({
     };
     return {
       before,
-      text: `Pulled ${r.resolved_path} (${r.bytes} bytes) from ${serial} into the exchange folder as ${r.exchange_name}: ${r.host_path}${inline === 'none' ? ' (too large to return inline)' : ''}`,
+      text: `Pulled ${r.resolved_path} (${r.bytes} bytes) from ${serial} into the exchange folder as ${r.exchange_name}: ${r.host_path}${why}`,
       structured,
     };
   },

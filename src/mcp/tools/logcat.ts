@@ -12,6 +12,8 @@ import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages
 import type { RequestOf } from '../../bus/registry.js';
 import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
+import { answerBudget } from '../budgets.js';
+import { withoutNulls } from '../compact.js';
 import { defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
@@ -28,6 +30,23 @@ function entryLine(e: LogEntryWire, withDevice: boolean): string {
   const head = `${e.time.slice(5) || '?'} ${String(e.pid).padStart(5)} ${String(e.tid).padStart(5)} ${e.level} ${e.tag}: ${e.message}`;
   return withDevice && e.device !== null ? `[${e.device}] ${head}` : head;
 }
+
+/**
+ * A logcat line as get_logcat_entries returns it: the wire entry without its empty fields (no
+ * package, category, crash or crash group when the line has none), so the structured answer
+ * stays close to the size of the text one.
+ */
+const entryOutputSchema = logEntryWireSchema.extend({
+  device: z.string().optional(),
+  package: z.string().optional(),
+  category: z.string().optional(),
+  crash: logEntryWireSchema.shape.crash.unwrap().optional(),
+  crash_group: z.string().optional(),
+});
+export type EntryOutput = z.infer<typeof entryOutputSchema>;
+
+/** Characters of lines get_logcat_entries answers with at most when `count` is given. */
+const MAX_LOGCAT_ANSWER_CHARS = 200_000;
 
 function notStreamingHint(streaming: number): string[] {
   return streaming === 0 ? ['No logcat stream runs: call start_logcat to read a device’s log.'] : [];
@@ -130,7 +149,7 @@ export const getLogcatEntries = defineTool({
   kind: 'R',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first. `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; package:mine is the project's packages).",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first, within 40,000 characters (200,000 with count; before_seq pages back). `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; package:mine is the project's packages).",
   input: z.object({
     count: z
       .number()
@@ -161,17 +180,20 @@ export const getLogcatEntries = defineTool({
       .min(0)
       .optional()
       .describe("Only lines after this seq (a previous answer's newest), to read incrementally"),
+    before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
   output: z.object({
-    entries: z.array(logEntryWireSchema),
+    entries: z.array(entryOutputSchema),
     returned: z.number().int(),
     has_more: z.boolean(),
     cut_for_size: z.number().int(),
     streaming: z.array(z.string()),
   }),
   projectIndependent: true,
+  maxAnswerChars: MAX_LOGCAT_ANSWER_CHARS,
   async handle(args, ctx) {
-    const payload: RequestOf<'logcat.entries'> = {};
+    const budget = answerBudget(args.count !== undefined, MAX_LOGCAT_ANSWER_CHARS);
+    const payload: RequestOf<'logcat.entries'> = { max_chars: budget };
     for (const key of [
       'count',
       'min_level',
@@ -181,6 +203,7 @@ export const getLogcatEntries = defineTool({
       'only_crashes',
       'query',
       'since_seq',
+      'before_seq',
     ] as const) {
       if (args[key] !== undefined) {
         (payload as Record<string, unknown>)[key] = args[key];
@@ -196,14 +219,22 @@ export const getLogcatEntries = defineTool({
     const streaming = r.streams.filter((s) => s.state === 'streaming').map((s) => s.serial);
     const devices = new Set(r.entries.map((e) => e.device));
     const lines = r.entries.map((e) => entryLine(e, devices.size > 1));
+    const oldest = r.entries[0]?.seq;
+    const older =
+      oldest === undefined || !r.has_more
+        ? ''
+        : r.cut_for_size > 0
+          ? ` (${r.cut_for_size} older matches left out to keep the answer within ${budget.toLocaleString('en-US')} characters: before_seq: ${oldest} reads them)`
+          : ` (older matches exist: before_seq: ${oldest} reads them, or raise count or narrow the filters)`;
     const head =
       r.entries.length === 0
         ? 'No matching logcat lines.'
-        : `${r.entries.length} line${r.entries.length === 1 ? '' : 's'}${r.has_more ? ' (older matches exist: raise count or narrow the filters)' : ''}${r.cut_for_size > 0 ? `; ${r.cut_for_size} older ones left out to bound the answer's size` : ''}:`;
+        : `${r.entries.length} line${r.entries.length === 1 ? '' : 's'}${older}:`;
     return {
       text: [...notStreamingHint(streaming.length), head, ...lines].join('\n'),
+      answerChars: budget,
       structured: {
-        entries: r.entries,
+        entries: r.entries.map((e) => withoutNulls(e) as EntryOutput),
         returned: r.entries.length,
         has_more: r.has_more,
         cut_for_size: r.cut_for_size,

@@ -1,8 +1,15 @@
 /** The ui tools that read the screen, find elements and wait; `uiTools` collects every ui tool. */
 import { z } from 'zod';
-import { treePathSchema, uiElementSchema, uiRowSchema } from '../../bus/messages/ui.js';
+import {
+  boundsSchema,
+  pointSchema,
+  treePathSchema,
+  uiElementSchema,
+  uiRowSchema,
+} from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError, defineTool } from '../define-tool.js';
+import { withoutEmpty } from '../compact.js';
 import type { ToolContext } from '../define-tool.js';
 import { optionalSerial, resolveSerial } from './device-serial.js';
 import {
@@ -25,6 +32,22 @@ import {
 } from './ui-shared.js';
 import { uiActTools } from './ui-act.js';
 
+/** A row of get_ui_hierarchy's structured answer: the texts as the device gave them. */
+const hierarchyRowOutput = z.object({
+  tree_path: z.string(),
+  level: z.number().int(),
+  window: z.number().int(),
+  class: z.string(),
+  text: z.string().optional(),
+  content_desc: z.string().optional(),
+  resource_id: z.string().optional(),
+  hint: z.string().optional(),
+  bounds: boundsSchema,
+  center: pointSchema,
+  flags: z.array(z.string()).optional(),
+});
+type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
+
 export const getUiHierarchy = defineTool({
   name: 'get_ui_hierarchy',
   toolset: 'ui',
@@ -44,7 +67,9 @@ export const getUiHierarchy = defineTool({
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
   output: screenOutput.extend({
-    text: z.string(),
+    rows: z
+      .array(hierarchyRowOutput)
+      .describe('The rows shown, in order; text, content_desc, resource_id, hint and flags only when set'),
     total_rows: z.number().int(),
     truncated: z.boolean(),
     ...windowFactsSchema,
@@ -73,7 +98,7 @@ export const getUiHierarchy = defineTool({
       text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
       structured: {
         ...screenOf(serial, r),
-        text: r.text,
+        rows: r.rows.map((row) => withoutEmpty(row) as HierarchyRowOutput),
         total_rows: r.total_rows,
         truncated: r.truncated,
         captured_window: facts.captured_window,
