@@ -1,7 +1,9 @@
 /**
  * What a build wrote: the APKs and R8 mapping files under the application modules' build outputs
- * whose modification time is not older than the build's start (a task Gradle found UP-TO-DATE
- * rewrites nothing, so its APK is not this build's), plus the paths Gradle's output named. Each is
+ * whose modification time is not older than the build's start, plus the paths Gradle's output
+ * named. A task Gradle found UP-TO-DATE rewrites nothing: the built variant's older outputs are then
+ * what the build stands for (an APK Android Studio built is still the one this build would make),
+ * reported as up to date, so an agent is never told to build again what will not be rebuilt. Each is
  * read through the project-file checks (inside the project, a regular file), hashed, and described:
  * an APK's package and version from its binary manifest, a mapping file's `# pg_map_id:`.
  */
@@ -14,6 +16,7 @@ import { findOutputMetadata } from '../../project/output-metadata.js';
 import { isInside, openVerified, resolveProjectFile } from '../../project/project-files.js';
 import type { ModuleInfo, ProjectModel } from '../../project/project-model.js';
 import { moduleVariants } from '../../project/variants.js';
+import { mapIdOf } from '../../store/mappings.js';
 import { readApkInfo } from '../../util/apk.js';
 import { readZipEntries, readZipEntryData } from '../../util/apk-zip.js';
 
@@ -93,9 +96,11 @@ interface Opened {
   handle: FileHandle;
   size: number;
   mtimeMs: number;
+  /** Written before the build started: a task Gradle found UP-TO-DATE. */
+  stale: boolean;
 }
 
-async function openIfFresh(root: string, rel: string, since: number): Promise<Opened | null> {
+async function openOutput(root: string, rel: string, since: number): Promise<Opened | null> {
   const resolved = await resolveProjectFile(root, rel);
   if (!resolved.ok) {
     return null;
@@ -104,11 +109,13 @@ async function openIfFresh(root: string, rel: string, since: number): Promise<Op
   if (!opened.ok) {
     return null;
   }
-  if (opened.st.mtimeMs < since - MTIME_SLACK_MS) {
-    await opened.handle.close();
-    return null;
-  }
-  return { path: resolved.path, handle: opened.handle, size: opened.st.size, mtimeMs: opened.st.mtimeMs };
+  return {
+    path: resolved.path,
+    handle: opened.handle,
+    size: opened.st.size,
+    mtimeMs: opened.st.mtimeMs,
+    stale: opened.st.mtimeMs < since - MTIME_SLACK_MS,
+  };
 }
 
 function appModules(project: ProjectModel, module: string | null): ModuleInfo[] {
@@ -159,26 +166,17 @@ export function apkAgpVersion(bytes: Uint8Array): string | null {
   }
 }
 
-/** The first `# pg_map_id:` of a mapping file's header (R8 writes it in the first lines). */
-function mapIdOf(head: string): string | null {
-  for (const line of head.split('\n').slice(0, 40)) {
-    const m = /^#\s*pg_map_id:\s*(\S+)/.exec(line);
-    if (m) {
-      return m[1] as string;
-    }
-    if (line !== '' && !line.startsWith('#')) {
-      break;
-    }
-  }
-  return null;
-}
-
-/** The APKs and mapping files written since `since` (epoch ms) in the project's application modules. */
+/**
+ * The APKs and mapping files written since `since` (epoch ms) in the project's application modules,
+ * and — when `upToDate` names the variant a successful build covered — that variant's outputs
+ * written before it (Gradle found their tasks UP-TO-DATE), marked `up_to_date`.
+ */
 export async function collectBuildOutputs(
   project: ProjectModel,
   since: number,
   mentioned: { apks: readonly string[]; mappingFiles: readonly string[] },
   module: string | null,
+  upToDate: string | null = null,
 ): Promise<{ apks: BuiltApk[]; mappings: BuiltMapping[] }> {
   const root = project.root;
   const modules = appModules(project, module);
@@ -205,8 +203,13 @@ export async function collectBuildOutputs(
   const owners = await apkOwners(project, modules);
   const apks: BuiltApk[] = [];
   for (const rel of apkRels) {
-    const file = await openIfFresh(root, rel, since);
+    const file = await openOutput(root, rel, since);
     if (!file) {
+      continue;
+    }
+    const owner = owners.get(`file:${rel}`) ?? owners.get(`dir:${path.posix.dirname(rel)}`) ?? null;
+    if (file.stale && (upToDate === null || owner?.variant !== upToDate)) {
+      await file.handle.close();
       continue;
     }
     try {
@@ -217,7 +220,6 @@ export async function collectBuildOutputs(
       } catch {
         info = null; // Not a readable APK (split, corrupt): hash and size still say what was written.
       }
-      const owner = owners.get(`file:${rel}`) ?? owners.get(`dir:${path.posix.dirname(rel)}`) ?? null;
       apks.push({
         path: file.path,
         size: file.size,
@@ -228,6 +230,7 @@ export async function collectBuildOutputs(
         variant: owner?.variant ?? null,
         module: owner?.module ?? null,
         agp_version: bytes ? apkAgpVersion(bytes) : null,
+        ...(file.stale ? { up_to_date: true } : {}),
       });
     } finally {
       await file.handle.close();
@@ -235,21 +238,26 @@ export async function collectBuildOutputs(
   }
   const mappings: BuiltMapping[] = [];
   for (const rel of mappingRels) {
-    const file = await openIfFresh(root, rel, since);
+    const file = await openOutput(root, rel, since);
     if (!file) {
+      continue;
+    }
+    const dirName = path.posix.basename(path.posix.dirname(rel));
+    if (file.stale && (upToDate === null || dirName !== upToDate)) {
+      await file.handle.close();
       continue;
     }
     try {
       const headBuf = Buffer.alloc(Math.min(file.size, 8192));
       await file.handle.read(headBuf, 0, headBuf.length, 0);
       const { sha256 } = await hashHandle(file.handle, file.size, false);
-      const dirName = path.posix.basename(path.posix.dirname(rel));
       mappings.push({
         path: file.path,
         size: file.size,
         sha256,
         map_id: mapIdOf(headBuf.toString('utf8')),
         variant: dirName === 'mapping' ? null : dirName,
+        ...(file.stale ? { up_to_date: true } : {}),
       });
     } finally {
       await file.handle.close();

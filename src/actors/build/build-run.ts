@@ -269,7 +269,13 @@ export class BuildRun {
     let outputs: Awaited<ReturnType<typeof collectBuildOutputs>> = { apks: [], mappings: [] };
     if (exit.spawnError === undefined && this.process !== null) {
       try {
-        outputs = await collectBuildOutputs(init.project, this.startedAt, summary, init.module);
+        outputs = await collectBuildOutputs(
+          init.project,
+          this.startedAt,
+          summary,
+          init.module,
+          exit.code === 0 && !cancelled ? init.variant : null,
+        );
       } catch (err) {
         init.log.warn('reading the build outputs failed', { id: this.id, error: String(err) });
       }

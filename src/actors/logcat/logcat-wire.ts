@@ -38,9 +38,19 @@ export function toWireEntry(e: LogEntry): LogEntryWire {
   return out;
 }
 
-/** What an entry costs in an answer, roughly (its strings plus the fields around them). */
+/**
+ * What an entry costs in an answer's JSON, roughly: its strings plus the keys, numbers and time
+ * around them (about 110 characters), the parsed JSON counted twice.
+ */
 function entryChars(e: LogEntry): number {
-  return e.message.length * (e.json !== null ? 2 : 1) + e.tag.length + 120;
+  return (
+    e.message.length * (e.json !== null ? 2 : 1) +
+    e.tag.length +
+    (e.package?.length ?? 0) +
+    (e.device?.length ?? 0) +
+    (e.crash_group !== null ? 40 : 0) +
+    110
+  );
 }
 
 /** The newest entries of `entries` (oldest first) that fit the budget, and how many were cut. */

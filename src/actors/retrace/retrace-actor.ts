@@ -5,7 +5,9 @@ import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { readHistory } from '../../store/build-history.js';
 import { dataDirPath } from '../../store/data-dir.js';
 import { readInstallRecords } from '../../store/installed-builds.js';
-import { keptMappingPath, readKeptMappings } from '../../store/mappings.js';
+import { outputMappings } from '../../project/output-mappings.js';
+import { keepMapping, keptMappingPath, readKeptMappings } from '../../store/mappings.js';
+import type { KeptMapping } from '../../store/mappings.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
 import { adbClient } from '../adb-instance.js';
@@ -69,11 +71,31 @@ interface State {
   pool: Piscina;
 }
 
+/** The mapping with `mapId` in the project's build outputs, kept (by its hash) so it outlives the next build. */
+async function outputMapping(
+  root: string,
+  mapId: string,
+): Promise<{ mapping: KeptMapping; where: string } | null> {
+  const found = (await outputMappings(root)).filter((m) => m.map_id === mapId);
+  if (found.length !== 1) {
+    return null; // none, or several files claiming one id: nothing is guessed
+  }
+  const m = found[0]!;
+  const mapping = await keepMapping(m.path, {
+    build_id: null,
+    project_root: root,
+    module: m.module_dir === '' ? null : `:${m.module_dir.replaceAll('/', ':')}`,
+    variant: m.variant,
+  });
+  return { mapping, where: path.relative(root, m.path).split(path.sep).join('/') };
+}
+
 async function retrace(
   state: State,
   trace: string,
   device: string | null,
   pkg: string | null,
+  root: string | null,
   ctx: HandlerContext,
 ): Promise<RetraceOutcome> {
   let decision;
@@ -83,6 +105,7 @@ async function retrace(
       builtApks: builtApks(),
       installs: readInstallRecords(),
       deviceApk: () => deviceApk(device!, pkg!, ctx.signal),
+      ...(root !== null ? { outputMapping: (id: string) => outputMapping(root, id) } : {}),
     });
   } catch (err) {
     return notRetraced(
@@ -151,6 +174,6 @@ export default defineActor({
     await state.pool.destroy();
   },
   handlers: {
-    'retrace.crash': (p, state, ctx) => retrace(state, p.trace, p.device, p.package, ctx),
+    'retrace.crash': (p, state, ctx) => retrace(state, p.trace, p.device, p.package, p.root ?? null, ctx),
   },
 });

@@ -31,6 +31,11 @@ export interface MatchSources {
   installs: InstallRecord[];
   /** Asks the device (only when the trace names no map id). */
   deviceApk(): Promise<DeviceApk>;
+  /**
+   * The mapping with this map id in the project's build outputs, kept now (a build droidbus did not
+   * run: Android Studio, a terminal), and where it was found; asked only when no kept mapping has it.
+   */
+  outputMapping?(mapId: string): Promise<{ mapping: KeptMapping; where: string } | null>;
 }
 
 export type MatchDecision =
@@ -72,10 +77,19 @@ export async function matchMapping(
     const found = sources.mappings.filter((m) => m.map_id === id);
     const distinct = new Set(found.map((m) => m.sha256));
     if (distinct.size === 0) {
+      const outside = sources.outputMapping ? await sources.outputMapping(id) : null;
+      if (outside) {
+        return {
+          ok: true,
+          mapping: outside.mapping,
+          matched_by: 'map_id',
+          how: `matched by the trace's r8-map-id frames (${id}) against ${outside.where} in the project's build outputs (a build droidbus did not run); no device call was needed`,
+        };
+      }
       return {
         ok: false,
         status: 'refused',
-        reason: `no kept build wrote the mapping with map id ${id}; build the variant that is on the device (a minified build) with run_gradle_task so droidbus keeps its mapping`,
+        reason: `no kept build and no mapping in the project's build outputs has map id ${id}: the build on the device is not this project's current one; build and install the variant with run_gradle_task and install_apk so droidbus keeps its mapping`,
       };
     }
     if (distinct.size > 1) {

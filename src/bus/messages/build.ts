@@ -43,6 +43,8 @@ export const builtApkSchema = z.object({
   module: z.string().nullable(),
   /** `androidGradlePluginVersion` from the APK's app-metadata.properties (AGP writes it); absent in older records. */
   agp_version: z.string().nullable().optional(),
+  /** Written before the build: Gradle found its task UP-TO-DATE (the file is the variant's current output). */
+  up_to_date: z.boolean().optional(),
 });
 export type BuiltApk = z.infer<typeof builtApkSchema>;
 
@@ -54,6 +56,8 @@ export const builtMappingSchema = z.object({
   /** The `# pg_map_id:` header R8 writes (the id crash frames name); null when absent. */
   map_id: z.string().nullable(),
   variant: z.string().nullable(),
+  /** Written before the build: Gradle found R8's task UP-TO-DATE. */
+  up_to_date: z.boolean().optional(),
 });
 export type BuiltMapping = z.infer<typeof builtMappingSchema>;
 

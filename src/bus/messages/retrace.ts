@@ -29,6 +29,8 @@ export const retraceRequests = {
       /** The device the crash happened on (for matching by the APK it has installed). */
       device: z.string().max(200).nullable(),
       package: z.string().max(300).nullable(),
+      /** The session's project: its build outputs' mappings are searched by the trace's map id. */
+      root: z.string().max(4096).nullable().optional(),
     }),
     response: retraceOutcomeSchema,
     timeoutMs: 60_000,

@@ -132,7 +132,12 @@ export async function runBuildForTool(
     lines.push(`BUILD SUCCESSFUL — ${what} in ${seconds(record.duration_ms)}.`);
     for (const apk of record.apks.slice(0, 5)) {
       lines.push(
-        `APK: ${apk.path}${apk.package ? ` (${apk.package} ${apk.version_name ?? ''}`.trimEnd() + ')' : ''}, sha256 ${apk.sha256.slice(0, 16)}…`,
+        `APK${apk.up_to_date ? ' (up to date, not rewritten)' : ''}: ${apk.path}${apk.package ? ` (${apk.package} ${apk.version_name ?? ''}`.trimEnd() + ')' : ''}, sha256 ${apk.sha256.slice(0, 16)}…`,
+      );
+    }
+    for (const mapping of record.mapping_files.slice(0, 5)) {
+      lines.push(
+        `R8 mapping${mapping.up_to_date ? ' (up to date, not rewritten)' : ''}: ${mapping.path}${mapping.map_id ? `, map id ${mapping.map_id}` : ''}; kept for deobfuscating this build's crashes.`,
       );
     }
     if (record.diagnostics.warnings > 0) {

@@ -296,7 +296,7 @@ const retraceParam = z
 async function retraceCrash(ctx: ToolContext, crash: CrashWire): Promise<RetraceOutcome> {
   return ctx.bus.request(
     'retrace.crash',
-    { trace: crash.trace, device: crash.device, package: crash.package },
+    { trace: crash.trace, device: crash.device, package: crash.package, root: ctx.session.project.root },
     { signal: ctx.signal },
   );
 }
