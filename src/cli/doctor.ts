@@ -1,4 +1,5 @@
 import { runHealthCheck } from '../actors/system/health.js';
+import type { HealthReport } from '../bus/messages/system.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { isProjectTrusted } from '../project/trust.js';
 import { VERSION } from '../version.js';
@@ -36,7 +37,20 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
     return report.all_ok ? 0 : 1;
   }
-  const c = painter(process.stdout.isTTY === true && !process.env['NO_COLOR']);
+  process.stdout.write(
+    formatDoctor(report, root, trusted, process.stdout.isTTY === true && !process.env['NO_COLOR']),
+  );
+  return report.all_ok ? 0 : 1;
+}
+
+/** The doctor's report for a person: one row per check, and a last line that says what it adds up to. */
+export function formatDoctor(
+  report: HealthReport,
+  root: string | null,
+  trusted: boolean,
+  color: boolean,
+): string {
+  const c = painter(color);
   const ok = c.green('✔');
   const bad = c.red('✘');
   const { checks } = report;
@@ -85,7 +99,7 @@ async function run(argv: string[]): Promise<number> {
       checks.gradle_wrapper.ok,
       'Gradle wrapper',
       checks.gradle_wrapper.path
-        ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.gradle_version ? c.dim(` (Gradle ${checks.gradle_wrapper.gradle_version})`) : ''}`
+        ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.stand_in ? c.yellow(' (the stand-in droidbus sim wrote: no real Gradle runs)') : checks.gradle_wrapper.gradle_version ? c.dim(` (Gradle ${checks.gradle_wrapper.gradle_version})`) : ''}`
         : 'not found',
       checks.gradle_wrapper.hint,
     );
@@ -100,10 +114,15 @@ async function run(argv: string[]): Promise<number> {
   out.push(`${ok} ${c.bold('Retrace'.padEnd(15))} ${checks.retrace.engine}`);
   out.push(
     '',
-    report.all_ok ? c.green('All checks passed.') : c.red('Some checks failed; follow the hints above.'),
+    !report.all_ok
+      ? c.red('Some checks failed; follow the hints above.')
+      : root && !trusted
+        ? c.yellow(
+            `All checks passed, but the project is not trusted: droidbus builds it after \`droidbus trust ${JSON.stringify(root)}\`.`,
+          )
+        : c.green('All checks passed.'),
   );
-  process.stdout.write(out.join('\n') + '\n');
-  return report.all_ok ? 0 : 1;
+  return out.join('\n') + '\n';
 }
 
 export const command: CliCommand = {

@@ -326,6 +326,7 @@ async function run(argv: string[]): Promise<number> {
     process.stderr.write(`droidbus host: WARNING: ${warning}\n`);
   }
   await host.stopped;
+  process.stdout.write('droidbus host stopped.\n');
   process.off('SIGTERM', onSignal);
   process.off('SIGINT', onSignal);
   return 0;

@@ -141,7 +141,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     });
     const mcp = client!;
     await recorder.step(
-      'build the release variant',
+      "build the release variant (with the sample's gradlew stand-in: no real Gradle runs)",
       async () => {
         const r = await call(mcp, 'run_gradle_task', { task: 'assemble', variant: VARIANT }, () => undefined);
         return firstLine(r.text);

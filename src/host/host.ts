@@ -109,6 +109,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const connections = new Set<net.Socket>();
   const hooks = new Set<QuitHook>();
   let stopping: Promise<void> | undefined;
+  /** One line for the person at the host's console (its stdout), or the log when it has none. */
+  const notify = options.notify ?? ((line: string): void => log.info(line));
   let resolveStopped!: () => void;
   const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
 
@@ -208,8 +210,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
           client_name: string | null;
           client_version: string | null;
         };
+        const before = registry.get(origin.session_id)?.client_name ?? null;
         if (registry.update(origin.session_id, { client_name, client_version })) {
           publishSessions();
+          if (client_name !== null && client_name !== before) {
+            notify(
+              `session ${origin.session_id.slice(0, 8)} is ${client_name}${client_version ? ` ${client_version}` : ''}`,
+            );
+          }
         }
         return {};
       },
@@ -293,6 +301,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
           summary: `Client attached (pid ${hello.pid}, droidbus ${hello.version}) — project: ${hello.project ?? `${project ?? 'none'} (follows the host)`}`,
         });
         publishSessions();
+        notify(
+          `agent attached: ${hello.client_name ?? 'an MCP session'} (pid ${hello.pid}, session ${id.slice(0, 8)}, ${hello.project ? `project ${hello.project}` : 'follows the host'}) — ${registry.size} attached`,
+        );
         const agent: Origin = {
           kind: 'agent',
           session_id: id,
@@ -321,6 +332,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
             summary: `Client detached (pid ${gone?.pid ?? '?'})`,
           });
           publishSessions();
+          if (!stopping) {
+            notify(
+              `agent detached: ${gone?.client_name ?? 'an MCP session'} (pid ${gone?.pid ?? '?'}, session ${sessionId.slice(0, 8)}) — ${registry.size} attached`,
+            );
+          }
         }
       },
     });
@@ -364,6 +380,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const stop = (reason = 'the droidbus host quit'): Promise<void> => {
     stopping ??= (async () => {
       log.info('quitting', { reason, sessions: registry.size });
+      notify(
+        registry.size === 0
+          ? 'quitting: no agent is attached'
+          : `quitting: ${registry.size} attached agent${registry.size === 1 ? '' : 's'} continue${registry.size === 1 ? 's' : ''} standalone`,
+      );
       // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
       server.close();
       // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.

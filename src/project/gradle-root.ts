@@ -23,6 +23,17 @@ export function settingsFileIn(dir: string): string | null {
   return null;
 }
 
+/** The build file of a Gradle project directory (`build.gradle.kts` or `build.gradle`), or null. */
+export function buildFileIn(dir: string): string | null {
+  for (const name of ['build.gradle.kts', 'build.gradle']) {
+    const file = path.join(dir, name);
+    if (isFile(file)) {
+      return file;
+    }
+  }
+  return null;
+}
+
 /** The nearest folder at or above `start` that holds settings.gradle(.kts); null when none does. */
 export function findGradleRoot(start: string): string | null {
   let dir = path.resolve(start);

@@ -225,6 +225,14 @@ describe('droidbus host with attached droidbus mcp sessions', () => {
     } finally {
       await Promise.all(extra.map((c) => c.close()));
     }
+    // The host's console says who came and went.
+    expect(host.stdout()).toContain(
+      `agent attached: an MCP session (pid ${process.pid}, session raw-15, follows the host) — 16 attached`,
+    );
+    await waitFor(
+      () => host.stdout().includes(`agent detached: an MCP session (pid ${process.pid}, session raw-15) — `),
+      'the host to say the session detached',
+    );
   });
 
   it('keeps a second host from starting while this one answers, leaving its socket alone', async () => {
@@ -232,6 +240,15 @@ describe('droidbus host with attached droidbus mcp sessions', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`another droidbus host is already running (pid ${host.pid}`);
     expect(statSync(path.join(home.dir, 'host.sock')).isSocket()).toBe(true);
+  });
+
+  it('refuses to open a folder that is no Gradle project, and keeps the one it has open', async () => {
+    const plain = path.join(home.dir, 'not-a-project');
+    mkdirSync(plain, { recursive: true });
+    const refused = await runCli(['host', 'open', plain], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${plain} is not a Gradle project`);
+    expect((await projectInfo(sessions[1]!)).project_root).toBe(projectA);
   });
 
   it('gives a pinned session a project error after its person switches the host to another project', async () => {

@@ -116,6 +116,16 @@ describe.each([
     if (signal === 'SIGTERM') {
       expect(exit.code).toBe(0);
       expect(existsSync(path.join(home.dir, 'host.sock'))).toBe(false);
+      // The person at the host's console saw the agent come and the host go (its stdout may
+      // drain after the exit).
+      await waitFor(() => host.stdout().includes('droidbus host stopped.'), 'the last line of the host');
+      expect(host.stdout()).toMatch(
+        new RegExp(
+          `agent attached: an MCP session \\(pid ${session.pid}, session [0-9a-f-]{8}, follows the host\\) — 1 attached`,
+        ),
+      );
+      expect(host.stdout()).toMatch(/session [0-9a-f-]{8} is quit-test 1\.0\.0/);
+      expect(host.stdout()).toContain('quitting: 1 attached agent continues standalone');
     } else {
       expect(exit.signal).toBe('SIGKILL');
     }

@@ -108,4 +108,11 @@ describe('a build droidbus did not run', () => {
       `build ${String(build.structured['build_id'])} (:app demoRelease)`,
     );
   });
+
+  it("says the sample's gradlew is a stand-in, not Gradle", async () => {
+    const r = await world.call('run_health_check', {});
+    const wrapper = (r.structured['checks'] as Record<string, { stand_in?: boolean }>)['gradle_wrapper'];
+    expect(wrapper?.stand_in).toBe(true);
+    expect(r.text).toContain('(the stand-in droidbus sim wrote: no real Gradle runs)');
+  });
 });

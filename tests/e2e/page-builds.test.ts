@@ -49,8 +49,7 @@ beforeAll(async () => {
   await writeSample(path.join(work.dir, 'app'), home.dir);
   project = realpathSync(path.join(work.dir, 'app'));
   server = await startAdbServer();
-  farm = await startSimFarm(server, { devices: 1 });
-  serial = farm.devices[0]!.serial;
+  farm = await startSimFarm(server, { devices: 2 });
   // Each sample build takes 8 s: long enough to watch one stream and cancel it from the page.
   const env = {
     ...(server.env as Record<string, string>),
@@ -66,6 +65,10 @@ beforeAll(async () => {
   mcp = await startMcp([], { env, cwd: project });
   const info = await call('get_project_info');
   expect((info.structuredContent as { mode: string }).mode).toBe('attached');
+  // The device listed last: the Logcat view must open on it because it streams, not because it
+  // comes first.
+  const listed = (await call('list_devices')).structuredContent as { devices: { serial: string }[] };
+  serial = listed.devices.at(-1)!.serial;
 });
 afterAll(async () => {
   await mcp?.close().catch(() => undefined);
@@ -144,8 +147,8 @@ describe('the page steering agents', () => {
     };
     expect((await server.adb(['-s', serial, 'install', '-r', apk.path])).stdout).toContain('Success');
 
+    expect((await call('start_logcat', { device_serial: serial, from_now: true })).isError).toBeFalsy();
     await view('Logcat');
-    await page.getByRole('button', { name: 'Start logcat' }).click();
     await page.getByText(`Streaming ${serial}`).waitFor();
     await server.adb(['-s', serial, 'shell', `sim crash ${PKG} java`]);
 
@@ -163,7 +166,16 @@ describe('the page steering agents', () => {
     const retraced = page.locator('.retrace.retraced');
     await retraced.waitFor({ timeout: 30_000 });
     expect(await retraced.locator('.mapping-line').textContent()).toContain(`map id ${SAMPLE_MAP_ID}`);
-    expect(await retraced.textContent()).toContain('Matched by the map id');
+    // How it was matched is said once, in the mapping line.
+    const said = (await retraced.textContent()) ?? '';
+    expect(said.match(/matched by/gi)).toHaveLength(1);
+    expect(said).toContain("matched by the trace's r8-map-id frames");
+    // The heading names the deobfuscated exception and frame; the obfuscated title stays beside it.
+    const heading = (await page.locator('#crash-h').textContent()) ?? '';
+    expect(heading).toContain(SAMPLE_CRASH_RETRACED[0]!.trim());
+    expect(heading).toContain('at com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:25)');
+    expect(heading).not.toContain('r8-map-id');
+    expect(await page.getByText('As logcat printed it:').textContent()).toContain('r8-map-id');
     const text = (await retraced.locator('pre.trace').textContent()) ?? '';
     for (const line of SAMPLE_CRASH_RETRACED.slice(0, 4)) {
       expect(text).toContain(line.trim());

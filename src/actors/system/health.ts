@@ -1,3 +1,4 @@
+import { isGradlewStandIn } from '../../project/gradlew-stand-in.js';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -157,7 +158,13 @@ function checkWrapper(projectRoot: string | null): HealthReport['checks']['gradl
       hint: `${wrapper} is not executable. Run: chmod +x ${JSON.stringify(wrapper)}`,
     };
   }
-  return { ok: true, path: wrapper, gradle_version: version, hint: null };
+  return {
+    ok: true,
+    path: wrapper,
+    gradle_version: version,
+    hint: null,
+    ...(isGradlewStandIn(wrapper) ? { stand_in: true } : {}),
+  };
 }
 
 /** The whole health report: Java, the SDK, adb and the Gradle wrapper. */

@@ -41,6 +41,8 @@ const wrapperCheck = z.object({
   /** The Gradle version the wrapper downloads, from gradle/wrapper/gradle-wrapper.properties. */
   gradle_version: z.string().nullable(),
   hint: z.string().nullable(),
+  /** The wrapper is the stand-in `droidbus sim --sample-project` writes: no real Gradle runs. */
+  stand_in: z.boolean().optional(),
 });
 
 export const healthReportSchema = z.object({

@@ -139,7 +139,11 @@ export const runHealthCheck = defineTool({
     const line = (name: string, ok: boolean, detail: string, hint: string | null): string =>
       `${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}${!ok && hint ? ` — ${hint}` : ''}`;
     const text = [
-      report.all_ok ? 'All checks passed.' : 'Some checks failed.',
+      !report.all_ok
+        ? 'Some checks failed.'
+        : report.project_root !== null && !report.trusted
+          ? `All checks passed, but the project is not trusted: droidbus builds it after the user runs droidbus trust ${JSON.stringify(report.project_root)}.`
+          : 'All checks passed.',
       line(
         'java',
         checks.java.ok,
@@ -163,7 +167,7 @@ export const runHealthCheck = defineTool({
         'gradle wrapper',
         checks.gradle_wrapper.ok,
         checks.gradle_wrapper.path
-          ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.gradle_version ? ` (Gradle ${checks.gradle_wrapper.gradle_version})` : ''}`
+          ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.stand_in ? ' (the stand-in droidbus sim wrote: no real Gradle runs)' : checks.gradle_wrapper.gradle_version ? ` (Gradle ${checks.gradle_wrapper.gradle_version})` : ''}`
           : 'not found',
         checks.gradle_wrapper.hint,
       ),

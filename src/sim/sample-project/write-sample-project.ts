@@ -2,6 +2,7 @@
  * `droidbus sim --sample-project DIR`: writes the sample Android project, with a `gradlew` (POSIX
  * sh) and `gradlew.bat` that run this droidbus installation's gradlew stand-in with node.
  */
+import { GRADLEW_STAND_IN_LINE } from '../../project/gradlew-stand-in.js';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { batStandIn, posixStandIn } from '../stand-in-script.js';
 import { dirname, join } from 'node:path';
@@ -33,7 +34,7 @@ export function builtStandInPath(): string {
 
 /** Quotes a word for POSIX sh. */
 const GRADLEW_COMMENT = [
-  'Gradle wrapper stand-in written by `droidbus sim --sample-project`: no Gradle runs here.',
+  GRADLEW_STAND_IN_LINE,
   "It execs droidbus's gradlew stand-in, which prints Gradle-like output and writes the APK.",
 ];
 

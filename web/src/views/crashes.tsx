@@ -9,11 +9,19 @@ type Crash = ResponseOf<'logcat.crashes'>['crashes'][number];
 type Group = ResponseOf<'logcat.crashes'>['groups'][number];
 type Retraced = ResponseOf<'retrace.crash'>;
 
-const MATCHED_BY: Record<string, string> = {
-  map_id: "the map id R8 wrote into the trace's frames (no device call)",
-  device_hash: 'the SHA-256 of the APK the device has installed, found among the builds droidbus kept',
-  install_record: "droidbus's own install record on this device (the device could not hash its APK)",
-};
+/**
+ * A deobfuscated trace's title: its exception line and first frame, as the crash group's title
+ * names the obfuscated ones (the mapping line already says how the mapping was matched).
+ */
+export function retracedTitle(trace: string): string | null {
+  const lines = trace.split('\n').map((l) => l.trim());
+  const exception = lines.find((l) => /^[\w.$]+(Exception|Error|Throwable)\b/.test(l));
+  if (!exception) {
+    return null;
+  }
+  const frame = lines.slice(lines.indexOf(exception) + 1).find((l) => l.startsWith('at '));
+  return frame ? `${exception} ${frame}` : exception;
+}
 
 function Deobfuscated({ outcome }: { outcome: Retraced }) {
   return (
@@ -22,13 +30,6 @@ function Deobfuscated({ outcome }: { outcome: Retraced }) {
         <strong class={`sev ${outcome.status === 'retraced' ? 'info' : 'warning'}`}>{outcome.status}</strong>{' '}
         <span class="mapping-line">{outcome.mapping_line}</span>
       </p>
-      {outcome.matched_by && (
-        <p class="muted small">
-          Matched by {MATCHED_BY[outcome.matched_by] ?? outcome.matched_by}
-          {outcome.build_id ? `; build ${outcome.build_id}` : ''}
-          {outcome.variant ? `, ${outcome.module ?? ''} ${outcome.variant}` : ''}.
-        </p>
-      )}
       {outcome.reason && outcome.status !== 'retraced' && <p class="hint">{outcome.reason}</p>}
       <pre class="trace" tabIndex={0} aria-label="Deobfuscated stack trace">
         {outcome.trace}
@@ -42,6 +43,8 @@ function CrashDetail({ group, crash }: { group: Group; crash: Crash | null }) {
   const [outcome, setOutcome] = useState<Retraced | null>(null);
   const action = useAction();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const { info } = usePage();
+  const retraced = outcome?.status === 'retraced' ? retracedTitle(outcome.trace) : null;
   useEffect(() => {
     setOutcome(null);
     setLoaded(crash);
@@ -56,8 +59,9 @@ function CrashDetail({ group, crash }: { group: Group; crash: Crash | null }) {
   return (
     <section class="panel" aria-labelledby="crash-h">
       <h3 id="crash-h" tabIndex={-1} ref={headingRef}>
-        {group.title}
+        {retraced ?? group.title}
       </h3>
+      {retraced && <p class="muted small">As logcat printed it: {group.title}</p>}
       <p class="muted">
         {group.kind} · {group.count} time{group.count === 1 ? '' : 's'} ·{' '}
         {group.packages.join(', ') || 'unknown package'} on {group.devices.join(', ') || '?'} · last{' '}
@@ -84,6 +88,7 @@ function CrashDetail({ group, crash }: { group: Group; crash: Crash | null }) {
                       trace: loaded.trace,
                       device: loaded.device,
                       package: loaded.package,
+                      root: info?.project ?? null,
                     }),
                   ),
                 )

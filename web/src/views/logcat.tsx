@@ -29,11 +29,18 @@ export function LogcatView() {
   useEvent('devices.changed', devices.reload);
   const online = (devices.data?.devices ?? []).filter((d) => d.state === 'device');
   const [serial, setSerial] = useState<string>(routeQuery().get('serial') ?? '');
+  // Opens on a device that streams (the first online one when none does): the log is there.
   useEffect(() => {
-    if (!serial && online[0]) {
-      setSerial(online[0].serial);
+    if (serial || !online[0] || !stats.data) {
+      return;
     }
-  }, [online.length]);
+    const live = online.find((d) =>
+      stats.data!.streams.some(
+        (s) => s.serial === d.serial && (s.state === 'streaming' || s.state === 'starting'),
+      ),
+    );
+    setSerial((live ?? online[0]).serial);
+  }, [online.length, stats.data]);
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState('');
   const [paused, setPaused] = useState(false);
