@@ -1,9 +1,9 @@
 /**
  * The largest answer each read tool gives an agent: every read-only tool called on a busy world (two
- * sim devices streaming 500 logcat lines/s each, the sample project built, installed and crashed),
- * at its defaults and at the largest explicit request, with its text's length (what the model
- * reads), its structured content's size (what a client that reads structuredContent gets) and
- * whether it was cut. Tools whose arguments name a device get the first device.
+ * sim devices streaming 500 logcat lines/s each, the sample project built, installed and crashed 30
+ * times), at its defaults and at the largest explicit request, with its text's length (what the
+ * model reads), its structured content's size (what a client that reads structuredContent gets —
+ * Codex reads it in place of the text) and whether it was cut. Tools whose arguments name a device get the first device.
  *
  * Run: npm run build && npx tsx scripts/answer-sizes.ts [--json]
  */
@@ -111,17 +111,16 @@ try {
       await must('start_logcat', { device_serial: d.serial });
     }
     await must('launch_app', { device_serial: serial, package: PACKAGE });
-    const crash = await must('find_ui_elements', { device_serial: serial, resource_id: 'crash' });
-    const found = (crash.structuredContent as { matches: { tree_path: string }[] }).matches[0];
-    if (found) {
-      await must('ui_tap_element', { device_serial: serial, tree_path: found.tree_path });
+    // 30 crashes (Java and native) of the sample app, as a bad afternoon leaves them.
+    for (let i = 0; i < 30; i++) {
+      await server.adb(['-s', serial, 'shell', `sim crash ${PACKAGE} ${i % 3 === 0 ? 'native' : 'java'}`]);
     }
     // A busy buffer (at least 20,000 lines held) with the crash in it.
     const deadline = Date.now() + 120_000;
     for (;;) {
       const s = await must('get_logcat_stats', {});
       const store = (s.structuredContent as { store: { entries: number; crashes: { total: number } } }).store;
-      if (store.entries >= 20_000 && (found === undefined || store.crashes.total > 0)) {
+      if (store.entries >= 20_000 && store.crashes.total >= 30) {
         break;
       }
       if (Date.now() > deadline) {
@@ -185,7 +184,7 @@ if (process.argv.includes('--json')) {
     (a, b) => b.text_chars + b.structured_bytes - (a.text_chars + a.structured_bytes),
   );
   process.stdout.write(
-    `answers of the read tools (2 sim devices at ${LOGCAT_RATE} logcat lines/s, the sample app built, installed and crashed)\n\n`,
+    `answers of the read tools (2 sim devices at ${LOGCAT_RATE} logcat lines/s, the sample app built, installed and crashed 30 times)\n\n`,
   );
   process.stdout.write(
     `${'tool'.padEnd(26)} ${'request'.padEnd(44)} ${'text'.padStart(9)} ${'structured'.padStart(10)}  cut\n`,

@@ -55,17 +55,20 @@ export function capText(text: string, limit: number, how: string): string {
   return text.slice(0, keep) + note(text.length - keep);
 }
 
-/** The newest of `lines` whose characters (with their line breaks, JSON-escaped) fit `chars`. */
-export function newestWithin(lines: readonly string[], chars: number): string[] {
+/**
+ * The newest of `items` whose JSON (a string with its quotes and escapes, as a structured answer
+ * carries it) fits `chars`; with `keepOne`, the newest goes out however large it is.
+ */
+export function newestWithin<T>(items: readonly T[], chars: number, keepOne = false): T[] {
   let used = 0;
-  let from = lines.length;
+  let from = items.length;
   while (from > 0) {
-    const cost = JSON.stringify(lines[from - 1]).length + 1;
-    if (used + cost > chars) {
+    const cost = JSON.stringify(items[from - 1]).length + 1;
+    if (used + cost > chars && !(keepOne && from === items.length)) {
       break;
     }
     used += cost;
     from--;
   }
-  return lines.slice(from);
+  return items.slice(from);
 }

@@ -310,6 +310,25 @@ describe('get_logcat_entries filters', () => {
     expect(back.entries[2]!.seq).toBeLessThan(some.entries[0]!.seq);
   });
 
+  it('keeps get_crash_logs within its budget: the newest crashes that fit, saying how to read the rest', async () => {
+    for (let i = 0; i < 25; i++) {
+      await deviceShell(a, `sim crash ${SAMPLE_PACKAGE} ${i % 3 === 0 ? 'native' : 'java'}`);
+    }
+    await until('the crashes', crashesOf({ package: SAMPLE_PACKAGE, count: 200 }), (v) => v.total >= 26);
+    const { text, data } = await call<Crashes & { cut_for_size: number }>('get_crash_logs', {
+      package: SAMPLE_PACKAGE,
+      count: 200,
+    });
+    expect(text.length).toBeLessThanOrEqual(40_000);
+    expect(text).not.toContain('[cut here');
+    expect(JSON.stringify(data).length).toBeLessThanOrEqual(40_000);
+    expect(data.crashes.length).toBeGreaterThan(0);
+    // 26 whole traces with their parsed frames are more than 40,000 characters.
+    expect(data.crashes.length).toBeLessThan(data.total);
+    expect(data.cut_for_size).toBe(data.total - data.crashes.length);
+    expect(text).toContain('older left out to keep the answer within 40,000 characters');
+  });
+
   it('keeps an answer within its budget and says how to page back', async () => {
     const lines = Array.from({ length: 40 }, (_, i) => `budget-line-${i}-${'x'.repeat(3000)}`);
     for (const l of lines) {

@@ -101,5 +101,6 @@ describe('answer and error texts', () => {
     expect(newestWithin(lines, 17)).toEqual(['newest']);
     expect(newestWithin(lines, 8)).toEqual([]);
     expect(newestWithin(lines, 9)).toEqual(['newest']);
+    expect(newestWithin(lines, 1, true)).toEqual(['newest']);
   });
 });

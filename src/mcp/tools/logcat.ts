@@ -12,7 +12,7 @@ import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages
 import type { RequestOf } from '../../bus/registry.js';
 import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
-import { answerBudget } from '../budgets.js';
+import { answerBudget, newestWithin, TEXT_BUDGET } from '../budgets.js';
 import { withoutNulls } from '../compact.js';
 import { defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
@@ -157,7 +157,7 @@ export const getLogcatEntries = defineTool({
       .min(1)
       .max(10_000)
       .optional()
-      .describe('The newest matching lines to return (default 200, settings mcp.logcat_default_count)'),
+      .describe('The newest matching lines (default 200: settings mcp.logcat_default_count)'),
     min_level: z
       .string()
       .regex(LEVEL_RE, 'a level: V, D, I, W, E, F or verbose, debug, info, warn, error, fatal')
@@ -179,7 +179,7 @@ export const getLogcatEntries = defineTool({
       .int()
       .min(0)
       .optional()
-      .describe("Only lines after this seq (a previous answer's newest), to read incrementally"),
+      .describe("Only lines after this seq (an answer's newest), to read on"),
     before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
   output: z.object({
@@ -217,29 +217,29 @@ export const getLogcatEntries = defineTool({
     }
     const r = await ctx.bus.request('logcat.entries', payload, { signal: ctx.signal });
     const streaming = r.streams.filter((s) => s.state === 'streaming').map((s) => s.serial);
-    const devices = new Set(r.entries.map((e) => e.device));
-    const lines = r.entries.map((e) => entryLine(e, devices.size > 1));
-    const oldest = r.entries[0]?.seq;
+    // The actor fits the entries by an estimate; the structured answer is held to the budget exactly.
+    const all = r.entries.map((e) => withoutNulls(e) as EntryOutput);
+    const entries = newestWithin(all, budget - 500, true);
+    const cut = r.cut_for_size + all.length - entries.length;
+    const hasMore = r.has_more || entries.length < all.length;
+    const kept = r.entries.slice(all.length - entries.length);
+    const devices = new Set(kept.map((e) => e.device));
+    const lines = kept.map((e) => entryLine(e, devices.size > 1));
+    const oldest = kept[0]?.seq;
     const older =
-      oldest === undefined || !r.has_more
+      oldest === undefined || !hasMore
         ? ''
-        : r.cut_for_size > 0
-          ? ` (${r.cut_for_size} older matches left out to keep the answer within ${budget.toLocaleString('en-US')} characters: before_seq: ${oldest} reads them)`
+        : cut > 0
+          ? ` (${cut} older matches left out to keep the answer within ${budget.toLocaleString('en-US')} characters: before_seq: ${oldest} reads them)`
           : ` (older matches exist: before_seq: ${oldest} reads them, or raise count or narrow the filters)`;
     const head =
-      r.entries.length === 0
+      kept.length === 0
         ? 'No matching logcat lines.'
-        : `${r.entries.length} line${r.entries.length === 1 ? '' : 's'}${older}:`;
+        : `${kept.length} line${kept.length === 1 ? '' : 's'}${older}:`;
     return {
       text: [...notStreamingHint(streaming.length), head, ...lines].join('\n'),
       answerChars: budget,
-      structured: {
-        entries: r.entries.map((e) => withoutNulls(e) as EntryOutput),
-        returned: r.entries.length,
-        has_more: r.has_more,
-        cut_for_size: r.cut_for_size,
-        streaming,
-      },
+      structured: { entries, returned: entries.length, has_more: hasMore, cut_for_size: cut, streaming },
     };
   },
 });
@@ -352,17 +352,35 @@ export const getCrashLogs = defineTool({
       );
     }
     const byGroup = new Map((retraced ?? []).map((t) => [t.crash_group_id, t]));
-    const blocks = r.crashes.map((c) => {
+    const blockOf = (c: CrashWire): string => {
       const t = c.group_id !== null ? byGroup.get(c.group_id) : undefined;
       return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t?.status === 'retraced' ? `${t.mapping_line}\n${t.trace}` : c.trace}`;
-    });
+    };
+    // The newest crashes whose text and structured form both fit the answer's budget (one at least).
+    const room = TEXT_BUDGET - 2_000 - JSON.stringify(r.groups).length - JSON.stringify(retraced ?? []).length;
+    const crashes: CrashWire[] = [];
+    const blocks: string[] = [];
+    let textUsed = 0;
+    let jsonUsed = 0;
+    for (const c of r.crashes) {
+      const block = blockOf(c);
+      const json = JSON.stringify(c).length + 1;
+      if (crashes.length > 0 && (textUsed + block.length > room || jsonUsed + json > room)) {
+        break;
+      }
+      crashes.push(c);
+      blocks.push(block);
+      textUsed += block.length + 2;
+      jsonUsed += json;
+    }
+    const cut = r.cut_for_size + r.crashes.length - crashes.length;
     const head =
-      r.crashes.length === 0
+      crashes.length === 0
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
-        : `${r.crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${r.cut_for_size > 0 ? ` (${r.cut_for_size} left out to bound the answer's size)` : ''}:`;
+        : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: narrow by package or device_serial, or read one group with get_crash_stack_trace)` : ''}:`;
     return {
       text: [...notStreamingHint(r.streaming.length), head, ...blocks].join('\n\n'),
-      structured: { ...r, ...(retraced ? { retraced } : {}) },
+      structured: { ...r, crashes, cut_for_size: cut, ...(retraced ? { retraced } : {}) },
     };
   },
 });

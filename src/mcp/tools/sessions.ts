@@ -50,7 +50,7 @@ export const listDebugSessions = defineTool({
     package: packageNameSchema.optional().describe('Only sessions of this package'),
     device_serial: serialSchema
       .optional()
-      .describe('Only sessions on this device: a serial as list_devices shows it, or an AVD name'),
+      .describe('Only sessions on this device (a serial, or an AVD name)'),
     state: sessionStateSchema
       .optional()
       .describe('Only sessions in this state: open, closed, superseded, ended, or idle'),
@@ -132,7 +132,7 @@ export const getDebugSession = defineTool({
       .int()
       .min(1)
       .optional()
-      .describe('Return events older than this seq (next_before_seq of the previous page)'),
+      .describe('Events older than this seq (the last page\'s next_before_seq)'),
     capture_seq: z
       .number()
       .int()
