@@ -96,6 +96,8 @@ export interface ToolDefinition<
    * so they keep it inline. Without it every answer stays within TEXT_BUDGET.
    */
   maxAnswerChars?: number;
+  /** `device`: declared with defineDeviceTool (device_serial resolved before the handler runs). */
+  family?: 'device';
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 

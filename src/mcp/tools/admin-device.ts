@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { networkStateSchema, orientationSchema } from '../../bus/messages/admin.js';
 import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { wirelessNetworkRefusal } from '../../util/app-args.js';
-import { ArgumentError, defineTool } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
+import { ArgumentError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 
 /** The device-admin tools that change the device: network, orientation, deep links, app settings. */
 
@@ -11,7 +11,7 @@ function onOff(v: boolean | null): string {
   return v === null ? 'unknown' : v ? 'on' : 'off';
 }
 
-export const setNetworkState = defineTool({
+export const setNetworkState = defineDeviceTool({
   name: 'set_network_state',
   toolset: 'device-admin',
   kind: 'D',
@@ -19,7 +19,6 @@ export const setNetworkState = defineTool({
   description:
     'Turns Wi-Fi, mobile data or airplane mode on or off and returns `previous`, to revert. Over wireless adb, Wi-Fi off and airplane mode on are refused (they would drop adb).',
   input: z.object({
-    device_serial: optionalSerial,
     wifi: z.boolean().optional().describe('Wi-Fi on (true) or off (false)'),
     mobile_data: z.boolean().optional().describe('Mobile data on (true) or off (false)'),
     airplane_mode: z.boolean().optional().describe('Airplane mode on (true) or off (false)'),
@@ -31,12 +30,11 @@ export const setNetworkState = defineTool({
     commands: z.array(z.array(z.string())),
     airplane_method: z.enum(['cmd_connectivity', 'settings_broadcast']).nullable(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
     if (args.wifi === undefined && args.mobile_data === undefined && args.airplane_mode === undefined) {
       throw new ArgumentError('Nothing to change: pass wifi, mobile_data or airplane_mode.');
     }
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const refusal = wirelessNetworkRefusal(serial, args);
     if (refusal !== null) {
       throw new ArgumentError(refusal);
@@ -66,18 +64,17 @@ const rotationOutput = z.object({
   user_rotation: z.number().int().nullable(),
 });
 
-export const setDeviceOrientation = defineTool({
+export const setDeviceOrientation = defineDeviceTool({
   name: 'set_device_orientation',
   toolset: 'device-admin',
   kind: 'W',
   title: 'Set the screen orientation',
   description:
     'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape, or hands it back to the accelerometer (auto). Returns the previous setting.',
-  input: z.object({ device_serial: optionalSerial, orientation: orientationSchema }),
+  input: z.object({ orientation: orientationSchema }),
   output: z.object({ device_serial: z.string(), previous: rotationOutput, current: rotationOutput }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'device.orientation',
       { serial, orientation: args.orientation },
@@ -96,7 +93,7 @@ const intentOutput = z.object({
   output: z.string(),
 });
 
-export const openDeepLink = defineTool({
+export const openDeepLink = defineDeviceTool({
   name: 'open_deep_link',
   toolset: 'device-admin',
   kind: 'W',
@@ -104,13 +101,11 @@ export const openDeepLink = defineTool({
   description:
     'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob. An error `am` prints ("unable to resolve Intent") is a tool error even with exit status 0.',
   input: z.object({
-    device_serial: optionalSerial,
     uri: dataUriSchema.describe('The link, e.g. myapp://item/42 or https://example.com/item/42'),
   }),
   output: intentOutput,
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'intent.send',
       { serial, mode: 'start', action: 'android.intent.action.VIEW', data_uri: args.uri, extras: [] },
@@ -123,7 +118,7 @@ export const openDeepLink = defineTool({
   },
 });
 
-export const openAppSettings = defineTool({
+export const openAppSettings = defineDeviceTool({
   name: 'open_app_settings',
   toolset: 'device-admin',
   kind: 'W',
@@ -131,13 +126,11 @@ export const openAppSettings = defineTool({
   description:
     "Opens a package's system App info screen (permissions, storage, notifications, force stop); drive it with the ui tools.",
   input: z.object({
-    device_serial: optionalSerial,
     package: packageNameSchema.describe('The package whose App info screen to open, e.g. com.example.app'),
   }),
   output: intentOutput,
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'intent.send',
       {

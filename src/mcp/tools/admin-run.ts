@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { serialSchema } from '../../bus/messages/devices.js';
 import { BusError } from '../../bus/errors.js';
 import type { Progress } from '../../bus/envelope.js';
 import { ToolError, defineTool } from '../define-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { requireRoot, runBuildForTool } from './build.js';
-import { optionalSerial } from './device-serial.js';
 
 /**
  * run_run_configuration: a run configuration as Run App runs it — resolved on the devices adb lists
@@ -76,7 +76,9 @@ export const runRunConfiguration = defineTool({
     'Runs a run configuration (list_run_configurations) as Run App does: builds like run_gradle_task, installs the APK that build wrote (recorded) and launches it, with the launch time. Never starts an emulator (call launch_avd). Cancelling cancels the build, not the install or launch.',
   input: z.object({
     name: z.string().min(1).max(300).describe('Configuration name (list_run_configurations)'),
-    device_serial: optionalSerial,
+    device_serial: serialSchema
+      .optional()
+      .describe("The device to run on (default: the configuration's target, or the only online device)"),
   }),
   output: runOutput,
   async handle(args, ctx) {

@@ -2,24 +2,24 @@ import { z } from 'zod';
 import { activityClassSchema, launchResultSchema, permissionSchema } from '../../bus/messages/admin.js';
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
-import { ArgumentError, defineTool } from '../define-tool.js';
-import type { ToolContext } from '../define-tool.js';
+import { ArgumentError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
+import type { DeviceToolContext } from '../define-device-tool.js';
 import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
-import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
 /** The device-admin tools that install, launch, stop and restart apps and change their permissions. */
 
 const appPackage = packageNameSchema.describe('Application id (com.example.app)');
 
-export const installApk = defineTool({
+export const installApk = defineDeviceTool({
   name: 'install_apk',
   toolset: 'device-admin',
   kind: 'D',
   title: 'Install an APK',
   description:
     "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it; under an application module's build/outputs, symlinks resolved). The install is recorded and matched to its build by hash, so its crashes deobfuscate against its own mapping.",
+  serial: 'required',
   input: z.object({
-    device_serial: requiredSerial,
     apk_path: z
       .string()
       .min(1)
@@ -27,6 +27,7 @@ export const installApk = defineTool({
       .describe("The APK in the project's build outputs, e.g. app/build/outputs/apk/debug/app-debug.apk"),
   }),
   output: z.object({ device_serial: z.string(), record: installRecordSchema, output: z.string() }),
+  projectIndependent: false,
   async handle(args, ctx) {
     const root = ctx.session.project.root;
     if (root === null) {
@@ -36,61 +37,60 @@ export const installApk = defineTool({
     }
     const r = await ctx.bus.request(
       'app.install',
-      { serial: args.device_serial, root, apk_path: args.apk_path },
+      { serial: ctx.serial, root, apk_path: args.apk_path },
       { signal: ctx.signal, origin: ctx.origin },
     );
     const rec = r.record;
     const text = [
-      `Installed ${rec.package}${rec.version_name !== null ? ` ${rec.version_name} (${rec.version_code ?? '?'})` : ''} on ${args.device_serial} from ${rec.apk_path} (${rec.apk_size} bytes): ${r.output.split('\n')[0] ?? ''}`,
+      `Installed ${rec.package}${rec.version_name !== null ? ` ${rec.version_name} (${rec.version_code ?? '?'})` : ''} on ${ctx.serial} from ${rec.apk_path} (${rec.apk_size} bytes): ${r.output.split('\n')[0] ?? ''}`,
       r.launchable_activity !== null
         ? `launch_app with package ${rec.package} starts ${r.launchable_activity}.`
         : `${rec.package} has no launcher activity; pass activity to launch_app.`,
       r.recorded,
     ].join('\n');
-    return { text, structured: { device_serial: args.device_serial, record: rec, output: r.output } };
+    return { text, structured: { device_serial: ctx.serial, record: rec, output: r.output } };
   },
 });
 
-export const launchApp = defineTool({
+export const launchApp = defineDeviceTool({
   name: 'launch_app',
   toolset: 'device-admin',
   kind: 'W',
   title: 'Launch an app',
   description:
     'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. An `am` error is a tool error even with exit status 0. Without a launcher activity it falls back to the monkey (no time).',
+  serial: 'required',
   input: z.object({
-    device_serial: requiredSerial,
     package: appPackage,
     activity: activityClassSchema.optional(),
   }),
   output: launchResultSchema.extend({ device_serial: z.string() }),
-  projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'app.launch',
       {
-        serial: args.device_serial,
+        serial: ctx.serial,
         package: args.package,
         ...(args.activity !== undefined ? { activity: args.activity } : {}),
       },
       { signal: ctx.signal, origin: ctx.origin },
     );
     return {
-      text: `Launched ${r.component ?? r.package} on ${args.device_serial}.\n${r.timing_line}`,
-      structured: { device_serial: args.device_serial, ...r },
+      text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}`,
+      structured: { device_serial: ctx.serial, ...r },
     };
   },
 });
 
-export const stopApp = defineTool({
+export const stopApp = defineDeviceTool({
   name: 'stop_app',
   toolset: 'device-admin',
   kind: 'D',
   title: 'Stop an app',
   description:
     "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's packages unless allow_foreign_package.",
+  serial: 'required',
   input: z.object({
-    device_serial: requiredSerial,
     package: appPackage,
     allow_foreign_package: allowForeignPackage,
   }),
@@ -100,21 +100,22 @@ export const stopApp = defineTool({
     was_running: z.boolean(),
     installed: z.boolean(),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
     const r = await ctx.bus.request(
       'app.stop',
-      { serial: args.device_serial, package: args.package },
+      { serial: ctx.serial, package: args.package },
       { signal: ctx.signal, origin: ctx.origin },
     );
     const text = !r.installed
-      ? `${r.package} is not installed on ${args.device_serial}; nothing to stop.`
-      : `Stopped ${r.package} on ${args.device_serial} (${r.was_running ? 'it was running' : 'it was not running'}).`;
-    return { text, structured: { device_serial: args.device_serial, ...r } };
+      ? `${r.package} is not installed on ${ctx.serial}; nothing to stop.`
+      : `Stopped ${r.package} on ${ctx.serial} (${r.was_running ? 'it was running' : 'it was not running'}).`;
+    return { text, structured: { device_serial: ctx.serial, ...r } };
   },
 });
 
-export const restartApp = defineTool({
+export const restartApp = defineDeviceTool({
   name: 'restart_app',
   toolset: 'device-admin',
   kind: 'D',
@@ -123,7 +124,6 @@ export const restartApp = defineTool({
     "Force-stops an app and cold-starts its launcher activity (data kept), with the launch times and state. clear_data: true runs `pm clear` first (wipes data and runtime permissions; needs device_serial). Only the project's packages unless allow_foreign_package.",
   input: z.object({
     package: appPackage,
-    device_serial: optionalSerial,
     clear_data: z
       .boolean()
       .default(false)
@@ -143,6 +143,7 @@ export const restartApp = defineTool({
     was_running: z.boolean(),
     timing_line: z.string(),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     if (args.clear_data && args.device_serial === undefined) {
       throw new ArgumentError(
@@ -150,7 +151,7 @@ export const restartApp = defineTool({
       );
     }
     await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'app.restart',
       { serial, package: args.package, clear_data: args.clear_data },
@@ -187,14 +188,17 @@ const permissionOutput = z.object({
 const permissionInput = z.object({
   package: appPackage,
   permission: permissionSchema,
-  device_serial: optionalSerial,
   allow_foreign_package: allowForeignPackage,
 });
 
 /** grant_runtime_permission and revoke_runtime_permission: one `pm grant`/`pm revoke` through the device actor. */
-async function changePermission(args: z.infer<typeof permissionInput>, ctx: ToolContext, grant: boolean) {
+async function changePermission(
+  args: z.infer<typeof permissionInput>,
+  ctx: DeviceToolContext,
+  grant: boolean,
+) {
   await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
-  const serial = await resolveSerial(ctx, args.device_serial);
+  const { serial } = ctx;
   const r = await ctx.bus.request(
     'app.permission',
     { serial, package: args.package, permission: args.permission, grant },
@@ -208,7 +212,7 @@ async function changePermission(args: z.infer<typeof permissionInput>, ctx: Tool
   };
 }
 
-export const grantRuntimePermission = defineTool({
+export const grantRuntimePermission = defineDeviceTool({
   name: 'grant_runtime_permission',
   toolset: 'device-admin',
   kind: 'W',
@@ -217,10 +221,11 @@ export const grantRuntimePermission = defineTool({
     "Grants a runtime permission the app requests, e.g. android.permission.CAMERA (`pm grant`); the package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
   input: permissionInput,
   output: permissionOutput,
+  projectIndependent: false,
   handle: (args, ctx) => changePermission(args, ctx, true),
 });
 
-export const revokeRuntimePermission = defineTool({
+export const revokeRuntimePermission = defineDeviceTool({
   name: 'revoke_runtime_permission',
   toolset: 'device-admin',
   kind: 'D',
@@ -229,6 +234,7 @@ export const revokeRuntimePermission = defineTool({
     "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
   input: permissionInput,
   output: permissionOutput,
+  projectIndependent: false,
   handle: (args, ctx) => changePermission(args, ctx, false),
 });
 

@@ -6,21 +6,19 @@ import {
   packageInfoWireSchema,
   packageNameSchema,
 } from '../../bus/messages/logcat.js';
-import { ToolError, defineTool } from '../define-tool.js';
-import type { ToolContext } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
+import { ToolError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
+import type { DeviceToolContext } from '../define-device-tool.js';
 import { defaultPackage } from './project-package.js';
 
 const packageParam = packageNameSchema.optional().describe("Package; default: the project's app");
 
-/** The device and package a call is about: the given ones, else the only device and the project's app. */
+/** The package a device tool's call is about: the given one, else the project's app on that device. */
 async function target(
-  ctx: ToolContext,
-  args: { device_serial?: string | undefined; package?: string | undefined },
+  ctx: DeviceToolContext,
+  args: { package?: string | undefined },
 ): Promise<{ serial: string; pkg: string }> {
-  const serial = await resolveSerial(ctx, args.device_serial);
-  const pkg = args.package ?? (await defaultPackage(ctx, serial));
-  return { serial, pkg };
+  return { serial: ctx.serial, pkg: args.package ?? (await defaultPackage(ctx, ctx.serial)) };
 }
 
 function kb(v: number | null): string {
@@ -30,7 +28,7 @@ function kb(v: number | null): string {
   return v >= 1024 ? `${(v / 1024).toFixed(1)} MB` : `${v} kB`;
 }
 
-export const getExitReasons = defineTool({
+export const getExitReasons = defineDeviceTool({
   name: 'get_exit_reasons',
   toolset: 'core',
   kind: 'R',
@@ -38,7 +36,6 @@ export const getExitReasons = defineTool({
   description:
     "Why the app's processes exited (dumpsys activity exit-info, Android 11+): one line per exit, newest first (time, reason, signal or status, importance, memory). Catches crashes, ANRs, low-memory kills and user stops logcat missed.",
   input: z.object({
-    device_serial: optionalSerial,
     package: packageParam,
     limit: z
       .number()
@@ -58,6 +55,7 @@ export const getExitReasons = defineTool({
     failures: z.number().int(),
     hint: z.string().nullable(),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
     const r = await ctx.bus.request(
@@ -83,19 +81,20 @@ export const getExitReasons = defineTool({
   },
 });
 
-export const dumpAppInfo = defineTool({
+export const dumpAppInfo = defineDeviceTool({
   name: 'dump_app_info',
   toolset: 'core',
   kind: 'R',
   title: 'App package info',
   description:
     "An installed app's facts from dumpsys package: version, SDK levels, install and update times, installer, code path, flags, enabled state, and permissions (requested; install-time and runtime, granted or denied).",
-  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  input: z.object({ package: packageParam }),
   output: packageInfoWireSchema.extend({
     device_serial: z.string(),
     enabled: z.boolean().nullable(),
     permissions: z.object({ granted: z.array(z.string()), denied: z.array(z.string()) }),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
     const { info } = await ctx.bus.request(
@@ -129,15 +128,16 @@ export const dumpAppInfo = defineTool({
   },
 });
 
-export const getMemoryInfo = defineTool({
+export const getMemoryInfo = defineDeviceTool({
   name: 'get_memory_info',
   toolset: 'core',
   kind: 'R',
   title: 'App memory',
   description:
     "A running app's memory from dumpsys meminfo: the App Summary (Java and native heap, code, stack, graphics, other, system; Pss and Rss), totals, heap sizes, object counts.",
-  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  input: z.object({ package: packageParam }),
   output: meminfoWireSchema.extend({ device_serial: z.string(), package: z.string() }),
+  projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
     const r = await ctx.bus.request('app.meminfo', { serial, package: pkg }, { signal: ctx.signal });
@@ -162,19 +162,20 @@ export const getMemoryInfo = defineTool({
   },
 });
 
-export const getAppRuntimeState = defineTool({
+export const getAppRuntimeState = defineDeviceTool({
   name: 'get_app_runtime_state',
   toolset: 'core',
   kind: 'R',
   title: 'App runtime state',
   description:
     'One call to orient: is the app installed (version), running (pids), in the foreground (activity), its memory, its last exit reason (Android 11+), and its crash count.',
-  input: z.object({ device_serial: optionalSerial, package: packageParam }),
+  input: z.object({ package: packageParam }),
   output: appRuntimeStateSchema.extend({
     device_serial: z.string(),
     package: z.string(),
     running: z.boolean(),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
     const r = await ctx.bus.request('app.runtime_state', { serial, package: pkg }, { signal: ctx.signal });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deviceEntrySchema } from '../../bus/messages/devices.js';
 import { deviceInfoSchema } from '../../bus/messages/ui.js';
 import { ArgumentError, defineTool } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 
 const listDevicesOutput = z.object({
   adb_server: z.object({ address: z.string(), up: z.boolean(), message: z.string() }),
@@ -36,18 +36,17 @@ export const listDevices = defineTool({
   },
 });
 
-export const getDeviceInfo = defineTool({
+export const getDeviceInfo = defineDeviceTool({
   name: 'get_device_info',
   toolset: 'core',
   kind: 'R',
   title: 'Device info',
   description:
     "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
-  input: z.object({ device_serial: optionalSerial }),
+  input: z.object({}),
   output: deviceInfoSchema,
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const info = await ctx.bus.request('device.info', { serial }, { signal: ctx.signal });
     const lines = [
       `${info.serial}: ${[info.manufacturer, info.model].filter(Boolean).join(' ') || 'unknown model'}${info.is_emulator ? ' (emulator)' : ''}`,
@@ -64,7 +63,7 @@ export const getDeviceInfo = defineTool({
   },
 });
 
-export const screenshot = defineTool({
+export const screenshot = defineDeviceTool({
   name: 'screenshot',
   toolset: 'ui',
   kind: 'R',
@@ -72,7 +71,6 @@ export const screenshot = defineTool({
   description:
     'Takes a PNG screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
   input: z.object({
-    device_serial: optionalSerial,
     max_dimension: z
       .number()
       .int()
@@ -98,12 +96,11 @@ export const screenshot = defineTool({
     hint: z.string(),
     legend: z.array(z.object({ n: z.number().int(), tree_path: z.string(), label: z.string() })).nullable(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
     if (args.full_size && args.max_dimension !== undefined) {
       throw new ArgumentError('Pass either max_dimension or full_size: true, not both.');
     }
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const shot = await ctx.bus.request(
       'device.screenshot',
       {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { appSchema, windowEntrySchema } from '../../bus/messages/extras.js';
-import { defineTool } from '../define-tool.js';
-import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 
-export const listApps = defineTool({
+export const listApps = defineDeviceTool({
   name: 'list_apps',
   toolset: 'device-extras',
   kind: 'R',
@@ -11,7 +10,6 @@ export const listApps = defineTool({
   description:
     'Lists the apps installed on a device (third-party only by default): package, versionName, versionCode, enabled, system, and first install and last update times as the device prints them (device-local time).',
   input: z.object({
-    device_serial: optionalSerial,
     third_party_only: z
       .boolean()
       .default(true)
@@ -24,9 +22,8 @@ export const listApps = defineTool({
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'apps.list',
       { serial, third_party_only: args.third_party_only, limit: args.limit },
@@ -46,14 +43,14 @@ export const listApps = defineTool({
   },
 });
 
-export const listWindows = defineTool({
+export const listWindows = defineDeviceTool({
   name: 'list_windows',
   toolset: 'device-extras',
   kind: 'R',
   title: 'List windows',
   description:
     "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
-  input: z.object({ device_serial: optionalSerial }),
+  input: z.object({}),
   output: z.object({
     device_serial: z.string(),
     windows: z.array(windowEntrySchema),
@@ -62,9 +59,8 @@ export const listWindows = defineTool({
     system_dialog: windowEntrySchema.nullable(),
     app_window: windowEntrySchema.nullable(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request('windows.list', { serial }, { signal: ctx.signal });
     const lines = r.windows.map((w) => {
       const f = w.frame ? ` [${w.frame.left},${w.frame.top}][${w.frame.right},${w.frame.bottom}]` : '';
@@ -87,14 +83,14 @@ export const listWindows = defineTool({
   },
 });
 
-export const getDeviceLocation = defineTool({
+export const getDeviceLocation = defineDeviceTool({
   name: 'get_device_location',
   toolset: 'device-extras',
   kind: 'R',
   title: 'Device location',
   description:
     "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
-  input: z.object({ device_serial: optionalSerial }),
+  input: z.object({}),
   output: z.object({
     device_serial: z.string(),
     location_enabled: z.boolean().nullable(),
@@ -111,9 +107,8 @@ export const getDeviceLocation = defineTool({
       }),
     ),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request('location.get', { serial }, { signal: ctx.signal });
     const fine = r.fixes.filter((f) => !f.coarse);
     const lines = fine.map(
@@ -130,26 +125,26 @@ export const getDeviceLocation = defineTool({
   },
 });
 
-export const setEmulatorLocation = defineTool({
+export const setEmulatorLocation = defineDeviceTool({
   name: 'set_emulator_location',
   toolset: 'device-extras',
   kind: 'W',
   title: 'Set the emulator location',
   description:
     "Sets an emulator's GPS location through its console (`geo fix LONGITUDE LATITUDE [ALTITUDE]`, as `adb emu geo fix` does, with the console token from ~/.emulator_console_auth_token). Only for emulator serials (emulator-N) running on this machine; a real device is refused. get_device_location shows the new fix.",
+  serial: 'required',
+  serialDescription: 'An emulator serial, e.g. emulator-5554',
   input: z.object({
-    device_serial: requiredSerial.describe('An emulator serial, e.g. emulator-5554'),
     latitude: z.number().min(-90).max(90).describe('Latitude in degrees, -90 to 90'),
     longitude: z.number().min(-180).max(180).describe('Longitude in degrees, -180 to 180'),
     altitude: z.number().min(-10_000).max(100_000).optional().describe('Altitude in metres'),
   }),
   output: z.object({ device_serial: z.string(), console_port: z.number().int(), command: z.string() }),
-  projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'location.set_emulator',
       {
-        serial: args.device_serial,
+        serial: ctx.serial,
         latitude: args.latitude,
         longitude: args.longitude,
         ...(args.altitude !== undefined ? { altitude: args.altitude } : {}),
@@ -157,8 +152,8 @@ export const setEmulatorLocation = defineTool({
       { signal: ctx.signal },
     );
     return {
-      text: `Set ${args.device_serial}'s location to ${args.latitude}, ${args.longitude}${args.altitude !== undefined ? ` (${args.altitude} m)` : ''} with \`${r.command}\` on console port ${r.console_port}.`,
-      structured: { device_serial: args.device_serial, ...r },
+      text: `Set ${ctx.serial}'s location to ${args.latitude}, ${args.longitude}${args.altitude !== undefined ? ` (${args.altitude} m)` : ''} with \`${r.command}\` on console port ${r.console_port}.`,
+      structured: { device_serial: ctx.serial, ...r },
     };
   },
 });

@@ -2,9 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { devicePathSchema, exchangeNameSchema, fileEntrySchema } from '../../bus/messages/extras.js';
 import { TEXT_BUDGET } from '../budgets.js';
-import { defineTool } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 import type { ExtraContent } from '../define-tool.js';
-import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
 
 /** Most characters of a pulled file's content returned inline (base64 for binary content). */
 const MAX_PULL_ANSWER_CHARS = 400_000;
@@ -12,14 +11,13 @@ const MAX_PULL_ANSWER_CHARS = 400_000;
 const ALLOW_HINT =
   'Only folders the user allowed with `droidbus storage allow SERIAL FOLDER` are reachable; paths are resolved on the device first, so symlinks that lead out, .. and special files are refused.';
 
-export const listDeviceFiles = defineTool({
+export const listDeviceFiles = defineDeviceTool({
   name: 'list_device_files',
   toolset: 'device-extras',
   kind: 'R',
   title: 'List device files',
   description: `Lists a device folder: name, type (file, dir, link, other), size, mode and modification time. ${ALLOW_HINT}`,
   input: z.object({
-    device_serial: optionalSerial,
     path: devicePathSchema,
     limit: z
       .number()
@@ -38,9 +36,8 @@ export const listDeviceFiles = defineTool({
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'files.list',
       { serial, path: args.path, limit: args.limit },
@@ -60,14 +57,13 @@ export const listDeviceFiles = defineTool({
   },
 });
 
-export const pullDeviceFile = defineTool({
+export const pullDeviceFile = defineDeviceTool({
   name: 'pull_device_file',
   toolset: 'device-extras',
   kind: 'W',
   title: 'Pull a device file',
   description: `Copies a regular device file (at most 50 MiB) into droidbus's exchange folder on the host and returns where it went. Its content also comes back inline as an embedded resource when it fits max_inline_chars (UTF-8 text as is, other content in base64). An existing exchange file is kept unless overwrite: true. ${ALLOW_HINT}`,
   input: z.object({
-    device_serial: optionalSerial,
     path: devicePathSchema,
     exchange_name: exchangeNameSchema
       .optional()
@@ -92,10 +88,9 @@ export const pullDeviceFile = defineTool({
     /** How the content came back: as text, as an embedded resource, or not at all (too large). */
     inline: z.enum(['text', 'resource', 'none']),
   }),
-  projectIndependent: true,
   maxAnswerChars: MAX_PULL_ANSWER_CHARS + 1000,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const inlineLimit = args.max_inline_chars ?? TEXT_BUDGET;
     const r = await ctx.bus.request(
       'files.pull',
@@ -146,14 +141,14 @@ export const pullDeviceFile = defineTool({
   },
 });
 
-export const pushDeviceFile = defineTool({
+export const pushDeviceFile = defineDeviceTool({
   name: 'push_device_file',
   toolset: 'device-extras',
   kind: 'D',
   title: 'Push a file to the device',
   description: `Copies a file from droidbus's exchange folder on the host (at most 50 MiB; put it there first: pull_device_file's host_path shows the folder, and a missing file's error names it) to a device path. Never replaces an existing device file unless overwrite: true, and never writes through a symlink. ${ALLOW_HINT}`,
+  serial: 'required',
   input: z.object({
-    device_serial: requiredSerial,
     exchange_name: exchangeNameSchema.describe("The file's name in droidbus's exchange folder"),
     path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),
     overwrite: z.boolean().default(false).describe('Replace an existing device file (destructive)'),
@@ -165,12 +160,11 @@ export const pushDeviceFile = defineTool({
     bytes: z.number().int(),
     replaced: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'files.push',
       {
-        serial: args.device_serial,
+        serial: ctx.serial,
         exchange_name: args.exchange_name,
         path: args.path,
         overwrite: args.overwrite,
@@ -178,8 +172,8 @@ export const pushDeviceFile = defineTool({
       { signal: ctx.signal },
     );
     return {
-      text: `${r.replaced ? 'Replaced' : 'Wrote'} ${r.resolved_path} on ${args.device_serial} (${r.bytes} bytes) from the exchange file ${args.exchange_name}.`,
-      structured: { device_serial: args.device_serial, ...r },
+      text: `${r.replaced ? 'Replaced' : 'Wrote'} ${r.resolved_path} on ${ctx.serial} (${r.bytes} bytes) from the exchange file ${args.exchange_name}.`,
+      structured: { device_serial: ctx.serial, ...r },
     };
   },
 });

@@ -6,9 +6,9 @@ import {
   intentNameSchema,
   packageNameSchema,
 } from '../../bus/messages/extras.js';
-import { ArgumentError, defineTool } from '../define-tool.js';
+import { ArgumentError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
-import { requiredSerial } from './device-serial.js';
 
 /** Broadcasts reach other apps' receivers: outside the project's packages they need the user's word. */
 async function checkBroadcastScope(
@@ -37,15 +37,15 @@ async function checkBroadcastScope(
   }
 }
 
-export const sendIntent = defineTool({
+export const sendIntent = defineDeviceTool({
   name: 'send_intent',
   toolset: 'device-extras',
   kind: 'W',
   title: 'Send an intent',
   description:
     "Sends an intent with `am start` (waits for the launch), `am broadcast` or `am startservice`: action, data URI, category, explicit component or package, and typed extras. Every part is validated and passed as its own quoted argument. data_uri refuses the schemes open_deep_link refuses (javascript, vbscript, data, file, content, intent, about, blob). A broadcast to a package outside the project's (or to every app) needs allow_foreign_package: true. `am` errors are tool errors even when it exits 0.",
+  serial: 'required',
   input: z.object({
-    device_serial: requiredSerial,
     mode: z
       .enum(['start', 'broadcast', 'start-service'])
       .describe('start an activity, send a broadcast, or start a service'),
@@ -76,6 +76,7 @@ export const sendIntent = defineTool({
     command: z.array(z.string()),
     output: z.string(),
   }),
+  projectIndependent: false,
   async handle(args, ctx) {
     if (
       args.action === undefined &&
@@ -95,7 +96,7 @@ export const sendIntent = defineTool({
     const r = await ctx.bus.request(
       'intent.send',
       {
-        serial: args.device_serial,
+        serial: ctx.serial,
         mode: args.mode,
         extras: args.extras,
         ...(args.action !== undefined ? { action: args.action } : {}),
@@ -107,8 +108,8 @@ export const sendIntent = defineTool({
       { signal: ctx.signal },
     );
     return {
-      text: `${r.output || `am ${args.mode} done`} (${args.device_serial})`,
-      structured: { device_serial: args.device_serial, mode: args.mode, ...r },
+      text: `${r.output || `am ${args.mode} done`} (${ctx.serial})`,
+      structured: { device_serial: ctx.serial, mode: args.mode, ...r },
     };
   },
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import type { DeviceToolContext } from '../define-device-tool.js';
 import { notificationKeySchema, notificationSchema, packageNameSchema } from '../../bus/messages/extras.js';
-import { defineTool } from '../define-tool.js';
-import type { ToolContext } from '../define-tool.js';
-import { optionalSerial, requiredSerial, resolveSerial } from './device-serial.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 
 const notificationOutput = notificationSchema;
 
@@ -14,7 +13,7 @@ function clip(s: string | null, n = 120): string {
   return flat.length > n ? `${flat.slice(0, n)}…` : flat;
 }
 
-export const listNotifications = defineTool({
+export const listNotifications = defineDeviceTool({
   name: 'list_notifications',
   toolset: 'device-extras',
   kind: 'R',
@@ -22,7 +21,6 @@ export const listNotifications = defineTool({
   description:
     "Lists the device's current notifications from `dumpsys notification --noredact`, in the shade's order: package, key (for open_notification and dismiss_notification), title, text, sub-text, post time, ongoing/clearable, channel, importance, category and action labels. Texts are null (redacted: true) on devices that hide them from the shell.",
   input: z.object({
-    device_serial: optionalSerial,
     package: packageNameSchema.optional().describe('Only notifications of this package'),
     limit: z
       .number()
@@ -38,9 +36,8 @@ export const listNotifications = defineTool({
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'notifications.list',
       { serial, limit: args.limit, ...(args.package !== undefined ? { package: args.package } : {}) },
@@ -68,35 +65,36 @@ const actOutput = z.object({
   commands: z.array(z.array(z.string())),
 });
 
-async function act(ctx: ToolContext, serial: string, key: string, action: 'open' | 'dismiss') {
+async function act(ctx: DeviceToolContext, key: string, action: 'open' | 'dismiss') {
+  const { serial } = ctx;
   const r = await ctx.bus.request('notifications.act', { serial, key, action }, { signal: ctx.signal });
   return { text: `${r.done} (${serial})`, structured: { device_serial: serial, ...r } };
 }
 
-export const openNotification = defineTool({
+export const openNotification = defineDeviceTool({
   name: 'open_notification',
   toolset: 'device-extras',
   kind: 'W',
   title: 'Open a notification',
   description:
     'Opens a notification as a person would: pulls down the shade, finds the notification by its title and text on a fresh UI capture, and taps it (its app or activity opens; an auto-cancel notification goes away). Refuses a key that list_notifications does not list right now.',
-  input: z.object({ device_serial: requiredSerial, key: notificationKeySchema }),
+  serial: 'required',
+  input: z.object({ key: notificationKeySchema }),
   output: actOutput,
-  projectIndependent: true,
-  handle: (args, ctx) => act(ctx, args.device_serial, args.key, 'open'),
+  handle: (args, ctx) => act(ctx, args.key, 'open'),
 });
 
-export const dismissNotification = defineTool({
+export const dismissNotification = defineDeviceTool({
   name: 'dismiss_notification',
   toolset: 'device-extras',
   kind: 'D',
   title: 'Dismiss a notification',
   description:
     'Dismisses a notification by swiping its row away in the shade, and checks it is gone. Refuses a key that list_notifications does not list right now, and an ongoing or non-clearable notification (only its app can remove it).',
-  input: z.object({ device_serial: requiredSerial, key: notificationKeySchema }),
+  serial: 'required',
+  input: z.object({ key: notificationKeySchema }),
   output: actOutput,
-  projectIndependent: true,
-  handle: (args, ctx) => act(ctx, args.device_serial, args.key, 'dismiss'),
+  handle: (args, ctx) => act(ctx, args.key, 'dismiss'),
 });
 
 export const notificationTools = [listNotifications, openNotification, dismissNotification];

@@ -15,8 +15,8 @@ import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { answerBudget, newestWithin, TEXT_BUDGET } from '../budgets.js';
 import { withoutNulls } from '../compact.js';
 import { defineTool } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
 import { projectScope, queryNamesMine } from './project-package.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
@@ -52,7 +52,7 @@ function notStreamingHint(streaming: number): string[] {
   return streaming === 0 ? ['No logcat stream runs: call start_logcat to read a device’s log.'] : [];
 }
 
-export const startLogcat = defineTool({
+export const startLogcat = defineDeviceTool({
   name: 'start_logcat',
   toolset: 'core',
   kind: 'W',
@@ -60,7 +60,6 @@ export const startLogcat = defineTool({
   description:
     "Streams a device's logcat into droidbus's buffer, parsed (level, tag, package, JSON, launch times; crashes, native crashes and ANRs grouped by signature). Reads the existing buffer first unless from_now: true. Fails if the stream has not started within 5 s.",
   input: z.object({
-    device_serial: optionalSerial,
     from_now: z
       .boolean()
       .default(false)
@@ -71,9 +70,8 @@ export const startLogcat = defineTool({
     already_streaming: z.boolean(),
     stream: streamInfoSchema,
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'logcat.start',
       { serial, from_now: args.from_now },
@@ -357,7 +355,8 @@ export const getCrashLogs = defineTool({
       return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t?.status === 'retraced' ? `${t.mapping_line}\n${t.trace}` : c.trace}`;
     };
     // The newest crashes whose text and structured form both fit the answer's budget (one at least).
-    const room = TEXT_BUDGET - 2_000 - JSON.stringify(r.groups).length - JSON.stringify(retraced ?? []).length;
+    const room =
+      TEXT_BUDGET - 2_000 - JSON.stringify(r.groups).length - JSON.stringify(retraced ?? []).length;
     const crashes: CrashWire[] = [];
     const blocks: string[] = [];
     let textUsed = 0;

@@ -132,7 +132,7 @@ export const getDebugSession = defineTool({
       .int()
       .min(1)
       .optional()
-      .describe('Events older than this seq (the last page\'s next_before_seq)'),
+      .describe("Events older than this seq (the last page's next_before_seq)"),
     capture_seq: z
       .number()
       .int()

@@ -1,8 +1,8 @@
 /** The ui tools that act on the screen: taps, text, keys, swipes, scrolls. */
 import { z } from 'zod';
 import { treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
-import { ToolError, defineTool } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
+import { ToolError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 
 import {
   text,
@@ -18,7 +18,7 @@ import {
   actionOutput,
 } from './ui-shared.js';
 
-export const uiTap = defineTool({
+export const uiTap = defineDeviceTool({
   name: 'ui_tap',
   toolset: 'ui',
   kind: 'W',
@@ -26,18 +26,15 @@ export const uiTap = defineTool({
   description:
     'Taps device coordinates (pixels in the current rotation). Prefer ui_tap_element; for a point on a scaled screenshot, multiply by its scale first.',
   input: z.object({
-    device_serial: optionalSerial,
     x: coordinate('X in device pixels'),
     y: coordinate('Y in device pixels'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) =>
-    input(ctx, args.device_serial, { action: 'tap', x: args.x, y: args.y }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'tap', x: args.x, y: args.y }, args.expect_screen_hash),
 });
 
-export const uiTapElement = defineTool({
+export const uiTapElement = defineDeviceTool({
   name: 'ui_tap_element',
   toolset: 'ui',
   kind: 'W',
@@ -45,22 +42,15 @@ export const uiTapElement = defineTool({
   description:
     'Taps the centre of the element at tree_path on a fresh capture. Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a changed screen.',
   input: z.object({
-    device_serial: optionalSerial,
     tree_path: treePathSchema,
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
   handle: (args, ctx) =>
-    input(
-      ctx,
-      args.device_serial,
-      { action: 'tap_element', tree_path: args.tree_path },
-      args.expect_screen_hash,
-    ),
+    input(ctx, { action: 'tap_element', tree_path: args.tree_path }, args.expect_screen_hash),
 });
 
-export const uiTypeText = defineTool({
+export const uiTypeText = defineDeviceTool({
   name: 'ui_type_text',
   toolset: 'ui',
   kind: 'W',
@@ -68,17 +58,14 @@ export const uiTypeText = defineTool({
   description:
     'Types text into the focused field with `input text` (printable ASCII; non-ASCII goes through ui_type_text_unicode). At most 1,000 bytes.',
   input: z.object({
-    device_serial: optionalSerial,
     text: text('The text to type'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) =>
-    input(ctx, args.device_serial, { action: 'type', text: args.text }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'type', text: args.text }, args.expect_screen_hash),
 });
 
-export const uiFillInput = defineTool({
+export const uiFillInput = defineDeviceTool({
   name: 'ui_fill_input',
   toolset: 'ui',
   kind: 'W',
@@ -86,24 +73,21 @@ export const uiFillInput = defineTool({
   description:
     'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true) and types text (ASCII with `input text`; other text through ADBKeyBoard or the on-device helper). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
   input: z.object({
-    device_serial: optionalSerial,
     tree_path: treePathSchema,
     text: text('The text to put in the field'),
     clear_before: z.boolean().default(true).describe('Delete what the field holds first (default true)'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
   handle: (args, ctx) =>
     input(
       ctx,
-      args.device_serial,
       { action: 'fill', tree_path: args.tree_path, text: args.text, clear_before: args.clear_before },
       args.expect_screen_hash,
     ),
 });
 
-export const uiTypeTextUnicode = defineTool({
+export const uiTypeTextUnicode = defineDeviceTool({
   name: 'ui_type_text_unicode',
   toolset: 'ui',
   kind: 'W',
@@ -111,41 +95,36 @@ export const uiTypeTextUnicode = defineTool({
   description:
     'Types any Unicode text (accents, CJK, emoji) into the focused field, through ADBKeyBoard when it is the keyboard, else the on-device helper; says how to get one when neither is there. At most 1,000 bytes.',
   input: z.object({
-    device_serial: optionalSerial,
     text: text('The text to type'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) =>
-    input(ctx, args.device_serial, { action: 'type_unicode', text: args.text }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'type_unicode', text: args.text }, args.expect_screen_hash),
 });
 
-export const clearFocusedInput = defineTool({
+export const clearFocusedInput = defineDeviceTool({
   name: 'clear_focused_input',
   toolset: 'ui',
   kind: 'W',
   title: 'Clear the focused field',
   description: 'Deletes the text of the field that has focus.',
-  input: z.object({ device_serial: optionalSerial, expect_screen_hash: expectHash }),
+  input: z.object({ expect_screen_hash: expectHash }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) => input(ctx, args.device_serial, { action: 'clear_input' }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'clear_input' }, args.expect_screen_hash),
 });
 
-export const hideSoftKeyboard = defineTool({
+export const hideSoftKeyboard = defineDeviceTool({
   name: 'hide_soft_keyboard',
   toolset: 'ui',
   kind: 'W',
   title: 'Hide the keyboard',
   description: 'Hides the soft keyboard when it is showing (does nothing otherwise).',
-  input: z.object({ device_serial: optionalSerial, expect_screen_hash: expectHash }),
+  input: z.object({ expect_screen_hash: expectHash }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) => input(ctx, args.device_serial, { action: 'hide_keyboard' }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'hide_keyboard' }, args.expect_screen_hash),
 });
 
-export const sendUiKey = defineTool({
+export const sendUiKey = defineDeviceTool({
   name: 'send_ui_key',
   toolset: 'ui',
   kind: 'W',
@@ -153,7 +132,6 @@ export const sendUiKey = defineTool({
   description:
     'Sends a key event: a KEYCODE_* name (KEYCODE_ENTER), a short name (BACK, HOME, ENTER, TAB, DEL, ESCAPE, APP_SWITCH, DPAD_DOWN…) or a key code number.',
   input: z.object({
-    device_serial: optionalSerial,
     key: z
       .string()
       .min(1)
@@ -163,19 +141,16 @@ export const sendUiKey = defineTool({
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
-  handle: (args, ctx) =>
-    input(ctx, args.device_serial, { action: 'key', key: args.key }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'key', key: args.key }, args.expect_screen_hash),
 });
 
-export const uiSwipe = defineTool({
+export const uiSwipe = defineDeviceTool({
   name: 'ui_swipe',
   toolset: 'ui',
   kind: 'W',
   title: 'Swipe',
   description: 'Swipes from (x1, y1) to (x2, y2) in device pixels over duration_ms.',
   input: z.object({
-    device_serial: optionalSerial,
     x1: coordinate('Start X'),
     y1: coordinate('Start Y'),
     x2: coordinate('End X'),
@@ -190,17 +165,15 @@ export const uiSwipe = defineTool({
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
-  projectIndependent: true,
   handle: (args, ctx) =>
     input(
       ctx,
-      args.device_serial,
       { action: 'swipe', x1: args.x1, y1: args.y1, x2: args.x2, y2: args.y2, duration_ms: args.duration_ms },
       args.expect_screen_hash,
     ),
 });
 
-export const uiScrollUntilElement = defineTool({
+export const uiScrollUntilElement = defineDeviceTool({
   name: 'ui_scroll_until_element',
   toolset: 'ui',
   kind: 'W',
@@ -208,7 +181,6 @@ export const uiScrollUntilElement = defineTool({
   description:
     'Swipes the largest scrollable area in direction until an element matching the criteria is on screen, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',
   input: z.object({
-    device_serial: optionalSerial,
     ...criteria,
     direction: z
       .enum(['down', 'up', 'left', 'right'])
@@ -223,10 +195,9 @@ export const uiScrollUntilElement = defineTool({
     reached_end: z.boolean(),
     matches: z.array(uiElementSchema),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
     const query = queryOf(args);
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'ui.scroll_until',
       {

@@ -1,11 +1,10 @@
 /** What the ui tools share: argument schemas, the screen part of every answer, queries, input. */
 import { z } from 'zod';
+import type { DeviceToolContext } from '../define-device-tool.js';
 import { findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload, InputAction } from '../../bus/messages/ui.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { ArgumentError } from '../define-tool.js';
-import type { ToolContext } from '../define-tool.js';
-import { resolveSerial } from './device-serial.js';
 
 export const MAX_TEXT_BYTES = 1000;
 export const text = (what: string) =>
@@ -98,13 +97,8 @@ export function describeQuery(q: FindQueryPayload): string {
     .join(' ');
 }
 
-export async function input(
-  ctx: ToolContext,
-  serialArg: string | undefined,
-  action: InputAction,
-  expect: string | undefined,
-) {
-  const serial = await resolveSerial(ctx, serialArg);
+export async function input(ctx: DeviceToolContext, action: InputAction, expect: string | undefined) {
+  const { serial } = ctx;
   const result = await ctx.bus.request(
     'ui.input',
     { serial, input: action, ...(expect !== undefined ? { expect_screen_hash: expect } : {}) },

@@ -1,5 +1,6 @@
 /** The ui tools that read the screen, find elements and wait; `uiTools` collects every ui tool. */
 import { z } from 'zod';
+import type { DeviceToolContext } from '../define-device-tool.js';
 import {
   boundsSchema,
   pointSchema,
@@ -8,10 +9,9 @@ import {
   uiRowSchema,
 } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
-import { ToolError, defineTool } from '../define-tool.js';
+import { ToolError } from '../define-tool.js';
+import { defineDeviceTool } from '../define-device-tool.js';
 import { withoutEmpty } from '../compact.js';
-import type { ToolContext } from '../define-tool.js';
-import { optionalSerial, resolveSerial } from './device-serial.js';
 import {
   capturedWindowSchema,
   nameWindows,
@@ -19,7 +19,6 @@ import {
   windowFactsSchema,
   windowsBeside,
 } from './window-note.js';
-
 import {
   expectHash,
   screenOutput,
@@ -48,7 +47,7 @@ const hierarchyRowOutput = z.object({
 });
 type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
 
-export const getUiHierarchy = defineTool({
+export const getUiHierarchy = defineDeviceTool({
   name: 'get_ui_hierarchy',
   toolset: 'ui',
   kind: 'R',
@@ -56,7 +55,6 @@ export const getUiHierarchy = defineTool({
   description:
     "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Names the windows captured and notes a keyboard, the shade or a system dialog over the app.",
   input: z.object({
-    device_serial: optionalSerial,
     max_rows: z
       .number()
       .int()
@@ -75,9 +73,8 @@ export const getUiHierarchy = defineTool({
     ...windowFactsSchema,
     windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     // The window list comes from the window manager beside the capture: a classic dump shows only
     // the focused window, so it cannot tell on its own what lies under or over it.
     const [r, windows] = await Promise.all([
@@ -110,7 +107,7 @@ export const getUiHierarchy = defineTool({
   },
 });
 
-export const listClickableElements = defineTool({
+export const listClickableElements = defineDeviceTool({
   name: 'list_clickable_elements',
   toolset: 'ui',
   kind: 'R',
@@ -118,7 +115,6 @@ export const listClickableElements = defineTool({
   description:
     'Lists the interactive elements on screen (clickable, long-clickable, checkable, editable, scrollable) with label, tree_path, bounds and centre: the usual first step before ui_tap_element or ui_fill_input.',
   input: z.object({
-    device_serial: optionalSerial,
     limit: z.number().int().min(1).max(500).default(80).describe('Rows at most (default 80, max 500)'),
   }),
   output: screenOutput.extend({
@@ -126,9 +122,8 @@ export const listClickableElements = defineTool({
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request('ui.clickables', { serial, limit: args.limit }, { signal: ctx.signal });
     const lines = r.rows.map((row) => `${row.n}. ${elementLine(row)}`);
     return {
@@ -142,7 +137,7 @@ export const listClickableElements = defineTool({
   },
 });
 
-export const findUiElements = defineTool({
+export const findUiElements = defineDeviceTool({
   name: 'find_ui_elements',
   toolset: 'ui',
   kind: 'R',
@@ -150,7 +145,6 @@ export const findUiElements = defineTool({
   description:
     'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold), each with its tree_path, bounds and center.',
   input: z.object({
-    device_serial: optionalSerial,
     ...criteria,
     max_results: z
       .number()
@@ -165,10 +159,9 @@ export const findUiElements = defineTool({
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
     const query = queryOf(args);
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'ui.find',
       { serial, query, max_results: args.max_results },
@@ -185,7 +178,7 @@ export const findUiElements = defineTool({
   },
 });
 
-export const findUiParent = defineTool({
+export const findUiParent = defineDeviceTool({
   name: 'find_ui_parent',
   toolset: 'ui',
   kind: 'R',
@@ -193,14 +186,12 @@ export const findUiParent = defineTool({
   description:
     'Returns the element at tree_path on the current screen and its parent (e.g. the clickable row around a text).',
   input: z.object({
-    device_serial: optionalSerial,
     tree_path: treePathSchema,
     expect_screen_hash: expectHash,
   }),
   output: screenOutput.extend({ node: uiElementSchema, parent: uiElementSchema.nullable() }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'ui.parent',
       {
@@ -221,7 +212,7 @@ export const findUiParent = defineTool({
   },
 });
 
-export const compareUiState = defineTool({
+export const compareUiState = defineDeviceTool({
   name: 'compare_ui_state',
   toolset: 'ui',
   kind: 'R',
@@ -229,7 +220,6 @@ export const compareUiState = defineTool({
   description:
     "Captures the screen and compares it with this device's previous capture: what appeared, disappeared, or changed text or state. The first call records a baseline.",
   input: z.object({
-    device_serial: optionalSerial,
     max_results: z
       .number()
       .int()
@@ -243,9 +233,8 @@ export const compareUiState = defineTool({
     baseline_age_ms: z.number().nullable(),
     comparison: z.record(z.string(), z.unknown()).nullable(),
   }),
-  projectIndependent: true,
   async handle(args, ctx) {
-    const serial = await resolveSerial(ctx, args.device_serial);
+    const { serial } = ctx;
     const r = await ctx.bus.request(
       'ui.compare',
       { serial, limit: args.max_results },
@@ -274,14 +263,13 @@ const waitOutput = screenOutput.extend({
 });
 
 async function wait(
-  ctx: ToolContext,
-  serialArg: string | undefined,
+  ctx: DeviceToolContext,
   until: 'element' | 'idle',
   query: FindQueryPayload | undefined,
   gone: boolean,
   timeoutMs: number,
 ) {
-  const serial = await resolveSerial(ctx, serialArg);
+  const { serial } = ctx;
   const r = await ctx.bus.request(
     'ui.wait',
     { serial, until, ...(query ? { query } : {}), gone, timeout_ms: timeoutMs },
@@ -309,7 +297,7 @@ const timeout = (dflt: number) =>
     .default(dflt)
     .describe(`How long to wait, ms (default ${dflt}, max 30,000)`);
 
-export const waitForElement = defineTool({
+export const waitForElement = defineDeviceTool({
   name: 'wait_for_element',
   toolset: 'ui',
   kind: 'R',
@@ -317,23 +305,14 @@ export const waitForElement = defineTool({
   description:
     'Captures the screen until an element matching the criteria appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
   input: z.object({
-    device_serial: optionalSerial,
     ...criteria,
     gone: z.boolean().default(false).describe('Wait until no element matches instead'),
     timeout_ms: timeout(15_000),
   }),
   output: waitOutput,
-  projectIndependent: true,
   async handle(args, ctx) {
     const query = queryOf(args);
-    const { serial, r, structured } = await wait(
-      ctx,
-      args.device_serial,
-      'element',
-      query,
-      args.gone,
-      args.timeout_ms,
-    );
+    const { serial, r, structured } = await wait(ctx, 'element', query, args.gone, args.timeout_ms);
     if (!r.satisfied) {
       throw new ToolError(
         `${args.gone ? 'Still on screen' : 'Not on screen'} after ${r.elapsed_ms} ms (${r.captures} captures): ${describeQuery(query)} on ${serial} (screen_hash ${r.screen_hash}). Read the screen with get_ui_hierarchy to see what is there.`,
@@ -347,25 +326,17 @@ export const waitForElement = defineTool({
   },
 });
 
-export const uiWaitForIdle = defineTool({
+export const uiWaitForIdle = defineDeviceTool({
   name: 'ui_wait_for_idle',
   toolset: 'ui',
   kind: 'R',
   title: 'Wait until the screen settles',
   description:
     'Captures the screen until two captures in a row are the same (animations and loading done), up to timeout_ms. Sends progress notifications; cancellable.',
-  input: z.object({ device_serial: optionalSerial, timeout_ms: timeout(5_000) }),
+  input: z.object({ timeout_ms: timeout(5_000) }),
   output: waitOutput,
-  projectIndependent: true,
   async handle(args, ctx) {
-    const { serial, r, structured } = await wait(
-      ctx,
-      args.device_serial,
-      'idle',
-      undefined,
-      false,
-      args.timeout_ms,
-    );
+    const { serial, r, structured } = await wait(ctx, 'idle', undefined, false, args.timeout_ms);
     if (!r.satisfied) {
       throw new ToolError(
         `The screen of ${serial} was still changing after ${r.elapsed_ms} ms (${r.captures} captures).`,
@@ -379,7 +350,7 @@ export const uiWaitForIdle = defineTool({
   },
 });
 
-export const uiAssertElement = defineTool({
+export const uiAssertElement = defineDeviceTool({
   name: 'ui_assert_element',
   toolset: 'ui',
   kind: 'R',
@@ -387,23 +358,14 @@ export const uiAssertElement = defineTool({
   description:
     'Checks that an element matching the criteria is on screen (or, with should_exist: false, is not), waiting up to timeout_ms for it. A failed assertion is a tool error.',
   input: z.object({
-    device_serial: optionalSerial,
     ...criteria,
     should_exist: z.boolean().default(true).describe('false asserts that no element matches'),
     timeout_ms: timeout(5_000),
   }),
   output: waitOutput,
-  projectIndependent: true,
   async handle(args, ctx) {
     const query = queryOf(args);
-    const { r, structured } = await wait(
-      ctx,
-      args.device_serial,
-      'element',
-      query,
-      !args.should_exist,
-      args.timeout_ms,
-    );
+    const { r, structured } = await wait(ctx, 'element', query, !args.should_exist, args.timeout_ms);
     if (!r.satisfied) {
       throw new ToolError(
         `Assertion failed: ${describeQuery(query)} ${args.should_exist ? 'is not on screen' : 'is still on screen'} after ${r.elapsed_ms} ms.`,
