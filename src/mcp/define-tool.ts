@@ -96,6 +96,11 @@ export interface ToolDefinition<
    * so they keep it inline. Without it every answer stays within TEXT_BUDGET.
    */
   maxAnswerChars?: number;
+  /**
+   * Output fields that reshape their bus response's field on purpose (rows without empty fields):
+   * the one exception to building the output schema from the response (tests/guards/tool-outputs).
+   */
+  reshaped?: readonly string[];
   /** `device`: declared with defineDeviceTool (device_serial resolved before the handler runs). */
   family?: 'device';
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;

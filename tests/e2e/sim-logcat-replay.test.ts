@@ -202,13 +202,34 @@ describe('a crash buffer replayed whole', () => {
     await world.call('start_logcat', { device_serial: serial, from_now: false });
     const deadline = Date.now() + 30_000;
     let r = await world.call('get_crash_logs', { device_serial: serial, count: 200 });
-    while ((r.structured['crashes'] as unknown[]).length < 36 && Date.now() < deadline) {
+    while ((r.structured['total'] as number) < 36 && Date.now() < deadline) {
       await new Promise((res) => setTimeout(res, 200));
       r = await world.call('get_crash_logs', { device_serial: serial, count: 200 });
     }
-    const crashes = r.structured['crashes'] as { group_id: string; pid: number; exception: string | null }[];
+    expect(r.structured['total']).toBe(36);
+    // One answer holds what fits 40,000 characters; before_seq pages back through the rest.
+    type Crash = { group_id: string; pid: number; seq: number; exception: string | null };
+    const crashes: Crash[] = [];
+    const groupsById = new Map<string, { id: string; count: number; title: string }>();
+    for (let page = r; ;) {
+      const got = page.structured['crashes'] as Crash[];
+      crashes.push(...got);
+      for (const g of page.structured['groups'] as { id: string; count: number; title: string }[]) {
+        groupsById.set(g.id, g);
+      }
+      if (got.length === 0 || crashes.length >= 36) {
+        break;
+      }
+      expect(page.text.length).toBeLessThanOrEqual(40_000);
+      page = await world.call('get_crash_logs', {
+        device_serial: serial,
+        count: 200,
+        before_seq: got.at(-1)!.seq,
+      });
+    }
     expect(crashes).toHaveLength(36);
-    const groups = r.structured['groups'] as { id: string; count: number; title: string }[];
+    expect(new Set(crashes.map((c) => c.seq)).size).toBe(36);
+    const groups = [...groupsById.values()];
     expect(groups).toHaveLength(3);
     expect(groups.map((g) => g.count)).toEqual([12, 12, 12]);
     expect(new Set(crashes.map((c) => c.pid)).size).toBe(36);

@@ -190,7 +190,8 @@ export class LogcatService {
       ...(p.package !== undefined ? { package: p.package } : {}),
       ...(p.serial !== undefined ? { device: p.serial } : {}),
     });
-    const chosen = all.slice(0, p.count);
+    const before = p.before_seq;
+    const chosen = (before === undefined ? all : all.filter((c) => c.seq < before)).slice(0, p.count);
     const fitted = fitCrashes(chosen, (id) => (id !== null ? this.groups.get(id) : undefined));
     const groupIds = [...new Set(fitted.kept.map((c) => c.group_id).filter((id) => id !== null))];
     return {

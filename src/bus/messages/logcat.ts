@@ -362,6 +362,8 @@ export const logcatRequests = {
       count: z.number().int().min(1).max(200).default(20),
       package: z.string().max(255).optional(),
       serial: serialSchema.optional(),
+      /** Only crashes older than this seq (a previous answer's oldest), to page back. */
+      before_seq: z.number().int().min(0).optional(),
     }),
     response: z.object({
       crashes: z.array(crashWireSchema),

@@ -66,7 +66,7 @@ const overlaysSchema = z.object({
 });
 
 /** What every capture-based answer carries about the screen it read. */
-const screenSchema = z.object({
+export const screenSchema = z.object({
   screen_hash: z.string(),
   node_count: z.number().int(),
   rotation: z.number().nullable(),

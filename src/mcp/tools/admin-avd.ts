@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { avdNameSchema, emulatorSerialSchema } from '../../bus/messages/admin.js';
 import { defineTool } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 
 /** The SDK's emulators: list the AVDs, start one, stop one. */
-
-const runningSchema = z.object({ serial: z.string(), avd_name: z.string().nullable(), state: z.string() });
 
 export const listAvds = defineTool({
   name: 'list_avds',
@@ -14,13 +13,7 @@ export const listAvds = defineTool({
   description:
     "Lists the AVDs the SDK's emulator knows and the running emulators with their AVD names, for launch_avd and AVD-target run configurations. Says what to install when there is no emulator.",
   input: z.object({}),
-  output: z.object({
-    emulator: z.string().nullable(),
-    sdk: z.string().nullable(),
-    avds: z.array(z.string()),
-    running: z.array(runningSchema),
-    hint: z.string().nullable(),
-  }),
+  output: responseOf('avd.list'),
   projectIndependent: true,
   async handle(_args, ctx) {
     const r = await ctx.bus.request('avd.list', { root: ctx.session.project.root }, { signal: ctx.signal });
@@ -46,13 +39,7 @@ export const launchAvd = defineTool({
   description:
     "Starts an AVD with the SDK's emulator and waits (up to 60 s, with progress) until adb lists it online and booted; returns its serial — the emulator whose AVD name matches, even when others start at the same time — and already_running when it was running (or being started) already, so no second emulator starts. Cancelling the call stops an emulator it started.",
   input: z.object({ name: avdNameSchema }),
-  output: z.object({
-    serial: z.string(),
-    avd_name: z.string(),
-    already_running: z.boolean(),
-    pid: z.number().int().nullable(),
-    elapsed_ms: z.number().int(),
-  }),
+  output: responseOf('avd.launch'),
   projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
@@ -77,7 +64,7 @@ export const stopAvd = defineTool({
   description:
     'Stops an emulator through its console (`kill`, as `adb emu kill`) and succeeds once adb no longer lists it (up to 30 s). Unsaved emulator state is lost.',
   input: z.object({ serial: emulatorSerialSchema }),
-  output: z.object({ serial: z.string(), avd_name: z.string().nullable(), elapsed_ms: z.number().int() }),
+  output: responseOf('avd.stop').pick({ serial: true, avd_name: true, elapsed_ms: true }),
   projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(

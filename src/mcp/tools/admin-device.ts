@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { networkStateSchema, orientationSchema } from '../../bus/messages/admin.js';
+import { orientationSchema } from '../../bus/messages/admin.js';
 import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { wirelessNetworkRefusal } from '../../util/app-args.js';
 import { ArgumentError } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
 /** The device-admin tools that change the device: network, orientation, deep links, app settings. */
@@ -23,12 +24,8 @@ export const setNetworkState = defineDeviceTool({
     mobile_data: z.boolean().optional().describe('Mobile data on (true) or off (false)'),
     airplane_mode: z.boolean().optional().describe('Airplane mode on (true) or off (false)'),
   }),
-  output: z.object({
+  output: responseOf('device.network').extend({
     device_serial: z.string(),
-    previous: networkStateSchema,
-    current: networkStateSchema,
-    commands: z.array(z.array(z.string())),
-    airplane_method: z.enum(['cmd_connectivity', 'settings_broadcast']).nullable(),
   }),
   async handle(args, ctx) {
     if (args.wifi === undefined && args.mobile_data === undefined && args.airplane_mode === undefined) {
@@ -58,12 +55,6 @@ export const setNetworkState = defineDeviceTool({
   },
 });
 
-const rotationOutput = z.object({
-  orientation: z.string().nullable(),
-  accelerometer_rotation: z.boolean().nullable(),
-  user_rotation: z.number().int().nullable(),
-});
-
 export const setDeviceOrientation = defineDeviceTool({
   name: 'set_device_orientation',
   toolset: 'device-admin',
@@ -72,7 +63,9 @@ export const setDeviceOrientation = defineDeviceTool({
   description:
     'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape, or hands it back to the accelerometer (auto). Returns the previous setting.',
   input: z.object({ orientation: orientationSchema }),
-  output: z.object({ device_serial: z.string(), previous: rotationOutput, current: rotationOutput }),
+  output: responseOf('device.orientation')
+    .pick({ previous: true, current: true })
+    .extend({ device_serial: z.string() }),
   async handle(args, ctx) {
     const { serial } = ctx;
     const r = await ctx.bus.request(
@@ -87,11 +80,9 @@ export const setDeviceOrientation = defineDeviceTool({
   },
 });
 
-const intentOutput = z.object({
-  device_serial: z.string(),
-  command: z.array(z.string()),
-  output: z.string(),
-});
+const intentOutput = responseOf('intent.send')
+  .pick({ command: true, output: true })
+  .extend({ device_serial: z.string() });
 
 export const openDeepLink = defineDeviceTool({
   name: 'open_deep_link',

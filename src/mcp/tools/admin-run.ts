@@ -3,6 +3,7 @@ import { serialSchema } from '../../bus/messages/devices.js';
 import { BusError } from '../../bus/errors.js';
 import type { Progress } from '../../bus/envelope.js';
 import { ToolError, defineTool } from '../define-tool.js';
+
 import type { ToolContext } from '../define-tool.js';
 import { requireRoot, runBuildForTool } from './build.js';
 
@@ -81,6 +82,8 @@ export const runRunConfiguration = defineTool({
       .describe("The device to run on (default: the configuration's target, or the only online device)"),
   }),
   output: runOutput,
+  /** The configuration by name and the plan's steps as words: what the agent reads back. */
+  reshaped: ['configuration', 'plan'],
   async handle(args, ctx) {
     const root = requireRoot(ctx);
     const report = phaseReporter(ctx);

@@ -3,6 +3,7 @@ import { activityClassSchema, launchResultSchema, permissionSchema } from '../..
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
 import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
@@ -26,7 +27,9 @@ export const installApk = defineDeviceTool({
       .max(4096)
       .describe("The APK in the project's build outputs, e.g. app/build/outputs/apk/debug/app-debug.apk"),
   }),
-  output: z.object({ device_serial: z.string(), record: installRecordSchema, output: z.string() }),
+  output: responseOf('app.install')
+    .pick({ output: true })
+    .extend({ device_serial: z.string(), record: installRecordSchema }),
   projectIndependent: false,
   async handle(args, ctx) {
     const root = ctx.session.project.root;
@@ -94,11 +97,8 @@ export const stopApp = defineDeviceTool({
     package: appPackage,
     allow_foreign_package: allowForeignPackage,
   }),
-  output: z.object({
+  output: responseOf('app.stop').extend({
     device_serial: z.string(),
-    package: z.string(),
-    was_running: z.boolean(),
-    installed: z.boolean(),
   }),
   projectIndependent: false,
   async handle(args, ctx) {
@@ -130,19 +130,22 @@ export const restartApp = defineDeviceTool({
       .describe("Wipe the app's data and runtime permissions first (pm clear); needs device_serial"),
     allow_foreign_package: allowForeignPackage,
   }),
-  output: z.object({
-    device_serial: z.string(),
-    package: z.string(),
-    component: z.string().nullable(),
-    method: z.enum(['am_start', 'monkey']),
-    total_time_ms: z.number().int().nullable(),
-    wait_time_ms: z.number().int().nullable(),
-    launch_state: z.string().nullable(),
-    display_time_ms: z.number().int().nullable(),
-    cleared: z.boolean(),
-    was_running: z.boolean(),
-    timing_line: z.string(),
-  }),
+  output: responseOf('app.restart')
+    .pick({
+      package: true,
+      component: true,
+      method: true,
+      launch_state: true,
+      cleared: true,
+      was_running: true,
+      timing_line: true,
+    })
+    .extend({
+      device_serial: z.string(),
+      total_time_ms: z.number().int().nullable(),
+      wait_time_ms: z.number().int().nullable(),
+      display_time_ms: z.number().int().nullable(),
+    }),
   projectIndependent: false,
   async handle(args, ctx) {
     if (args.clear_data && args.device_serial === undefined) {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import {
   appRuntimeStateSchema,
-  exitRecordWireSchema,
   meminfoWireSchema,
   packageInfoWireSchema,
   packageNameSchema,
 } from '../../bus/messages/logcat.js';
 import { ToolError } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
 import { defaultPackage } from './project-package.js';
@@ -45,15 +45,9 @@ export const getExitReasons = defineDeviceTool({
       .default(20)
       .describe('Exits to return, newest first (default 20, max 100)'),
   }),
-  output: z.object({
+  output: responseOf('app.exit_info').extend({
     device_serial: z.string(),
     package: z.string(),
-    supported: z.boolean(),
-    sdk: z.number().int().nullable(),
-    records: z.array(exitRecordWireSchema),
-    total: z.number().int(),
-    failures: z.number().int(),
-    hint: z.string().nullable(),
   }),
   projectIndependent: false,
   async handle(args, ctx) {

@@ -3,13 +3,13 @@ import {
   buildDiagnosticSchema,
   builtApkSchema,
   builtMappingSchema,
-  runningBuildSchema,
   type BuildDiagnosticWire,
   type BuildRecord,
 } from '../../bus/messages/build.js';
 import { originSchema, type Origin } from '../../bus/origin.js';
 import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode } from '../session.js';
 
@@ -224,7 +224,8 @@ const statusOutput = z.object({
   task: z.string().nullable(),
   origin: originSchema.nullable(),
   cancelled_by: originSchema.nullable(),
-  running: runningBuildSchema.nullable(),
+  running: responseOf('build.status').shape.running,
+  /** The last build, summarised (the whole record: get_build_errors, get_build_log). */
   last: z
     .object({
       id: z.string(),
@@ -247,6 +248,7 @@ const statusOutput = z.object({
 
 export const getBuildStatus = defineTool({
   name: 'get_build_status',
+  reshaped: ['last'],
   toolset: 'core',
   kind: 'R',
   title: 'Build status',
@@ -341,9 +343,9 @@ const errorsOutput = z.object({
   result: z.enum(['success', 'failed', 'cancelled']).nullable(),
   failed_tasks: z.array(z.string()),
   errors: z.array(buildDiagnosticSchema),
-  total: z.number().int(),
+  total: responseOf('build.errors').shape.total,
   shown: z.number().int(),
-  what_went_wrong: z.array(z.string()),
+  what_went_wrong: responseOf('build.errors').shape.what_went_wrong,
 });
 
 export const getBuildErrors = defineTool({
@@ -415,14 +417,11 @@ export const getBuildLog = defineTool({
     lines: z.number().int().min(1).max(2000).optional().describe('How many of the last lines'),
     build_id: buildIdArg.optional(),
   }),
-  output: z.object({
-    build_id: z.string().nullable(),
-    task: z.string().nullable(),
-    running: z.boolean(),
-    lines: z.array(z.string()),
-    total_lines: z.number().int(),
-    shown: z.number().int(),
-  }),
+  output: responseOf('build.log')
+    .pick({ build_id: true, task: true, running: true, lines: true, total_lines: true })
+    .extend({
+      shown: z.number().int(),
+    }),
   maxAnswerChars: MAX_BUILD_LOG_ANSWER_CHARS,
   async handle(args, ctx) {
     const budget = answerBudget(args.lines !== undefined, MAX_BUILD_LOG_ANSWER_CHARS);
@@ -464,13 +463,11 @@ export const cancelBuild = defineTool({
   description:
     'Cancels the running Gradle build, whoever started it (it is recorded as cancelled by this agent), and waits for it to stop.',
   input: z.object({}),
-  output: z.object({
-    cancelled: z.boolean(),
-    build_id: z.string().nullable(),
-    task: z.string().nullable(),
-    result: z.enum(['success', 'failed', 'cancelled']).nullable(),
-    message: z.string(),
-  }),
+  output: responseOf('build.cancel')
+    .pick({ cancelled: true, build_id: true, task: true, message: true })
+    .extend({
+      result: z.enum(['success', 'failed', 'cancelled']).nullable(),
+    }),
   async handle(_args, ctx) {
     const r = await ctx.bus.request('build.cancel', {}, { signal: ctx.signal, origin: ctx.origin });
     return {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { deviceEntrySchema } from '../../bus/messages/devices.js';
+
 import { deviceInfoSchema } from '../../bus/messages/ui.js';
 import { ArgumentError, defineTool } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
 const listDevicesOutput = z.object({
   adb_server: z.object({ address: z.string(), up: z.boolean(), message: z.string() }),
-  devices: z.array(deviceEntrySchema),
+  devices: responseOf('devices.list').shape.devices,
   online: z.number().int(),
 });
 
@@ -87,14 +88,14 @@ export const screenshot = defineDeviceTool({
       .default(false)
       .describe('Number the interactive elements on the image and return the legend'),
   }),
-  output: z.object({
-    deviceWidth: z.number().int(),
-    deviceHeight: z.number().int(),
-    imageWidth: z.number().int(),
-    imageHeight: z.number().int(),
-    scale: z.number(),
-    hint: z.string(),
-    legend: z.array(z.object({ n: z.number().int(), tree_path: z.string(), label: z.string() })).nullable(),
+  output: responseOf('device.screenshot').pick({
+    deviceWidth: true,
+    deviceHeight: true,
+    imageWidth: true,
+    imageHeight: true,
+    scale: true,
+    hint: true,
+    legend: true,
   }),
   async handle(args, ctx) {
     if (args.full_size && args.max_dimension !== undefined) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { appSchema, windowEntrySchema } from '../../bus/messages/extras.js';
+import { responseOf } from '../responses.js';
+
 import { defineDeviceTool } from '../define-device-tool.js';
 
 export const listApps = defineDeviceTool({
@@ -16,11 +17,8 @@ export const listApps = defineDeviceTool({
       .describe('Only apps the user or a tool installed (default true)'),
     limit: z.number().int().min(1).max(1000).default(200).describe('Apps at most (default 200, max 1,000)'),
   }),
-  output: z.object({
+  output: responseOf('apps.list').extend({
     device_serial: z.string(),
-    apps: z.array(appSchema),
-    total: z.number().int(),
-    truncated: z.boolean(),
   }),
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -51,13 +49,8 @@ export const listWindows = defineDeviceTool({
   description:
     "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
   input: z.object({}),
-  output: z.object({
+  output: responseOf('windows.list').extend({
     device_serial: z.string(),
-    windows: z.array(windowEntrySchema),
-    focused: z.string().nullable(),
-    ime_visible: z.boolean(),
-    system_dialog: windowEntrySchema.nullable(),
-    app_window: windowEntrySchema.nullable(),
   }),
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -91,21 +84,8 @@ export const getDeviceLocation = defineDeviceTool({
   description:
     "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
   input: z.object({}),
-  output: z.object({
+  output: responseOf('location.get').extend({
     device_serial: z.string(),
-    location_enabled: z.boolean().nullable(),
-    fixes: z.array(
-      z.object({
-        provider: z.string(),
-        latitude: z.number(),
-        longitude: z.number(),
-        altitude: z.number().nullable(),
-        accuracy_m: z.number().nullable(),
-        elapsed_realtime_ms: z.number().nullable(),
-        age_ms: z.number().nullable(),
-        coarse: z.boolean(),
-      }),
-    ),
   }),
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -139,7 +119,9 @@ export const setEmulatorLocation = defineDeviceTool({
     longitude: z.number().min(-180).max(180).describe('Longitude in degrees, -180 to 180'),
     altitude: z.number().min(-10_000).max(100_000).optional().describe('Altitude in metres'),
   }),
-  output: z.object({ device_serial: z.string(), console_port: z.number().int(), command: z.string() }),
+  output: responseOf('location.set_emulator')
+    .pick({ console_port: true, command: true })
+    .extend({ device_serial: z.string() }),
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'location.set_emulator',

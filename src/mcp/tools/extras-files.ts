@@ -1,9 +1,10 @@
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { devicePathSchema, exchangeNameSchema, fileEntrySchema } from '../../bus/messages/extras.js';
+import { devicePathSchema, exchangeNameSchema } from '../../bus/messages/extras.js';
 import { TEXT_BUDGET } from '../budgets.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ExtraContent } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 
 /** Most characters of a pulled file's content returned inline (base64 for binary content). */
 const MAX_PULL_ANSWER_CHARS = 400_000;
@@ -27,14 +28,8 @@ export const listDeviceFiles = defineDeviceTool({
       .default(200)
       .describe('Entries at most (default 200, max 1,000)'),
   }),
-  output: z.object({
+  output: responseOf('files.list').extend({
     device_serial: z.string(),
-    path: z.string(),
-    resolved_path: z.string(),
-    allowed_folder: z.string(),
-    entries: z.array(fileEntrySchema),
-    total: z.number().int(),
-    truncated: z.boolean(),
   }),
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -77,17 +72,20 @@ export const pullDeviceFile = defineDeviceTool({
       .optional()
       .describe(`Most characters of content returned inline (default 40,000; 0: none)`),
   }),
-  output: z.object({
-    device_serial: z.string(),
-    device_path: z.string(),
-    resolved_path: z.string(),
-    bytes: z.number().int(),
-    exchange_name: z.string(),
-    host_path: z.string(),
-    mime_type: z.string(),
-    /** How the content came back: as text, as an embedded resource, or not at all (too large). */
-    inline: z.enum(['text', 'resource', 'none']),
-  }),
+  output: responseOf('files.pull')
+    .pick({
+      device_path: true,
+      resolved_path: true,
+      bytes: true,
+      exchange_name: true,
+      host_path: true,
+      mime_type: true,
+    })
+    .extend({
+      device_serial: z.string(),
+      /** How the content came back: as text, as an embedded resource, or not at all (too large). */
+      inline: z.enum(['text', 'resource', 'none']),
+    }),
   maxAnswerChars: MAX_PULL_ANSWER_CHARS + 1000,
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -153,12 +151,8 @@ export const pushDeviceFile = defineDeviceTool({
     path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),
     overwrite: z.boolean().default(false).describe('Replace an existing device file (destructive)'),
   }),
-  output: z.object({
+  output: responseOf('files.push').extend({
     device_serial: z.string(),
-    device_path: z.string(),
-    resolved_path: z.string(),
-    bytes: z.number().int(),
-    replaced: z.boolean(),
   }),
   async handle(args, ctx) {
     const r = await ctx.bus.request(

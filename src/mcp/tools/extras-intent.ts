@@ -7,6 +7,7 @@ import {
   packageNameSchema,
 } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 
@@ -70,11 +71,9 @@ export const sendIntent = defineDeviceTool({
       .default(false)
       .describe("Allow a broadcast outside the project's packages; only when the user asked for it"),
   }),
-  output: z.object({
+  output: responseOf('intent.send').extend({
     device_serial: z.string(),
     mode: z.string(),
-    command: z.array(z.string()),
-    output: z.string(),
   }),
   projectIndependent: false,
   async handle(args, ctx) {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { responseOf } from '../responses.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { notificationKeySchema, notificationSchema, packageNameSchema } from '../../bus/messages/extras.js';
+import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
-
-const notificationOutput = notificationSchema;
 
 function clip(s: string | null, n = 120): string {
   if (s === null) {
@@ -30,11 +29,8 @@ export const listNotifications = defineDeviceTool({
       .default(50)
       .describe('Notifications at most (default 50, max 200)'),
   }),
-  output: z.object({
+  output: responseOf('notifications.list').extend({
     device_serial: z.string(),
-    notifications: z.array(notificationOutput),
-    total: z.number().int(),
-    truncated: z.boolean(),
   }),
   async handle(args, ctx) {
     const { serial } = ctx;

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { serialSchema } from '../../bus/messages/devices.js';
-import {
-  crashGroupWireSchema,
-  crashWireSchema,
-  logEntryWireSchema,
-  logStatsSchema,
-  packageNameSchema,
-  streamInfoSchema,
-} from '../../bus/messages/logcat.js';
+import { logEntryWireSchema, packageNameSchema } from '../../bus/messages/logcat.js';
 import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { RequestOf } from '../../bus/registry.js';
 import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
@@ -15,6 +8,7 @@ import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { answerBudget, newestWithin, TEXT_BUDGET } from '../budgets.js';
 import { withoutNulls } from '../compact.js';
 import { defineTool } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
@@ -65,10 +59,8 @@ export const startLogcat = defineDeviceTool({
       .default(false)
       .describe("Skip the lines the device's buffer already holds and read only new ones"),
   }),
-  output: z.object({
+  output: responseOf('logcat.start').extend({
     device_serial: z.string(),
-    already_streaming: z.boolean(),
-    stream: streamInfoSchema,
   }),
   async handle(args, ctx) {
     const { serial } = ctx;
@@ -96,7 +88,7 @@ export const stopLogcat = defineTool({
   input: z.object({
     device_serial: serialSchema.optional().describe('The device to stop; every stream when left out'),
   }),
-  output: z.object({ stopped: z.array(streamInfoSchema) }),
+  output: responseOf('logcat.stop').pick({ stopped: true }),
   projectIndependent: true,
   async handle(args, ctx) {
     const { stopped } = await ctx.bus.request(
@@ -126,7 +118,7 @@ export const clearLogcat = defineTool({
   input: z.object({
     device_serial: serialSchema.optional().describe("Clear only this device's lines and crashes"),
   }),
-  output: z.object({ cleared_entries: z.number().int(), cleared_crashes: z.number().int() }),
+  output: responseOf('logcat.clear'),
   projectIndependent: true,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
@@ -180,13 +172,15 @@ export const getLogcatEntries = defineTool({
       .describe("Only lines after this seq (an answer's newest), to read on"),
     before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
-  output: z.object({
-    entries: z.array(entryOutputSchema),
-    returned: z.number().int(),
-    has_more: z.boolean(),
-    cut_for_size: z.number().int(),
-    streaming: z.array(z.string()),
-  }),
+  output: responseOf('logcat.entries')
+    .pick({ has_more: true, cut_for_size: true })
+    .extend({
+      entries: z.array(entryOutputSchema),
+      returned: z.number().int(),
+      streaming: z.array(z.string()),
+    }),
+  /** Entries without their empty fields. */
+  reshaped: ['entries'],
   projectIndependent: true,
   maxAnswerChars: MAX_LOGCAT_ANSWER_CHARS,
   async handle(args, ctx) {
@@ -250,13 +244,7 @@ export const getLogcatStats = defineTool({
   description:
     "Figures of droidbus's logcat buffer and streams: lines held and dropped, lines per second, counts by level, top tags, packages and devices, crashes by kind and group, each stream's state.",
   input: z.object({}),
-  output: z.object({
-    store: logStatsSchema,
-    streams: z.array(streamInfoSchema),
-    groups: z.number().int(),
-    live_streams: z.number().int(),
-    tick_timer: z.boolean(),
-  }),
+  output: responseOf('logcat.stats'),
   projectIndependent: true,
   async handle(_args, ctx) {
     const r = await ctx.bus.request('logcat.stats', {}, { signal: ctx.signal });
@@ -311,13 +299,9 @@ export const getCrashLogs = defineTool({
     package: packageNameSchema.optional().describe('Only crashes of this package'),
     device_serial: filterSerial,
     retrace: retraceParam,
+    before_seq: z.number().int().min(0).optional().describe('Only crashes older than this seq, to page back'),
   }),
-  output: z.object({
-    crashes: z.array(crashWireSchema),
-    groups: z.array(crashGroupWireSchema),
-    total: z.number().int(),
-    cut_for_size: z.number().int(),
-    streaming: z.array(z.string()),
+  output: responseOf('logcat.crashes').extend({
     retraced: z.array(retraceOutcomeSchema.extend({ crash_group_id: z.string().nullable() })).optional(),
   }),
   projectIndependent: true,
@@ -328,6 +312,7 @@ export const getCrashLogs = defineTool({
         count: args.count,
         ...(args.package !== undefined ? { package: args.package } : {}),
         ...(args.device_serial !== undefined ? { serial: args.device_serial } : {}),
+        ...(args.before_seq !== undefined ? { before_seq: args.before_seq } : {}),
       },
       { signal: ctx.signal },
     );
@@ -376,7 +361,7 @@ export const getCrashLogs = defineTool({
     const head =
       crashes.length === 0
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
-        : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: narrow by package or device_serial, or read one group with get_crash_stack_trace)` : ''}:`;
+        : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: before_seq: ${crashes.at(-1)!.seq} reads them)` : ''}:`;
     return {
       text: [...notStreamingHint(r.streaming.length), head, ...blocks].join('\n\n'),
       structured: { ...r, crashes, cut_for_size: cut, ...(retraced ? { retraced } : {}) },
@@ -396,9 +381,7 @@ export const getCrashStackTrace = defineTool({
     crash_group_id: crashGroupId.optional(),
     retrace: retraceParam,
   }),
-  output: z.object({
-    crash: crashWireSchema,
-    group: crashGroupWireSchema.nullable(),
+  output: responseOf('logcat.crash_trace').extend({
     retrace: retraceOutcomeSchema.optional(),
   }),
   projectIndependent: true,

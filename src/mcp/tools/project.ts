@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import {
-  buildConfigSchema,
-  projectModelSummarySchema,
-  runConfigurationSchema,
-  variantSchema,
-} from '../../bus/messages/project.js';
+import { buildConfigSchema, projectModelSummarySchema } from '../../bus/messages/project.js';
 import { healthReportSchema, type HealthReport } from '../../bus/messages/system.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import type { ToolContext } from '../define-tool.js';
 import { requireRoot, runBuildForTool } from './build.js';
 import { describeMode, pinnedProjectClosed } from '../session.js';
@@ -176,11 +172,9 @@ export const runHealthCheck = defineTool({
   },
 });
 
-const variantsOutput = z.object({
-  variants: z.array(variantSchema),
-  count: z.number().int(),
-  active_variant: z.string().nullable(),
-});
+const variantsOutput = responseOf('project.variants')
+  .pick({ variants: true, active_variant: true })
+  .extend({ count: z.number().int() });
 
 export const listBuildVariants = defineTool({
   name: 'list_build_variants',
@@ -220,11 +214,7 @@ export const setActiveVariant = defineTool({
       .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it')
       .describe('A variant name from list_build_variants (e.g. demoDebug)'),
   }),
-  output: z.object({
-    active_variant: z.string(),
-    previous: z.string().nullable(),
-    modules: z.array(z.string()),
-  }),
+  output: responseOf('project.set_active_variant'),
   async handle(args, ctx) {
     const root = requireRoot(ctx);
     const r = await ctx.bus.request(
@@ -262,16 +252,7 @@ export const findApkPath = defineTool({
       .optional()
       .describe('The application module (:app) or the task that built the APK (:app:assembleDebug)'),
   }),
-  output: z.object({
-    found: z.boolean(),
-    path: z.string().nullable(),
-    module: z.string().nullable(),
-    variant: z.string().nullable(),
-    application_id: z.string().nullable(),
-    via: z.enum(['output-metadata', 'directory']).nullable(),
-    reason: z.string().nullable(),
-    candidates: z.array(z.string()),
-  }),
+  output: responseOf('project.find_apk'),
   async handle(args, ctx) {
     const root = requireRoot(ctx);
     const r = await ctx.bus.request(
@@ -340,11 +321,8 @@ export const listRunConfigurations = defineTool({
   description:
     "The project's run configurations (one per application module and debuggable variant, active variant first): module, variant, task, launch, target, and its plan or why it cannot run.",
   input: z.object({}),
-  output: z.object({
+  output: responseOf('project.run_configurations').extend({
     count: z.number().int(),
-    active: z.string().nullable(),
-    trusted: z.boolean(),
-    configurations: z.array(runConfigurationSchema),
   }),
   async handle(_args, ctx) {
     const root = requireRoot(ctx);
@@ -370,10 +348,8 @@ export const buildRunConfiguration = defineTool({
   input: z.object({
     name: z.string().min(1).max(300).describe('Configuration name (list_run_configurations)'),
   }),
-  output: z.object({
+  output: responseOf('project.find_apk').pick({ module: true, variant: true }).extend({
     configuration: z.string(),
-    module: z.string(),
-    variant: z.string(),
     task: z.string(),
     build_id: z.string(),
     result: z.string(),

@@ -1,8 +1,9 @@
 /** The ui tools that act on the screen: taps, text, keys, swipes, scrolls. */
 import { z } from 'zod';
-import { treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
+import { treePathSchema } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
+import { responseOf } from '../responses.js';
 
 import {
   text,
@@ -189,12 +190,9 @@ export const uiScrollUntilElement = defineDeviceTool({
     max_swipes: z.number().int().min(1).max(25).default(10).describe('Swipes at most (default 10, max 25)'),
     expect_screen_hash: expectHash,
   }),
-  output: screenOutput.extend({
-    found: z.boolean(),
-    swipes: z.number().int(),
-    reached_end: z.boolean(),
-    matches: z.array(uiElementSchema),
-  }),
+  output: screenOutput.extend(
+    responseOf('ui.scroll_until').pick({ found: true, swipes: true, reached_end: true, matches: true }).shape,
+  ),
   async handle(args, ctx) {
     const query = queryOf(args);
     const { serial } = ctx;

@@ -1,4 +1,5 @@
 /** What the ui tools share: argument schemas, the screen part of every answer, queries, input. */
+import { screenSchema } from '../../bus/messages/ui.js';
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
 import { findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
@@ -16,21 +17,9 @@ export const text = (what: string) =>
 export const expectHash = screenHashSchema.optional();
 export const coordinate = (what: string) => z.number().int().min(0).max(100_000).describe(what);
 
-export const screenOutput = z.object({
-  device_serial: z.string(),
-  screen_hash: z.string(),
-  node_count: z.number().int(),
-  rotation: z.number().nullable(),
-  overlays: z.object({
-    keyboard: z.boolean(),
-    system_dialog: z.string().nullable(),
-    app_package: z.string().nullable(),
-    note: z.string(),
-  }),
-  reader: z
-    .enum(['helper', 'uiautomator-dump'])
-    .describe('What read the screen: the on-device helper or uiautomator dump'),
-});
+export const screenOutput = screenSchema
+  .pick({ screen_hash: true, node_count: true, rotation: true, overlays: true, reader: true })
+  .extend({ device_serial: z.string() });
 
 export type Screen = Pick<
   ResponseOf<'ui.hierarchy'>,

@@ -1,17 +1,12 @@
 /** The ui tools that read the screen, find elements and wait; `uiTools` collects every ui tool. */
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import {
-  boundsSchema,
-  pointSchema,
-  treePathSchema,
-  uiElementSchema,
-  uiRowSchema,
-} from '../../bus/messages/ui.js';
+import { boundsSchema, pointSchema, treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { withoutEmpty } from '../compact.js';
+import { responseOf } from '../responses.js';
 import {
   capturedWindowSchema,
   nameWindows,
@@ -64,15 +59,16 @@ export const getUiHierarchy = defineDeviceTool({
       .describe('Rows shown at most (default 80, max 500)'),
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
-  output: screenOutput.extend({
-    rows: z
-      .array(hierarchyRowOutput)
-      .describe('The rows shown, in order; text, content_desc, resource_id, hint and flags only when set'),
-    total_rows: z.number().int(),
-    truncated: z.boolean(),
-    ...windowFactsSchema,
-    windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
-  }),
+  output: screenOutput
+    .extend(responseOf('ui.hierarchy').pick({ total_rows: true, truncated: true }).shape)
+    .extend({
+      rows: z
+        .array(hierarchyRowOutput)
+        .describe('The rows shown, in order; text, content_desc, resource_id, hint and flags only when set'),
+      ...windowFactsSchema,
+      windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
+    }),
+  reshaped: ['rows', 'windows'],
   async handle(args, ctx) {
     const { serial } = ctx;
     // The window list comes from the window manager beside the capture: a classic dump shows only
@@ -117,11 +113,9 @@ export const listClickableElements = defineDeviceTool({
   input: z.object({
     limit: z.number().int().min(1).max(500).default(80).describe('Rows at most (default 80, max 500)'),
   }),
-  output: screenOutput.extend({
-    rows: z.array(uiRowSchema),
-    total: z.number().int(),
-    truncated: z.boolean(),
-  }),
+  output: screenOutput.extend(
+    responseOf('ui.clickables').pick({ rows: true, total: true, truncated: true }).shape,
+  ),
   async handle(args, ctx) {
     const { serial } = ctx;
     const r = await ctx.bus.request('ui.clickables', { serial, limit: args.limit }, { signal: ctx.signal });
@@ -154,11 +148,9 @@ export const findUiElements = defineDeviceTool({
       .default(20)
       .describe('Results at most (default 20, max 100)'),
   }),
-  output: screenOutput.extend({
-    matches: z.array(uiElementSchema),
-    total: z.number().int(),
-    truncated: z.boolean(),
-  }),
+  output: screenOutput.extend(
+    responseOf('ui.find').pick({ matches: true, total: true, truncated: true }).shape,
+  ),
   async handle(args, ctx) {
     const query = queryOf(args);
     const { serial } = ctx;
@@ -189,7 +181,7 @@ export const findUiParent = defineDeviceTool({
     tree_path: treePathSchema,
     expect_screen_hash: expectHash,
   }),
-  output: screenOutput.extend({ node: uiElementSchema, parent: uiElementSchema.nullable() }),
+  output: screenOutput.extend(responseOf('ui.parent').pick({ node: true, parent: true }).shape),
   async handle(args, ctx) {
     const { serial } = ctx;
     const r = await ctx.bus.request(
@@ -228,11 +220,9 @@ export const compareUiState = defineDeviceTool({
       .default(30)
       .describe('Differences listed at most (default 30)'),
   }),
-  output: screenOutput.extend({
-    compared: z.boolean(),
-    baseline_age_ms: z.number().nullable(),
-    comparison: z.record(z.string(), z.unknown()).nullable(),
-  }),
+  output: screenOutput.extend(
+    responseOf('ui.compare').pick({ compared: true, baseline_age_ms: true, comparison: true }).shape,
+  ),
   async handle(args, ctx) {
     const { serial } = ctx;
     const r = await ctx.bus.request(
