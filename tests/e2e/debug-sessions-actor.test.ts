@@ -190,7 +190,11 @@ describe('debug sessions from real events', () => {
   });
 
   it('a stop (what stop_app asks the device actor) goes into the session', async () => {
-    const stopped = await system.client(agent).request('app.stop', { serial, package: PKG });
+    const stopped = await system.client(agent).request('app.stop', {
+      serial,
+      package: PKG,
+      scope: { root: null, allow_foreign_package: true },
+    });
     expect(stopped.installed).toBe(true);
     const r = await until('the stop', async () => {
       const got = await get(first, { max_events: 1 });

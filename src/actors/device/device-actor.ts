@@ -1,3 +1,4 @@
+import { requireBroadcastScope, requirePackageInScope } from './package-scope.js';
 import os from 'node:os';
 import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { Piscina } from 'piscina';
@@ -383,7 +384,14 @@ export default defineActor({
     'files.list': (p, state, ctx) => listDeviceFiles(state.serial, p, ctx),
     'files.pull': (p, state, ctx) => pullDeviceFile(state.serial, p, ctx),
     'files.push': (p, state, ctx) => pushDeviceFile(state.serial, p, ctx),
-    'intent.send': (p, state, ctx) => {
+    'intent.send': async (p, state, ctx) => {
+      if (p.mode === 'broadcast') {
+        await requireBroadcastScope(
+          ctx,
+          p.scope,
+          p.component?.slice(0, p.component.indexOf('/')) ?? p.package,
+        );
+      }
       screenMayChange(state);
       return sendIntent(state.serial, p, ctx);
     },
@@ -397,15 +405,20 @@ export default defineActor({
       screenMayChange(state);
       return launchApp(state.serial, p, ctx);
     },
-    'app.restart': (p, state, ctx) => {
+    'app.restart': async (p, state, ctx) => {
+      await requirePackageInScope(ctx, p.scope, p.package);
       screenMayChange(state);
       return restartApp(state.serial, p, ctx);
     },
-    'app.stop': (p, state, ctx) => {
+    'app.stop': async (p, state, ctx) => {
+      await requirePackageInScope(ctx, p.scope, p.package);
       screenMayChange(state);
       return stopApp(state.serial, p, ctx);
     },
-    'app.permission': (p, state, ctx) => changePermission(state.serial, p, ctx),
+    'app.permission': async (p, state, ctx) => {
+      await requirePackageInScope(ctx, p.scope, p.package);
+      return changePermission(state.serial, p, ctx);
+    },
     'device.network': (p, state, ctx) =>
       setNetworkState(state.serial, deviceShell(state.serial, ctx.signal), p),
     'device.orientation': (p, state, ctx) =>

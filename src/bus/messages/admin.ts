@@ -9,7 +9,7 @@ import {
 import { defineRequest } from '../contract.js';
 import { installRecordSchema } from './app-events.js';
 import { serialSchema } from './devices.js';
-import { packageNameSchema } from './extras.js';
+import { packageNameSchema, packageScopeArgSchema } from './extras.js';
 import { runConfigurationSchema } from './project.js';
 
 /**
@@ -147,14 +147,19 @@ export const adminRequests = {
   'app.restart': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, package: packageNameSchema, clear_data: z.boolean() }),
+    request: z.object({
+      serial: serialSchema,
+      package: packageNameSchema,
+      clear_data: z.boolean(),
+      scope: packageScopeArgSchema,
+    }),
     response: launchResultSchema.extend({ was_running: z.boolean(), cleared: z.boolean() }),
     timeoutMs: 75_000,
   }),
   'app.stop': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, package: packageNameSchema }),
+    request: z.object({ serial: serialSchema, package: packageNameSchema, scope: packageScopeArgSchema }),
     response: z.object({ package: z.string(), was_running: z.boolean(), installed: z.boolean() }),
     timeoutMs: 35_000,
   }),
@@ -167,6 +172,7 @@ export const adminRequests = {
       package: packageNameSchema,
       permission: permissionSchema,
       grant: z.boolean(),
+      scope: packageScopeArgSchema,
     }),
     response: z.object({
       package: z.string(),

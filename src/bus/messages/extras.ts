@@ -176,6 +176,18 @@ export const appSchema = z.object({
   last_update_time: z.string().nullable(),
 });
 
+/**
+ * Whose packages a request may act on: the project's application ids (`root`), or any package when
+ * the caller says the person asked (`allow_foreign_package`). Every request that stops an app,
+ * clears its data, changes its permissions or broadcasts carries it, and the device actor checks it before any
+ * device command, whoever sent the request.
+ */
+export const packageScopeArgSchema = z.object({
+  root: z.string().max(4096).nullable(),
+  allow_foreign_package: z.boolean(),
+});
+export type PackageScopeArg = z.infer<typeof packageScopeArgSchema>;
+
 export const extrasRequests = {
   'notifications.list': defineRequest({
     actor: 'device',
@@ -283,6 +295,8 @@ export const extrasRequests = {
       component: componentSchema.optional(),
       package: packageNameSchema.optional(),
       extras: z.array(intentExtraSchema).max(32).default([]),
+      /** Needed by a broadcast: it reaches other apps' receivers. */
+      scope: packageScopeArgSchema.optional(),
     }),
     response: z.object({
       /** The `am` command run, as argv. */

@@ -6,7 +6,7 @@ import { ArgumentError } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { allowForeignPackage, requireProjectPackage } from './admin-scope.js';
+import { allowForeignPackage, packageScope } from './admin-scope.js';
 
 /** The device-admin tools that install, launch, stop and restart apps and change their permissions. */
 
@@ -102,10 +102,9 @@ export const stopApp = defineDeviceTool({
   }),
   projectIndependent: false,
   async handle(args, ctx) {
-    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
     const r = await ctx.bus.request(
       'app.stop',
-      { serial: ctx.serial, package: args.package },
+      { serial: ctx.serial, package: args.package, scope: packageScope(ctx, args.allow_foreign_package) },
       { signal: ctx.signal, origin: ctx.origin },
     );
     const text = !r.installed
@@ -153,11 +152,15 @@ export const restartApp = defineDeviceTool({
         'clear_data wipes the app’s data, so it needs device_serial: name the device explicitly (list_devices).',
       );
     }
-    await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
     const { serial } = ctx;
     const r = await ctx.bus.request(
       'app.restart',
-      { serial, package: args.package, clear_data: args.clear_data },
+      {
+        serial,
+        package: args.package,
+        clear_data: args.clear_data,
+        scope: packageScope(ctx, args.allow_foreign_package),
+      },
       { signal: ctx.signal, origin: ctx.origin },
     );
     const structured = {
@@ -200,11 +203,16 @@ async function changePermission(
   ctx: DeviceToolContext,
   grant: boolean,
 ) {
-  await requireProjectPackage(ctx, args.package, args.allow_foreign_package);
   const { serial } = ctx;
   const r = await ctx.bus.request(
     'app.permission',
-    { serial, package: args.package, permission: args.permission, grant },
+    {
+      serial,
+      package: args.package,
+      permission: args.permission,
+      grant,
+      scope: packageScope(ctx, args.allow_foreign_package),
+    },
     { signal: ctx.signal, origin: ctx.origin },
   );
   return {

@@ -9,34 +9,7 @@ import {
 import { ArgumentError } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
-import type { ToolContext } from '../define-tool.js';
-
-/** Broadcasts reach other apps' receivers: outside the project's packages they need the user's word. */
-async function checkBroadcastScope(
-  ctx: ToolContext,
-  target: string | undefined,
-  allowForeign: boolean,
-): Promise<void> {
-  if (allowForeign) {
-    return;
-  }
-  if (target === undefined) {
-    throw new ArgumentError(
-      "A broadcast without package or component reaches every app's receivers. Pass package (the project's app) or component, or allow_foreign_package: true only if the user asked for an open broadcast.",
-    );
-  }
-  const root = ctx.session.project.root;
-  if (root === null) {
-    throw new ArgumentError(
-      `No Android project is selected, so '${target}' cannot be confirmed as the project's app. Pass allow_foreign_package: true only if the user asked you to broadcast to '${target}'.`,
-      'no_project',
-    );
-  }
-  const r = await ctx.bus.request('project.scope', { root, package: target }, { signal: ctx.signal });
-  if (r.check && !r.check.ok) {
-    throw new ArgumentError(r.check.message, 'foreign_package');
-  }
-}
+import { packageScope } from './admin-scope.js';
 
 export const sendIntent = defineDeviceTool({
   name: 'send_intent',
@@ -89,9 +62,6 @@ export const sendIntent = defineDeviceTool({
     if (componentPackage !== undefined && args.package !== undefined && componentPackage !== args.package) {
       throw new ArgumentError(`component ${args.component} is not in package ${args.package}.`);
     }
-    if (args.mode === 'broadcast') {
-      await checkBroadcastScope(ctx, componentPackage ?? args.package, args.allow_foreign_package);
-    }
     const r = await ctx.bus.request(
       'intent.send',
       {
@@ -103,6 +73,7 @@ export const sendIntent = defineDeviceTool({
         ...(args.category !== undefined ? { category: args.category } : {}),
         ...(args.component !== undefined ? { component: args.component } : {}),
         ...(args.package !== undefined ? { package: args.package } : {}),
+        ...(args.mode === 'broadcast' ? { scope: packageScope(ctx, args.allow_foreign_package) } : {}),
       },
       { signal: ctx.signal },
     );
