@@ -132,7 +132,7 @@ try {
     const sessionId = (sessions.structuredContent as { sessions?: { id: string }[] }).sessions?.[0]?.id ?? '';
     REQUIRED['get_debug_session'] = { session_id: sessionId };
 
-    for (const tool of ALL_TOOLS.filter((t) => t.kind === 'R')) {
+    for (const tool of ALL_TOOLS.filter((t) => t.kind === 'read')) {
       const props = Object.keys(z.toJSONSchema(tool.input, { io: 'input' }).properties ?? {});
       const base: Record<string, unknown> = {
         ...(props.includes('device_serial') ? { device_serial: serial } : {}),

@@ -19,7 +19,7 @@ const log = logger('agent-actions');
 const DEVICE_PARAMS = ['device_serial', 'deviceSerial', 'serial'] as const;
 
 /** An agent action's kind, from the tool's annotations. */
-const ACTION_KIND = { W: 'write', D: 'destructive', O: 'openWorld' } as const;
+const ACTION_KIND = { write: 'write', destructive: 'destructive', open_world: 'openWorld' } as const;
 
 /** What a frontend's recorder did so far. */
 export interface AgentActionStats {
@@ -49,7 +49,7 @@ export class AgentActionRecorder {
 
   /** Called after every tool call of `session` (from `onToolCall`); never throws, never waits. */
   record(session: SessionState, call: ToolCallRecord): void {
-    if (call.kind === 'R' || call.refused) {
+    if (call.kind === 'read' || call.refused) {
       return;
     }
     const tool = this.tools.get(call.name);

@@ -6,11 +6,11 @@ import type { Toolset } from './toolsets.js';
 import type { SessionState } from './session.js';
 
 /**
- * A tool's kind, from which its annotations are derived (never typed by hand):
- * R read-only; W changes state, not destructively; D destructive or hard to reverse;
- * O open-world: runs arbitrary project code.
+ * A tool's kind, from which its annotations are derived (never typed by hand): `read` only reads;
+ * `write` changes state, not destructively; `destructive` is destructive or hard to reverse;
+ * `open_world` runs arbitrary project code.
  */
-export type ToolKind = 'R' | 'W' | 'D' | 'O';
+export type ToolKind = 'read' | 'write' | 'destructive' | 'open_world';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -22,13 +22,13 @@ export interface ToolAnnotations {
 /** The annotations of a kind: all three hints are always set (the title is the tool's own, not repeated). */
 export function annotationsFor(kind: ToolKind): ToolAnnotations {
   switch (kind) {
-    case 'R':
+    case 'read':
       return { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
-    case 'W':
+    case 'write':
       return { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
-    case 'D':
+    case 'destructive':
       return { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
-    case 'O':
+    case 'open_world':
       return { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
     default: {
       const never: never = kind;

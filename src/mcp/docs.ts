@@ -5,10 +5,10 @@ import { NOT_OVER_ADB } from './instructions.js';
 import { DEFAULT_TOOLSETS, OPT_IN_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
 
 const KIND_MEANING = {
-  R: 'read-only',
-  W: 'changes state, not destructively',
-  D: 'destructive or hard to reverse',
-  O: 'open-world: runs project code',
+  read: 'read-only',
+  write: 'changes state, not destructively',
+  destructive: 'destructive or hard to reverse',
+  open_world: 'open-world: runs project code',
 } as const;
 
 /** docs/TOOLS.md, generated from the registry (`npm run docs`); a test fails when it is stale. */
@@ -23,7 +23,7 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
     '| Kind | Meaning | readOnlyHint | destructiveHint | openWorldHint |',
     '|------|---------|--------------|-----------------|---------------|',
   ];
-  for (const kind of ['R', 'W', 'D', 'O'] as const) {
+  for (const kind of ['read', 'write', 'destructive', 'open_world'] as const) {
     const a = annotationsFor(kind);
     out.push(
       `| ${kind} | ${KIND_MEANING[kind]} | ${a.readOnlyHint} | ${a.destructiveHint} | ${a.openWorldHint} |`,

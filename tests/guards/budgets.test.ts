@@ -50,7 +50,7 @@ describe('answer and error texts', () => {
     defineTool({
       name: 'list_devices',
       toolset: 'core',
-      kind: 'R',
+      kind: 'read',
       title: 'Long answer',
       description: 'Answers too much.',
       input: z.object({ fail: z.boolean().default(false) }),

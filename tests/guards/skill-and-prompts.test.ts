@@ -74,7 +74,7 @@ describe('the mention checker the guards rely on', () => {
     defineTool({
       name: 'get_crash_logs',
       toolset: 'core',
-      kind: 'R',
+      kind: 'read',
       title: 't',
       description: 'd',
       input: z.object({ package: z.string().describe('p'), device_serial: z.string().describe('s') }),

@@ -21,7 +21,7 @@ const serial = z.string().optional().describe('Device');
 const tap = defineTool({
   name: 'ui_tap',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Tap',
   description: 'A device write tool.',
   input: z.object({ device_serial: serial, x: z.number().describe('x') }),
@@ -31,7 +31,7 @@ const tap = defineTool({
 const stop = defineTool({
   name: 'stop_app',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Stop',
   description: 'A destructive device tool that names a package and fails.',
   input: z.object({ device_serial: serial, package: z.string().describe('package') }),
@@ -41,7 +41,7 @@ const stop = defineTool({
 const build = defineTool({
   name: 'run_gradle_task',
   toolset: 'core',
-  kind: 'O',
+  kind: 'open_world',
   title: 'Build',
   description: 'A write tool without a device parameter, and a project tool.',
   input: z.object({ task: z.string().describe('task') }),
@@ -50,7 +50,7 @@ const build = defineTool({
 const read = defineTool({
   name: 'get_device_info',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Info',
   description: 'A read-only device tool.',
   input: z.object({ device_serial: serial }),
@@ -60,7 +60,7 @@ const read = defineTool({
 const pinnedWrite = defineTool({
   name: 'set_device_orientation',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Rotate',
   description: 'A device write tool a pinned session refuses while its project is closed.',
   input: z.object({ device_serial: serial }),

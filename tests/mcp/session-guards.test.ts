@@ -22,7 +22,7 @@ import { pinnedSession } from '../helpers/pinned-session.js';
 const projectTool = defineTool({
   name: 'list_build_variants',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Variants',
   description: 'A project tool.',
   input: z.object({}),
@@ -31,7 +31,7 @@ const projectTool = defineTool({
 const deviceTool = defineTool({
   name: 'list_devices',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Devices',
   description: 'A project-independent tool.',
   input: z.object({}),

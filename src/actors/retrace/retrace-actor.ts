@@ -1,4 +1,3 @@
-import { READS, readCommand } from '../../adb/device-reads.js';
 import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
@@ -10,51 +9,11 @@ import { keepMapping, keptMappingPath, readKeptMappings } from '../../store/mapp
 import type { KeptMapping } from '../../store/mappings.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
-import { adbClient } from '../adb-instance.js';
 import { createPool } from '../pool.js';
 import { matchMapping, notRetraced } from './retrace-match.js';
-import type { BuiltApkRef, DeviceApk } from './retrace-match.js';
+import type { BuiltApkRef } from './retrace-match.js';
+import { deviceApk } from '../device-apk.js';
 import type { RetraceTask, RetraceTaskResult } from './retrace-task.js';
-
-/** What the device has installed for `pkg`: its APK's hash, or why it cannot say. */
-async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
-  const adb = adbClient();
-  const paths = await adb.shell(serial, readCommand(READS.apkPaths, { package: pkg }), {
-    signal,
-    timeoutMs: 15_000,
-  });
-  const apks = paths.stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('package:'))
-    .map((l) => l.slice('package:'.length));
-  if (apks.length === 0) {
-    return { kind: 'not_installed' };
-  }
-  if (apks.length > 1) {
-    return { kind: 'split', paths: apks };
-  }
-  const apk = apks[0]!;
-  const hashed = await adb.shell(serial, readCommand(READS.apkHash, { apk }), { signal, timeoutMs: 30_000 });
-  const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
-  if (sha && (hashed.exitCode === 0 || hashed.exitCode === null)) {
-    return { kind: 'hash', sha256: sha, path: apk };
-  }
-  const dump = await adb.shell(serial, readCommand(READS.packageDump, { package: pkg }), {
-    signal,
-    timeoutMs: 15_000,
-  });
-  const versionCode = /versionCode=(\d+)/.exec(dump.stdout)?.[1];
-  const lastUpdate = /lastUpdateTime=([0-9-]+ [0-9:]+)/.exec(dump.stdout)?.[1];
-  return {
-    kind: 'cannot_hash',
-    reason:
-      (hashed.stderr || hashed.stdout).trim().split('\n')[0]?.slice(0, 200) ||
-      `sha256sum exited ${hashed.exitCode}`,
-    version_code: versionCode ? Number(versionCode) : null,
-    last_update_ms: lastUpdate ? Date.parse(lastUpdate.replace(' ', 'T')) : null,
-  };
-}
 
 function builtApks(): BuiltApkRef[] {
   return readHistory().flatMap((b) =>

@@ -1,6 +1,9 @@
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import type { InstallRecord } from '../../store/installed-builds.js';
 import type { KeptMapping } from '../../store/mappings.js';
+import type { DeviceApk } from '../device-apk.js';
+
+export type { DeviceApk } from '../device-apk.js';
 
 /**
  * Which kept mapping deobfuscates a crash, decided the way the reference decides it: by the
@@ -17,13 +20,6 @@ export interface BuiltApkRef {
   module: string | null;
   variant: string | null;
 }
-
-/** What the device says about the installed package. */
-export type DeviceApk =
-  | { kind: 'hash'; sha256: string; path: string }
-  | { kind: 'not_installed' }
-  | { kind: 'split'; paths: string[] }
-  | { kind: 'cannot_hash'; reason: string; version_code: number | null; last_update_ms: number | null };
 
 export interface MatchSources {
   mappings: KeptMapping[];

@@ -6,54 +6,24 @@
  * after it runs the new APK), or the APK the device has now still has the installed hash. An APK
  * that differs, or a package that is gone, means the session's install is no longer on the device.
  */
-import { READS, readCommand } from '../../adb/device-reads.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { CrashContext } from '../../bus/messages/logcat.js';
 import type { Attribution } from '../../bus/messages/sessions.js';
-import { adbClient } from '../adb-instance.js';
+import { deviceApk as readDeviceApk } from '../device-apk.js';
+import type { DeviceApk } from '../device-apk.js';
 import { formatLogTime } from '../logcat/logcat-time.js';
 
-/** What the device says about the package's APK. */
-export type DeviceApk =
-  | { kind: 'hash'; sha256: string }
-  | { kind: 'not_installed' }
-  | { kind: 'split'; count: number }
-  | { kind: 'unknown'; reason: string };
-
-/** The SHA-256 of the package's APK on the device (`pm path`, then `sha256sum` there). */
+/** The package's APK on the device; a device that cannot be asked is a `cannot_hash` with why. */
 export async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
   try {
-    const adb = adbClient();
-    const paths = await adb.shell(serial, readCommand(READS.apkPaths, { package: pkg }), {
-      signal,
-      timeoutMs: 10_000,
-    });
-    const apks = paths.stdout
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l.startsWith('package:'))
-      .map((l) => l.slice('package:'.length));
-    if (apks.length === 0) {
-      return paths.exitCode === 0 || paths.exitCode === 1 || paths.exitCode === null
-        ? { kind: 'not_installed' }
-        : { kind: 'unknown', reason: `pm path exited ${paths.exitCode}` };
-    }
-    if (apks.length > 1) {
-      return { kind: 'split', count: apks.length };
-    }
-    const hashed = await adb.shell(serial, readCommand(READS.apkHash, { apk: apks[0]! }), {
-      signal,
-      timeoutMs: 20_000,
-    });
-    const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
-    return sha
-      ? { kind: 'hash', sha256: sha }
-      : {
-          kind: 'unknown',
-          reason: `sha256sum failed: ${(hashed.stderr || hashed.stdout).trim().split('\n')[0]?.slice(0, 160) ?? ''}`,
-        };
+    return await readDeviceApk(serial, pkg, signal);
   } catch (err) {
-    return { kind: 'unknown', reason: err instanceof Error ? err.message : String(err) };
+    return {
+      kind: 'cannot_hash',
+      reason: err instanceof Error ? err.message : String(err),
+      version_code: null,
+      last_update_ms: null,
+    };
   }
 }
 
@@ -122,11 +92,11 @@ export function attributeByDeviceApk(install: InstallRecord, apk: DeviceApk): At
         attribution: {
           method: 'install_record',
           verified: false,
-          reason: `attributed to droidbus's install record; the device has a split APK (${apk.count} parts), which droidbus cannot hash`,
+          reason: `attributed to droidbus's install record; the device has a split APK (${apk.paths.length} parts), which droidbus cannot hash`,
         },
         closeBecause: null,
       };
-    case 'unknown':
+    case 'cannot_hash':
       return {
         attribution: {
           method: 'install_record',

@@ -261,17 +261,30 @@ describe('crash attribution', () => {
   });
 
   it('is verified by a matching APK hash, unattributed and closing the session for another APK or none', () => {
-    expect(attributeByDeviceApk(install(), { kind: 'hash', sha256: 'a'.repeat(64) })).toMatchObject({
+    expect(
+      attributeByDeviceApk(install(), { kind: 'hash', sha256: 'a'.repeat(64), path: '/data/app/x/base.apk' }),
+    ).toMatchObject({
       attribution: { method: 'install_record', verified: true },
       closeBecause: null,
     });
-    const other = attributeByDeviceApk(install(), { kind: 'hash', sha256: 'b'.repeat(64) });
+    const other = attributeByDeviceApk(install(), {
+      kind: 'hash',
+      sha256: 'b'.repeat(64),
+      path: '/data/app/x/base.apk',
+    });
     expect(other.attribution).toMatchObject({ method: 'unattributed', verified: false });
     expect(other.closeBecause).toMatch(/reinstalled outside droidbus/);
     expect(attributeByDeviceApk(install(), { kind: 'not_installed' }).closeBecause).toBe(
       'the app was uninstalled',
     );
-    expect(attributeByDeviceApk(install(), { kind: 'unknown', reason: 'offline' })).toMatchObject({
+    expect(
+      attributeByDeviceApk(install(), {
+        kind: 'cannot_hash',
+        reason: 'offline',
+        version_code: null,
+        last_update_ms: null,
+      }),
+    ).toMatchObject({
       attribution: { method: 'install_record', verified: false },
       closeBecause: null,
     });

@@ -8,7 +8,7 @@ import { responseOf } from '../responses.js';
 export const listAvds = defineTool({
   name: 'list_avds',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'List AVDs',
   description:
     "Lists the AVDs the SDK's emulator knows and the running emulators with their AVD names, for launch_avd and AVD-target run configurations. Says what to install when there is no emulator.",
@@ -34,7 +34,7 @@ export const listAvds = defineTool({
 export const launchAvd = defineTool({
   name: 'launch_avd',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Start an emulator',
   description:
     "Starts an AVD with the SDK's emulator and waits (up to 60 s, with progress) until adb lists it online and booted; returns its serial — the emulator whose AVD name matches, even when others start at the same time — and already_running when it was running (or being started) already, so no second emulator starts. Cancelling the call stops an emulator it started.",
@@ -59,7 +59,7 @@ export const launchAvd = defineTool({
 export const stopAvd = defineTool({
   name: 'stop_avd',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Stop an emulator',
   description:
     'Stops an emulator through its console (`kill`, as `adb emu kill`) and succeeds once adb no longer lists it (up to 30 s). Unsaved emulator state is lost.',

@@ -15,7 +15,7 @@ function onOff(v: boolean | null): string {
 export const setNetworkState = defineDeviceTool({
   name: 'set_network_state',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Set Wi-Fi, mobile data, airplane mode',
   description:
     'Turns Wi-Fi, mobile data or airplane mode on or off and returns `previous`, to revert. Over wireless adb, Wi-Fi off and airplane mode on are refused (they would drop adb).',
@@ -58,7 +58,7 @@ export const setNetworkState = defineDeviceTool({
 export const setDeviceOrientation = defineDeviceTool({
   name: 'set_device_orientation',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Set the screen orientation',
   description:
     'Locks the screen in portrait, landscape, reverse_portrait or reverse_landscape, or hands it back to the accelerometer (auto). Returns the previous setting.',
@@ -87,7 +87,7 @@ const intentOutput = responseOf('intent.send')
 export const openDeepLink = defineDeviceTool({
   name: 'open_deep_link',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Open a deep link',
   description:
     'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob. An error `am` prints ("unable to resolve Intent") is a tool error even with exit status 0.',
@@ -112,7 +112,7 @@ export const openDeepLink = defineDeviceTool({
 export const openAppSettings = defineDeviceTool({
   name: 'open_app_settings',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: "Open an app's settings",
   description:
     "Opens a package's system App info screen (permissions, storage, notifications, force stop); drive it with the ui tools.",

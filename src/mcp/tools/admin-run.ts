@@ -71,7 +71,7 @@ function failureText(err: unknown): string {
 export const runRunConfiguration = defineTool({
   name: 'run_run_configuration',
   toolset: 'device-admin',
-  kind: 'O',
+  kind: 'open_world',
   title: 'Run a run configuration',
   description:
     'Runs a run configuration (list_run_configurations) as Run App does: builds like run_gradle_task, installs the APK that build wrote (recorded) and launches it, with the launch time. Never starts an emulator (call launch_avd). Cancelling cancels the build, not the install or launch.',

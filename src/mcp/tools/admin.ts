@@ -15,7 +15,7 @@ const appPackage = packageNameSchema.describe('Application id (com.example.app)'
 export const installApk = defineDeviceTool({
   name: 'install_apk',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Install an APK',
   description:
     "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it; under an application module's build/outputs, symlinks resolved). The install is recorded and matched to its build by hash, so its crashes deobfuscate against its own mapping.",
@@ -58,7 +58,7 @@ export const installApk = defineDeviceTool({
 export const launchApp = defineDeviceTool({
   name: 'launch_app',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Launch an app',
   description:
     'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. An `am` error is a tool error even with exit status 0. Without a launcher activity it falls back to the monkey (no time).',
@@ -88,7 +88,7 @@ export const launchApp = defineDeviceTool({
 export const stopApp = defineDeviceTool({
   name: 'stop_app',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Stop an app',
   description:
     "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's packages unless allow_foreign_package.",
@@ -117,7 +117,7 @@ export const stopApp = defineDeviceTool({
 export const restartApp = defineDeviceTool({
   name: 'restart_app',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Restart an app',
   description:
     "Force-stops an app and cold-starts its launcher activity (data kept), with the launch times and state. clear_data: true runs `pm clear` first (wipes data and runtime permissions; needs device_serial). Only the project's packages unless allow_foreign_package.",
@@ -226,7 +226,7 @@ async function changePermission(
 export const grantRuntimePermission = defineDeviceTool({
   name: 'grant_runtime_permission',
   toolset: 'device-admin',
-  kind: 'W',
+  kind: 'write',
   title: 'Grant a runtime permission',
   description:
     "Grants a runtime permission the app requests, e.g. android.permission.CAMERA (`pm grant`); the package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
@@ -239,7 +239,7 @@ export const grantRuntimePermission = defineDeviceTool({
 export const revokeRuntimePermission = defineDeviceTool({
   name: 'revoke_runtime_permission',
   toolset: 'device-admin',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Revoke a runtime permission',
   description:
     "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",

@@ -31,7 +31,7 @@ function kb(v: number | null): string {
 export const getExitReasons = defineDeviceTool({
   name: 'get_exit_reasons',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'App exit reasons',
   description:
     "Why the app's processes exited (dumpsys activity exit-info, Android 11+): one line per exit, newest first (time, reason, signal or status, importance, memory). Catches crashes, ANRs, low-memory kills and user stops logcat missed.",
@@ -78,7 +78,7 @@ export const getExitReasons = defineDeviceTool({
 export const dumpAppInfo = defineDeviceTool({
   name: 'dump_app_info',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'App package info',
   description:
     "An installed app's facts from dumpsys package: version, SDK levels, install and update times, installer, code path, flags, enabled state, and permissions (requested; install-time and runtime, granted or denied).",
@@ -125,7 +125,7 @@ export const dumpAppInfo = defineDeviceTool({
 export const getMemoryInfo = defineDeviceTool({
   name: 'get_memory_info',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'App memory',
   description:
     "A running app's memory from dumpsys meminfo: the App Summary (Java and native heap, code, stack, graphics, other, system; Pss and Rss), totals, heap sizes, object counts.",
@@ -159,7 +159,7 @@ export const getMemoryInfo = defineDeviceTool({
 export const getAppRuntimeState = defineDeviceTool({
   name: 'get_app_runtime_state',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'App runtime state',
   description:
     'One call to orient: is the app installed (version), running (pids), in the foreground (activity), its memory, its last exit reason (Android 11+), and its crash count.',

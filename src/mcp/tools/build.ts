@@ -170,7 +170,7 @@ export async function runBuildForTool(
 export const runGradleTask = defineTool({
   name: 'run_gradle_task',
   toolset: 'core',
-  kind: 'O',
+  kind: 'open_world',
   title: 'Run a Gradle task',
   description:
     "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Publishing, uploading and uninstalling tasks (and abbreviations like pRB) are refused. One build at a time; times out after settings mcp.build_timeout_sec. Progress when asked; cancelling cancels the build.",
@@ -192,7 +192,7 @@ const testTypeSchema = z
 export const runTests = defineTool({
   name: 'run_tests',
   toolset: 'core',
-  kind: 'O',
+  kind: 'open_world',
   title: 'Run tests',
   description:
     'Runs the unit tests (test_type: unit, the default) or the instrumented tests on connected devices (connected) through Gradle, for one variant or all; or a custom test task (task) that goes through the same task policy and trust check as run_gradle_task. Returns the result with structured failures; progress and cancellation as run_gradle_task.',
@@ -250,7 +250,7 @@ export const getBuildStatus = defineTool({
   name: 'get_build_status',
   reshaped: ['last'],
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Build status',
   description:
     'Whether a Gradle build is running (task, elapsed, current task, who started it) and how the last one ended (result, who started or cancelled it, errors, APKs), plus the session mode.',
@@ -351,7 +351,7 @@ const errorsOutput = z.object({
 export const getBuildErrors = defineTool({
   name: 'get_build_errors',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Build errors',
   description:
     'The structured errors of the running or last build: severity, source (kotlin, javac, aapt2, r8, ksp, kapt, lint, gradle…), file, line, column, message and task. include_warnings adds warnings.',
@@ -409,7 +409,7 @@ const MAX_BUILD_LOG_ANSWER_CHARS = 200_000;
 export const getBuildLog = defineTool({
   name: 'get_build_log',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Build log',
   description:
     "The last lines of the running or last build's Gradle output (default 200 from settings mcp.default_build_log_lines), within 40,000 characters (200,000 when lines is given).",
@@ -458,7 +458,7 @@ export const getBuildLog = defineTool({
 export const cancelBuild = defineTool({
   name: 'cancel_build',
   toolset: 'core',
-  kind: 'W',
+  kind: 'write',
   title: 'Cancel the build',
   description:
     'Cancels the running Gradle build, whoever started it (it is recorded as cancelled by this agent), and waits for it to stop.',

@@ -14,7 +14,7 @@ const listDevicesOutput = z.object({
 export const listDevices = defineTool({
   name: 'list_devices',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'List devices',
   description:
     'Lists the devices and emulators the adb server knows in every state, with model, connection (usb, tcp, emulator) and what the user must do for one that cannot be used yet. Starts a local adb server if none runs.',
@@ -40,7 +40,7 @@ export const listDevices = defineTool({
 export const getDeviceInfo = defineDeviceTool({
   name: 'get_device_info',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Device info',
   description:
     "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
@@ -67,7 +67,7 @@ export const getDeviceInfo = defineDeviceTool({
 export const screenshot = defineDeviceTool({
   name: 'screenshot',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Screenshot',
   description:
     'Takes a PNG screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',

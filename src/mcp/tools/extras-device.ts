@@ -6,7 +6,7 @@ import { defineDeviceTool } from '../define-device-tool.js';
 export const listApps = defineDeviceTool({
   name: 'list_apps',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'List installed apps',
   description:
     'Lists the apps installed on a device (third-party only by default): package, versionName, versionCode, enabled, system, and first install and last update times as the device prints them (device-local time).',
@@ -44,7 +44,7 @@ export const listApps = defineDeviceTool({
 export const listWindows = defineDeviceTool({
   name: 'list_windows',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'List windows',
   description:
     "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
@@ -79,7 +79,7 @@ export const listWindows = defineDeviceTool({
 export const getDeviceLocation = defineDeviceTool({
   name: 'get_device_location',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'Device location',
   description:
     "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
@@ -108,7 +108,7 @@ export const getDeviceLocation = defineDeviceTool({
 export const setEmulatorLocation = defineDeviceTool({
   name: 'set_emulator_location',
   toolset: 'device-extras',
-  kind: 'W',
+  kind: 'write',
   title: 'Set the emulator location',
   description:
     "Sets an emulator's GPS location through its console (`geo fix LONGITUDE LATITUDE [ALTITUDE]`, as `adb emu geo fix` does, with the console token from ~/.emulator_console_auth_token). Only for emulator serials (emulator-N) running on this machine; a real device is refused. get_device_location shows the new fix.",

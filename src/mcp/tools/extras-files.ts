@@ -15,7 +15,7 @@ const ALLOW_HINT =
 export const listDeviceFiles = defineDeviceTool({
   name: 'list_device_files',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'List device files',
   description: `Lists a device folder: name, type (file, dir, link, other), size, mode and modification time. ${ALLOW_HINT}`,
   input: z.object({
@@ -55,7 +55,7 @@ export const listDeviceFiles = defineDeviceTool({
 export const pullDeviceFile = defineDeviceTool({
   name: 'pull_device_file',
   toolset: 'device-extras',
-  kind: 'W',
+  kind: 'write',
   title: 'Pull a device file',
   description: `Copies a regular device file (at most 50 MiB) into droidbus's exchange folder on the host and returns where it went. Its content also comes back inline as an embedded resource when it fits max_inline_chars (UTF-8 text as is, other content in base64). An existing exchange file is kept unless overwrite: true. ${ALLOW_HINT}`,
   input: z.object({
@@ -142,7 +142,7 @@ export const pullDeviceFile = defineDeviceTool({
 export const pushDeviceFile = defineDeviceTool({
   name: 'push_device_file',
   toolset: 'device-extras',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Push a file to the device',
   description: `Copies a file from droidbus's exchange folder on the host (at most 50 MiB; put it there first: pull_device_file's host_path shows the folder, and a missing file's error names it) to a device path. Never replaces an existing device file unless overwrite: true, and never writes through a symlink. ${ALLOW_HINT}`,
   serial: 'required',

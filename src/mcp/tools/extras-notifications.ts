@@ -15,7 +15,7 @@ function clip(s: string | null, n = 120): string {
 export const listNotifications = defineDeviceTool({
   name: 'list_notifications',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'List notifications',
   description:
     "Lists the device's current notifications from `dumpsys notification --noredact`, in the shade's order: package, key (for open_notification and dismiss_notification), title, text, sub-text, post time, ongoing/clearable, channel, importance, category and action labels. Texts are null (redacted: true) on devices that hide them from the shell.",
@@ -70,7 +70,7 @@ async function act(ctx: DeviceToolContext, key: string, action: 'open' | 'dismis
 export const openNotification = defineDeviceTool({
   name: 'open_notification',
   toolset: 'device-extras',
-  kind: 'W',
+  kind: 'write',
   title: 'Open a notification',
   description:
     'Opens a notification as a person would: pulls down the shade, finds the notification by its title and text on a fresh UI capture, and taps it (its app or activity opens; an auto-cancel notification goes away). Refuses a key that list_notifications does not list right now.',
@@ -83,7 +83,7 @@ export const openNotification = defineDeviceTool({
 export const dismissNotification = defineDeviceTool({
   name: 'dismiss_notification',
   toolset: 'device-extras',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Dismiss a notification',
   description:
     'Dismisses a notification by swiping its row away in the shade, and checks it is gone. Refuses a key that list_notifications does not list right now, and an ongoing or non-clearable notification (only its app can remove it).',

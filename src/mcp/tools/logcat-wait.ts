@@ -29,7 +29,7 @@ async function ensureStreaming(ctx: ToolContext, serial: string | undefined): Pr
 export const waitForLog = defineTool({
   name: 'wait_for_log',
   toolset: 'device-extras',
-  kind: 'R',
+  kind: 'read',
   title: 'Wait for a log line',
   description:
     'Waits until a logcat line matching `query` (Android Studio\'s Logcat syntax, e.g. `tag:OkHttp message:"200 OK"` or `package:mine level:error`) is logged after this call began, and returns it — instead of a fixed sleep. Starts the device\'s logcat stream from now when it is not streaming. Sends progress notifications; cancellable.',

@@ -49,7 +49,7 @@ function notStreamingHint(streaming: number): string[] {
 export const startLogcat = defineDeviceTool({
   name: 'start_logcat',
   toolset: 'core',
-  kind: 'W',
+  kind: 'write',
   title: 'Start logcat',
   description:
     "Streams a device's logcat into droidbus's buffer, parsed (level, tag, package, JSON, launch times; crashes, native crashes and ANRs grouped by signature). Reads the existing buffer first unless from_now: true. Fails if the stream has not started within 5 s.",
@@ -81,7 +81,7 @@ export const startLogcat = defineDeviceTool({
 export const stopLogcat = defineTool({
   name: 'stop_logcat',
   toolset: 'core',
-  kind: 'W',
+  kind: 'write',
   title: 'Stop logcat',
   description:
     "Stops streaming logcat from a device, or from every device when device_serial is left out. What was read stays in droidbus's buffer.",
@@ -111,7 +111,7 @@ export const stopLogcat = defineTool({
 export const clearLogcat = defineTool({
   name: 'clear_logcat',
   toolset: 'core',
-  kind: 'D',
+  kind: 'destructive',
   title: 'Clear logcat buffer',
   description:
     "Clears droidbus's logcat buffer (not the device's): one device's lines and crashes, or everything with the crash groups when device_serial is left out. Streams keep running.",
@@ -136,7 +136,7 @@ export const clearLogcat = defineTool({
 export const getLogcatEntries = defineTool({
   name: 'get_logcat_entries',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Logcat entries',
   description:
     "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first, within 40,000 characters (200,000 with count; before_seq pages back). `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; package:mine is the project's packages).",
@@ -239,7 +239,7 @@ export const getLogcatEntries = defineTool({
 export const getLogcatStats = defineTool({
   name: 'get_logcat_stats',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Logcat stats',
   description:
     "Figures of droidbus's logcat buffer and streams: lines held and dropped, lines per second, counts by level, top tags, packages and devices, crashes by kind and group, each stream's state.",
@@ -290,7 +290,7 @@ async function retraceCrash(ctx: ToolContext, crash: CrashWire): Promise<Retrace
 export const getCrashLogs = defineTool({
   name: 'get_crash_logs',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Crash logs',
   description:
     'The newest crashes read from logcat (Java crashes with the whole stack and Caused by: chain, native crashes with signal and backtrace, ANRs), each with its crash group id (a group counts identical crashes). Needs start_logcat.',
@@ -372,7 +372,7 @@ export const getCrashLogs = defineTool({
 export const getCrashStackTrace = defineTool({
   name: 'get_crash_stack_trace',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Crash stack trace',
   description:
     "The full stack trace of the newest crash read from logcat, optionally of one package or crash group (get_crash_logs): exception, every frame and the Caused by: chain, a native crash's signal and backtrace, or an ANR's reason.",

@@ -74,7 +74,7 @@ export async function projectInfo(
 export const getProjectInfo = defineTool({
   name: 'get_project_info',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Project info',
   description:
     'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle (and what to do if not), and the session mode (standalone or attached to the droidbus host).',
@@ -122,7 +122,7 @@ export async function healthReport(
 export const runHealthCheck = defineTool({
   name: 'run_health_check',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Health check',
   description:
     "Checks what Android work needs on this machine: the JDK Gradle would use (JAVA_HOME / PATH / org.gradle.java.home; below 17 is flagged), the Android SDK (ANDROID_HOME, ANDROID_SDK_ROOT, local.properties for trusted projects, default locations), adb and its version, and the project's Gradle wrapper. Each failed check carries a hint on how to fix it.",
@@ -179,7 +179,7 @@ const variantsOutput = responseOf('project.variants')
 export const listBuildVariants = defineTool({
   name: 'list_build_variants',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Build variants',
   description:
     "The application modules' build variants (flavors × build types, read without running Gradle): application id, debuggable and minify flags, Gradle tasks, APK folder, and the active variant.",
@@ -202,7 +202,7 @@ export const listBuildVariants = defineTool({
 export const setActiveVariant = defineTool({
   name: 'set_active_variant',
   toolset: 'core',
-  kind: 'W',
+  kind: 'write',
   title: 'Set the active variant',
   description:
     "Makes a build variant the project's active one (saved in droidbus's settings, shared with the host and other sessions): run configurations list it first.",
@@ -232,7 +232,7 @@ export const setActiveVariant = defineTool({
 export const findApkPath = defineTool({
   name: 'find_apk_path',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Find the APK',
   description:
     "Finds the APK a variant's build wrote in the application module's build outputs, through output-metadata.json when present, else the variant's output folder. module is needed when the project has several application modules (:mobile, or the task that built it, :mobile:assembleDebug). Answers found: false with the reason when none or several match.",
@@ -274,7 +274,7 @@ export const findApkPath = defineTool({
 export const getBuildConfig = defineTool({
   name: 'get_build_config',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Build configuration',
   description:
     "A module's Android configuration from its build.gradle(.kts), without running Gradle: namespace, applicationId, SDK levels, version, build types, flavors, plugins, and what only Gradle can evaluate. Default: the application module.",
@@ -316,7 +316,7 @@ export const getBuildConfig = defineTool({
 export const listRunConfigurations = defineTool({
   name: 'list_run_configurations',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Run configurations',
   description:
     "The project's run configurations (one per application module and debuggable variant, active variant first): module, variant, task, launch, target, and its plan or why it cannot run.",
@@ -341,7 +341,7 @@ export const listRunConfigurations = defineTool({
 export const buildRunConfiguration = defineTool({
   name: 'build_run_configuration',
   toolset: 'core',
-  kind: 'O',
+  kind: 'open_world',
   title: 'Build a run configuration',
   description:
     "Builds a run configuration's task (list_run_configurations) as run_gradle_task does and returns the APK it wrote. It never installs or launches.",

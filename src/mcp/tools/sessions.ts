@@ -41,7 +41,7 @@ function streamingHint(devices: string[], streaming: string[]): string[] {
 export const listDebugSessions = defineTool({
   name: 'list_debug_sessions',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'List debug sessions',
   description:
     "Debug sessions, newest first: one per install of an app on a device, with what happened until the next install (launches, crashes, ANRs, exits, agents' device calls). One line each. Read one with get_debug_session; compare two with compare_debug_sessions.",
@@ -114,7 +114,7 @@ function buildText(r: ResponseOf<'sessions.get'>): string[] {
 export const getDebugSession = defineTool({
   name: 'get_debug_session',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Read a debug session',
   description:
     'One debug session: state, build (task, variant, version code, APK hash, map ids, commit, tool versions), install, counts, its newest 20 crashes and ANRs, and its timeline: the newest max_events before before_seq, oldest first (page back with next_before_seq). capture_seq returns the log lines kept around that crash.',
@@ -219,7 +219,7 @@ function launchText(r: ResponseOf<'sessions.compare'>): string {
 export const compareDebugSessions = defineTool({
   name: 'compare_debug_sessions',
   toolset: 'core',
-  kind: 'R',
+  kind: 'read',
   title: 'Compare debug sessions',
   description:
     'Compares two debug sessions: builds, installs, devices, launch times, crash signatures new or gone in `to`, exits by reason, and provenance (commit, uncommitted changes, build files, tool and dependency versions) where recorded. Without from and to: the newest clean launch against the first later crashing session of the same app.',

@@ -22,7 +22,7 @@ import {
 export const uiTap = defineDeviceTool({
   name: 'ui_tap',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Tap a point',
   description:
     'Taps device coordinates (pixels in the current rotation). Prefer ui_tap_element; for a point on a scaled screenshot, multiply by its scale first.',
@@ -38,7 +38,7 @@ export const uiTap = defineDeviceTool({
 export const uiTapElement = defineDeviceTool({
   name: 'ui_tap_element',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Tap an element',
   description:
     'Taps the centre of the element at tree_path on a fresh capture. Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a changed screen.',
@@ -54,7 +54,7 @@ export const uiTapElement = defineDeviceTool({
 export const uiTypeText = defineDeviceTool({
   name: 'ui_type_text',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Type text',
   description:
     'Types text into the focused field with `input text` (printable ASCII; non-ASCII goes through ui_type_text_unicode). At most 1,000 bytes.',
@@ -69,7 +69,7 @@ export const uiTypeText = defineDeviceTool({
 export const uiFillInput = defineDeviceTool({
   name: 'ui_fill_input',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Fill a field',
   description:
     'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true) and types text (ASCII with `input text`; other text through ADBKeyBoard or the on-device helper). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
@@ -91,7 +91,7 @@ export const uiFillInput = defineDeviceTool({
 export const uiTypeTextUnicode = defineDeviceTool({
   name: 'ui_type_text_unicode',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Type any text',
   description:
     'Types any Unicode text (accents, CJK, emoji) into the focused field, through ADBKeyBoard when it is the keyboard, else the on-device helper; says how to get one when neither is there. At most 1,000 bytes.',
@@ -106,7 +106,7 @@ export const uiTypeTextUnicode = defineDeviceTool({
 export const clearFocusedInput = defineDeviceTool({
   name: 'clear_focused_input',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Clear the focused field',
   description: 'Deletes the text of the field that has focus.',
   input: z.object({ expect_screen_hash: expectHash }),
@@ -117,7 +117,7 @@ export const clearFocusedInput = defineDeviceTool({
 export const hideSoftKeyboard = defineDeviceTool({
   name: 'hide_soft_keyboard',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Hide the keyboard',
   description: 'Hides the soft keyboard when it is showing (does nothing otherwise).',
   input: z.object({ expect_screen_hash: expectHash }),
@@ -128,7 +128,7 @@ export const hideSoftKeyboard = defineDeviceTool({
 export const sendUiKey = defineDeviceTool({
   name: 'send_ui_key',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Press a key',
   description:
     'Sends a key event: a KEYCODE_* name (KEYCODE_ENTER), a short name (BACK, HOME, ENTER, TAB, DEL, ESCAPE, APP_SWITCH, DPAD_DOWN…) or a key code number.',
@@ -148,7 +148,7 @@ export const sendUiKey = defineDeviceTool({
 export const uiSwipe = defineDeviceTool({
   name: 'ui_swipe',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Swipe',
   description: 'Swipes from (x1, y1) to (x2, y2) in device pixels over duration_ms.',
   input: z.object({
@@ -177,7 +177,7 @@ export const uiSwipe = defineDeviceTool({
 export const uiScrollUntilElement = defineDeviceTool({
   name: 'ui_scroll_until_element',
   toolset: 'ui',
-  kind: 'W',
+  kind: 'write',
   title: 'Scroll until an element shows',
   description:
     'Swipes the largest scrollable area in direction until an element matching the criteria is on screen, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',

@@ -45,7 +45,7 @@ type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
 export const getUiHierarchy = defineDeviceTool({
   name: 'get_ui_hierarchy',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Read the screen',
   description:
     "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Names the windows captured and notes a keyboard, the shade or a system dialog over the app.",
@@ -106,7 +106,7 @@ export const getUiHierarchy = defineDeviceTool({
 export const listClickableElements = defineDeviceTool({
   name: 'list_clickable_elements',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'List interactive elements',
   description:
     'Lists the interactive elements on screen (clickable, long-clickable, checkable, editable, scrollable) with label, tree_path, bounds and centre: the usual first step before ui_tap_element or ui_fill_input.',
@@ -134,7 +134,7 @@ export const listClickableElements = defineDeviceTool({
 export const findUiElements = defineDeviceTool({
   name: 'find_ui_elements',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Find elements',
   description:
     'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold), each with its tree_path, bounds and center.',
@@ -173,7 +173,7 @@ export const findUiElements = defineDeviceTool({
 export const findUiParent = defineDeviceTool({
   name: 'find_ui_parent',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Find the parent of an element',
   description:
     'Returns the element at tree_path on the current screen and its parent (e.g. the clickable row around a text).',
@@ -207,7 +207,7 @@ export const findUiParent = defineDeviceTool({
 export const compareUiState = defineDeviceTool({
   name: 'compare_ui_state',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Compare with the last capture',
   description:
     "Captures the screen and compares it with this device's previous capture: what appeared, disappeared, or changed text or state. The first call records a baseline.",
@@ -290,7 +290,7 @@ const timeout = (dflt: number) =>
 export const waitForElement = defineDeviceTool({
   name: 'wait_for_element',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Wait for an element',
   description:
     'Captures the screen until an element matching the criteria appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
@@ -319,7 +319,7 @@ export const waitForElement = defineDeviceTool({
 export const uiWaitForIdle = defineDeviceTool({
   name: 'ui_wait_for_idle',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Wait until the screen settles',
   description:
     'Captures the screen until two captures in a row are the same (animations and loading done), up to timeout_ms. Sends progress notifications; cancellable.',
@@ -343,7 +343,7 @@ export const uiWaitForIdle = defineDeviceTool({
 export const uiAssertElement = defineDeviceTool({
   name: 'ui_assert_element',
   toolset: 'ui',
-  kind: 'R',
+  kind: 'read',
   title: 'Assert an element',
   description:
     'Checks that an element matching the criteria is on screen (or, with should_exist: false, is not), waiting up to timeout_ms for it. A failed assertion is a tool error.',
