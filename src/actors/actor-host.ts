@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { logger } from '../util/log.js';
 import type { Logger } from '../util/log.js';
 import type { ActorContext, AnyActorDefinition, HandlerContext } from './actor.js';
-import type { FromWorker, ToWorker } from './worker-protocol.js';
+import type { CancelCode, FromWorker, ToWorker } from './worker-protocol.js';
 import { collectTransferables } from './transfer.js';
 
 /**
@@ -314,7 +314,7 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
       });
   };
 
-  const cancel = (address: string, id: string, reason: string): void => {
+  const cancel = (address: string, id: string, reason: string, code: CancelCode): void => {
     const instance = instances.get(address);
     if (!instance) {
       return;
@@ -325,7 +325,6 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
       respondError(id, { code: 'CANCELLED', message: reason, actor: address });
       return;
     }
-    const code = reason === 'deadline passed' ? 'TIMEOUT' : 'CANCELLED';
     instance.running.get(id)?.controller.abort(new BusError(code, reason, address));
   };
 
@@ -358,7 +357,7 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
           accept(message.address, message.envelope);
           break;
         case 'cancel':
-          cancel(message.address, message.id, message.reason);
+          cancel(message.address, message.id, message.reason, message.code);
           break;
         case 'event':
           deliverEvent(message.topic, message.payload);

@@ -6,7 +6,7 @@ import { logger } from '../util/log.js';
 import { InlineActorThread } from './inline-host.js';
 import { ACTOR_KINDS, DEFAULT_GROUPS, parseAddress } from './kinds.js';
 import type { KindConfig } from './kinds.js';
-import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
+import type { CancelCode, FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
 
 const log = logger('supervisor');
 const WORKER_ENTRY = new URL('./worker-host.js', import.meta.url);
@@ -141,10 +141,10 @@ export class Supervisor implements ActorEndpoint {
     this.post(slot, { t: 'request', address, envelope });
   }
 
-  cancel(address: string, id: string, reason: string): void {
+  cancel(address: string, id: string, reason: string, code: CancelCode): void {
     const record = this.actors.get(address);
     if (record?.slot.inflight.has(id)) {
-      this.post(record.slot, { t: 'cancel', address, id, reason });
+      this.post(record.slot, { t: 'cancel', address, id, reason, code });
     }
   }
 

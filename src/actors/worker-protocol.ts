@@ -2,6 +2,12 @@ import type { WireError } from '../bus/errors.js';
 import type { ProgressEnvelope, RequestEnvelope, ResponseEnvelope } from '../bus/envelope.js';
 
 /**
+ * Why an actor's request is cancelled: its deadline passed (the handler's signal aborts with TIMEOUT)
+ * or its requester gave up (CANCELLED).
+ */
+export type CancelCode = 'TIMEOUT' | 'CANCELLED';
+
+/**
  * Messages between the supervisor (main thread) and a worker that hosts actors. Branded by `t` so a
  * stray message is recognisable; every switch on it ends with a `never` check.
  */
@@ -10,7 +16,7 @@ export type ToWorker =
   /** `why` is what requests still held get told (default: UNAVAILABLE, the actor stopped). */
   | { t: 'stop'; address: string; why?: WireError }
   | { t: 'request'; address: string; envelope: RequestEnvelope }
-  | { t: 'cancel'; address: string; id: string; reason: string }
+  | { t: 'cancel'; address: string; id: string; reason: string; code: CancelCode }
   | { t: 'event'; topic: string; payload: unknown }
   /** The answer to a request an actor on this worker sent. */
   | { t: 'reply'; envelope: ResponseEnvelope }

@@ -26,8 +26,8 @@ export interface ActorEndpoint {
   mailboxCapacity(address: string): number;
   /** Hands a request to the actor; its answer comes back through `Bus.settle`. */
   deliver(address: string, envelope: RequestEnvelope): void;
-  /** Asks the actor to stop working on a request (its AbortSignal fires). */
-  cancel(address: string, id: string, reason: string): void;
+  /** Asks the actor to stop working on a request (its AbortSignal fires with `code`). */
+  cancel(address: string, id: string, reason: string, code: 'TIMEOUT' | 'CANCELLED'): void;
   /** Passes an event on to the actors that listen to its topic. */
   forwardEvent(topic: string, payload: unknown): void;
 }
@@ -227,7 +227,7 @@ export class Bus {
       clearTimeout(pending.timer);
       pending.timer = undefined;
     }
-    this.endpoint?.cancel(pending.address, id, reason);
+    this.endpoint?.cancel(pending.address, id, reason, error.code === 'TIMEOUT' ? 'TIMEOUT' : 'CANCELLED');
     sink.reject(error);
   }
 

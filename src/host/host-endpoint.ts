@@ -57,9 +57,9 @@ export class HostEndpoint implements ActorEndpoint {
       );
   }
 
-  cancel(address: string, id: string, reason: string): void {
+  cancel(address: string, id: string, reason: string, code: 'TIMEOUT' | 'CANCELLED'): void {
     if (address !== this.address) {
-      this.inner.cancel(address, id, reason);
+      this.inner.cancel(address, id, reason, code);
     }
     // The host's own handlers finish at once; there is nothing to stop.
   }
