@@ -1,3 +1,4 @@
+import { until } from '../helpers/until.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +75,9 @@ describe.each([
     const client = sys.client({ kind: 'cli' });
     const first = await client.request('system.ping', {});
     const inFlight = client.request('system.ping', { delay_ms: 10_000 });
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the ping to reach the actor', () =>
+      sys.bus.inflightByAddress()['system'] ? true : undefined,
+    );
     await sys.supervisor.crashWorkerOf('system');
     const err = await rejection(inFlight);
     expect(err.code).toBe('CRASHED');

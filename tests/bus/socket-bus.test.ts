@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { until } from '../helpers/until.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Runtime from '../../src/actors/runtime.js';
 import type * as SocketClient from '../../src/bus/socket-client.js';
@@ -186,7 +187,9 @@ describe('the bus over a unix socket', () => {
     const { client } = await connect();
     const disconnected = new Promise<string>((resolve) => client.onDisconnect(resolve));
     const pending = client.request('system.ping', { delay_ms: 10_000 });
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the ping to reach the actor', () =>
+      system.bus.inflightByAddress()['system'] ? true : undefined,
+    );
     for (const s of sockets) {
       s.destroy();
     }
@@ -199,7 +202,9 @@ describe('the bus over a unix socket', () => {
     const { client } = await connect();
     const controller = new AbortController();
     const pending = client.request('system.ping', { delay_ms: 10_000 }, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the ping to reach the actor', () =>
+      system.bus.inflightByAddress()['system'] ? true : undefined,
+    );
     expect(system.bus.inflightByAddress()['system']).toBe(1);
     controller.abort();
     expect((await rejection(pending)).code).toBe('CANCELLED');

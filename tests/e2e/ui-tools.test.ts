@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -494,7 +494,12 @@ describe('one device, many callers', () => {
       const holding = world.call('get_ui_hierarchy', { device_serial: target });
       // The first process holds the device's lock once its dump is under way.
       await eventually(async () => ((await world.simStats(target)).dumps > 0 ? true : undefined));
-      await new Promise((r) => setTimeout(r, 300));
+      await eventually(() => {
+        const dir = path.join(world.home, 'ui-automator-locks');
+        return Promise.resolve(
+          existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('.lock')) ? true : undefined,
+        );
+      });
       const refused = await other.client.callTool({
         name: 'get_ui_hierarchy',
         arguments: { device_serial: target },
