@@ -3,10 +3,23 @@ import type { RequestEnvelope } from '../bus/envelope.js';
 import { toWireError } from '../bus/errors.js';
 import type { Origin } from '../bus/origin.js';
 import { REQUESTS, isRequestType } from '../bus/registry.js';
+import type { PayloadOf, RequestTypesOf, ResponseOf } from '../bus/registry.js';
 import { z } from 'zod';
 
-/** A request the host process answers itself, with who asked. */
-export type LocalHandler = (payload: unknown, origin: Origin) => Promise<unknown> | unknown;
+/** The requests the host process answers itself (`actor: 'host'` in the contract). */
+export type HostRequestType = RequestTypesOf<'host'>;
+
+/** The handler of one host request, typed by the contract as actor handlers are. */
+export type HostHandler<T extends HostRequestType> = (
+  payload: PayloadOf<T>,
+  origin: Origin,
+) => Promise<ResponseOf<T>> | ResponseOf<T>;
+
+/** Handlers for some of the host's requests (a frontend's or the page's share). */
+export type HostHandlers<T extends HostRequestType = HostRequestType> = { [K in T]: HostHandler<K> };
+
+/** Any host handler, as the endpoint dispatches it once the payload is checked. */
+type LocalHandler = (payload: unknown, origin: Origin) => Promise<unknown> | unknown;
 
 /**
  * Puts the host's own requests (`host.*`: its session list, its project) on the bus beside the
@@ -18,8 +31,12 @@ export class HostEndpoint implements ActorEndpoint {
     private readonly bus: Bus,
     private readonly inner: ActorEndpoint,
     private readonly address: string,
-    private readonly handlers: Record<string, LocalHandler>,
-  ) {}
+    handlers: HostHandlers,
+  ) {
+    this.handlers = handlers as unknown as Record<string, LocalHandler>;
+  }
+
+  private readonly handlers: Record<string, LocalHandler>;
 
   mailboxCapacity(address: string): number {
     return address === this.address ? 64 : this.inner.mailboxCapacity(address);

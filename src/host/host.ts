@@ -19,7 +19,7 @@ import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
 import { endConnection, HostStartError, listenOnSocket } from './host-listen.js';
 import { HostEndpoint } from './host-endpoint.js';
-import type { LocalHandler } from './host-endpoint.js';
+import type { HostHandler } from './host-endpoint.js';
 import { HttpStartError, startHttpFrontend } from './http/http-frontend.js';
 import type { HttpFrontend, HttpFrontendOptions } from './http/http-frontend.js';
 import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
@@ -174,9 +174,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   // `droidbus approve` reaches the HTTP frontend's authorization server through these.
   const viaHttp =
-    (type: string): LocalHandler =>
+    <T extends 'host.oauth_pending' | 'host.oauth_decide'>(type: T): HostHandler<T> =>
     (payload, origin) => {
-      const handler = http?.hostHandlers[type];
+      const handler = http?.hostHandlers[type] as HostHandler<T> | undefined;
       if (!handler) {
         throw new BusError(
           'UNAVAILABLE',
@@ -200,16 +200,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
         ...runtimeStats(probe),
         actors: system.supervisor.inline ? ('inline' as const) : ('workers' as const),
       }),
-      'host.set_project': (payload, origin) =>
-        setProject((payload as { project: string | null }).project, origin),
+      'host.set_project': (payload, origin) => setProject(payload.project, origin),
       'host.session_update': (payload, origin) => {
         if (origin.kind !== 'agent') {
           throw new BusError('INVALID', 'only an attached session can describe its client');
         }
-        const { client_name, client_version } = payload as {
-          client_name: string | null;
-          client_version: string | null;
-        };
+        const { client_name, client_version } = payload;
         const before = registry.get(origin.session_id)?.client_name ?? null;
         if (registry.update(origin.session_id, { client_name, client_version })) {
           publishSessions();

@@ -7,7 +7,7 @@ import { BusError } from '../../bus/errors.js';
 import type { Origin } from '../../bus/origin.js';
 import { startEventLoopProbe } from '../../util/event-loop.js';
 import { logger } from '../../util/log.js';
-import type { LocalHandler } from '../host-endpoint.js';
+import type { HostHandlers } from '../host-endpoint.js';
 import { AuthGate, authModeOf } from './auth-gate.js';
 import type { AuthMode } from './auth-gate.js';
 import { FailureLimiter } from './failure-limiter.js';
@@ -65,7 +65,7 @@ export interface HttpFrontend {
   /** What the host's person must know at start (exposure, auth off, empty token). */
   readonly warnings: string[];
   /** The host's own bus requests this frontend answers (`droidbus approve`). */
-  readonly hostHandlers: Record<string, LocalHandler>;
+  readonly hostHandlers: HostHandlers<'host.oauth_pending' | 'host.oauth_decide'>;
   /** Stops accepting, lets requests in flight finish (briefly), closes every session. */
   close(): Promise<void>;
 }
@@ -398,7 +398,7 @@ export async function startHttpFrontend(
       },
       'host.oauth_decide': (payload, origin) => {
         refuseAgents(origin, 'OAuth approvals');
-        const { code, approve } = payload as { code: string; approve: boolean };
+        const { code, approve } = payload;
         return oauth.decide(code, approve);
       },
     },

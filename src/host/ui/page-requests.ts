@@ -25,7 +25,8 @@ function adbClient(): AdbClient {
 }
 import { listSessionRecords } from '../../store/session-records.js';
 import { readSettings } from '../../store/settings.js';
-import type { LocalHandler } from '../host-endpoint.js';
+import type { HostHandlers } from '../host-endpoint.js';
+import type { hostPageRequests } from '../../bus/messages/host-page.js';
 
 /** What the page's host requests read from the running host. */
 export interface PageRequestDeps {
@@ -127,7 +128,7 @@ async function storageCall<T>(run: () => Promise<T> | T): Promise<T> {
  * The host's handlers for the page's requests (`src/bus/messages/host-page.ts`). Each refuses
  * agents first; the decisions go to the same store functions the CLI uses.
  */
-export function pageRequestHandlers(deps: PageRequestDeps): Record<string, LocalHandler> {
+export function pageRequestHandlers(deps: PageRequestDeps): HostHandlers<keyof typeof hostPageRequests> {
   return {
     'host.page_link': (_payload, origin) => {
       requirePerson(origin, 'opens the host page');
@@ -143,7 +144,7 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
     },
     'host.trust': async (payload, origin) => {
       requirePerson(origin, 'trusts a project');
-      const root = trustTarget((payload as { path: string }).path);
+      const root = trustTarget(payload.path);
       const already = readSettings().trusted_projects.includes(root);
       await trustProject(root);
       deps.publish('host.trust_changed', { root, trusted: true });
@@ -151,7 +152,7 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
     },
     'host.untrust': async (payload, origin) => {
       requirePerson(origin, 'revokes trust in a project');
-      const given = (payload as { root: string }).root;
+      const given = payload.root;
       const canonical = canonicalProjectRoot(given);
       const gradleRoot = isDirectory(canonical) ? findGradleRoot(canonical) : null;
       for (const root of new Set([canonical, gradleRoot].filter((p): p is string => p !== null))) {
@@ -169,7 +170,7 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
     'host.storage_allow': (payload, origin) =>
       storageCall(async () => {
         requirePerson(origin, 'allows a device folder');
-        const { serial, dir } = payload as { serial: string; dir: string };
+        const { serial, dir } = payload;
         const added = await allowDeviceDir(serial, dir);
         deps.publish('host.storage_changed', { serial });
         return { dir: normalizeAllowedDir(dir), added };
@@ -177,18 +178,18 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
     'host.storage_revoke': (payload, origin) =>
       storageCall(async () => {
         requirePerson(origin, 'revokes a device folder');
-        const { serial, dir } = payload as { serial: string; dir?: string };
+        const { serial, dir } = payload;
         const removed = await revokeDeviceDir(serial, dir);
         deps.publish('host.storage_changed', { serial });
         return { removed };
       }),
     'host.helper': async (payload, origin) => {
       requirePerson(origin, 'reviews the on-device UI helper here');
-      return helperState(adbClient(), (payload as { serial: string }).serial);
+      return helperState(adbClient(), payload.serial);
     },
     'host.helper_install': async (payload, origin) => {
       requirePerson(origin, 'installs the on-device UI helper');
-      const { serial } = payload as { serial: string };
+      const { serial } = payload;
       await installHelper(adbClient(), serial).catch((err: unknown) => {
         throw new BusError('FAILED', err instanceof Error ? err.message : String(err));
       });
@@ -196,13 +197,13 @@ export function pageRequestHandlers(deps: PageRequestDeps): Record<string, Local
     },
     'host.helper_remove': async (payload, origin) => {
       requirePerson(origin, 'removes the on-device UI helper');
-      const { serial } = payload as { serial: string };
+      const { serial } = payload;
       await removeHelper(adbClient(), serial);
       return helperState(adbClient(), serial);
     },
     'host.activity': (payload, origin) => {
       requirePerson(origin, 'reads the activity log here');
-      return { entries: readActivity((payload as { limit: number }).limit) };
+      return { entries: readActivity(payload.limit) };
     },
     'host.standalone_sessions': (_payload, origin) => {
       requirePerson(origin, 'lists standalone sessions here');
