@@ -8,7 +8,7 @@ import { HostLink } from '../mcp/host-link.js';
 import type { BusClient } from '../bus/client.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
-import { createSessionState, sessionOrigin } from '../mcp/session.js';
+import { createSessionState, followsHost, sessionOrigin } from '../mcp/session.js';
 import { skillResource } from '../mcp/skill.js';
 import { DEFAULT_TOOLSETS, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
@@ -138,7 +138,7 @@ async function run(argv: string[]): Promise<number> {
 
   const session = createSessionState({
     project: selection,
-    mode: { kind: 'standalone', standaloneReason: null, followsHost: false, pinnedProject: null },
+    mode: { kind: 'standalone', standaloneReason: null },
     toolsets,
     bus: undefined as never,
   });
@@ -151,7 +151,10 @@ async function run(argv: string[]): Promise<number> {
         sessionId: session.sessionId,
         project: wanted,
         selectedBy: ownChoice,
-        origin: sessionOrigin({ ...session, mode: { ...session.mode, kind: 'attached' } }),
+        origin: sessionOrigin({
+          ...session,
+          mode: { kind: 'attached', pinnedProject: null, hostProject: null },
+        }),
         ...(explicit ? { toolsets } : {}),
       });
   if (outcome.kind === 'standalone' && attachOnly) {
@@ -178,7 +181,7 @@ async function run(argv: string[]): Promise<number> {
   /** Runs this session on its own actors from now on. */
   const goStandalone = (reason: string): void => {
     system = startActorSystem();
-    session.mode = { kind: 'standalone', standaloneReason: reason, followsHost: false, pinnedProject: null };
+    session.mode = { kind: 'standalone', standaloneReason: reason };
     session.bus = system.client(sessionOrigin(session));
     // Warm the main worker, so the next tool call does not pay for it.
     system.supervisor
@@ -206,8 +209,6 @@ async function run(argv: string[]): Promise<number> {
     const reply = outcome.reply;
     session.mode = {
       kind: 'attached',
-      standaloneReason: null,
-      followsHost: wanted === null,
       pinnedProject: wanted === null ? null : reply.project,
       hostProject: reply.project,
     };
@@ -219,7 +220,7 @@ async function run(argv: string[]): Promise<number> {
         resolveHostGone();
         return;
       }
-      if (session.mode.followsHost && session.project.root === null) {
+      if (followsHost(session.mode) && session.project.root === null) {
         session.project = selection;
       }
       goStandalone(HOST_QUIT_REASON);
@@ -236,7 +237,7 @@ async function run(argv: string[]): Promise<number> {
         return;
       }
       session.mode.hostProject = project;
-      if (session.mode.followsHost) {
+      if (session.mode.pinnedProject === null) {
         session.project = { root: project, selectedBy: project ? 'host' : null };
       }
     });

@@ -7,16 +7,33 @@ import type { Toolset } from './toolsets.js';
 export type SelectedBy = 'argument' | 'working_directory' | 'last_active_project' | 'host';
 
 /** Whether the session's actors run in this process or in a host. */
-export interface SessionMode {
-  kind: 'standalone' | 'attached';
-  /** Why it runs standalone (no host, the host refused, the host quit …); null when attached. */
-  standaloneReason: string | null;
-  /** Attached without a project of its own: it follows the host's project. */
-  followsHost: boolean;
-  /** Attached with a project of its own, which the host had open when it attached. */
-  pinnedProject: string | null;
-  /** Attached: the project the host has open now (kept current by the host's events). */
-  hostProject?: string | null;
+export type SessionMode =
+  | {
+      kind: 'standalone';
+      /** Why it runs standalone (no host, the host refused, the host quit …). */
+      standaloneReason: string | null;
+    }
+  | {
+      kind: 'attached';
+      /** The project of its own, which the host had open when it attached; null: it follows the host's. */
+      pinnedProject: string | null;
+      /** The project the host has open now (kept current by the host's events). */
+      hostProject: string | null;
+    };
+
+/** Attached without a project of its own: it follows the host's project. */
+export function followsHost(mode: SessionMode): boolean {
+  return mode.kind === 'attached' && mode.pinnedProject === null;
+}
+
+/** Why the session runs standalone; null when attached. */
+export function standaloneReason(mode: SessionMode): string | null {
+  return mode.kind === 'standalone' ? mode.standaloneReason : null;
+}
+
+/** The project an attached session is pinned to; null when it follows the host or runs standalone. */
+export function pinnedProject(mode: SessionMode): string | null {
+  return mode.kind === 'attached' ? mode.pinnedProject : null;
 }
 
 /** The state of one MCP session that tools read. The bus may be swapped under it (host gone). */

@@ -25,13 +25,7 @@ async function connect(name: string): Promise<{ client: Client; sessionId: strin
   const { createSessionState, sessionOrigin } = await fromDist<typeof Session>('mcp/session.ts');
   const session = createSessionState({
     project: { root: project, selectedBy: 'argument' },
-    mode: {
-      kind: 'attached',
-      standaloneReason: null,
-      followsHost: false,
-      pinnedProject: project,
-      hostProject: project,
-    },
+    mode: { kind: 'attached', pinnedProject: project, hostProject: project },
     toolsets: ['core'],
     bus: undefined as never,
   });

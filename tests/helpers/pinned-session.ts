@@ -10,13 +10,7 @@ import { TOOLSET_NAMES } from '../../src/mcp/toolsets.js';
 export function pinnedSession(bus: Bus, hostProject: string | null = '/work/a'): SessionState {
   return createSessionState({
     project: { root: '/work/a', selectedBy: 'argument' },
-    mode: {
-      kind: 'attached',
-      standaloneReason: null,
-      followsHost: false,
-      pinnedProject: '/work/a',
-      hostProject,
-    },
+    mode: { kind: 'attached', pinnedProject: '/work/a', hostProject },
     toolsets: [...TOOLSET_NAMES],
     bus: new LocalBusClient(bus, { kind: 'cli' }),
   });

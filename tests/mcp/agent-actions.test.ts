@@ -166,13 +166,13 @@ describe('agent actions from a frontend', () => {
     const { client, sessions, recorder, session } = await connect();
     await client.callTool({ name: 'get_device_info', arguments: { device_serial: 'emulator-5554' } });
     await client.callTool({ name: 'run_gradle_task', arguments: { task: 'assemble' } });
-    session.mode.hostProject = '/work/b';
+    session.mode = { kind: 'attached', pinnedProject: '/work/a', hostProject: '/work/b' };
     const refused = await client.callTool({
       name: 'set_device_orientation',
       arguments: { device_serial: 'emulator-5554' },
     });
     expect(refused.isError).toBe(true);
-    session.mode.hostProject = '/work/a';
+    session.mode = { kind: 'attached', pinnedProject: '/work/a', hostProject: '/work/a' };
     await client.callTool({ name: 'set_device_orientation', arguments: { device_serial: 'emulator-5554' } });
     await settled(recorder, 1);
     expect(sessions.received.map((e) => (e.payload as { tool: string }).tool)).toEqual([

@@ -113,7 +113,7 @@ describe('a pinned session whose project the host closed', () => {
     const { client, tools } = await connect(session);
     expect((await client.callTool({ name: 'list_build_variants', arguments: {} })).isError).toBeFalsy();
 
-    session.mode.hostProject = '/work/b'; // what the host's host.project event does
+    session.mode = { kind: 'attached', pinnedProject: '/work/a', hostProject: '/work/b' }; // what the host's host.project event does
     const refused = await client.callTool({ name: 'list_build_variants', arguments: {} });
     expect(refused.isError).toBe(true);
     const text = (refused.content as { text: string }[])[0]!.text;
@@ -123,7 +123,7 @@ describe('a pinned session whose project the host closed', () => {
 
     expect((await client.callTool({ name: 'list_devices', arguments: {} })).isError).toBeFalsy();
 
-    session.mode.hostProject = '/work/a'; // the user opened it again
+    session.mode = { kind: 'attached', pinnedProject: '/work/a', hostProject: '/work/a' }; // the user opened it again
     expect((await client.callTool({ name: 'list_build_variants', arguments: {} })).isError).toBeFalsy();
   });
 
@@ -131,7 +131,7 @@ describe('a pinned session whose project the host closed', () => {
     const session = pinnedOnOwnBus('/work/a');
     const { client } = await connect(session);
     expect((await client.readResource({ uri: 'android://manifest' })).contents).toHaveLength(1);
-    session.mode.hostProject = '/work/b';
+    session.mode = { kind: 'attached', pinnedProject: '/work/a', hostProject: '/work/b' };
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['android://project-info']);
     await expect(client.readResource({ uri: 'android://manifest' })).rejects.toMatchObject({ code: -32600 });

@@ -164,7 +164,7 @@ export class HttpSessions {
   /** The host opened another project: sessions follow it. */
   setHostProject(project: string | null): void {
     for (const s of this.sessions.values()) {
-      s.state.mode.hostProject = project;
+      s.state.mode = { kind: 'attached', pinnedProject: null, hostProject: project };
       s.state.project = { root: project, selectedBy: project ? 'host' : null };
     }
   }
@@ -218,13 +218,7 @@ export class HttpSessions {
     const project = this.deps.project();
     const state = createSessionState({
       project: { root: project, selectedBy: project ? 'host' : null },
-      mode: {
-        kind: 'attached',
-        standaloneReason: null,
-        followsHost: true,
-        pinnedProject: null,
-        hostProject: project,
-      },
+      mode: { kind: 'attached', pinnedProject: null, hostProject: project },
       toolsets,
       bus: undefined as never,
     });

@@ -11,7 +11,7 @@ import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import type { ToolContext } from '../define-tool.js';
-import { describeMode } from '../session.js';
+import { describeMode, standaloneReason } from '../session.js';
 
 const NO_PROJECT =
   'No Android project is selected. Start droidbus with --project PATH or from inside a Gradle project.';
@@ -262,7 +262,7 @@ export const getBuildStatus = defineTool({
       { root: ctx.session.project.root },
       { signal: ctx.signal },
     );
-    const mode = { mode: ctx.session.mode.kind, standalone_reason: ctx.session.mode.standaloneReason };
+    const mode = { mode: ctx.session.mode.kind, standalone_reason: standaloneReason(ctx.session.mode) };
     const lastView = last
       ? {
           id: last.id,

@@ -5,7 +5,13 @@ import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import type { ToolContext } from '../define-tool.js';
 import { requireRoot, runBuildForTool } from './build.js';
-import { describeMode, pinnedProjectClosed } from '../session.js';
+import {
+  describeMode,
+  followsHost,
+  pinnedProject,
+  pinnedProjectClosed,
+  standaloneReason,
+} from '../session.js';
 
 const projectInfoOutput = z.object({
   project_root: z.string().nullable(),
@@ -50,9 +56,9 @@ export async function projectInfo(
     open: (described?.exists ?? false) && closed === null,
     selected_by: session.project.selectedBy,
     mode: session.mode.kind,
-    standalone_reason: session.mode.standaloneReason,
-    follows_host: session.mode.followsHost,
-    pinned_project: session.mode.pinnedProject,
+    standalone_reason: standaloneReason(session.mode),
+    follows_host: followsHost(session.mode),
+    pinned_project: pinnedProject(session.mode),
     host_project: session.mode.kind === 'attached' ? (session.mode.hostProject ?? null) : null,
     hint: closed,
     trusted: described?.trusted ?? false,
