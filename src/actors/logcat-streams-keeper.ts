@@ -14,7 +14,7 @@ export function keepLogcatStreams(bus: Bus): () => void {
   const streaming = new Set<string>();
   const client = new LocalBusClient(bus, { kind: 'actor', address: 'logcat-keeper' });
   const offState = bus.subscribe('logcat.state', (payload) => {
-    const { serial, state } = payload as { serial: string; state: string };
+    const { serial, state } = payload;
     if (state === 'stopped') {
       streaming.delete(serial);
     } else {
@@ -22,7 +22,7 @@ export function keepLogcatStreams(bus: Bus): () => void {
     }
   });
   const offActor = bus.subscribe('actor.state', (payload) => {
-    const { address, state } = payload as { address: string; state: string };
+    const { address, state } = payload;
     if (address !== 'logcat' || state !== 'crashed') {
       return;
     }

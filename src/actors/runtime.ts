@@ -33,7 +33,7 @@ export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
   // Device actors live as long as their device: started when adb lists it as `device`, stopped
   // when it goes offline, unauthorized or away (their in-flight requests then fail UNAVAILABLE).
   bus.subscribe('device.state', (payload) => {
-    const { serial, state } = payload as { serial: string; state: string };
+    const { serial, state } = payload;
     const address = `device/${serial}`;
     if (state === 'device') {
       supervisor

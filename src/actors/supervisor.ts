@@ -285,7 +285,7 @@ export class Supervisor implements ActorEndpoint {
         break;
       }
       case 'event':
-        this.bus.publish(message.topic, message.payload);
+        this.bus.publishAny(message.topic, message.payload);
         break;
       case 'subscribe':
         message.topics.forEach((topic) => slot.topics.add(topic));

@@ -5,7 +5,7 @@ import type { WireError } from './errors.js';
 import type { Progress, RequestEnvelope } from './envelope.js';
 import type { Origin } from './origin.js';
 import { REQUESTS, addressOf, isRequestType } from './registry.js';
-import type { RequestType } from './registry.js';
+import type { EventOf, EventTopic, RequestType } from './registry.js';
 import { logger } from '../util/log.js';
 
 const log = logger('bus');
@@ -159,7 +159,12 @@ export class Bus {
   }
 
   /** Publishes an event to local listeners and to the actors that listen to its topic. */
-  publish(topic: string, payload: unknown): void {
+  publish<E extends EventTopic>(topic: E, payload: EventOf<E>): void {
+    this.publishAny(topic, payload);
+  }
+
+  /** Publishes what arrived from elsewhere under a topic it names (an actor thread's event). */
+  publishAny(topic: string, payload: unknown): void {
     this.events.emit(topic, payload);
     this.endpoint?.forwardEvent(topic, payload);
   }
@@ -168,7 +173,12 @@ export class Bus {
    * Listens to a topic. A listener that throws is logged and does not stop the others.
    * Returns the function that stops listening.
    */
-  subscribe(topic: string, listener: (payload: unknown) => void): () => void {
+  subscribe<E extends EventTopic>(topic: E, listener: (payload: EventOf<E>) => void): () => void {
+    return this.subscribeAny(topic, listener as (payload: unknown) => void);
+  }
+
+  /** Listens to a topic whose name arrived from elsewhere (a socket client's subscription). */
+  subscribeAny(topic: string, listener: (payload: unknown) => void): () => void {
     return this.events.on(topic, (payload: unknown) => {
       try {
         listener(payload);

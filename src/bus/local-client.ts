@@ -61,7 +61,7 @@ export class LocalBusClient implements BusClient {
   }
 
   on<E extends EventTopic>(topic: E, listener: (payload: EventOf<E>) => void): () => void {
-    const off = this.bus.subscribe(topic, listener as (payload: unknown) => void);
+    const off = this.bus.subscribe(topic, listener);
     this.unsubscribers.add(off);
     return () => {
       off();

@@ -174,7 +174,7 @@ export function serveBusConnection(socket: net.Socket, options: ServeConnectionO
           if (isEventTopic(topic) && !subscriptions.has(topic)) {
             subscriptions.set(
               topic,
-              bus.subscribe(topic, (payload) => send({ kind: 'event', topic, payload })),
+              bus.subscribeAny(topic, (payload) => send({ kind: 'event', topic, payload })),
             );
           }
         }

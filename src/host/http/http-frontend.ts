@@ -187,7 +187,7 @@ export async function startHttpFrontend(
   const probe = startEventLoopProbe();
   const sessions = new HttpSessions({ ...deps, settings: () => reader.read(), probe });
   const offProject = deps.system.bus.subscribe('host.project', (payload) =>
-    sessions.setHostProject((payload as { project: string | null }).project),
+    sessions.setHostProject(payload.project),
   );
 
   let tls: TlsMaterial | null = null;

@@ -26,6 +26,7 @@ function adbClient(): AdbClient {
 import { listSessionRecords } from '../../store/session-records.js';
 import { readSettings } from '../../store/settings.js';
 import type { HostHandlers } from '../host-endpoint.js';
+import type { EventOf } from '../../bus/registry.js';
 import type { hostPageRequests } from '../../bus/messages/host-page.js';
 
 /** What the page's host requests read from the running host. */
@@ -36,7 +37,7 @@ export interface PageRequestDeps {
   sessions(): AttachedSession[];
   /** A fresh one-time login link, or null when the host serves no page. */
   pageLink(): { url: string; expires_at: string } | null;
-  publish(topic: 'host.trust_changed' | 'host.storage_changed', payload: unknown): void;
+  publish<E extends 'host.trust_changed' | 'host.storage_changed'>(topic: E, payload: EventOf<E>): void;
 }
 
 /**
