@@ -1,7 +1,9 @@
-import type { WireError } from '../bus/errors.js';
 import { SESSION_LIMITS } from '../bus/messages/sessions.js';
 
-/** Where and how an actor kind runs. The module itself is loaded only inside its worker thread. */
+/**
+ * Where and how an actor kind runs; every instance is started by its first request. The module
+ * itself is loaded only inside its worker thread.
+ */
 export interface KindConfig {
   /** The module that default-exports the kind's `defineActor(…)`. */
   module: URL;
@@ -9,10 +11,6 @@ export interface KindConfig {
   group: string;
   /** Requests waiting or running at once; one more is answered BUSY. */
   mailbox: number;
-  /** Started by its first request. Kinds with one instance per device are started explicitly. */
-  spawnOnDemand: boolean;
-  /** What a request to an instance that does not run answers (for kinds started explicitly). */
-  missing?: (key: string | undefined) => WireError;
 }
 
 /** Threads per worker group. Device actors share a few threads so memory stays flat with device count. */
@@ -31,57 +29,48 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     module: new URL('./system/system-actor.js', import.meta.url),
     group: 'main',
     mailbox: 64,
-    spawnOnDemand: true,
   },
   devices: {
     module: new URL('./devices/devices-actor.js', import.meta.url),
     group: 'main',
     mailbox: 256,
-    spawnOnDemand: true,
   },
   device: {
     module: new URL('./device/device-actor.js', import.meta.url),
     group: 'devices',
     mailbox: 64,
-    spawnOnDemand: true,
   },
   project: {
     module: new URL('./project/project-actor.js', import.meta.url),
     group: 'main',
     mailbox: 64,
-    spawnOnDemand: true,
   },
   logcat: {
     module: new URL('./logcat/logcat-actor.js', import.meta.url),
     group: 'logcat',
     mailbox: 256,
-    spawnOnDemand: true,
   },
   retrace: {
     module: new URL('./retrace/retrace-actor.js', import.meta.url),
     group: 'main',
     mailbox: 64,
-    spawnOnDemand: true,
   },
   build: {
     module: new URL('./build/build-actor.js', import.meta.url),
     group: 'build',
     mailbox: 64,
-    spawnOnDemand: true,
   },
   // The SDK's emulators: listing AVDs, starting them (a child process each) and stopping them.
   avd: {
     module: new URL('./avd/avd-actor.js', import.meta.url),
     group: 'main',
     mailbox: 32,
-    spawnOnDemand: true,
   },
   sessions: {
     module: new URL('./sessions/sessions-actor.js', import.meta.url),
     group: 'main',
     // Agent actions beyond it are answered BUSY and counted as dropped by the frontend.
     mailbox: SESSION_LIMITS.maxPendingEvents,
-    spawnOnDemand: true,
   },
 };
 

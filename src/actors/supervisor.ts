@@ -110,17 +110,6 @@ export class Supervisor implements ActorEndpoint {
         this.answer(envelope.id, { code: 'INVALID', message: `no actor kind '${kind}'` });
         return;
       }
-      if (!config.spawnOnDemand) {
-        this.answer(
-          envelope.id,
-          config.missing?.(key) ?? {
-            code: 'NOT_FOUND',
-            message: `no ${address} actor is running`,
-            actor: address,
-          },
-        );
-        return;
-      }
       const spawned = this.place(kind, key);
       if ('code' in spawned) {
         this.answer(envelope.id, spawned);

@@ -98,7 +98,6 @@ describe.each([
           module: new URL('../../dist/actors/system/system-actor.js', import.meta.url),
           group: 'main',
           mailbox: 2,
-          spawnOnDemand: true,
         },
       },
     });

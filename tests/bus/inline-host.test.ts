@@ -22,7 +22,6 @@ function fixtureKind(name: string, mailbox = 16): Record<string, KindConfig> {
       module: new URL(`../fixtures/actors/${name}`, import.meta.url),
       group: 'main',
       mailbox,
-      spawnOnDemand: true,
     },
   };
 }
