@@ -45,17 +45,14 @@ beforeAll(async () => {
   });
   client = opened.client;
   // The device actor runs once the host has seen the device.
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const { devices } = await client.request('devices.list', {});
-    if (devices.some((d) => d.serial === serial && d.state === 'device')) {
-      break;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`the host never listed ${serial}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor(
+    async () =>
+      (await client.request('devices.list', {})).devices.some(
+        (d) => d.serial === serial && d.state === 'device',
+      ),
+    `the host to list ${serial}`,
+    20_000,
+  );
 });
 afterAll(async () => {
   await client?.close();
