@@ -12,6 +12,7 @@ import type { EventOf } from '../../src/bus/registry.js';
 import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
+import { until as poll } from '../helpers/until.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 
 const home = tempDir('droidbus-logcat-actor-home-');
@@ -23,13 +24,7 @@ const states: EventOf<'logcat.state'>[] = [];
 const crashes: EventOf<'logcat.crash'>[] = [];
 
 async function until(what: string, done: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await poll(what, () => (done() ? true : undefined), ms);
 }
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { startMcp } from './mcp-client.js';
 import type { McpSessionHandle } from './mcp-client.js';
 import { tempDir } from './paths.js';
 import { startSimFarm } from './sim-farm.js';
+import { until } from './until.js';
 import type { SimFarm, SimFarmOptions } from './sim-farm.js';
 
 export interface ToolOutcome {
@@ -95,20 +96,5 @@ export async function eventually<T>(
   timeoutMs = 10_000,
   what = 'the condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) {
-        return value;
-      }
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return until(what, check, timeoutMs, { retryErrors: true });
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { until } from './until.js';
 import { CLI } from './paths.js';
 
 /**
@@ -20,17 +21,15 @@ export async function waitFor<T>(
   what: string,
   timeoutMs = 15_000,
 ): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) {
-      return value as NonNullable<T>;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return until(
+    what,
+    async () => {
+      const value = await check();
+      return value ? (value as NonNullable<T>) : undefined;
+    },
+    timeoutMs,
+    { everyMs: 20 },
+  );
 }
 
 export interface HostProcess {

@@ -8,6 +8,7 @@ import { AgentActionRecorder } from '../../src/mcp/agent-actions.js';
 import { defineTool, ToolError, type ToolDefinition } from '../../src/mcp/define-tool.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { SessionState } from '../../src/mcp/session.js';
+import { until } from '../helpers/until.js';
 import { pinnedSession } from '../helpers/pinned-session.js';
 
 /**
@@ -118,13 +119,12 @@ async function connect(capacity?: number, hostProject: string | null = '/work/a'
 }
 
 async function settled(recorder: AgentActionRecorder, sent: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (recorder.stats().recorded + recorder.stats().dropped < sent) {
-    if (Date.now() > deadline) {
-      throw new Error('the agent actions did not settle');
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await until(
+    'the agent actions to settle',
+    () => (recorder.stats().recorded + recorder.stats().dropped >= sent ? true : undefined),
+    5_000,
+    { everyMs: 5 },
+  );
 }
 
 describe('agent actions from a frontend', () => {

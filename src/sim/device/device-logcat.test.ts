@@ -3,6 +3,7 @@ import { writeApk } from '../../util/apk.js';
 import { sampleDexMarker, SAMPLE_CRASH_TRACE } from '../sample-app.js';
 import type { ShellIo, SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
+import { until as poll } from '../../../tests/helpers/until.js';
 import { createSimDevice } from './index.js';
 
 const identity = {
@@ -48,13 +49,7 @@ function start(d: SimDevice, line: string): { output: () => string; stop: () => 
 }
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error('condition not reached before the deadline');
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await poll('the condition', () => (check() ? true : undefined), ms, { everyMs: 5 });
 }
 
 describe('logcat', () => {
