@@ -65,6 +65,22 @@ const overlaysSchema = z.object({
   note: z.string(),
 });
 
+/** One shown row of a hierarchy capture: its tree path, indentation, window, texts, place and state flags. */
+export const hierarchyRowSchema = z.object({
+  tree_path: z.string(),
+  /** Indentation level: how many shown ancestors the row has. */
+  level: z.number().int(),
+  window: z.number().int(),
+  class: z.string(),
+  text: z.string(),
+  content_desc: z.string(),
+  resource_id: z.string(),
+  hint: z.string(),
+  bounds: boundsSchema,
+  center: pointSchema,
+  flags: z.array(z.string()),
+});
+
 /** What every capture-based answer carries about the screen it read. */
 export const screenSchema = z.object({
   screen_hash: z.string(),
@@ -140,21 +156,7 @@ export const uiRequests = {
     }),
     response: screenSchema.extend({
       text: z.string(),
-      rows: z.array(
-        z
-          .object({
-            tree_path: z.string(),
-            level: z.number(),
-            class: z.string(),
-            text: z.string(),
-            content_desc: z.string(),
-            resource_id: z.string(),
-            bounds: boundsSchema,
-            center: pointSchema,
-            flags: z.array(z.string()),
-          })
-          .loose(),
-      ),
+      rows: z.array(hierarchyRowSchema),
       total_rows: z.number().int(),
       truncated: z.boolean(),
       /** The capture's windows, in tree-path order (the first element of their nodes' paths). */

@@ -1,7 +1,7 @@
 /** The ui tools that read the screen, find elements and wait; `uiTools` collects every ui tool. */
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { boundsSchema, pointSchema, treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
+import { hierarchyRowSchema, treePathSchema, uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
@@ -26,19 +26,13 @@ import {
 } from './ui-shared.js';
 import { uiActTools } from './ui-act.js';
 
-/** A row of get_ui_hierarchy's structured answer: the texts as the device gave them. */
-const hierarchyRowOutput = z.object({
-  tree_path: z.string(),
-  level: z.number().int(),
-  window: z.number().int(),
-  class: z.string(),
-  text: z.string().optional(),
-  content_desc: z.string().optional(),
-  resource_id: z.string().optional(),
-  hint: z.string().optional(),
-  bounds: boundsSchema,
-  center: pointSchema,
-  flags: z.array(z.string()).optional(),
+/** A row of get_ui_hierarchy's structured answer: the bus row without its empty texts and flags. */
+const hierarchyRowOutput = hierarchyRowSchema.partial({
+  text: true,
+  content_desc: true,
+  resource_id: true,
+  hint: true,
+  flags: true,
 });
 type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
 
