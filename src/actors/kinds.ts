@@ -66,6 +66,12 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     group: 'main',
     mailbox: 32,
   },
+  // Run configurations run as Run App runs them: a workflow over the project, build and device actors.
+  run: {
+    module: new URL('./run/run-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 32,
+  },
   sessions: {
     module: new URL('./sessions/sessions-actor.js', import.meta.url),
     group: 'main',

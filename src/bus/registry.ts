@@ -14,6 +14,7 @@ import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
 import { adminRequests } from './messages/admin.js';
 import { sessionsRequests } from './messages/sessions.js';
+import { runRequests } from './messages/run.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -29,6 +30,7 @@ export const REQUESTS = {
   ...extrasRequests,
   ...adminRequests,
   ...sessionsRequests,
+  ...runRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

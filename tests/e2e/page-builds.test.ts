@@ -101,6 +101,21 @@ describe('the page steering agents', () => {
     expect(textOf(built)).toContain('BUILD SUCCESSFUL');
   });
 
+  it('runs a run configuration from the page through the same bus request as the tool: built, installed, launched', async () => {
+    await view('Builds');
+    const panel = page.locator('section[aria-labelledby="run-configurations-h"]');
+    await panel.getByLabel('Device').selectOption(serial);
+    await panel.getByRole('button', { name: 'Run app (demoDebug)' }).click();
+    const outcome = panel.locator('p[data-outcome]');
+    await outcome.waitFor({ timeout: 40_000 });
+    expect(await outcome.getAttribute('data-outcome')).toBe('done');
+    expect(await outcome.textContent()).toMatch(new RegExp(`launched .* on ${serial}`));
+    // The person ran it: the build is theirs in the history, and the app now runs on that device.
+    expect(readHistory(home.dir).at(-1)?.origin).toEqual({ kind: 'host' });
+    const pid = await server.adb(['-s', serial, 'shell', `pidof ${PKG}.debug`]);
+    expect(pid.stdout.trim()).toMatch(/^\d+$/);
+  });
+
   it("streams an agent's build into the Builds view and cancels it from the page; the agent sees who cancelled it", async () => {
     await view('Builds');
     const running = call('run_gradle_task', { task: 'assembleDemoDebug' });
@@ -127,7 +142,13 @@ describe('the page steering agents', () => {
 
   it("shows a build's diagnostics linked to where they are, and the output line Gradle printed them on", async () => {
     const history = page.getByRole('table', { name: 'Build history' });
-    await history.locator('tr', { hasText: 'success' }).first().getByRole('button').click();
+    // The agent's first build compiled the sources (the page's run found them up to date).
+    await history
+      .locator('tr', { hasText: 'success' })
+      .filter({ hasText: 'droidbus-e2e' })
+      .first()
+      .getByRole('button')
+      .click();
     const details = page.locator('section[aria-labelledby="build-details-h"]');
     await details.waitFor();
     const loc = details.locator('.diag a.loc').first();

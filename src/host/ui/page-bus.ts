@@ -5,8 +5,9 @@ import type { EventTopic, RequestType } from '../../bus/registry.js';
 
 /**
  * What the page may ask the bus. The page is one more client of the host's bus, asking as the
- * host's person (origin `host`); this list keeps it to what its views need — no `build.run`, no
- * device input, nothing that runs an agent's tool on its behalf.
+ * host's person (origin `host`); this list keeps it to what its views need — no bare `build.run`,
+ * no device input, nothing that runs an agent's tool on its behalf. `run.configuration` is the
+ * person's Run button: the build, install and launch of a configuration, under the same rules.
  */
 const PAGE_REQUEST_TYPES: readonly RequestType[] = [
   'host.info',
@@ -41,6 +42,8 @@ const PAGE_REQUEST_TYPES: readonly RequestType[] = [
   'retrace.crash',
   'project.describe',
   'project.scope',
+  'project.run_configurations',
+  'run.configuration',
   'sessions.list',
   'sessions.get',
   'sessions.compare',
@@ -59,8 +62,10 @@ export function pageTopics(): EventTopic[] {
   return Object.keys(EVENTS).filter((t): t is EventTopic => isEventTopic(t) && PAGE_TOPIC_PATTERN.test(t));
 }
 
-/** The longest the page waits for one answer. */
+/** The longest the page waits for one answer … */
 const PAGE_REQUEST_MAX_MS = 60_000;
+/** … but for a run, which lasts as long as its build (it shows in Running build meanwhile). */
+const PAGE_LONG_REQUESTS: ReadonlySet<RequestType> = new Set(['run.configuration']);
 
 /** A bus outcome as the page's API answers it. */
 export type PageBusAnswer =
@@ -82,7 +87,9 @@ export async function pageRequest(
   }
   try {
     const value = await bus.request(type, (payload ?? {}) as never, {
-      timeoutMs: Math.min(REQUESTS[type].timeoutMs, PAGE_REQUEST_MAX_MS),
+      timeoutMs: PAGE_LONG_REQUESTS.has(type)
+        ? REQUESTS[type].timeoutMs
+        : Math.min(REQUESTS[type].timeoutMs, PAGE_REQUEST_MAX_MS),
       ...(signal ? { signal } : {}),
     });
     return { ok: true, value };

@@ -10,6 +10,7 @@ import { originSchema, type Origin } from '../../bus/origin.js';
 import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
+import type { ResponseOf } from '../../bus/registry.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode, standaloneReason } from '../session.js';
 
@@ -97,7 +98,7 @@ export async function runBuildForTool(
   variant: string | null,
 ): Promise<{ text: string; structured: BuildResultOutput; record: BuildRecord }> {
   const root = requireRoot(ctx);
-  const { record, errors, what_went_wrong } = await ctx.bus.request(
+  const built = await ctx.bus.request(
     'build.run',
     { root, task, variant, want_progress: ctx.wantsProgress },
     {
@@ -107,6 +108,15 @@ export async function runBuildForTool(
       onProgress: (p) => ctx.progress(p),
     },
   );
+  return buildAnswer(built, ctx);
+}
+
+/** A build's answer as the model reads it: the result, its APKs and mappings, or its first errors. */
+export function buildAnswer(
+  built: ResponseOf<'build.run'>,
+  ctx: ToolContext,
+): { text: string; structured: BuildResultOutput; record: BuildRecord } {
+  const { record, errors, what_went_wrong } = built;
   const structured: BuildResultOutput = {
     build_id: record.id,
     task: record.task,

@@ -3,6 +3,7 @@ import { bus } from '../api';
 import type { EventOf, ResponseOf } from '../api';
 import { basename, duration, originLabel, when } from '../format';
 import { useAction, useBus, useEvent, useInterval } from '../hooks';
+import { RunConfigurations } from './run-configurations';
 
 type BuildRecord = ResponseOf<'build.history'>['records'][number];
 type Diagnostic = ResponseOf<'build.errors'>['diagnostics'][number];
@@ -413,6 +414,7 @@ export function BuildsView() {
   return (
     <>
       <RunningBuild onDone={history.reload} />
+      <RunConfigurations onRan={history.reload} />
       {selected && <BuildDetails record={selected} onClose={() => setSelected(null)} />}
       <section aria-labelledby="history-h">
         <h3 id="history-h">History</h3>
