@@ -15,16 +15,21 @@ const sizes = measureCode(process.cwd());
 if (args.includes('--json')) {
   console.log(JSON.stringify(sizes, null, 2));
 } else {
-  console.log(`functions: ${sizes.functions.length}, over 100 lines: ${sizes.functions.filter((f) => f.lines > 100).length}, over ${FUNCTION_LIMIT}: ${sizes.functions.filter((f) => f.lines > FUNCTION_LIMIT).length}`);
+  console.log(
+    `functions: ${sizes.functions.length}, over 100 lines: ${sizes.functions.filter((f) => f.lines > 100).length}, over ${FUNCTION_LIMIT}: ${sizes.functions.filter((f) => f.lines > FUNCTION_LIMIT).length}`,
+  );
   console.log(`largest functions:`);
   for (const f of sizes.functions.slice(0, top)) {
     console.log(`  ${String(f.lines).padStart(5)}  ${f.file}:${f.line}  ${f.name}`);
   }
-  console.log(`files: ${sizes.files.length}, over ${FILE_LIMIT} lines: ${sizes.files.filter((f) => f.lines > FILE_LIMIT).length}`);
+  console.log(
+    `files: ${sizes.files.length}, over ${FILE_LIMIT} lines: ${sizes.files.filter((f) => f.lines > FILE_LIMIT).length}`,
+  );
   console.log(`largest files:`);
   for (const f of sizes.files.slice(0, top)) {
     console.log(`  ${String(f.lines).padStart(5)}  ${f.file}`);
   }
 }
-const broken = sizes.functions.some((f) => f.lines > FUNCTION_LIMIT) || sizes.files.some((f) => f.lines > FILE_LIMIT);
+const broken =
+  sizes.functions.some((f) => f.lines > FUNCTION_LIMIT) || sizes.files.some((f) => f.lines > FILE_LIMIT);
 process.exitCode = broken ? 1 : 0;

@@ -1,18 +1,2 @@
-import { z } from 'zod';
-
-/** Who asked for something: recorded with builds (origin, cancelled_by) and agent actions. */
-export const originSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('agent'),
-    session_id: z.string().max(200),
-    client_name: z.string().max(200).nullable(),
-    standalone: z.boolean(),
-  }),
-  /** The person at the host (its page or its command line). */
-  z.object({ kind: z.literal('host') }),
-  /** The host quitting. */
-  z.object({ kind: z.literal('host_quit') }),
-  z.object({ kind: z.literal('actor'), address: z.string().max(300) }),
-  z.object({ kind: z.literal('cli') }),
-]);
-export type Origin = z.infer<typeof originSchema>;
+/** Who asked: the shape the data files keep (`src/store/formats/origin.ts`), carried as is. */
+export { originSchema, type Origin } from '../store/formats/origin.js';

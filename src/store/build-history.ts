@@ -1,12 +1,13 @@
 /**
  * `<data dir>/build-history.json`: every process's builds, newest last, at most MAX_HISTORY. It is
  * changed only under the data lock and written atomically, so two processes finishing builds at
- * once both land and a reader never sees half a file. Records that do not parse (a newer or older
- * droidbus wrote them) are skipped when read and kept when rewritten.
+ * once both land and a reader never sees half a file. Its record format is `formats/build-record.ts`
+ * (versioned; records of every earlier version parse, `build-history.test.ts` loads one). Records
+ * that do not parse (a newer droidbus wrote them) are skipped when read and kept when rewritten.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildRecordSchema, type BuildRecord } from '../bus/messages/build.js';
+import { BUILD_HISTORY_VERSION, buildRecordSchema, type BuildRecord } from './formats/build-record.js';
 import { writeFileAtomic } from './atomic.js';
 import { dataDirPath, ensureDataDir } from './data-dir.js';
 import { withDataLock } from './lock.js';
@@ -68,6 +69,10 @@ export async function appendHistory(record: BuildRecord): Promise<void> {
     const builds = readRaw().filter((b) => (b as { id?: unknown } | null)?.id !== record.id);
     builds.push(record);
     const kept = builds.slice(-MAX_HISTORY);
-    writeFileAtomic(historyPath(), JSON.stringify({ version: 1, builds: kept }, null, 1) + '\n', 0o600);
+    writeFileAtomic(
+      historyPath(),
+      JSON.stringify({ version: BUILD_HISTORY_VERSION, builds: kept }, null, 1) + '\n',
+      0o600,
+    );
   });
 }

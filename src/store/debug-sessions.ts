@@ -18,7 +18,7 @@ import {
   type IndexEntry,
   type IndexFile,
   type SessionFile,
-} from './debug-session-file.js';
+} from './formats/debug-session.js';
 
 const log = logger('debug-sessions');
 

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { installRecordSchema } from '../bus/messages/app-events.js';
-import type { InstallRecord } from '../bus/messages/app-events.js';
+import {
+  INSTALL_RECORDS_VERSION,
+  installRecordSchema,
+  type InstallRecord,
+} from './formats/install-record.js';
 import { writeFileAtomic } from './atomic.js';
 import { dataDirPath, ensureDataDir } from './data-dir.js';
 import { withDataLock } from './lock.js';
@@ -9,7 +12,8 @@ import { withDataLock } from './lock.js';
 /**
  * installed-builds.json: every APK droidbus installed, per device and package, hashed and matched
  * to the build that wrote it — how a crash on a device finds its build's mapping, and how a debug
- * session knows what was installed.
+ * session knows what was installed. Its record format is `formats/install-record.ts`; records that
+ * do not parse (a newer droidbus wrote them) are skipped when read and kept when rewritten.
  */
 export { installRecordSchema };
 export type { InstallRecord };
@@ -21,25 +25,30 @@ function filePath(): string {
   return path.join(dataDirPath(), 'installed-builds.json');
 }
 
-/** Every install record, oldest first. */
-export function readInstallRecords(): InstallRecord[] {
+function readRaw(): unknown[] {
   try {
-    const raw = JSON.parse(readFileSync(filePath(), 'utf8')) as { installs?: unknown[] };
-    return (raw.installs ?? []).flatMap((r) => {
-      const parsed = installRecordSchema.safeParse(r);
-      return parsed.success ? [parsed.data] : [];
-    });
+    const raw = JSON.parse(readFileSync(filePath(), 'utf8')) as { installs?: unknown };
+    return Array.isArray(raw.installs) ? raw.installs : [];
   } catch {
     return [];
   }
+}
+
+/** Every install record, oldest first. */
+export function readInstallRecords(): InstallRecord[] {
+  return readRaw().flatMap((r) => {
+    const parsed = installRecordSchema.safeParse(r);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /** Appends an install record (atomic, under the data lock). */
 export async function recordInstall(record: InstallRecord): Promise<void> {
   ensureDataDir();
   await withDataLock(() => {
-    const all = [...readInstallRecords(), record].slice(-MAX_INSTALL_RECORDS);
-    writeFileAtomic(filePath(), JSON.stringify({ version: 1, installs: all }, null, 1) + '\n', 0o600);
+    const all = [...readRaw(), record].slice(-MAX_INSTALL_RECORDS);
+    const text = JSON.stringify({ version: INSTALL_RECORDS_VERSION, installs: all }, null, 1) + '\n';
+    writeFileAtomic(filePath(), text, 0o600);
   });
 }
 

@@ -34,7 +34,11 @@ function nameOf(node: ts.Node, source: ts.SourceFile): string {
     return named.name.getText(source);
   }
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) {
+  if (
+    ts.isVariableDeclaration(parent) ||
+    ts.isPropertyAssignment(parent) ||
+    ts.isPropertyDeclaration(parent)
+  ) {
     return parent.name.getText(source);
   }
   if (ts.isCallExpression(parent)) {
@@ -56,7 +60,12 @@ export function measureCode(root: string): CodeSizes {
       if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
         const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
         const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-        functions.push({ file: relative, line: start + 1, name: nameOf(node, source), lines: end - start + 1 });
+        functions.push({
+          file: relative,
+          line: start + 1,
+          name: nameOf(node, source),
+          lines: end - start + 1,
+        });
       }
       ts.forEachChild(node, visit);
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { SessionBuild } from '../../bus/messages/sessions.js';
-import type { SessionFile } from '../../store/debug-session-file.js';
+import type { SessionFile } from '../../store/formats/debug-session.js';
 import { compareSessions, defaultPair } from './session-compare.js';
 import { addCrash, appendEvent, newSession, summarize } from './session-model.js';
 

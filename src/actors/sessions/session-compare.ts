@@ -7,7 +7,7 @@
  */
 import type { ResponseOf } from '../../bus/registry.js';
 import { SESSION_LIMITS, type BuildSource } from '../../bus/messages/sessions.js';
-import type { IndexEntry, SessionFile } from '../../store/debug-session-file.js';
+import type { IndexEntry, SessionFile } from '../../store/formats/debug-session.js';
 import { describeActor } from './describe-actor.js';
 import { summarize } from './session-model.js';
 import { toSummary } from './session-views.js';

@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import { SESSION_LIMITS, type SessionBuild } from '../../bus/messages/sessions.js';
-import type { IndexEntry, SessionFile } from '../../store/debug-session-file.js';
-import { SESSION_FILE_VERSION } from '../../store/debug-session-file.js';
+import type { IndexEntry, SessionFile } from '../../store/formats/debug-session.js';
+import { SESSION_FILE_VERSION } from '../../store/formats/debug-session.js';
 import {
   deleteSessionFile,
   readIndex,

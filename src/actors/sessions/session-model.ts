@@ -8,8 +8,13 @@
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { BuildRecord } from '../../bus/messages/build.js';
 import { SESSION_LIMITS, type SessionBuild, type SessionState } from '../../bus/messages/sessions.js';
-import type { CrashRecord, IndexEntry, SessionFile, TimelineEvent } from '../../store/debug-session-file.js';
-import { SESSION_FILE_VERSION } from '../../store/debug-session-file.js';
+import type {
+  CrashRecord,
+  IndexEntry,
+  SessionFile,
+  TimelineEvent,
+} from '../../store/formats/debug-session.js';
+import { SESSION_FILE_VERSION } from '../../store/formats/debug-session.js';
 import { describeActor } from './describe-actor.js';
 
 /** An open session with no event for this long reads as idle. */

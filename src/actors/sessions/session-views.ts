@@ -6,7 +6,7 @@
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { SessionSummary } from '../../bus/messages/sessions.js';
 import { SESSION_LIMITS } from '../../bus/messages/sessions.js';
-import type { IndexEntry, SessionFile, TimelineKind } from '../../store/debug-session-file.js';
+import type { IndexEntry, SessionFile, TimelineKind } from '../../store/formats/debug-session.js';
 import { describeActor } from './describe-actor.js';
 import { effectiveState, summarize } from './session-model.js';
 

@@ -12,7 +12,7 @@ import type { CrashContext } from '../../bus/messages/logcat.js';
 import { SESSION_LIMITS, type SessionBuild } from '../../bus/messages/sessions.js';
 import { fail } from '../../bus/errors.js';
 import { readHistory } from '../../store/build-history.js';
-import type { IndexEntry, SessionFile } from '../../store/debug-session-file.js';
+import type { IndexEntry, SessionFile } from '../../store/formats/debug-session.js';
 import { readIndex, readSessionFile } from '../../store/debug-sessions.js';
 import type { ActorContext } from '../actor.js';
 import { adbClient } from '../adb-instance.js';

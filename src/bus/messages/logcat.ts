@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { crashKindSchema } from '../../store/formats/debug-session.js';
 import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { packageScopeSchema } from './project.js';
@@ -21,7 +22,8 @@ export const packageNameSchema = z
   .describe('Android package name (application id), e.g. com.example.app');
 
 export const logLevelSchema = z.enum(['V', 'D', 'I', 'W', 'E', 'F']);
-export const crashKindSchema = z.enum(['java', 'native', 'anr']);
+// Crash kinds are kept in debug-session files too.
+export { crashKindSchema };
 
 const launchSchema = z.object({
   kind: z.enum(['displayed', 'fully_drawn']),

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { defineRequest } from '../contract.js';
 import { originSchema } from '../origin.js';
-import { buildFileHashSchema, resolvedDependenciesSchema } from './build.js';
 import { crashKindSchema, packageNameSchema } from './logcat.js';
+import {
+  attributionSchema,
+  buildSourceSchema,
+  sessionBuildSchema,
+  sessionStateSchema,
+  sessionSummarySchema,
+  type Attribution,
+  type BuildSource,
+  type SessionBuild,
+  type SessionCounts,
+  type SessionState,
+  type SessionSummary,
+} from '../../store/formats/debug-session.js';
 
 /**
  * Requests of the sessions actor: debug sessions (one per install per device and package, with
@@ -34,96 +46,14 @@ export const SESSION_LIMITS = {
   maxPendingEvents: 256,
 } as const;
 
-export const sessionStateSchema = z.enum(['open', 'closed', 'superseded', 'ended', 'idle']);
-export type SessionState = z.infer<typeof sessionStateSchema>;
-
 export const sessionIdSchema = z
   .string()
   .regex(/^ds-[0-9a-z]{6,40}$/, 'a debug session id as list_debug_sessions shows it (ds-…)')
   .describe('A debug session id from list_debug_sessions (ds-…)');
 
-/** How a crash is tied to the install it happened under. */
-export const attributionSchema = z.object({
-  method: z.enum(['install_record', 'unattributed']),
-  /** True when the device confirmed it: the crashed process started after the install, or the APK hash still matches. */
-  verified: z.boolean(),
-  reason: z.string(),
-});
-export type Attribution = z.infer<typeof attributionSchema>;
-
-/** Where a build's sources came from; null fields were not recorded by that build. */
-export const buildSourceSchema = z.object({
-  commit: z.string().nullable(),
-  branch: z.string().nullable(),
-  /** null when git could not say (no repository). */
-  uncommitted_changes: z.boolean().nullable(),
-  changed_files: z.array(z.string()),
-  changed_files_truncated: z.boolean(),
-  /** Why there is no commit (not a repository, git missing, no commits yet); null when there is one. */
-  no_commit_because: z.string().nullable(),
-  gradle_version: z.string().nullable(),
-  jdk_version: z.string().nullable(),
-  java_home: z.string().nullable(),
-  agp_version: z.string().nullable(),
-  /** Resolved dependency versions, when the build's output printed a dependency report. */
-  dependencies: resolvedDependenciesSchema.nullable(),
-  /** Build-file hashes taken when the build started; null for builds recorded before droidbus kept them. */
-  build_files: z.array(buildFileHashSchema).nullable(),
-});
-export type BuildSource = z.infer<typeof buildSourceSchema>;
-
-/** The build a session's install came from, as it was recorded when the session opened. */
-export const sessionBuildSchema = z.object({
-  id: z.string(),
-  task: z.string(),
-  module: z.string().nullable(),
-  variant: z.string().nullable(),
-  version_code: z.number().int().nullable(),
-  version_name: z.string().nullable(),
-  apk_sha256: z.string(),
-  mapping_sha256: z.array(z.string()),
-  map_ids: z.array(z.string()),
-  ended_at: z.string(),
-  source: buildSourceSchema.nullable(),
-});
-export type SessionBuild = z.infer<typeof sessionBuildSchema>;
-
-const countsSchema = z.object({
-  launches: z.number().int(),
-  crashes: z.number().int(),
-  anrs: z.number().int(),
-  exits: z.number().int(),
-  stops: z.number().int(),
-  agent_actions: z.number().int(),
-  /** Timeline events recorded in all (kept and dropped). */
-  events: z.number().int(),
-});
-export type SessionCounts = z.infer<typeof countsSchema>;
-
-/** One line of list_debug_sessions. */
-export const sessionSummarySchema = z.object({
-  id: z.string(),
-  state: sessionStateSchema,
-  state_reason: z.string().nullable(),
-  package: z.string(),
-  device: z.string(),
-  device_model: z.string().nullable(),
-  avd_name: z.string().nullable(),
-  project_root: z.string().nullable(),
-  module: z.string().nullable(),
-  variant: z.string().nullable(),
-  /** `build b… :app demoDebug`, `no build record` (the build left the history), or `unattributed` (no build matched the APK). */
-  build_label: z.string(),
-  build_id: z.string().nullable(),
-  apk_sha256: z.string(),
-  opened_at: z.string(),
-  closed_at: z.string().nullable(),
-  last_event_at: z.string(),
-  recorded_by: z.enum(['standalone', 'host']),
-  kept: z.boolean(),
-  counts: countsSchema,
-});
-export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+// What a debug-session file keeps of a session, carried on the bus as it is.
+export { attributionSchema, buildSourceSchema, sessionBuildSchema, sessionStateSchema, sessionSummarySchema };
+export type { Attribution, BuildSource, SessionBuild, SessionCounts, SessionState, SessionSummary };
 
 export const timelineEntrySchema = z.object({
   seq: z.number().int(),

@@ -1,21 +1,106 @@
 /**
- * The shape of `<data dir>/debug-sessions/<id>.json` (one debug session) and of `index.json` beside
+ * A file format: `<data dir>/debug-sessions/<id>.json` (one debug session) and `index.json` beside
  * the session files (one summary per session, what list_debug_sessions and the default comparison
  * read without opening every file). Both are written by whichever droidbus process recorded the
- * change (standalone or host), under one lock, atomically.
+ * change (standalone or host), under one lock, atomically. The bus carries the session pieces
+ * declared here as they are (`src/bus/messages/sessions.ts` re-exports them), so a change here is a
+ * change of the files: keep SESSION_FILE_VERSION's files loading (`debug-sessions.test.ts`).
  */
 import { z } from 'zod';
-import { installRecordSchema } from '../bus/messages/app-events.js';
-import { crashKindSchema } from '../bus/messages/logcat.js';
-import { originSchema } from '../bus/origin.js';
-import {
-  attributionSchema,
-  sessionBuildSchema,
-  sessionStateSchema,
-  sessionSummarySchema,
-} from '../bus/messages/sessions.js';
+import { buildFileHashSchema, resolvedDependenciesSchema } from './build-record.js';
+import { installRecordSchema } from './install-record.js';
+import { originSchema } from './origin.js';
 
+/** The files' format version; the bus carries the session pieces below as they are. */
 export const SESSION_FILE_VERSION = 1;
+
+export const crashKindSchema = z.enum(['java', 'native', 'anr']);
+
+export const sessionStateSchema = z.enum(['open', 'closed', 'superseded', 'ended', 'idle']);
+export type SessionState = z.infer<typeof sessionStateSchema>;
+
+/** How a crash is tied to the install it happened under. */
+export const attributionSchema = z.object({
+  method: z.enum(['install_record', 'unattributed']),
+  /** True when the device confirmed it: the crashed process started after the install, or the APK hash still matches. */
+  verified: z.boolean(),
+  reason: z.string(),
+});
+export type Attribution = z.infer<typeof attributionSchema>;
+
+/** Where a build's sources came from; null fields were not recorded by that build. */
+export const buildSourceSchema = z.object({
+  commit: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** null when git could not say (no repository). */
+  uncommitted_changes: z.boolean().nullable(),
+  changed_files: z.array(z.string()),
+  changed_files_truncated: z.boolean(),
+  /** Why there is no commit (not a repository, git missing, no commits yet); null when there is one. */
+  no_commit_because: z.string().nullable(),
+  gradle_version: z.string().nullable(),
+  jdk_version: z.string().nullable(),
+  java_home: z.string().nullable(),
+  agp_version: z.string().nullable(),
+  /** Resolved dependency versions, when the build's output printed a dependency report. */
+  dependencies: resolvedDependenciesSchema.nullable(),
+  /** Build-file hashes taken when the build started; null for builds recorded before droidbus kept them. */
+  build_files: z.array(buildFileHashSchema).nullable(),
+});
+export type BuildSource = z.infer<typeof buildSourceSchema>;
+
+/** The build a session's install came from, as it was recorded when the session opened. */
+export const sessionBuildSchema = z.object({
+  id: z.string(),
+  task: z.string(),
+  module: z.string().nullable(),
+  variant: z.string().nullable(),
+  version_code: z.number().int().nullable(),
+  version_name: z.string().nullable(),
+  apk_sha256: z.string(),
+  mapping_sha256: z.array(z.string()),
+  map_ids: z.array(z.string()),
+  ended_at: z.string(),
+  source: buildSourceSchema.nullable(),
+});
+export type SessionBuild = z.infer<typeof sessionBuildSchema>;
+
+const countsSchema = z.object({
+  launches: z.number().int(),
+  crashes: z.number().int(),
+  anrs: z.number().int(),
+  exits: z.number().int(),
+  stops: z.number().int(),
+  agent_actions: z.number().int(),
+  /** Timeline events recorded in all (kept and dropped). */
+  events: z.number().int(),
+});
+export type SessionCounts = z.infer<typeof countsSchema>;
+
+/** One line of list_debug_sessions. */
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  state: sessionStateSchema,
+  state_reason: z.string().nullable(),
+  package: z.string(),
+  device: z.string(),
+  device_model: z.string().nullable(),
+  avd_name: z.string().nullable(),
+  project_root: z.string().nullable(),
+  module: z.string().nullable(),
+  variant: z.string().nullable(),
+  /** `build b… :app demoDebug`, `no build record` (the build left the history), or `unattributed` (no build matched the APK). */
+  build_label: z.string(),
+  build_id: z.string().nullable(),
+  apk_sha256: z.string(),
+  opened_at: z.string(),
+  closed_at: z.string().nullable(),
+  last_event_at: z.string(),
+  recorded_by: z.enum(['standalone', 'host']),
+  kept: z.boolean(),
+  counts: countsSchema,
+});
+export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 
 /** What one timeline event carries besides its kind and summary. */
 export const timelineEventSchema = z.object({
@@ -96,8 +181,6 @@ export const crashRecordSchema = z.object({
   key: z.string(),
 });
 export type CrashRecord = z.infer<typeof crashRecordSchema>;
-
-const countsSchema = sessionSummarySchema.shape.counts;
 
 export const sessionFileSchema = z.object({
   version: z.literal(SESSION_FILE_VERSION),
