@@ -24,6 +24,21 @@ export interface PoolOptions {
   maxQueue?: number;
 }
 
+/**
+ * A pool of typed tasks: each task names its `op`, and `Results` says what each op answers, so a
+ * caller gets the result type of the task it sent with no cast. The task module's default export
+ * is checked against the same pair (`satisfies TaskFunction<Task, Results>`).
+ */
+export interface TaskPool<Task extends { op: string }, Results extends Record<Task['op'], unknown>> {
+  run<T extends Task>(task: T, options?: { signal?: AbortSignal }): Promise<Results[T['op']]>;
+  destroy(): Promise<void>;
+}
+
+/** What a pool's task module default-exports. */
+export type TaskFunction<Task extends { op: string }, Results extends Record<Task['op'], unknown>> = (
+  task: Task,
+) => Promise<Results[Task['op']]>;
+
 /** A pool that calls its task module's function on this thread (the inline mode). */
 function inlinePool(module: URL): Piscina {
   let task: Promise<(task: unknown) => unknown> | undefined;
@@ -50,10 +65,18 @@ function inlinePool(module: URL): Piscina {
  * pool-entry, which sends the thread's stdout to stderr before the task module loads: piscina has
  * no option for that, and stdout is the MCP protocol.
  */
-export function createPool(options: PoolOptions): Piscina {
-  if (poolsRunInline()) {
-    return inlinePool(options.module);
-  }
+export function createPool<Task extends { op: string }, Results extends Record<Task['op'], unknown>>(
+  options: PoolOptions,
+): TaskPool<Task, Results> {
+  const pool = poolsRunInline() ? inlinePool(options.module) : piscinaPool(options);
+  return {
+    // The task module satisfies TaskFunction<Task, Results>: its answer is the op's result.
+    run: (task, runOptions = {}) => pool.run(task, runOptions) as Promise<never>,
+    destroy: () => pool.destroy(),
+  };
+}
+
+function piscinaPool(options: PoolOptions): Piscina {
   const maxThreads = Math.max(1, options.maxThreads ?? os.availableParallelism());
   return new Piscina({
     filename: POOL_ENTRY.href,

@@ -1,14 +1,13 @@
 import { requireBroadcastScope, requirePackageInScope } from './package-scope.js';
 import os from 'node:os';
 import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
-import type { Piscina } from 'piscina';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
 import { withAdbErrors } from '../adb-errors.js';
 import { DEFAULT_GROUPS } from '../kinds.js';
-import { createPool } from '../pool.js';
+import { createPool, type TaskPool } from '../pool.js';
 import { adbClient } from '../adb-instance.js';
 import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './device-files.js';
 import { listApps, listWindows, readLocation } from './device-extras.js';
@@ -22,9 +21,7 @@ import { setOrientation } from './orientation.js';
 import { sendIntent } from './intent-command.js';
 import { actOnNotification, listNotifications } from './notification-actions.js';
 import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
-import type { AnnotatedScreenshot } from './screenshot-annotate.js';
-import type { ScaledScreenshot } from './screenshot-scale.js';
-import type { ScreenshotTask } from './screenshot-task.js';
+import type { ScreenshotResults, ScreenshotTask } from './screenshot-task.js';
 import { captureUi, isNeverIdle, NEVER_IDLE_MEMORY_MS, neverIdleError, screenFacts } from './ui-capture.js';
 import type { Capture } from './ui-capture.js';
 import { compareStates } from './ui-compare.js';
@@ -42,14 +39,14 @@ interface DeviceState {
   neverIdleSince: number | null;
 }
 
-let imagePool: Piscina | undefined;
+let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
 /**
  * One image pool per device thread, started on the first screenshot; together the pools have about
  * one scaling thread per core (at most 4 per device thread). Scaling streams the capture, so a
  * thread holds little memory.
  */
-function screenshots(): Piscina {
-  imagePool ??= createPool({
+function screenshots(): TaskPool<ScreenshotTask, ScreenshotResults> {
+  imagePool ??= createPool<ScreenshotTask, ScreenshotResults>({
     module: new URL('./screenshot-task.js', import.meta.url),
     name: 'screenshots',
     maxThreads: Math.min(4, Math.max(1, Math.floor(os.availableParallelism() / DEFAULT_GROUPS.devices!))),
@@ -113,15 +110,13 @@ async function screenshot(
     }),
   );
   const png = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
-  const scaleTask: ScreenshotTask = {
-    op: 'scale',
+  const scaleTask = {
+    op: 'scale' as const,
     png,
     ...(payload.max_dimension !== undefined ? { max_dimension: payload.max_dimension } : {}),
     ...(payload.full_size !== undefined ? { full_size: payload.full_size } : {}),
-  };
-  const scaled = unwrapImage(
-    (await screenshots().run(scaleTask, { signal: ctx.signal })) as UiResult<ScaledScreenshot>,
-  );
+  } satisfies ScreenshotTask;
+  const scaled = unwrapImage(await screenshots().run(scaleTask, { signal: ctx.signal }));
   let image = scaled.png;
   let legend: ResponseOf<'device.screenshot'>['legend'] = null;
   if (payload.annotate) {
@@ -133,10 +128,10 @@ async function screenshot(
       bounds: r.bounds,
     }));
     const annotated = unwrapImage(
-      (await screenshots().run(
-        { op: 'annotate', png: image, rows, scale: scaled.scale } satisfies ScreenshotTask,
+      await screenshots().run(
+        { op: 'annotate', png: image, rows, scale: scaled.scale },
         { signal: ctx.signal },
-      )) as UiResult<AnnotatedScreenshot>,
+      ),
     );
     image = annotated.png;
     legend = annotated.legend;

@@ -1,7 +1,10 @@
 import sharp from 'sharp';
+import type { TaskFunction } from '../pool.js';
 import { annotateScreenshot } from './screenshot-annotate.js';
-import type { AnnotationRow } from './screenshot-annotate.js';
+import type { AnnotatedScreenshot, AnnotationRow } from './screenshot-annotate.js';
 import { scaleScreenshot } from './screenshot-scale.js';
+import type { ScaledScreenshot } from './screenshot-scale.js';
+import type { UiResult } from './ui-types.js';
 
 // No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
 // only hold on to the last captures' pixels.
@@ -12,8 +15,14 @@ export type ScreenshotTask =
   | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean }
   | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number };
 
+/** What each op of the image pool answers. */
+export interface ScreenshotResults {
+  scale: UiResult<ScaledScreenshot>;
+  annotate: UiResult<AnnotatedScreenshot>;
+}
+
 /** The pool's task function (see src/actors/pool.ts). */
-export default async function run(task: ScreenshotTask) {
+const run: TaskFunction<ScreenshotTask, ScreenshotResults> = async (task) => {
   switch (task.op) {
     case 'scale':
       return scaleScreenshot(task.png, {
@@ -27,4 +36,5 @@ export default async function run(task: ScreenshotTask) {
       throw new Error(`unknown screenshot task ${JSON.stringify(never)}`);
     }
   }
-}
+};
+export default run;

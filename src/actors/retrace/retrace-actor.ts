@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Piscina } from 'piscina';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { readHistory } from '../../store/build-history.js';
 import { dataDirPath } from '../../store/data-dir.js';
@@ -9,11 +8,11 @@ import { keepMapping, keptMappingPath, readKeptMappings } from '../../store/mapp
 import type { KeptMapping } from '../../store/mappings.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
-import { createPool } from '../pool.js';
+import { createPool, type TaskPool } from '../pool.js';
 import { matchMapping, notRetraced } from './retrace-match.js';
 import type { BuiltApkRef } from './retrace-match.js';
 import { deviceApk } from '../device-apk.js';
-import type { RetraceTask, RetraceTaskResult } from './retrace-task.js';
+import type { RetraceResults, RetraceTask } from './retrace-task.js';
 
 function builtApks(): BuiltApkRef[] {
   return readHistory().flatMap((b) =>
@@ -27,7 +26,7 @@ function builtApks(): BuiltApkRef[] {
 }
 
 interface State {
-  pool: Piscina;
+  pool: TaskPool<RetraceTask, RetraceResults>;
 }
 
 /** The mapping with `mapId` in the project's build outputs, kept (by its hash) so it outlives the next build. */
@@ -84,7 +83,7 @@ async function retrace(
     trace,
     cacheDir: path.join(dataDirPath(), 'mappings', 'cache'),
   };
-  const result = (await state.pool.run(task, { signal: ctx.signal })) as RetraceTaskResult;
+  const result = await state.pool.run(task, { signal: ctx.signal });
   if (!result.ok) {
     return notRetraced(
       trace,
@@ -122,7 +121,7 @@ export default defineActor({
   kind: 'retrace',
   concurrency: 4,
   start: (): State => ({
-    pool: createPool({
+    pool: createPool<RetraceTask, RetraceResults>({
       module: new URL('./retrace-worker.js', import.meta.url),
       name: 'retrace',
       maxThreads: 2,

@@ -28,6 +28,12 @@ export type RetraceTaskResult =
   | { ok: true; op: 'retrace'; info: MappingInfo; cached: boolean; result: RetraceResult }
   | { ok: false; error: RetraceTaskError };
 
+/** What each op of the retrace pool answers. */
+export type RetraceResults = {
+  [Op in RetraceTask['op']]:
+    Extract<RetraceTaskResult, { op: Op }> | Extract<RetraceTaskResult, { ok: false }>;
+};
+
 interface FileIdentity {
   size: number;
   mtimeMs: number;

@@ -5,7 +5,8 @@
  * thrown error, so the pool never loses a worker to bad input.
  */
 import { workerData } from 'piscina';
-import type { RetraceTask, RetraceTaskResult } from './retrace-task.js';
+import type { TaskFunction } from '../pool.js';
+import type { RetraceResults, RetraceTask } from './retrace-task.js';
 import { RetraceIndexCache, runRetraceTask } from './retrace-task.js';
 
 function cacheBound(): number {
@@ -20,6 +21,5 @@ function cacheBound(): number {
 const cache = new RetraceIndexCache(cacheBound());
 
 /** Runs one retrace-pool task. */
-export default async function retraceWorker(task: RetraceTask): Promise<RetraceTaskResult> {
-  return runRetraceTask(cache, task);
-}
+const retraceWorker: TaskFunction<RetraceTask, RetraceResults> = (task) => runRetraceTask(cache, task);
+export default retraceWorker;
