@@ -1,6 +1,6 @@
 import { BusError, toWireError } from '../bus/errors.js';
 import type { WireError } from '../bus/errors.js';
-import type { RequestEnvelope } from '../bus/envelope.js';
+import type { RequestEnvelope, ResponseEnvelope } from '../bus/envelope.js';
 import type { BusClient } from '../bus/client.js';
 import { REQUESTS, isRequestType } from '../bus/registry.js';
 import { z } from 'zod';
@@ -83,77 +83,154 @@ function parsePayload(envelope: RequestEnvelope): unknown {
 
 /** Creates an actor host that reaches its supervisor through `options.post`. */
 export function createActorHost(options: ActorHostOptions): ActorHost {
-  const log = options.log;
-  const instances = new Map<string, Instance>();
-  const subscribed = new Set<string>();
+  return new Actors(options);
+}
+
+/** The actors of one host: their instances and mailboxes, and the requests they send to others. */
+class Actors implements ActorHost {
+  private readonly log: Logger;
+  private readonly instances = new Map<string, Instance>();
+  private readonly subscribed = new Set<string>();
   // Requests actors send to other actors, answered through the supervisor.
-  let outgoingSeq = 0;
-  const outgoing = new Map<string, Outgoing>();
-  let disposed = false;
+  private outgoingSeq = 0;
+  private readonly outgoing = new Map<string, Outgoing>();
+  private disposed = false;
 
-  const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => {
-    if (!disposed) {
-      options.post(message, transfer);
+  constructor(private readonly options: ActorHostOptions) {
+    this.log = options.log;
+  }
+
+  handle(message: ToWorker): void {
+    if (this.disposed) {
+      return;
     }
-  };
+    switch (message.t) {
+      case 'spawn':
+        void this.spawn(message.address, message.kind, message.key, message.module);
+        break;
+      case 'stop':
+        void this.stop(message.address, message.why);
+        break;
+      case 'request':
+        this.accept(message.address, message.envelope);
+        break;
+      case 'cancel':
+        this.cancel(message.address, message.id, message.reason, message.code);
+        break;
+      case 'event':
+        this.deliverEvent(message.topic, message.payload);
+        break;
+      case 'reply':
+        this.reply(message.envelope);
+        break;
+      case 'reply-progress': {
+        const { id: _id, kind: _kind, ...progress } = message.envelope;
+        this.outgoing.get(message.envelope.id)?.onProgress?.(progress);
+        break;
+      }
+      default: {
+        const never: never = message;
+        this.log.error('unknown message from the supervisor', { message: never });
+      }
+    }
+  }
 
-  const respondError = (id: string, error: WireError): void => {
-    post({ t: 'response', envelope: { kind: 'response', id, ok: false, error } });
-  };
+  dispose(reason: string): void {
+    if (this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    for (const instance of this.instances.values()) {
+      instance.status = 'stopped';
+      instance.queue.length = 0;
+      for (const running of instance.running.values()) {
+        running.controller.abort(new BusError('CRASHED', reason, instance.address));
+      }
+    }
+    this.instances.clear();
+    for (const waiting of this.outgoing.values()) {
+      waiting.reject(new BusError('UNAVAILABLE', reason));
+    }
+    this.outgoing.clear();
+  }
 
-  const makeBus = (address: string): Pick<BusClient, 'request'> => ({
-    request: (type, payload, requestOptions = {}) =>
-      new Promise((resolve, reject) => {
-        const id = `${options.idPrefix}-${++outgoingSeq}`;
-        const signal = requestOptions.signal;
-        const onAbort = (): void => post({ t: 'cancel', id, reason: 'cancelled by the actor' });
-        const done = (): void => signal?.removeEventListener('abort', onAbort);
-        outgoing.set(id, {
-          resolve: (v) => (done(), resolve(v)),
-          reject: (e) => (done(), reject(e)),
-          ...(requestOptions.onProgress ? { onProgress: requestOptions.onProgress } : {}),
-        });
-        const timeoutMs = requestOptions.timeoutMs ?? REQUESTS[type].timeoutMs;
-        post({
-          t: 'request',
-          envelope: {
-            kind: 'request',
-            id,
-            type,
-            payload,
-            deadline: Date.now() + timeoutMs,
-            origin: requestOptions.origin ?? { kind: 'actor', address },
-          },
-        });
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }) as never,
-  });
+  private post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
+    if (!this.disposed) {
+      this.options.post(message, transfer);
+    }
+  }
 
-  const makeContext = (address: string, key: string | undefined): ActorContext => ({
-    address,
-    key,
-    log: logger(address),
-    emit: (topic, payload) => post({ t: 'event', topic, payload }),
-    bus: makeBus(address),
-  });
+  private respondError(id: string, error: WireError): void {
+    this.post({ t: 'response', envelope: { kind: 'response', id, ok: false, error } });
+  }
 
-  const spawn = async (
-    address: string,
-    kind: string,
-    key: string | undefined,
-    module: string,
-  ): Promise<void> => {
+  /** The answer to a request one of these actors sent. */
+  private reply(envelope: ResponseEnvelope): void {
+    const waiting = this.outgoing.get(envelope.id);
+    if (!waiting) {
+      return;
+    }
+    this.outgoing.delete(envelope.id);
+    if (envelope.ok) {
+      waiting.resolve(envelope.value);
+    } else {
+      waiting.reject(BusError.fromWire(envelope.error));
+    }
+  }
+
+  /** The bus as actor `address` sees it: its requests go out through the supervisor. */
+  private makeBus(address: string): Pick<BusClient, 'request'> {
+    return {
+      request: (type, payload, requestOptions = {}) =>
+        new Promise((resolve, reject) => {
+          const id = `${this.options.idPrefix}-${++this.outgoingSeq}`;
+          const signal = requestOptions.signal;
+          const onAbort = (): void => this.post({ t: 'cancel', id, reason: 'cancelled by the actor' });
+          const done = (): void => signal?.removeEventListener('abort', onAbort);
+          this.outgoing.set(id, {
+            resolve: (v) => (done(), resolve(v)),
+            reject: (e) => (done(), reject(e)),
+            ...(requestOptions.onProgress ? { onProgress: requestOptions.onProgress } : {}),
+          });
+          const timeoutMs = requestOptions.timeoutMs ?? REQUESTS[type].timeoutMs;
+          this.post({
+            t: 'request',
+            envelope: {
+              kind: 'request',
+              id,
+              type,
+              payload,
+              deadline: Date.now() + timeoutMs,
+              origin: requestOptions.origin ?? { kind: 'actor', address },
+            },
+          });
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }) as never,
+    };
+  }
+
+  private makeContext(address: string, key: string | undefined): ActorContext {
+    return {
+      address,
+      key,
+      log: logger(address),
+      emit: (topic, payload) => this.post({ t: 'event', topic, payload }),
+      bus: this.makeBus(address),
+    };
+  }
+
+  private async spawn(address: string, kind: string, key: string | undefined, module: string): Promise<void> {
     const instance: Instance = {
       address,
       def: undefined,
-      ctx: makeContext(address, key),
+      ctx: this.makeContext(address, key),
       state: undefined,
       status: 'starting',
       queue: [],
       running: new Map(),
       busyLanes: new Set(),
     };
-    instances.set(address, instance);
+    this.instances.set(address, instance);
     try {
       const mod = (await import(module)) as { default?: AnyActorDefinition };
       const def = mod.default;
@@ -161,10 +238,10 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
         throw new Error(`module ${module} does not default-export the '${kind}' actor`);
       }
       instance.def = def;
-      const topics = Object.keys(def.events ?? {}).filter((topic) => !subscribed.has(topic));
+      const topics = Object.keys(def.events ?? {}).filter((topic) => !this.subscribed.has(topic));
       if (topics.length > 0) {
-        topics.forEach((topic) => subscribed.add(topic));
-        post({ t: 'subscribe', topics });
+        topics.forEach((topic) => this.subscribed.add(topic));
+        this.post({ t: 'subscribe', topics });
       }
       instance.state = await withTimeout(
         Promise.resolve(def.start(instance.ctx)),
@@ -175,33 +252,38 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
         return; // Stopped while starting.
       }
       instance.status = 'started';
-      post({ t: 'state', address, state: 'started' });
-      pump(instance);
+      this.post({ t: 'state', address, state: 'started' });
+      this.pump(instance);
     } catch (err) {
-      instance.status = 'failed';
-      const error = toWireError(err, address);
-      error.message = `the ${address} actor failed to start: ${error.message}`;
-      // A start that failed for a reason of its own (a device that is not online) keeps its code.
-      if (error.code === 'INTERNAL') {
-        error.code = 'UNAVAILABLE';
-      }
-      for (const queued of instance.queue.splice(0)) {
-        respondError(queued.id, error);
-      }
-      instances.delete(address);
-      post({ t: 'state', address, state: 'failed', error });
+      this.startFailed(instance, err);
     }
-  };
+  }
 
-  const stop = async (address: string, why?: WireError): Promise<void> => {
-    const instance = instances.get(address);
+  private startFailed(instance: Instance, err: unknown): void {
+    const address = instance.address;
+    instance.status = 'failed';
+    const error = toWireError(err, address);
+    error.message = `the ${address} actor failed to start: ${error.message}`;
+    // A start that failed for a reason of its own (a device that is not online) keeps its code.
+    if (error.code === 'INTERNAL') {
+      error.code = 'UNAVAILABLE';
+    }
+    for (const queued of instance.queue.splice(0)) {
+      this.respondError(queued.id, error);
+    }
+    this.instances.delete(address);
+    this.post({ t: 'state', address, state: 'failed', error });
+  }
+
+  private async stop(address: string, why?: WireError): Promise<void> {
+    const instance = this.instances.get(address);
     if (!instance || instance.status === 'stopping') {
       return;
     }
     instance.status = 'stopping';
     const reason: WireError = why ?? { code: 'UNAVAILABLE', message: `the ${address} actor stopped` };
     for (const queued of instance.queue.splice(0)) {
-      respondError(queued.id, { ...reason, actor: address });
+      this.respondError(queued.id, { ...reason, actor: address });
     }
     for (const running of instance.running.values()) {
       running.controller.abort(new BusError(reason.code, reason.message, address));
@@ -215,22 +297,22 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
         );
       }
     } catch (err) {
-      log.warn(`stopping ${address} failed`, { error: String(err) });
+      this.log.warn(`stopping ${address} failed`, { error: String(err) });
     }
     instance.status = 'stopped';
-    instances.delete(address);
-    post({ t: 'state', address, state: 'stopped' });
-  };
+    this.instances.delete(address);
+    this.post({ t: 'state', address, state: 'stopped' });
+  }
 
-  const accept = (address: string, envelope: RequestEnvelope): void => {
-    const instance = instances.get(address);
+  private accept(address: string, envelope: RequestEnvelope): void {
+    const instance = this.instances.get(address);
     if (
       !instance ||
       instance.status === 'stopping' ||
       instance.status === 'stopped' ||
       instance.status === 'failed'
     ) {
-      respondError(envelope.id, {
+      this.respondError(envelope.id, {
         code: 'UNAVAILABLE',
         message: `the ${address} actor is not running`,
         actor: address,
@@ -238,10 +320,11 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
       return;
     }
     instance.queue.push(envelope);
-    pump(instance);
-  };
+    this.pump(instance);
+  }
 
-  const pump = (instance: Instance): void => {
+  /** Starts what the mailbox may run now: within the concurrency, one request per busy lane. */
+  private pump(instance: Instance): void {
     const def = instance.def;
     if (instance.status !== 'started' || !def) {
       return;
@@ -255,16 +338,16 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
         continue;
       }
       instance.queue.splice(i, 1);
-      run(instance, def, envelope, lane);
+      this.run(instance, def, envelope, lane);
     }
-  };
+  }
 
-  const run = (
+  private run(
     instance: Instance,
     def: AnyActorDefinition,
     envelope: RequestEnvelope,
     lane: string | undefined,
-  ): void => {
+  ): void {
     const controller = new AbortController();
     instance.running.set(envelope.id, { controller, lane });
     if (lane !== undefined) {
@@ -277,7 +360,7 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
       origin: envelope.origin,
       requestId: envelope.id,
       progress: (progress) =>
-        post({ t: 'progress', envelope: { kind: 'progress', id: envelope.id, ...progress } }),
+        this.post({ t: 'progress', envelope: { kind: 'progress', id: envelope.id, ...progress } }),
     };
     const handler = def.handlers[envelope.type];
     const work = (async () => {
@@ -288,120 +371,57 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
     })();
     work
       .then(
-        (value) => {
-          post(
+        (value) =>
+          this.post(
             { t: 'response', envelope: { kind: 'response', id: envelope.id, ok: true, value } },
             collectTransferables(value),
-          );
-        },
-        (err: unknown) => {
-          let error = toWireError(err, instance.address);
-          if (controller.signal.aborted && error.code === 'INTERNAL') {
-            // The handler died of its abort; report why it was aborted rather than the abort's symptom.
-            const reason: unknown = controller.signal.reason;
-            error =
-              reason instanceof BusError ? reason.toWire() : { code: 'CANCELLED', message: String(reason) };
-          }
-          respondError(envelope.id, error);
-        },
+          ),
+        (err: unknown) => this.respondError(envelope.id, failureOf(err, controller.signal, instance.address)),
       )
       .finally(() => {
         instance.running.delete(envelope.id);
         if (lane !== undefined) {
           instance.busyLanes.delete(lane);
         }
-        pump(instance);
+        this.pump(instance);
       });
-  };
+  }
 
-  const cancel = (address: string, id: string, reason: string, code: CancelCode): void => {
-    const instance = instances.get(address);
+  private cancel(address: string, id: string, reason: string, code: CancelCode): void {
+    const instance = this.instances.get(address);
     if (!instance) {
       return;
     }
     const queuedAt = instance.queue.findIndex((e) => e.id === id);
     if (queuedAt >= 0) {
       instance.queue.splice(queuedAt, 1);
-      respondError(id, { code: 'CANCELLED', message: reason, actor: address });
+      this.respondError(id, { code: 'CANCELLED', message: reason, actor: address });
       return;
     }
     instance.running.get(id)?.controller.abort(new BusError(code, reason, address));
-  };
+  }
 
-  const deliverEvent = (topic: string, payload: unknown): void => {
-    for (const instance of instances.values()) {
+  private deliverEvent(topic: string, payload: unknown): void {
+    for (const instance of this.instances.values()) {
       const listener = instance.def?.events?.[topic];
       if (listener && instance.status === 'started') {
         try {
           listener(payload, instance.state, instance.ctx);
         } catch (err) {
-          log.warn(`${instance.address} failed on event ${topic}`, { error: String(err) });
+          this.log.warn(`${instance.address} failed on event ${topic}`, { error: String(err) });
         }
       }
     }
-  };
+  }
+}
 
-  return {
-    handle(message) {
-      if (disposed) {
-        return;
-      }
-      switch (message.t) {
-        case 'spawn':
-          void spawn(message.address, message.kind, message.key, message.module);
-          break;
-        case 'stop':
-          void stop(message.address, message.why);
-          break;
-        case 'request':
-          accept(message.address, message.envelope);
-          break;
-        case 'cancel':
-          cancel(message.address, message.id, message.reason, message.code);
-          break;
-        case 'event':
-          deliverEvent(message.topic, message.payload);
-          break;
-        case 'reply': {
-          const waiting = outgoing.get(message.envelope.id);
-          if (waiting) {
-            outgoing.delete(message.envelope.id);
-            if (message.envelope.ok) {
-              waiting.resolve(message.envelope.value);
-            } else {
-              waiting.reject(BusError.fromWire(message.envelope.error));
-            }
-          }
-          break;
-        }
-        case 'reply-progress': {
-          const { id: _id, kind: _kind, ...progress } = message.envelope;
-          outgoing.get(message.envelope.id)?.onProgress?.(progress);
-          break;
-        }
-        default: {
-          const never: never = message;
-          log.error('unknown message from the supervisor', { message: never });
-        }
-      }
-    },
-    dispose(reason) {
-      if (disposed) {
-        return;
-      }
-      disposed = true;
-      for (const instance of instances.values()) {
-        instance.status = 'stopped';
-        instance.queue.length = 0;
-        for (const running of instance.running.values()) {
-          running.controller.abort(new BusError('CRASHED', reason, instance.address));
-        }
-      }
-      instances.clear();
-      for (const waiting of outgoing.values()) {
-        waiting.reject(new BusError('UNAVAILABLE', reason));
-      }
-      outgoing.clear();
-    },
-  };
+/** What a failed handler answers: its error, or — when it died of its abort — why it was aborted. */
+function failureOf(err: unknown, signal: AbortSignal, address: string): WireError {
+  const error = toWireError(err, address);
+  if (signal.aborted && error.code === 'INTERNAL') {
+    // The handler died of its abort; report why it was aborted rather than the abort's symptom.
+    const reason: unknown = signal.reason;
+    return reason instanceof BusError ? reason.toWire() : { code: 'CANCELLED', message: String(reason) };
+  }
+  return error;
 }

@@ -3,26 +3,22 @@ import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
 import type { SupervisorOptions } from '../actors/supervisor.js';
 import { BusError } from '../bus/errors.js';
-import type { AttachedSession, HostInfo } from '../bus/messages/host.js';
+import type { HostInfo } from '../bus/messages/host.js';
 import type { Origin } from '../bus/origin.js';
-import { serveBusConnection } from '../bus/socket-server.js';
-import type { HandshakeDecision } from '../bus/socket-server.js';
 import { runtimeStats } from '../mcp/runtime-stats.js';
-import { TOOLSET_NAMES } from '../mcp/toolsets.js';
-import { canonicalProjectRoot } from '../project/trust.js';
 import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
-import { startEventLoopProbe } from '../util/event-loop.js';
+import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
-import { decideAttach } from './handshake.js';
+import { acceptConnection } from './host-connections.js';
 import { endConnection, HostStartError, listenOnSocket } from './host-listen.js';
 import { HostEndpoint } from './host-endpoint.js';
 import type { HostHandler } from './host-endpoint.js';
 import { HttpStartError, startHttpFrontend } from './http/http-frontend.js';
 import type { HttpFrontend, HttpFrontendOptions } from './http/http-frontend.js';
-import { peerCheckAvailability, peerUidOf } from './peer-credentials.js';
+import { peerCheckAvailability } from './peer-credentials.js';
 import { resolveHostProject } from './project.js';
 import { MAX_ATTACHED_SESSIONS, SessionRegistry } from './session-registry.js';
 import { startHostPage } from './ui/host-page.js';
@@ -81,6 +77,223 @@ export interface Host {
   readonly stopped: Promise<void>;
 }
 
+/** What the host's pieces share: its state while it runs. */
+export interface HostCore {
+  readonly socketPath: string;
+  readonly startedAt: string;
+  readonly activity: ActivityLog;
+  readonly registry: SessionRegistry;
+  readonly peer: ReturnType<typeof peerCheckAvailability>;
+  readonly system: ActorSystem;
+  /** The sockets of attached sessions and CLI control connections. */
+  readonly connections: Set<net.Socket>;
+  readonly hooks: Set<QuitHook>;
+  readonly probe: EventLoopProbe;
+  /** One line for the person at the host's console (its stdout), or the log when it has none. */
+  readonly notify: (line: string) => void;
+  project: string | null;
+  http: HttpFrontend | null;
+  page: HostPage | null;
+  /** Set once the host quits. */
+  stopping: Promise<void> | undefined;
+}
+
+/** The project given at start, canonical, or the HostStartError saying why it cannot be opened. */
+function startProject(given: string | null): string | null {
+  if (given === null) {
+    return null;
+  }
+  const resolved = resolveHostProject(given);
+  if (typeof resolved !== 'string') {
+    throw new HostStartError(resolved.problem, 'BAD_PROJECT');
+  }
+  return resolved;
+}
+
+/** The host's state as `host.info` answers it. */
+function hostInfo(core: HostCore): HostInfo {
+  return {
+    pid: process.pid,
+    version: VERSION,
+    started_at: core.startedAt,
+    project: core.project,
+    socket: core.socketPath,
+    peer_check: core.peer.available ? 'uid' : 'permissions',
+    max_sessions: core.registry.max,
+    sessions: core.registry.list(),
+    http: core.http ? { url: `${core.http.url}/mcp`, tls: core.http.tls !== null } : null,
+    page: core.page ? { url: core.page.url } : null,
+  };
+}
+
+/** Tells every listener (the page, `droidbus status`) the sessions now attached. */
+export function publishSessions(core: HostCore): void {
+  core.system.bus.publish('host.sessions', { sessions: core.registry.list() });
+}
+
+/** Opens another project (or closes it); refused for agents. */
+function setHostProject(
+  core: HostCore,
+  next: string | null,
+  origin: Origin,
+): { project: string | null; previous: string | null } {
+  if (origin.kind === 'agent') {
+    throw new BusError(
+      'INVALID',
+      'the droidbus host never changes its project for an agent; ask the user to open the project in the droidbus host',
+    );
+  }
+  let resolved: string | null = null;
+  if (next !== null) {
+    const r = resolveHostProject(next);
+    if (typeof r !== 'string') {
+      throw new BusError('INVALID', r.problem);
+    }
+    resolved = r;
+  }
+  const previous = core.project;
+  core.project = resolved;
+  if (previous !== resolved) {
+    log.info('the host project changed', { project: resolved, previous });
+    core.activity.record({
+      kind: 'lifecycle',
+      name: 'host_project',
+      status: 'ok',
+      summary: resolved ? `Host opened ${resolved}` : `Host closed ${previous ?? 'its project'}`,
+    });
+    core.system.bus.publish('host.project', { project: resolved, previous });
+  }
+  return { project: resolved, previous };
+}
+
+/** The host's own bus requests: the page's, `droidbus approve`'s (through HTTP), info, runtime, project. */
+function hostHandlers(core: HostCore): ConstructorParameters<typeof HostEndpoint>[3] {
+  // `droidbus approve` reaches the HTTP frontend's authorization server through these.
+  const viaHttp =
+    <T extends 'host.oauth_pending' | 'host.oauth_decide'>(type: T): HostHandler<T> =>
+    (payload, origin) => {
+      const handler = core.http?.hostHandlers[type] as HostHandler<T> | undefined;
+      if (!handler) {
+        throw new BusError(
+          'UNAVAILABLE',
+          'this droidbus host does not serve HTTP; start it with droidbus host --http',
+        );
+      }
+      return handler(payload, origin);
+    };
+  return {
+    ...pageRequestHandlers({
+      project: () => core.project,
+      sessions: () => core.registry.list(),
+      pageLink: () => core.page?.newLoginLink() ?? null,
+      publish: (topic, payload) => core.system.bus.publish(topic, payload),
+    }),
+    'host.oauth_pending': viaHttp('host.oauth_pending'),
+    'host.oauth_decide': viaHttp('host.oauth_decide'),
+    'host.info': () => hostInfo(core),
+    'host.runtime': () => ({
+      ...runtimeStats(core.probe),
+      actors: core.system.supervisor.inline ? ('inline' as const) : ('workers' as const),
+    }),
+    'host.set_project': (payload, origin) => setHostProject(core, payload.project, origin),
+    'host.session_update': (payload, origin) => {
+      if (origin.kind !== 'agent') {
+        throw new BusError('INVALID', 'only an attached session can describe its client');
+      }
+      const { client_name, client_version } = payload;
+      const before = core.registry.get(origin.session_id)?.client_name ?? null;
+      if (core.registry.update(origin.session_id, { client_name, client_version })) {
+        publishSessions(core);
+        if (client_name !== null && client_name !== before) {
+          core.notify(
+            `session ${origin.session_id.slice(0, 8)} is ${client_name}${client_version ? ` ${client_version}` : ''}`,
+          );
+        }
+      }
+      return {};
+    },
+  };
+}
+
+/** Starts the HTTP frontend and the page when asked; on failure undoes what the host started. */
+async function startFrontends(core: HostCore, server: net.Server, options: HostOptions): Promise<void> {
+  // The page is one more client of the bus, asking as the host's person.
+  const pageHandler = options.ui ? new PageHandler(core.system.client({ kind: 'host' })) : null;
+  const undo = async (): Promise<void> => {
+    server.close();
+    core.probe.stop();
+    await core.http?.close();
+    await core.system.supervisor.shutdown();
+    await core.activity.close();
+  };
+  if (options.http) {
+    try {
+      core.http = await startHttpFrontend(options.http, {
+        system: core.system,
+        registry: core.registry,
+        publishSessions: () => publishSessions(core),
+        project: () => core.project,
+        activity: core.activity,
+        notify: options.notify ?? ((line) => log.warn(line)),
+        ...(pageHandler && options.ui?.mode === 'http' ? { page: pageHandler } : {}),
+      });
+    } catch (err) {
+      await undo();
+      if (err instanceof HttpStartError) {
+        throw new HostStartError(err.message, 'HTTP_FAILED');
+      }
+      throw err;
+    }
+  }
+  if (pageHandler && options.ui) {
+    try {
+      core.page = await startHostPage(pageHandler, options.ui, core.http);
+    } catch (err) {
+      await undo();
+      throw new HostStartError((err as Error).message, 'PAGE_FAILED');
+    }
+  }
+}
+
+/** Quits once: hooks, then in-flight requests fail, sessions close, actors stop, the socket goes. */
+function stopHost(core: HostCore, server: net.Server, reason: string, stopped: () => void): Promise<void> {
+  core.stopping ??= (async () => {
+    const { registry, system } = core;
+    log.info('quitting', { reason, sessions: registry.size });
+    core.notify(
+      registry.size === 0
+        ? 'quitting: no agent is attached'
+        : `quitting: ${registry.size} attached agent${registry.size === 1 ? '' : 's'} continue${registry.size === 1 ? 's' : ''} standalone`,
+    );
+    // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
+    server.close();
+    // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.
+    const notes = await runQuitHooks([...core.hooks]);
+    // 2. Sessions learn first, so they swap to their own actors before their calls fail.
+    system.bus.publish('host.quitting', { reason });
+    // 3. Every request still in flight fails, saying the host quit.
+    const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
+    system.bus.close(`${reason} before answering.${detail}`);
+    // 4. The connections close once their last lines are out; HTTP requests in flight finish.
+    await Promise.all(
+      [...core.connections]
+        .map((socket) => endConnection(socket))
+        .concat(core.http?.close() ?? [], core.page?.close() ?? []),
+    );
+    core.probe.stop();
+    core.activity.record({
+      kind: 'lifecycle',
+      name: 'host_stopped',
+      status: 'ok',
+      summary: `Host stopped (${reason})`,
+    });
+    await system.supervisor.shutdown();
+    await core.activity.close();
+    stopped();
+  })();
+  return core.stopping;
+}
+
 /**
  * Starts `droidbus host`: the bus and every actor, and the socket attached `droidbus mcp`
  * sessions reach them through. Throws HostStartError when it cannot.
@@ -92,28 +305,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   if (tooLong) {
     throw new HostStartError(tooLong, 'PATH_TOO_LONG');
   }
-  let project: string | null = null;
-  if (options.project !== null) {
-    const resolved = resolveHostProject(options.project);
-    if (typeof resolved !== 'string') {
-      throw new HostStartError(resolved.problem, 'BAD_PROJECT');
-    }
-    project = resolved;
-  }
-
-  const startedAt = new Date().toISOString();
-  const activity = new ActivityLog({ session: null });
-  const registry = new SessionRegistry(options.maxSessions ?? MAX_ATTACHED_SESSIONS);
-  const peer = peerCheckAvailability();
-  const myUid = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  const connections = new Set<net.Socket>();
-  const hooks = new Set<QuitHook>();
-  let stopping: Promise<void> | undefined;
-  /** One line for the person at the host's console (its stdout), or the log when it has none. */
-  const notify = options.notify ?? ((line: string): void => log.info(line));
-  let resolveStopped!: () => void;
-  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
-
+  const project = startProject(options.project);
   const server = net.createServer();
   await listenOnSocket(server, socketPath, dataDir);
   const system = startActorSystem(options.supervisor);
@@ -121,303 +313,40 @@ export async function startHost(options: HostOptions): Promise<Host> {
   system.supervisor
     .spawn('sessions')
     .catch((err: unknown) => log.warn('could not start the sessions actor', { error: String(err) }));
-  let http: HttpFrontend | null = null;
-  let page: HostPage | null = null;
-  // The page is one more client of the bus, asking as the host's person.
-  const pageHandler = options.ui ? new PageHandler(system.client({ kind: 'host' })) : null;
-  // The host's main thread serves every attached session's bus traffic: `host.runtime` reports its delay.
-  const probe = startEventLoopProbe();
-
-  const info = (): HostInfo => ({
-    pid: process.pid,
-    version: VERSION,
-    started_at: startedAt,
+  const core: HostCore = {
+    socketPath,
+    startedAt: new Date().toISOString(),
+    activity: new ActivityLog({ session: null }),
+    registry: new SessionRegistry(options.maxSessions ?? MAX_ATTACHED_SESSIONS),
+    peer: peerCheckAvailability(),
+    system,
+    connections: new Set(),
+    hooks: new Set(),
+    // The host's main thread serves every attached session's bus traffic: `host.runtime` reports its delay.
+    probe: startEventLoopProbe(),
+    notify: options.notify ?? ((line: string): void => log.info(line)),
     project,
+    http: null,
+    page: null,
+    stopping: undefined,
+  };
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+  system.bus.attach(new HostEndpoint(system.bus, system.supervisor, 'host', hostHandlers(core)));
+  server.on('connection', (socket) => acceptConnection(core, socket));
+  await startFrontends(core, server, options);
+
+  log.info('listening', {
     socket: socketPath,
-    peer_check: peer.available ? 'uid' : 'permissions',
-    max_sessions: registry.max,
-    sessions: registry.list(),
-    http: http ? { url: `${http.url}/mcp`, tls: http.tls !== null } : null,
-    page: page ? { url: page.url } : null,
+    project,
+    peer_check: core.peer.available ? 'uid' : 'permissions',
   });
-  const publishSessions = (): void => system.bus.publish('host.sessions', { sessions: registry.list() });
-
-  const setProject: Host['setProject'] = (next, origin) => {
-    if (origin.kind === 'agent') {
-      throw new BusError(
-        'INVALID',
-        'the droidbus host never changes its project for an agent; ask the user to open the project in the droidbus host',
-      );
-    }
-    let resolved: string | null = null;
-    if (next !== null) {
-      const r = resolveHostProject(next);
-      if (typeof r !== 'string') {
-        throw new BusError('INVALID', r.problem);
-      }
-      resolved = r;
-    }
-    const previous = project;
-    project = resolved;
-    if (previous !== resolved) {
-      log.info('the host project changed', { project: resolved, previous });
-      activity.record({
-        kind: 'lifecycle',
-        name: 'host_project',
-        status: 'ok',
-        summary: resolved ? `Host opened ${resolved}` : `Host closed ${previous ?? 'its project'}`,
-      });
-      system.bus.publish('host.project', { project: resolved, previous });
-    }
-    return { project: resolved, previous };
-  };
-
-  // `droidbus approve` reaches the HTTP frontend's authorization server through these.
-  const viaHttp =
-    <T extends 'host.oauth_pending' | 'host.oauth_decide'>(type: T): HostHandler<T> =>
-    (payload, origin) => {
-      const handler = http?.hostHandlers[type] as HostHandler<T> | undefined;
-      if (!handler) {
-        throw new BusError(
-          'UNAVAILABLE',
-          'this droidbus host does not serve HTTP; start it with droidbus host --http',
-        );
-      }
-      return handler(payload, origin);
-    };
-  system.bus.attach(
-    new HostEndpoint(system.bus, system.supervisor, 'host', {
-      ...pageRequestHandlers({
-        project: () => project,
-        sessions: () => registry.list(),
-        pageLink: () => page?.newLoginLink() ?? null,
-        publish: (topic, payload) => system.bus.publish(topic, payload),
-      }),
-      'host.oauth_pending': viaHttp('host.oauth_pending'),
-      'host.oauth_decide': viaHttp('host.oauth_decide'),
-      'host.info': () => info(),
-      'host.runtime': () => ({
-        ...runtimeStats(probe),
-        actors: system.supervisor.inline ? ('inline' as const) : ('workers' as const),
-      }),
-      'host.set_project': (payload, origin) => setProject(payload.project, origin),
-      'host.session_update': (payload, origin) => {
-        if (origin.kind !== 'agent') {
-          throw new BusError('INVALID', 'only an attached session can describe its client');
-        }
-        const { client_name, client_version } = payload;
-        const before = registry.get(origin.session_id)?.client_name ?? null;
-        if (registry.update(origin.session_id, { client_name, client_version })) {
-          publishSessions();
-          if (client_name !== null && client_name !== before) {
-            notify(
-              `session ${origin.session_id.slice(0, 8)} is ${client_name}${client_version ? ` ${client_version}` : ''}`,
-            );
-          }
-        }
-        return {};
-      },
-    }),
-  );
-
-  server.on('connection', (socket) => {
-    if (stopping) {
-      socket.destroy();
-      return;
-    }
-    if (peer.available && myUid !== undefined) {
-      const uid = peerUidOf(socket);
-      if (uid !== myUid) {
-        log.warn(
-          uid === null
-            ? 'dropped a connection whose credentials could not be read'
-            : `dropped a connection from uid ${uid} (this host runs as uid ${myUid})`,
-        );
-        socket.destroy();
-        return;
-      }
-    }
-    connections.add(socket);
-    let sessionId: string | undefined;
-    serveBusConnection(socket, {
-      bus: system.bus,
-      handshake: (raw): HandshakeDecision => {
-        if (stopping) {
-          return { accept: false, reply: { accepted: false, reason: 'the droidbus host is quitting' } };
-        }
-        const decision = decideAttach(raw, {
-          version: VERSION,
-          hostPid: process.pid,
-          project,
-          sessionCount: registry.count('attach'),
-          maxSessions: registry.max,
-          toolsets: TOOLSET_NAMES,
-          canonical: canonicalProjectRoot,
-        });
-        if (!decision.accept) {
-          log.info('refused a connection', { reason: decision.reply.reason });
-          return { accept: false, reply: decision.reply };
-        }
-        const hello = decision.hello;
-        if (hello.role === 'control') {
-          const cli: Origin = { kind: 'cli' };
-          return { accept: true, reply: decision.reply, origin: cli, originFor: () => cli };
-        }
-        const id = hello.session_id!;
-        const session: AttachedSession = {
-          session_id: id,
-          pid: hello.pid,
-          version: hello.version,
-          client_name: hello.client_name,
-          client_version: null,
-          pinned_project: hello.project,
-          follows_host: hello.project === null,
-          toolsets: hello.toolsets ?? null,
-          attached_at: new Date().toISOString(),
-          kind: 'attach',
-          remote: null,
-          auth: null,
-        };
-        if (!registry.add(session)) {
-          return {
-            accept: false,
-            reply: {
-              accepted: false,
-              reason: `a session with id ${id} is already attached`,
-              version: VERSION,
-            },
-          };
-        }
-        sessionId = id;
-        activity.record({
-          kind: 'lifecycle',
-          name: 'client_attached',
-          session: id,
-          status: 'ok',
-          summary: `Client attached (pid ${hello.pid}, droidbus ${hello.version}) — project: ${hello.project ?? `${project ?? 'none'} (follows the host)`}`,
-        });
-        publishSessions();
-        notify(
-          `agent attached: ${hello.client_name ?? 'an MCP session'} (pid ${hello.pid}, session ${id.slice(0, 8)}, ${hello.project ? `project ${hello.project}` : 'follows the host'}) — ${registry.size} attached`,
-        );
-        const agent: Origin = {
-          kind: 'agent',
-          session_id: id,
-          client_name: hello.client_name,
-          standalone: false,
-        };
-        return {
-          accept: true,
-          reply: decision.reply,
-          origin: agent,
-          originFor: (claimed) =>
-            claimed.kind === 'agent' && claimed.session_id === id
-              ? { ...claimed, standalone: false }
-              : { ...agent, client_name: registry.get(id)?.client_name ?? null },
-        };
-      },
-      onClose: () => {
-        connections.delete(socket);
-        if (sessionId) {
-          const gone = registry.remove(sessionId);
-          activity.record({
-            kind: 'lifecycle',
-            name: 'client_detached',
-            session: sessionId,
-            status: 'ok',
-            summary: `Client detached (pid ${gone?.pid ?? '?'})`,
-          });
-          publishSessions();
-          if (!stopping) {
-            notify(
-              `agent detached: ${gone?.client_name ?? 'an MCP session'} (pid ${gone?.pid ?? '?'}, session ${sessionId.slice(0, 8)}) — ${registry.size} attached`,
-            );
-          }
-        }
-      },
-    });
-  });
-
-  if (options.http) {
-    try {
-      http = await startHttpFrontend(options.http, {
-        system,
-        registry,
-        publishSessions,
-        project: () => project,
-        activity,
-        notify: options.notify ?? ((line) => log.warn(line)),
-        ...(pageHandler && options.ui?.mode === 'http' ? { page: pageHandler } : {}),
-      });
-    } catch (err) {
-      server.close();
-      probe.stop();
-      await system.supervisor.shutdown();
-      await activity.close();
-      if (err instanceof HttpStartError) {
-        throw new HostStartError(err.message, 'HTTP_FAILED');
-      }
-      throw err;
-    }
-  }
-  if (pageHandler && options.ui) {
-    try {
-      page = await startHostPage(pageHandler, options.ui, http);
-    } catch (err) {
-      server.close();
-      probe.stop();
-      await http?.close();
-      await system.supervisor.shutdown();
-      await activity.close();
-      throw new HostStartError((err as Error).message, 'PAGE_FAILED');
-    }
-  }
-
-  const stop = (reason = 'the droidbus host quit'): Promise<void> => {
-    stopping ??= (async () => {
-      log.info('quitting', { reason, sessions: registry.size });
-      notify(
-        registry.size === 0
-          ? 'quitting: no agent is attached'
-          : `quitting: ${registry.size} attached agent${registry.size === 1 ? '' : 's'} continue${registry.size === 1 ? 's' : ''} standalone`,
-      );
-      // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
-      server.close();
-      // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.
-      const notes = await runQuitHooks([...hooks]);
-      // 2. Sessions learn first, so they swap to their own actors before their calls fail.
-      system.bus.publish('host.quitting', { reason });
-      // 3. Every request still in flight fails, saying the host quit.
-      const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
-      system.bus.close(`${reason} before answering.${detail}`);
-      // 4. The connections close once their last lines are out; HTTP requests in flight finish.
-      await Promise.all(
-        [...connections]
-          .map((socket) => endConnection(socket))
-          .concat(http?.close() ?? [], page?.close() ?? []),
-      );
-      probe.stop();
-      activity.record({
-        kind: 'lifecycle',
-        name: 'host_stopped',
-        status: 'ok',
-        summary: `Host stopped (${reason})`,
-      });
-      await system.supervisor.shutdown();
-      await activity.close();
-      probe.stop();
-      resolveStopped();
-    })();
-    return stopping;
-  };
-
-  log.info('listening', { socket: socketPath, project, peer_check: peer.available ? 'uid' : 'permissions' });
-  if (!peer.available) {
+  if (!core.peer.available) {
     log.warn(
-      `connections from other users are kept out only by the socket's 0600 mode in the 0700 data directory: ${peer.problem}`,
+      `connections from other users are kept out only by the socket's 0600 mode in the 0700 data directory: ${core.peer.problem}`,
     );
   }
-  activity.record({
+  core.activity.record({
     kind: 'lifecycle',
     name: 'host_started',
     status: 'ok',
@@ -427,15 +356,15 @@ export async function startHost(options: HostOptions): Promise<Host> {
   return {
     socketPath,
     system,
-    http,
-    page,
-    info,
-    setProject,
+    http: core.http,
+    page: core.page,
+    info: () => hostInfo(core),
+    setProject: (next, origin) => setHostProject(core, next, origin),
     beforeFailingInflight(hook) {
-      hooks.add(hook);
-      return () => hooks.delete(hook);
+      core.hooks.add(hook);
+      return () => core.hooks.delete(hook);
     },
-    stop,
+    stop: (reason = 'the droidbus host quit') => stopHost(core, server, reason, resolveStopped),
     stopped,
   };
 }
