@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
@@ -8,18 +9,18 @@ import { HostLink } from '../mcp/host-link.js';
 import type { BusClient } from '../bus/client.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
-import { createSessionState, followsHost, sessionOrigin } from '../mcp/session.js';
+import { createSessionState, followsHost, sessionOrigin, type SessionState } from '../mcp/session.js';
 import { skillResource } from '../mcp/skill.js';
 import { DEFAULT_TOOLSETS, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
-import { tapTransport } from '../mcp/transport-tap.js';
+import { tapTransport, type TransportTap } from '../mcp/transport-tap.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
 import { ActivityLog, rotateActivityLog } from '../store/activity-log.js';
 import { removeSessionRecord, writeSessionRecord } from '../store/session-records.js';
 import type { SessionRecord } from '../store/session-records.js';
 import { readSettings, updateSettings } from '../store/settings.js';
 import { projectResources } from '../mcp/project-resources.js';
-import { startEventLoopProbe } from '../util/event-loop.js';
+import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
@@ -94,7 +95,20 @@ async function waitForBuild(bus: BusClient): Promise<void> {
   }
 }
 
-async function run(argv: string[]): Promise<number> {
+/** What the command line asked for. */
+interface McpArgs {
+  toolsets: Toolset[];
+  /** --toolsets was given (the host is told only then). */
+  explicit: boolean;
+  attachOnly: boolean;
+  inline: boolean;
+  selection: ReturnType<typeof selectProject>;
+  /** How this session chose its project itself (an argument, the working directory), else null. */
+  ownChoice: 'argument' | 'working_directory' | null;
+}
+
+/** The arguments, or the exit code after saying what is wrong with --toolsets. */
+function parseArgs(argv: string[]): McpArgs | number {
   let parsedToolsets: ReturnType<typeof toolsetsFrom>;
   try {
     parsedToolsets = toolsetsFrom(argv);
@@ -116,10 +130,6 @@ async function run(argv: string[]): Promise<number> {
   if (inline && attachOnly) {
     throw new UsageError('--inline runs standalone, so it cannot go with --attach-only');
   }
-  if (inline) {
-    process.env['DROIDBUS_INLINE'] = '1';
-  }
-
   let selection;
   try {
     selection = selectProject(values.project, process.cwd());
@@ -134,134 +144,110 @@ async function run(argv: string[]): Promise<number> {
     selection.selectedBy === 'argument' || selection.selectedBy === 'working_directory'
       ? selection.selectedBy
       : null;
-  const wanted = ownChoice ? selection.root : null;
+  return { toolsets, explicit, attachOnly, inline, selection, ownChoice };
+}
 
-  const session = createSessionState({
-    project: selection,
-    mode: { kind: 'standalone', standaloneReason: null },
-    toolsets,
-    bus: undefined as never,
-  });
-  const activity = new ActivityLog({ session: session.sessionId });
-  const startedAt = new Date().toISOString();
+/** One `droidbus mcp` session while it runs: attached through `link` or standalone on `system`. */
+interface Frontend {
+  readonly args: McpArgs;
+  readonly session: SessionState;
+  readonly activity: ActivityLog;
+  readonly startedAt: string;
+  system: ActorSystem | undefined;
+  link: HostLink | undefined;
+  /** The standalone session's record (`droidbus status` lists it). */
+  record: SessionRecord | undefined;
+  /** Resolves when the host goes away under --attach-only. */
+  readonly hostGone: Promise<'host_gone'>;
+  resolveHostGone: () => void;
+}
 
-  const outcome = inline
-    ? ({ kind: 'standalone', reason: '--inline: the actors run on the main thread' } as const)
-    : await attachToHost({
-        sessionId: session.sessionId,
-        project: wanted,
-        selectedBy: ownChoice,
-        origin: sessionOrigin({
-          ...session,
-          mode: { kind: 'attached', pinnedProject: null, hostProject: null },
-        }),
-        ...(explicit ? { toolsets } : {}),
-      });
-  if (outcome.kind === 'standalone' && attachOnly) {
-    process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${outcome.reason}\n`);
-    return 2;
+function saveRecord(f: Frontend): void {
+  if (!f.record) {
+    return;
   }
+  try {
+    writeSessionRecord(f.record);
+  } catch (err) {
+    log.warn('could not write the session record', { error: (err as Error).message });
+  }
+}
 
-  let system: ActorSystem | undefined;
-  let link: HostLink | undefined;
-  let record: SessionRecord | undefined;
-  const saveRecord = (): void => {
-    if (!record) {
+/** Runs this session on its own actors from now on. */
+function goStandalone(f: Frontend, reason: string): void {
+  const system = startActorSystem();
+  f.system = system;
+  f.session.mode = { kind: 'standalone', standaloneReason: reason };
+  f.session.bus = system.client(sessionOrigin(f.session));
+  // Warm the main worker, so the next tool call does not pay for it; debug sessions listen to
+  // installs and crashes: running from the start, they miss none.
+  for (const kind of ['system', 'sessions']) {
+    system.supervisor
+      .spawn(kind)
+      .catch((err: unknown) => log.warn(`could not start the ${kind} actor`, { error: String(err) }));
+  }
+  f.record = {
+    pid: process.pid,
+    session_id: f.session.sessionId,
+    started_at: f.startedAt,
+    project: f.session.project.root,
+    reason,
+    binary: binaryPath(),
+    node: process.execPath,
+    version: VERSION,
+    client_name: f.session.clientName,
+  };
+  saveRecord(f);
+}
+
+/** Serves the session through the host that accepted it; if the host goes, standalone (or exit). */
+function useHost(
+  f: Frontend,
+  outcome: Extract<Awaited<ReturnType<typeof attachToHost>>, { kind: 'attached' }>,
+): void {
+  const { session, args } = f;
+  const wanted = args.ownChoice ? args.selection.root : null;
+  const reply = outcome.reply;
+  session.mode = {
+    kind: 'attached',
+    pinnedProject: wanted === null ? null : reply.project,
+    hostProject: reply.project,
+  };
+  if (wanted === null) {
+    session.project = { root: reply.project, selectedBy: reply.project ? 'host' : null };
+  }
+  const link = new HostLink(outcome.client, () => {
+    if (args.attachOnly) {
+      f.resolveHostGone();
       return;
     }
-    try {
-      writeSessionRecord(record);
-    } catch (err) {
-      log.warn('could not write the session record', { error: (err as Error).message });
+    if (followsHost(session.mode) && session.project.root === null) {
+      session.project = args.selection;
     }
-  };
-  let resolveHostGone!: () => void;
-  const hostGone = new Promise<'host_gone'>((resolve) => (resolveHostGone = () => resolve('host_gone')));
-
-  /** Runs this session on its own actors from now on. */
-  const goStandalone = (reason: string): void => {
-    system = startActorSystem();
-    session.mode = { kind: 'standalone', standaloneReason: reason };
-    session.bus = system.client(sessionOrigin(session));
-    // Warm the main worker, so the next tool call does not pay for it.
-    system.supervisor
-      .spawn('system')
-      .catch((err: unknown) => log.warn('could not start the system actor', { error: String(err) }));
-    // Debug sessions listen to installs and crashes: running from the start, they miss none.
-    system.supervisor
-      .spawn('sessions')
-      .catch((err: unknown) => log.warn('could not start the sessions actor', { error: String(err) }));
-    record = {
-      pid: process.pid,
-      session_id: session.sessionId,
-      started_at: startedAt,
-      project: session.project.root,
-      reason,
-      binary: binaryPath(),
-      node: process.execPath,
-      version: VERSION,
-      client_name: session.clientName,
-    };
-    saveRecord();
-  };
-
-  if (outcome.kind === 'attached') {
-    const reply = outcome.reply;
-    session.mode = {
-      kind: 'attached',
-      pinnedProject: wanted === null ? null : reply.project,
-      hostProject: reply.project,
-    };
-    if (wanted === null) {
-      session.project = { root: reply.project, selectedBy: reply.project ? 'host' : null };
-    }
-    link = new HostLink(outcome.client, () => {
-      if (attachOnly) {
-        resolveHostGone();
-        return;
-      }
-      if (followsHost(session.mode) && session.project.root === null) {
-        session.project = selection;
-      }
-      goStandalone(HOST_QUIT_REASON);
-      activity.record({
-        kind: 'lifecycle',
-        name: 'continued_standalone',
-        status: 'ok',
-        summary: `Continuing standalone: ${HOST_QUIT_REASON}`,
-      });
-    });
-    session.bus = link;
-    link.on('host.project', ({ project }) => {
-      if (session.mode.kind !== 'attached') {
-        return;
-      }
-      session.mode.hostProject = project;
-      if (session.mode.pinnedProject === null) {
-        session.project = { root: project, selectedBy: project ? 'host' : null };
-      }
-    });
-  } else {
-    goStandalone(outcome.reason);
-    rotateActivityLog().catch((err: unknown) =>
-      log.debug('could not rotate the activity log', { error: String(err) }),
-    );
-    activity.record({
+    goStandalone(f, HOST_QUIT_REASON);
+    f.activity.record({
       kind: 'lifecycle',
-      name: 'server_started',
+      name: 'continued_standalone',
       status: 'ok',
-      summary: `Server started (standalone: ${outcome.reason})`,
+      summary: `Continuing standalone: ${HOST_QUIT_REASON}`,
     });
-  }
+  });
+  f.link = link;
+  session.bus = link;
+  link.on('host.project', ({ project }) => {
+    if (session.mode.kind !== 'attached') {
+      return;
+    }
+    session.mode.hostProject = project;
+    if (session.mode.pinnedProject === null) {
+      session.project = { root: project, selectedBy: project ? 'host' : null };
+    }
+  });
+}
 
-  if (session.project.root && ownChoice) {
-    const root = session.project.root;
-    updateSettings((s) => {
-      s.last_active_project = root;
-    }).catch((err: unknown) => log.warn('could not record the last active project', { error: String(err) }));
-  }
-
-  const probe = startEventLoopProbe();
+/** The session's MCP server: its resources, and every call and request in the activity log. */
+function serverFor(f: Frontend, probe: EventLoopProbe): Server {
+  const { session, activity } = f;
   // Device tool calls go to the debug sessions of their device, attached or standalone.
   const agentActions = new AgentActionRecorder();
   const server = createMcpServer({
@@ -272,23 +258,12 @@ async function run(argv: string[]): Promise<number> {
       ...projectResources(),
     ],
     onToolCall: (r) => {
-      activity.record({
-        kind: 'tool',
-        name: r.name,
-        durationMs: r.durationMs,
-        status: r.status,
-        summary: r.summary,
-      });
+      const { name, durationMs, status, summary } = r;
+      activity.record({ kind: 'tool', name, durationMs, status, summary });
       agentActions.record(session, r);
     },
-    onRequest: (r) =>
-      activity.record({
-        kind: r.kind,
-        name: r.name,
-        durationMs: r.durationMs,
-        status: r.status,
-        summary: r.summary,
-      }),
+    onRequest: ({ kind, name, durationMs, status, summary }) =>
+      activity.record({ kind, name, durationMs, status, summary }),
   });
   const onInitialized = server.oninitialized;
   server.oninitialized = () => {
@@ -299,8 +274,8 @@ async function run(argv: string[]): Promise<number> {
       status: 'ok',
       summary: `Client initialized (${session.clientName ?? 'unknown client'}${session.clientVersion ? ` ${session.clientVersion}` : ''}) — ${session.mode.kind}`,
     });
-    if (session.mode.kind === 'attached' && link && !link.lost) {
-      link
+    if (session.mode.kind === 'attached' && f.link && !f.link.lost) {
+      f.link
         .request('host.session_update', {
           client_name: session.clientName?.slice(0, 200) ?? null,
           client_version: session.clientVersion?.slice(0, 100) ?? null,
@@ -308,11 +283,18 @@ async function run(argv: string[]): Promise<number> {
         .catch((err: unknown) =>
           log.debug('could not tell the host the client name', { error: String(err) }),
         );
-    } else if (record) {
-      record = { ...record, client_name: session.clientName };
-      saveRecord();
+    } else if (f.record) {
+      f.record = { ...f.record, client_name: session.clientName };
+      saveRecord(f);
     }
   };
+  return server;
+}
+
+/** Connects the server to stdio; resolves how the session ended (the client left, or a signal). */
+async function serveStdio(
+  server: Server,
+): Promise<{ closed: Promise<'client' | 'signal'>; tap: TransportTap }> {
   const transport = new StdioServerTransport();
   const closed = new Promise<'client' | 'signal'>((resolve) => {
     let done = false;
@@ -329,25 +311,15 @@ async function run(argv: string[]): Promise<number> {
     process.once('SIGINT', finish('signal'));
   });
   await server.connect(transport);
-  const tap = tapTransport(transport);
-  log.info('serving MCP over stdio', { project: session.project.root, toolsets, mode: session.mode.kind });
-  if (process.stdin.isTTY === true) {
-    // Started by hand in a terminal: say what it is waiting for (stderr; stdout is the protocol).
-    process.stderr.write(
-      'droidbus mcp is waiting for an MCP client on stdin (JSON-RPC). Register it with your agent instead of running it by hand — see the README, "Register with your agent" — or press Ctrl-C to quit.\n',
-    );
-  }
+  return { closed, tap: tapTransport(transport) };
+}
 
-  const ended = await Promise.race([closed, hostGone]);
-  let code = 0;
-  if (ended === 'host_gone') {
-    process.stderr.write(`droidbus mcp: ${HOST_QUIT_REASON}; exiting (--attach-only)\n`);
-    await tap.whenIdle(EXIT_DRAIN_MS);
-    code = 1;
-  }
+/** Ends the session: the server, the link or the actors (a client's build finished first), the log. */
+async function shutdown(f: Frontend, server: Server, probe: EventLoopProbe, ended: string): Promise<void> {
   await server.close().catch(() => undefined);
   probe.stop();
-  await link?.close().catch(() => undefined);
+  await f.link?.close().catch(() => undefined);
+  const system = f.system;
   if (system) {
     if (ended === 'client' && system.supervisor.list().some((a) => a.address === 'build')) {
       // A client that goes away does not stop the build it started: it is finished and recorded
@@ -357,8 +329,93 @@ async function run(argv: string[]): Promise<number> {
     await system.shutdown('the MCP client went away');
     removeSessionRecord();
   }
-  activity.record({ kind: 'lifecycle', name: 'server_stopped', status: 'ok', summary: 'Server stopped' });
-  await activity.close();
+  f.activity.record({ kind: 'lifecycle', name: 'server_stopped', status: 'ok', summary: 'Server stopped' });
+  await f.activity.close();
+}
+
+async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === 'number') {
+    return args;
+  }
+  if (args.inline) {
+    process.env['DROIDBUS_INLINE'] = '1';
+  }
+  const { toolsets, ownChoice } = args;
+  const wanted = ownChoice ? args.selection.root : null;
+  const session = createSessionState({
+    project: args.selection,
+    mode: { kind: 'standalone', standaloneReason: null },
+    toolsets,
+    bus: undefined as never,
+  });
+  const outcome = args.inline
+    ? ({ kind: 'standalone', reason: '--inline: the actors run on the main thread' } as const)
+    : await attachToHost({
+        sessionId: session.sessionId,
+        project: wanted,
+        selectedBy: ownChoice,
+        origin: sessionOrigin({
+          ...session,
+          mode: { kind: 'attached', pinnedProject: null, hostProject: null },
+        }),
+        ...(args.explicit ? { toolsets } : {}),
+      });
+  if (outcome.kind === 'standalone' && args.attachOnly) {
+    process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${outcome.reason}\n`);
+    return 2;
+  }
+  let resolveHostGone!: () => void;
+  const f: Frontend = {
+    args,
+    session,
+    activity: new ActivityLog({ session: session.sessionId }),
+    startedAt: new Date().toISOString(),
+    system: undefined,
+    link: undefined,
+    record: undefined,
+    hostGone: new Promise<'host_gone'>((resolve) => (resolveHostGone = () => resolve('host_gone'))),
+    resolveHostGone: () => resolveHostGone(),
+  };
+  if (outcome.kind === 'attached') {
+    useHost(f, outcome);
+  } else {
+    goStandalone(f, outcome.reason);
+    rotateActivityLog().catch((err: unknown) =>
+      log.debug('could not rotate the activity log', { error: String(err) }),
+    );
+    f.activity.record({
+      kind: 'lifecycle',
+      name: 'server_started',
+      status: 'ok',
+      summary: `Server started (standalone: ${outcome.reason})`,
+    });
+  }
+  if (session.project.root && ownChoice) {
+    const root = session.project.root;
+    updateSettings((s) => {
+      s.last_active_project = root;
+    }).catch((err: unknown) => log.warn('could not record the last active project', { error: String(err) }));
+  }
+
+  const probe = startEventLoopProbe();
+  const server = serverFor(f, probe);
+  const { closed, tap } = await serveStdio(server);
+  log.info('serving MCP over stdio', { project: session.project.root, toolsets, mode: session.mode.kind });
+  if (process.stdin.isTTY === true) {
+    // Started by hand in a terminal: say what it is waiting for (stderr; stdout is the protocol).
+    process.stderr.write(
+      'droidbus mcp is waiting for an MCP client on stdin (JSON-RPC). Register it with your agent instead of running it by hand — see the README, "Register with your agent" — or press Ctrl-C to quit.\n',
+    );
+  }
+  const ended = await Promise.race([closed, f.hostGone]);
+  let code = 0;
+  if (ended === 'host_gone') {
+    process.stderr.write(`droidbus mcp: ${HOST_QUIT_REASON}; exiting (--attach-only)\n`);
+    await tap.whenIdle(EXIT_DRAIN_MS);
+    code = 1;
+  }
+  await shutdown(f, server, probe, ended);
   return code;
 }
 
