@@ -85,6 +85,293 @@ function rowById(rows: Row[], id: string): Row {
   return row;
 }
 
+/** One demo run: where it works, and what it started (stopped at the end whatever happened). */
+interface DemoRun {
+  options: DemoOptions;
+  recorder: DemoRecorder;
+  work: string;
+  home: string;
+  project: string;
+  adbPort: number;
+  farm: Farm | undefined;
+  client: Client | undefined;
+}
+
+/** A private adb server, a sim device, the trusted sample project and an MCP session on them. */
+async function setUp(run: DemoRun): Promise<{ mcp: Client; serial: string }> {
+  await run.recorder.step('start a private adb server', async () => {
+    run.adbPort = await freePort();
+    const check = await ensureAdbServer(
+      new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: run.adbPort, source: 'demo' }),
+    );
+    return `adb server on 127.0.0.1:${run.adbPort} (protocol ${check.version})`;
+  });
+  await run.recorder.step('start a simulated device', async () => {
+    run.farm = await startFarm({
+      devices: 1,
+      adbPort: run.adbPort,
+      startServer: false,
+      notify: run.options.note,
+    });
+    const device = run.farm.devices[0]!;
+    return `${device.serial} — ${device.model} (API ${device.sdk})`;
+  });
+  const serial = run.farm!.devices[0]!.serial;
+  await run.recorder.step('write the sample Android project and trust it', async () => {
+    await writeSampleProject(run.project);
+    process.env['DROIDBUS_HOME'] = run.home;
+    const canonical = await trustProject(run.project);
+    return `${canonical} (trusted in a private droidbus data folder)`;
+  });
+  await run.recorder.step('connect an MCP client to droidbus mcp', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--project', run.project],
+      env: {
+        ...(process.env as Record<string, string>),
+        DROIDBUS_HOME: run.home,
+        ANDROID_ADB_SERVER_PORT: String(run.adbPort),
+        SIM_GRADLE_DURATION_MS: '1500',
+      },
+      stderr: 'ignore',
+    });
+    run.client = new Client({ name: 'droidbus-demo', version: '1.0.0' });
+    await run.client.connect(transport);
+    const info = run.client.getServerVersion();
+    return `${info?.name} ${info?.version} — ${info?.title ?? ''}`;
+  });
+  return { mcp: run.client!, serial };
+}
+
+/** Build, find, install; logcat; launch with its launch time. */
+async function buildAndRun(run: DemoRun, mcp: Client, serial: string): Promise<void> {
+  await run.recorder.step(
+    "build the release variant (with the sample's gradlew stand-in: no real Gradle runs)",
+    async () => {
+      const r = await call(mcp, 'run_gradle_task', { task: 'assemble', variant: VARIANT }, () => undefined);
+      return firstLine(r.text);
+    },
+    'run_gradle_task',
+  );
+  let apkPath = '';
+  await run.recorder.step(
+    'find the APK the build wrote',
+    async () => {
+      const r = await call(mcp, 'find_apk_path', { variant: VARIANT });
+      apkPath = String(r.structured['path']);
+      return apkPath;
+    },
+    'find_apk_path',
+  );
+  await run.recorder.step(
+    'install it (hashed and recorded against its build)',
+    async () => {
+      const r = await call(mcp, 'install_apk', { device_serial: serial, apk_path: apkPath });
+      return (
+        r.text
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .at(-1) ?? ''
+      );
+    },
+    'install_apk',
+  );
+  await run.recorder.step(
+    'stream logcat',
+    async () => {
+      const r = await call(mcp, 'start_logcat', { device_serial: serial, from_now: true });
+      return firstLine(r.text);
+    },
+    'start_logcat',
+  );
+  await run.recorder.step(
+    'launch the app and measure its start',
+    async () => {
+      const r = await call(mcp, 'launch_app', { device_serial: serial, package: PACKAGE });
+      return r.text.split('\n').find((l) => l.startsWith('Launch time')) ?? firstLine(r.text);
+    },
+    'launch_app',
+  );
+}
+
+/** Read the screen, screenshot it, fill the login form and sign in. */
+async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void> {
+  let rows: Row[] = [];
+  let hash = '';
+  await run.recorder.step(
+    'read the screen',
+    async () => {
+      const r = await call(mcp, 'list_clickable_elements', { device_serial: serial });
+      rows = r.structured['rows'] as Row[];
+      hash = String(r.structured['screen_hash']);
+      return `${rows.length} interactive elements: ${rows.map((x) => x.label).join(', ')}`;
+    },
+    'list_clickable_elements',
+  );
+  await run.recorder.step(
+    'take a screenshot of the login screen',
+    async () => {
+      const r = await call(mcp, 'screenshot', { device_serial: serial, annotate: true });
+      const image = r.result.content.find((c) => c.type === 'image') as { data: string } | undefined;
+      if (!image) {
+        throw new Error('the screenshot returned no image');
+      }
+      writeFileSync(path.join(run.options.outDir, '1-login.png'), Buffer.from(image.data, 'base64'));
+      return `1-login.png (${String(r.structured['imageWidth'])}x${String(r.structured['imageHeight'])}, numbered boxes on the elements)`;
+    },
+    'screenshot',
+  );
+  await run.recorder.step(
+    'fill the login form',
+    async () => {
+      await call(mcp, 'ui_fill_input', {
+        device_serial: serial,
+        tree_path: rowById(rows, 'username').tree_path,
+        text: 'ada@example.com',
+        expect_screen_hash: hash,
+      });
+      await call(mcp, 'ui_fill_input', {
+        device_serial: serial,
+        tree_path: rowById(rows, 'password').tree_path,
+        text: 'analytical engine',
+      });
+      return 'username and password typed into their fields (by tree path, on the screen that was read)';
+    },
+    'ui_fill_input',
+  );
+  await run.recorder.step(
+    'sign in',
+    async () => {
+      await call(mcp, 'ui_tap_element', {
+        device_serial: serial,
+        tree_path: rowById(rows, 'sign_in').tree_path,
+      });
+      const r = await call(mcp, 'wait_for_element', {
+        device_serial: serial,
+        text_contains: 'welcome',
+        timeout_ms: 10_000,
+      });
+      return firstLine(r.text);
+    },
+    'ui_tap_element',
+  );
+  await run.recorder.step(
+    'take a screenshot of the home screen',
+    async () => {
+      const r = await call(mcp, 'screenshot', { device_serial: serial });
+      const image = r.result.content.find((c) => c.type === 'image') as { data: string };
+      writeFileSync(path.join(run.options.outDir, '2-home.png'), Buffer.from(image.data, 'base64'));
+      return '2-home.png';
+    },
+    'screenshot',
+  );
+}
+
+/** Crash the app, read the crash deobfuscated, and show the install's debug session. */
+async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<void> {
+  await run.recorder.step(
+    'tap "Crash"',
+    async () => {
+      const found = await call(mcp, 'find_ui_elements', { device_serial: serial, resource_id: 'crash' });
+      const crash = (found.structured['matches'] as Row[])[0];
+      if (!crash) {
+        throw new Error('no Crash button on the home screen');
+      }
+      await call(mcp, 'ui_tap_element', { device_serial: serial, tree_path: crash.tree_path });
+      return 'the app crashed';
+    },
+    'ui_tap_element',
+  );
+  await run.recorder.step(
+    'read the crash, deobfuscated against the installed build',
+    async () => {
+      let last = '';
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const r = await mcp.callTool({
+          name: 'get_crash_stack_trace',
+          arguments: { package: PACKAGE, retrace: true },
+        });
+        const retrace = (
+          r.structuredContent as
+            { retrace?: { status: string; mapping_line: string; trace: string } } | undefined
+        )?.retrace;
+        if (!r.isError && retrace) {
+          if (retrace.status !== 'retraced') {
+            throw new Error(`not deobfuscated: ${retrace.mapping_line}`);
+          }
+          writeFileSync(
+            path.join(run.options.outDir, 'crash-retraced.txt'),
+            `${retrace.mapping_line}\n\n${retrace.trace}\n`,
+          );
+          const lines = retrace.trace.split('\n').map((l) => l.trim());
+          const from = Math.max(
+            0,
+            lines.findIndex((l) => /^[\w.$]+(Exception|Error)\b/.test(l)),
+          );
+          return `${retrace.mapping_line}\n      ${lines.slice(from, from + 3).join('\n      ')}`;
+        }
+        last = JSON.stringify(r.content).slice(0, 200);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`the crash did not reach logcat: ${last}`);
+    },
+    'get_crash_stack_trace',
+  );
+  await run.recorder.step(
+    'show the debug session of this install',
+    async () => {
+      const list = await call(mcp, 'list_debug_sessions', {
+        device_serial: serial,
+        package: PACKAGE,
+        limit: 1,
+      });
+      const id = (list.structured['sessions'] as { id: string }[] | undefined)?.[0]?.id;
+      if (!id) {
+        throw new Error(`no debug session: ${firstLine(list.text)}`);
+      }
+      const session = await call(mcp, 'get_debug_session', { session_id: id, max_events: 20 });
+      writeFileSync(
+        path.join(run.options.outDir, 'debug-session.json'),
+        JSON.stringify(session.structured, null, 2) + '\n',
+      );
+      const timeline = (session.structured['timeline'] as { kind: string }[] | undefined) ?? [];
+      const runs: string[] = [];
+      for (let i = 0; i < timeline.length;) {
+        let j = i;
+        while (j < timeline.length && timeline[j]!.kind === timeline[i]!.kind) {
+          j++;
+        }
+        runs.push(j - i > 1 ? `${timeline[i]!.kind} ×${j - i}` : timeline[i]!.kind);
+        i = j;
+      }
+      return `${id}: ${runs.join(' → ')}`;
+    },
+    'get_debug_session',
+  );
+}
+
+/** Stops what the run started and puts DROIDBUS_HOME back. */
+async function tearDown(run: DemoRun, previousHome: string | undefined): Promise<void> {
+  await run.client?.close().catch(() => undefined);
+  await run.farm?.stop().catch(() => undefined);
+  if (run.adbPort) {
+    const adb = locateAdb(locateSdk(null, false).path);
+    if (adb) {
+      await runProcess(adb, ['-P', String(run.adbPort), 'kill-server'], { timeoutMs: 10_000 });
+    }
+  }
+  if (previousHome === undefined) {
+    delete process.env['DROIDBUS_HOME'];
+  } else {
+    process.env['DROIDBUS_HOME'] = previousHome;
+  }
+  if (run.options.keep) {
+    run.options.note(`kept the sample project and data folder in ${run.work}`);
+  } else {
+    rmSync(run.work, { recursive: true, force: true });
+  }
+}
+
 /**
  * The main job, end to end on simulated devices, as an agent would do it through a real MCP
  * session: build, install, launch with its launch time, read the screen, fill the login form,
@@ -92,277 +379,36 @@ function rowById(rows: Row[], id: string): Row {
  * the debug session — printing each step and saving screenshots next to a summary.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
-  const recorder = new DemoRecorder(options.print);
   const work = mkdtempSync(path.join(os.tmpdir(), 'droidbus-demo-'));
-  const home = path.join(work, 'home');
-  const project = path.join(work, 'sample');
   mkdirSync(options.outDir, { recursive: true });
-  let adbPort = 0;
-  let farm: Farm | undefined;
-  let client: Client | undefined;
+  const run: DemoRun = {
+    options,
+    recorder: new DemoRecorder(options.print),
+    work,
+    home: path.join(work, 'home'),
+    project: path.join(work, 'sample'),
+    adbPort: 0,
+    farm: undefined,
+    client: undefined,
+  };
   let failedAt: string | null = null;
   const previousHome = process.env['DROIDBUS_HOME'];
   try {
-    await recorder.step('start a private adb server', async () => {
-      adbPort = await freePort();
-      const check = await ensureAdbServer(
-        new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: adbPort, source: 'demo' }),
-      );
-      return `adb server on 127.0.0.1:${adbPort} (protocol ${check.version})`;
-    });
-    await recorder.step('start a simulated device', async () => {
-      farm = await startFarm({ devices: 1, adbPort, startServer: false, notify: options.note });
-      const device = farm.devices[0]!;
-      return `${device.serial} — ${device.model} (API ${device.sdk})`;
-    });
-    const serial = farm!.devices[0]!.serial;
-    await recorder.step('write the sample Android project and trust it', async () => {
-      await writeSampleProject(project);
-      process.env['DROIDBUS_HOME'] = home;
-      const canonical = await trustProject(project);
-      return `${canonical} (trusted in a private droidbus data folder)`;
-    });
-    await recorder.step('connect an MCP client to droidbus mcp', async () => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'mcp', '--project', project],
-        env: {
-          ...(process.env as Record<string, string>),
-          DROIDBUS_HOME: home,
-          ANDROID_ADB_SERVER_PORT: String(adbPort),
-          SIM_GRADLE_DURATION_MS: '1500',
-        },
-        stderr: 'ignore',
-      });
-      client = new Client({ name: 'droidbus-demo', version: '1.0.0' });
-      await client.connect(transport);
-      const info = client.getServerVersion();
-      return `${info?.name} ${info?.version} — ${info?.title ?? ''}`;
-    });
-    const mcp = client!;
-    await recorder.step(
-      "build the release variant (with the sample's gradlew stand-in: no real Gradle runs)",
-      async () => {
-        const r = await call(mcp, 'run_gradle_task', { task: 'assemble', variant: VARIANT }, () => undefined);
-        return firstLine(r.text);
-      },
-      'run_gradle_task',
-    );
-    let apkPath = '';
-    await recorder.step(
-      'find the APK the build wrote',
-      async () => {
-        const r = await call(mcp, 'find_apk_path', { variant: VARIANT });
-        apkPath = String(r.structured['path']);
-        return apkPath;
-      },
-      'find_apk_path',
-    );
-    await recorder.step(
-      'install it (hashed and recorded against its build)',
-      async () => {
-        const r = await call(mcp, 'install_apk', { device_serial: serial, apk_path: apkPath });
-        return (
-          r.text
-            .split('\n')
-            .filter((l) => l.trim() !== '')
-            .at(-1) ?? ''
-        );
-      },
-      'install_apk',
-    );
-    await recorder.step(
-      'stream logcat',
-      async () => {
-        const r = await call(mcp, 'start_logcat', { device_serial: serial, from_now: true });
-        return firstLine(r.text);
-      },
-      'start_logcat',
-    );
-    await recorder.step(
-      'launch the app and measure its start',
-      async () => {
-        const r = await call(mcp, 'launch_app', { device_serial: serial, package: PACKAGE });
-        return r.text.split('\n').find((l) => l.startsWith('Launch time')) ?? firstLine(r.text);
-      },
-      'launch_app',
-    );
-    let rows: Row[] = [];
-    let hash = '';
-    await recorder.step(
-      'read the screen',
-      async () => {
-        const r = await call(mcp, 'list_clickable_elements', { device_serial: serial });
-        rows = r.structured['rows'] as Row[];
-        hash = String(r.structured['screen_hash']);
-        return `${rows.length} interactive elements: ${rows.map((x) => x.label).join(', ')}`;
-      },
-      'list_clickable_elements',
-    );
-    await recorder.step(
-      'take a screenshot of the login screen',
-      async () => {
-        const r = await call(mcp, 'screenshot', { device_serial: serial, annotate: true });
-        const image = r.result.content.find((c) => c.type === 'image') as { data: string } | undefined;
-        if (!image) {
-          throw new Error('the screenshot returned no image');
-        }
-        writeFileSync(path.join(options.outDir, '1-login.png'), Buffer.from(image.data, 'base64'));
-        return `1-login.png (${String(r.structured['imageWidth'])}x${String(r.structured['imageHeight'])}, numbered boxes on the elements)`;
-      },
-      'screenshot',
-    );
-    await recorder.step(
-      'fill the login form',
-      async () => {
-        await call(mcp, 'ui_fill_input', {
-          device_serial: serial,
-          tree_path: rowById(rows, 'username').tree_path,
-          text: 'ada@example.com',
-          expect_screen_hash: hash,
-        });
-        await call(mcp, 'ui_fill_input', {
-          device_serial: serial,
-          tree_path: rowById(rows, 'password').tree_path,
-          text: 'analytical engine',
-        });
-        return 'username and password typed into their fields (by tree path, on the screen that was read)';
-      },
-      'ui_fill_input',
-    );
-    await recorder.step(
-      'sign in',
-      async () => {
-        await call(mcp, 'ui_tap_element', {
-          device_serial: serial,
-          tree_path: rowById(rows, 'sign_in').tree_path,
-        });
-        const r = await call(mcp, 'wait_for_element', {
-          device_serial: serial,
-          text_contains: 'welcome',
-          timeout_ms: 10_000,
-        });
-        return firstLine(r.text);
-      },
-      'ui_tap_element',
-    );
-    await recorder.step(
-      'take a screenshot of the home screen',
-      async () => {
-        const r = await call(mcp, 'screenshot', { device_serial: serial });
-        const image = r.result.content.find((c) => c.type === 'image') as { data: string };
-        writeFileSync(path.join(options.outDir, '2-home.png'), Buffer.from(image.data, 'base64'));
-        return '2-home.png';
-      },
-      'screenshot',
-    );
-    await recorder.step(
-      'tap "Crash"',
-      async () => {
-        const found = await call(mcp, 'find_ui_elements', { device_serial: serial, resource_id: 'crash' });
-        const crash = (found.structured['matches'] as Row[])[0];
-        if (!crash) {
-          throw new Error('no Crash button on the home screen');
-        }
-        await call(mcp, 'ui_tap_element', { device_serial: serial, tree_path: crash.tree_path });
-        return 'the app crashed';
-      },
-      'ui_tap_element',
-    );
-    await recorder.step(
-      'read the crash, deobfuscated against the installed build',
-      async () => {
-        let last = '';
-        for (let attempt = 0; attempt < 50; attempt++) {
-          const r = await mcp.callTool({
-            name: 'get_crash_stack_trace',
-            arguments: { package: PACKAGE, retrace: true },
-          });
-          const retrace = (
-            r.structuredContent as
-              { retrace?: { status: string; mapping_line: string; trace: string } } | undefined
-          )?.retrace;
-          if (!r.isError && retrace) {
-            if (retrace.status !== 'retraced') {
-              throw new Error(`not deobfuscated: ${retrace.mapping_line}`);
-            }
-            writeFileSync(
-              path.join(options.outDir, 'crash-retraced.txt'),
-              `${retrace.mapping_line}\n\n${retrace.trace}\n`,
-            );
-            const lines = retrace.trace.split('\n').map((l) => l.trim());
-            const from = Math.max(
-              0,
-              lines.findIndex((l) => /^[\w.$]+(Exception|Error)\b/.test(l)),
-            );
-            return `${retrace.mapping_line}\n      ${lines.slice(from, from + 3).join('\n      ')}`;
-          }
-          last = JSON.stringify(r.content).slice(0, 200);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        throw new Error(`the crash did not reach logcat: ${last}`);
-      },
-      'get_crash_stack_trace',
-    );
-    await recorder.step(
-      'show the debug session of this install',
-      async () => {
-        const list = await call(mcp, 'list_debug_sessions', {
-          device_serial: serial,
-          package: PACKAGE,
-          limit: 1,
-        });
-        const id = (list.structured['sessions'] as { id: string }[] | undefined)?.[0]?.id;
-        if (!id) {
-          throw new Error(`no debug session: ${firstLine(list.text)}`);
-        }
-        const session = await call(mcp, 'get_debug_session', { session_id: id, max_events: 20 });
-        writeFileSync(
-          path.join(options.outDir, 'debug-session.json'),
-          JSON.stringify(session.structured, null, 2) + '\n',
-        );
-        const timeline = (session.structured['timeline'] as { kind: string }[] | undefined) ?? [];
-        const runs: string[] = [];
-        for (let i = 0; i < timeline.length;) {
-          let j = i;
-          while (j < timeline.length && timeline[j]!.kind === timeline[i]!.kind) {
-            j++;
-          }
-          runs.push(j - i > 1 ? `${timeline[i]!.kind} ×${j - i}` : timeline[i]!.kind);
-          i = j;
-        }
-        return `${id}: ${runs.join(' → ')}`;
-      },
-      'get_debug_session',
-    );
+    const { mcp, serial } = await setUp(run);
+    await buildAndRun(run, mcp, serial);
+    await driveUi(run, mcp, serial);
+    await crashAndRead(run, mcp, serial);
   } catch (err) {
     if (!(err instanceof DemoFailed)) {
       throw err;
     }
     failedAt = err.stepName;
   } finally {
-    await client?.close().catch(() => undefined);
-    await farm?.stop().catch(() => undefined);
-    if (adbPort) {
-      const adb = locateAdb(locateSdk(null, false).path);
-      if (adb) {
-        await runProcess(adb, ['-P', String(adbPort), 'kill-server'], { timeoutMs: 10_000 });
-      }
-    }
-    if (previousHome === undefined) {
-      delete process.env['DROIDBUS_HOME'];
-    } else {
-      process.env['DROIDBUS_HOME'] = previousHome;
-    }
-    if (options.keep) {
-      options.note(`kept the sample project and data folder in ${work}`);
-    } else {
-      rmSync(work, { recursive: true, force: true });
-    }
+    await tearDown(run, previousHome);
   }
   const result: DemoResult = {
     ok: failedAt === null,
-    steps: recorder.steps,
+    steps: run.recorder.steps,
     outDir: options.outDir,
     failedAt,
   };
