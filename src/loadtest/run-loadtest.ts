@@ -96,8 +96,324 @@ function loadAverage(): number[] {
  * and the host, overlapping dumps, parallel efficiency, peak RSS and its series over time.
  * Everything it starts runs with a DROIDBUS_HOME of its own and is stopped before it returns.
  */
-export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks): Promise<LoadtestReport> {
+/** What a run started: the devices, the host when sessions attach, the sessions. */
+interface LoadWorld {
+  serials: string[];
+  adbServer: Awaited<ReturnType<typeof prepareDevices>>['adbServer'];
+  sim: Awaited<ReturnType<typeof prepareDevices>>['sim'];
+  host: HostProcess | null;
+  sessions: LoadSession[];
+}
+
+/** Starts the devices, the sample project (for builds), the host (attached) and the sessions. */
+async function startWorld(
+  options: LoadtestOptions,
+  run: { cli: string; base: string; home: string; progress: ProgressBar; cleanups: (() => Promise<void>)[] },
+): Promise<LoadWorld> {
+  const { cli, base, home, progress, cleanups } = run;
+  const mix = new Set(options.mix);
+  // 1. The devices.
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    DROIDBUS_HOME: home,
+    SIM_GRADLE_LINES_PER_SEC: String(options.buildRate),
+    SIM_GRADLE_DURATION_MS: String(options.buildMs),
+  };
+  delete env['DROIDBUS_INLINE'];
+  const { serials, adbServer, sim } = await prepareDevices({ ...options, cli, env, progress, cleanups });
+
+  // 2. The sample project for the background build, trusted in this run's own home.
+  let project: string | null = null;
+  if (mix.has('build')) {
+    project = path.join(base, 'sample');
+    const { writeSampleProject } = await import('../sim/sample-project/index.js');
+    await writeSampleProject(project);
+    await trustProject(project);
+  }
+
+  // 3. The host, when sessions attach.
+  let host: HostProcess | null = null;
+  if (options.attached) {
+    progress.note('starting droidbus host');
+    host = await startHostProcess({
+      cli,
+      project,
+      env: { ...env, ...(options.inline ? { DROIDBUS_INLINE: '1' } : {}) },
+      socketPath: hostSocketPath(home),
+      cwd: base,
+    });
+    const started = host;
+    cleanups.push(() => started.stop());
+  }
+
+  // 4. The sessions.
+  progress.note(`starting ${options.sessions} droidbus mcp session(s)`);
+  const sessionArgs = [
+    ...(project ? ['--project', project] : []),
+    ...(options.attached ? ['--attach-only'] : []),
+    ...(options.inline && !options.attached ? ['--inline'] : []),
+  ];
+  const sessions: LoadSession[] = [];
+  cleanups.push(async () => {
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+  await mapLimited(
+    Array.from({ length: options.sessions }, (_, i) => i),
+    START_CONCURRENCY,
+    async (index) => {
+      const session = await startLoadSession({ index, cli, args: sessionArgs, env, cwd: base });
+      sessions[index] = session;
+    },
+  );
+  return { serials, adbServer, sim, host, sessions };
+}
+
+/** What the load phase measured. */
+interface LoadFigures {
+  recorder: CallRecorder;
+  parallel: Awaited<ReturnType<typeof measureParallel>>;
+  iterations: number;
+  builds: Awaited<ReturnType<typeof runBuildLoop>> | null;
+  elapsedS: number;
+  frontendShares: ReturnType<ReturnType<typeof startCpuWindow>['stop']>[];
+  hostShare: ReturnType<ReturnType<typeof startCpuWindow>['stop']> | null;
+  ownDelay: ReturnType<ReturnType<typeof startEventLoopProbe>['read']>;
+  storesAfter: { received: number; entries: number; bytes: number }[];
+  logcatLines: number;
+}
+
+/** Warms up, measures parallel efficiency, then runs the agent loops (and the build loop) for the duration. */
+async function runLoad(
+  options: LoadtestOptions,
+  world: LoadWorld,
+  hooks: LoadtestHooks,
+): Promise<LoadFigures> {
   const { progress, signal } = hooks;
+  const { serials, sessions, host } = world;
+  const mix = new Set(options.mix);
+  const admin = mix.has('admin');
+  // 5. Warm up (each session starts its device actors), then measure parallel efficiency.
+  const shares = assignDevices(serials, options.sessions);
+  progress.note('warming up: one capture per device and session');
+  await Promise.all(
+    sessions.map((s, k) =>
+      Promise.all(shares[k]!.map((serial) => s.call('list_clickable_elements', { device_serial: serial }))),
+    ),
+  );
+  progress.note(`measuring parallel efficiency on ${serials.length} device(s)`);
+  const parallel = await measureParallel(sessions[0]!, serials, options.parallelRounds);
+
+  // 6. The load.
+  const recorder = new CallRecorder();
+  if (mix.has('logcat')) {
+    await Promise.all(
+      sessions.map((s, k) =>
+        Promise.all(
+          shares[k]!.map((serial) => s.call('start_logcat', { device_serial: serial }, { recorder })),
+        ),
+      ),
+    );
+  }
+  // Lines the logcat actors received: all sessions' stores standalone, the host's one store attached.
+  const logcatReaders = mix.has('logcat') ? (options.attached ? sessions.slice(0, 1) : sessions) : [];
+  const logcatStores = (): Promise<{ received: number; entries: number; bytes: number }[]> =>
+    Promise.all(
+      logcatReaders.map(async (s) => {
+        const r = await s.call('get_logcat_stats', {});
+        const store = r.structured['store'] as
+          { received?: number; entries?: number; bytes?: number } | undefined;
+        return { received: store?.received ?? 0, entries: store?.entries ?? 0, bytes: store?.bytes ?? 0 };
+      }),
+    );
+  const receivedBefore = (await logcatStores()).reduce((a, s) => a + s.received, 0);
+  const frontendCpu = sessions.map((s) => startCpuWindow(s.pid));
+  const hostCpu = host ? startCpuWindow(host.pid) : null;
+  // This process mostly waits for answers: its own delay is the machine's noise floor.
+  const ownLoop = startEventLoopProbe();
+  let stopped = false;
+  const isStopped = (): boolean => stopped;
+  const t0 = performance.now();
+  const loops: Promise<number>[] = sessions.flatMap((s, k) =>
+    shares[k]!.map((serial, j) =>
+      runAgentLoop({
+        session: s,
+        serial,
+        mix,
+        recorder,
+        stopped: isStopped,
+        sim: options.sim,
+        admin,
+        seed: k * 1000 + j + 1,
+      }),
+    ),
+  );
+  const build = mix.has('build')
+    ? runBuildLoop({ session: sessions[0]!, recorder, stopped: isStopped, buildMs: options.buildMs })
+    : Promise.resolve(null);
+  progress.note(
+    `running for ${options.durationS} s (${loops.length} agent loop(s)${mix.has('build') ? `, ${BUILD_TASK} in a loop` : ''})`,
+  );
+  const ticker = setInterval(
+    () =>
+      progress.update({
+        elapsedS: (performance.now() - t0) / 1000,
+        durationS: options.durationS,
+        calls: recorder.calls,
+        errors: recorder.errors,
+      }),
+    1000,
+  );
+  await sleep(options.durationS * 1000, signal);
+  stopped = true;
+  clearInterval(ticker);
+  progress.update({
+    elapsedS: (performance.now() - t0) / 1000,
+    durationS: options.durationS,
+    calls: recorder.calls,
+    errors: recorder.errors,
+  });
+  progress.note('stopping: letting the calls in flight finish');
+  const iterations = (await Promise.all(loops)).reduce((a, n) => a + n, 0);
+  const builds = await build;
+  const elapsedS = (performance.now() - t0) / 1000;
+  const frontendShares = frontendCpu.map((w) => w.stop());
+  const hostShare = hostCpu?.stop() ?? null;
+  const ownDelay = ownLoop.read();
+  ownLoop.stop();
+  const storesAfter = await logcatStores();
+  const logcatLines = storesAfter.reduce((a, s) => a + s.received, 0) - receivedBefore;
+
+  return {
+    recorder,
+    parallel,
+    iterations,
+    builds,
+    elapsedS,
+    frontendShares,
+    hostShare,
+    ownDelay,
+    storesAfter,
+    logcatLines,
+  };
+}
+
+/** The report: the load's figures with the processes' memory, event-loop delay and the sim's counts. */
+async function reportOf(
+  options: LoadtestOptions,
+  world: LoadWorld,
+  figures: LoadFigures,
+  sampler: RssSampler,
+  loadStart: number[],
+): Promise<LoadtestReport> {
+  const { serials, sessions, host, sim, adbServer } = world;
+  const {
+    recorder,
+    parallel,
+    iterations,
+    builds,
+    elapsedS,
+    frontendShares,
+    hostShare,
+    ownDelay,
+    storesAfter,
+    logcatLines,
+  } = figures;
+  const mix = new Set(options.mix);
+  const notes: string[] = [];
+  // 7. The figures.
+  const runtimes = await Promise.all(
+    sessions.map((s) => s.runtime().catch((): FrontendRuntime | null => null)),
+  );
+  const hostRuntime = host ? await host.runtime().catch(() => null) : null;
+  const simStats = sim ? await sim.stats() : null;
+  if (simStats && simStats.devices_read < serials.length) {
+    notes.push(`sim stats: only ${simStats.devices_read} of ${serials.length} devices answered`);
+  }
+  sampler.stop();
+  const frontendPeaks = sessions.map((s) => sampler.peak(s.pid));
+  const known = frontendPeaks.filter((p): p is number => p !== null);
+  const loops99 = runtimes.map((r) => r?.event_loop.p99_ms ?? NaN);
+  const loopsMax = runtimes.map((r) => r?.event_loop.max_ms ?? NaN);
+  const errors = recorder.errorsByCode();
+  // Agents sharing a device change its screen under each other: an action meant for the screen
+  // they read is refused (SCREEN_CHANGED), or its element is gone (TOOL_ERROR), or they wait on
+  // each other's capture (BUSY). With a device each, none of these may happen.
+  const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED', 'TOOL_ERROR'] : [];
+  const report: LoadtestReport = {
+    droidbus_loadtest: 1,
+    version: VERSION,
+    actors: options.inline ? 'inline' : 'workers',
+    attached: options.attached,
+    sim: options.sim,
+    devices: serials.length,
+    sessions: options.sessions,
+    duration_s: options.durationS,
+    mix: options.mix,
+    notes,
+    dump_latency_ms: options.sim ? options.dumpLatencyMs : null,
+    logcat_lines_per_s_per_device: options.sim ? options.logcatRate : null,
+    logcat_lines_parsed_per_s: mix.has('logcat') ? Math.round(logcatLines / elapsedS) : null,
+    logcat_store:
+      storesAfter.length === 0
+        ? null
+        : {
+            entries_max: Math.max(...storesAfter.map((s) => s.entries)),
+            mb_max: round2(Math.max(...storesAfter.map((s) => s.bytes)) / 1048576),
+          },
+    build_lines_per_s: mix.has('build') ? options.buildRate : null,
+    cpus: os.availableParallelism(),
+    load_average: { start: loadStart, end: loadAverage() },
+    elapsed_s: round2(elapsedS),
+    calls: recorder.calls,
+    calls_per_s: round2(recorder.calls / elapsedS),
+    tools: recorder.tools(),
+    errors,
+    allowed_error_codes: allowed,
+    unexpected_errors: Object.entries(errors)
+      .filter(([code]) => !allowed.includes(code))
+      .reduce((a, [, n]) => a + n, 0),
+    event_loop_delay_p99_ms: {
+      frontends: loops99,
+      frontend_max: Math.max(...loops99),
+      host: hostRuntime?.event_loop.p99_ms ?? null,
+      loadtest: ownDelay.p99_ms,
+    },
+    event_loop_delay_max_ms: {
+      frontend_max: Math.max(...loopsMax),
+      host: hostRuntime?.event_loop.max_ms ?? null,
+    },
+    cpu_pct: {
+      frontends_main_thread: frontendShares.map((c) => c.main_thread_pct),
+      frontends_process: frontendShares.map((c) => c.process_pct),
+      host_main_thread: hostShare?.main_thread_pct ?? null,
+      host_process: hostShare?.process_pct ?? null,
+    },
+    overlapping_dumps: simStats?.overlapping_dumps ?? null,
+    dumps: simStats?.dumps ?? null,
+    parallel_efficiency: parallel.efficiency,
+    parallel,
+    main_heap_mb: {
+      frontends: runtimes.map((r) => r?.heap_used_mb ?? null),
+      host: hostRuntime?.heap_used_mb ?? null,
+    },
+    peak_rss_mb: {
+      host: host ? sampler.peak(host.pid) : null,
+      frontends: frontendPeaks,
+      frontend_max: known.length > 0 ? Math.max(...known) : null,
+      frontends_total: known.length > 0 ? round2(known.reduce((a, b) => a + b, 0)) : null,
+      sim: sim ? sampler.peak(sim.pid) : null,
+      loadtest: RssSampler.ownPeak(),
+    },
+    rss_series: sampler.series,
+    builds: builds ? { completed: builds.builds, failed: builds.failed } : null,
+    iterations,
+    adb_port: adbServer?.port ?? null,
+  };
+  return report;
+}
+
+export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks): Promise<LoadtestReport> {
+  const { progress } = hooks;
   const cli = hooks.cli ?? builtCli();
   if (options.attached && options.sessions > MAX_ATTACHED) {
     throw new LoadtestRefusal(
@@ -111,253 +427,17 @@ export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks
   const previousHome = process.env['DROIDBUS_HOME'];
   // This process trusts the sample project and reaches the host's socket through the same home.
   process.env['DROIDBUS_HOME'] = home;
-  const loadStart = { start: loadAverage() };
+  const loadStart = loadAverage();
   try {
-    const mix = new Set(options.mix);
-    const notes: string[] = [];
-
-    // 1. The devices.
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      DROIDBUS_HOME: home,
-      SIM_GRADLE_LINES_PER_SEC: String(options.buildRate),
-      SIM_GRADLE_DURATION_MS: String(options.buildMs),
-    };
-    delete env['DROIDBUS_INLINE'];
-    const { serials, adbServer, sim } = await prepareDevices({ ...options, cli, env, progress, cleanups });
-
-    // 2. The sample project for the background build, trusted in this run's own home.
-    let project: string | null = null;
-    if (mix.has('build')) {
-      project = path.join(base, 'sample');
-      const { writeSampleProject } = await import('../sim/sample-project/index.js');
-      await writeSampleProject(project);
-      await trustProject(project);
-    }
-
-    // 3. The host, when sessions attach.
-    let host: HostProcess | null = null;
-    if (options.attached) {
-      progress.note('starting droidbus host');
-      host = await startHostProcess({
-        cli,
-        project,
-        env: { ...env, ...(options.inline ? { DROIDBUS_INLINE: '1' } : {}) },
-        socketPath: hostSocketPath(home),
-        cwd: base,
-      });
-      const started = host;
-      cleanups.push(() => started.stop());
-    }
-
-    // 4. The sessions.
-    progress.note(`starting ${options.sessions} droidbus mcp session(s)`);
-    const sessionArgs = [
-      ...(project ? ['--project', project] : []),
-      ...(options.attached ? ['--attach-only'] : []),
-      ...(options.inline && !options.attached ? ['--inline'] : []),
-    ];
-    const sessions: LoadSession[] = [];
-    cleanups.push(async () => {
-      await Promise.all(sessions.map((s) => s.close()));
-    });
-    await mapLimited(
-      Array.from({ length: options.sessions }, (_, i) => i),
-      START_CONCURRENCY,
-      async (index) => {
-        const session = await startLoadSession({ index, cli, args: sessionArgs, env, cwd: base });
-        sessions[index] = session;
-      },
-    );
-    const admin = mix.has('admin');
+    const world = await startWorld(options, { cli, base, home, progress, cleanups });
     const sampler = new RssSampler(() => ({
-      host: host?.pid ?? null,
-      frontends: sessions.map((s) => s.pid),
-      sim: sim?.pid ?? null,
+      host: world.host?.pid ?? null,
+      frontends: world.sessions.map((s) => s.pid),
+      sim: world.sim?.pid ?? null,
     }));
     sampler.start(options.rssIntervalMs);
-
-    // 5. Warm up (each session starts its device actors), then measure parallel efficiency.
-    const shares = assignDevices(serials, options.sessions);
-    progress.note('warming up: one capture per device and session');
-    await Promise.all(
-      sessions.map((s, k) =>
-        Promise.all(shares[k]!.map((serial) => s.call('list_clickable_elements', { device_serial: serial }))),
-      ),
-    );
-    progress.note(`measuring parallel efficiency on ${serials.length} device(s)`);
-    const parallel = await measureParallel(sessions[0]!, serials, options.parallelRounds);
-
-    // 6. The load.
-    const recorder = new CallRecorder();
-    if (mix.has('logcat')) {
-      await Promise.all(
-        sessions.map((s, k) =>
-          Promise.all(
-            shares[k]!.map((serial) => s.call('start_logcat', { device_serial: serial }, { recorder })),
-          ),
-        ),
-      );
-    }
-    // Lines the logcat actors received: all sessions' stores standalone, the host's one store attached.
-    const logcatReaders = mix.has('logcat') ? (options.attached ? sessions.slice(0, 1) : sessions) : [];
-    const logcatStores = (): Promise<{ received: number; entries: number; bytes: number }[]> =>
-      Promise.all(
-        logcatReaders.map(async (s) => {
-          const r = await s.call('get_logcat_stats', {});
-          const store = r.structured['store'] as
-            { received?: number; entries?: number; bytes?: number } | undefined;
-          return { received: store?.received ?? 0, entries: store?.entries ?? 0, bytes: store?.bytes ?? 0 };
-        }),
-      );
-    const receivedBefore = (await logcatStores()).reduce((a, s) => a + s.received, 0);
-    const frontendCpu = sessions.map((s) => startCpuWindow(s.pid));
-    const hostCpu = host ? startCpuWindow(host.pid) : null;
-    // This process mostly waits for answers: its own delay is the machine's noise floor.
-    const ownLoop = startEventLoopProbe();
-    let stopped = false;
-    const isStopped = (): boolean => stopped;
-    const t0 = performance.now();
-    const loops: Promise<number>[] = sessions.flatMap((s, k) =>
-      shares[k]!.map((serial, j) =>
-        runAgentLoop({
-          session: s,
-          serial,
-          mix,
-          recorder,
-          stopped: isStopped,
-          sim: options.sim,
-          admin,
-          seed: k * 1000 + j + 1,
-        }),
-      ),
-    );
-    const build = mix.has('build')
-      ? runBuildLoop({ session: sessions[0]!, recorder, stopped: isStopped, buildMs: options.buildMs })
-      : Promise.resolve(null);
-    progress.note(
-      `running for ${options.durationS} s (${loops.length} agent loop(s)${mix.has('build') ? `, ${BUILD_TASK} in a loop` : ''})`,
-    );
-    const ticker = setInterval(
-      () =>
-        progress.update({
-          elapsedS: (performance.now() - t0) / 1000,
-          durationS: options.durationS,
-          calls: recorder.calls,
-          errors: recorder.errors,
-        }),
-      1000,
-    );
-    await sleep(options.durationS * 1000, signal);
-    stopped = true;
-    clearInterval(ticker);
-    progress.update({
-      elapsedS: (performance.now() - t0) / 1000,
-      durationS: options.durationS,
-      calls: recorder.calls,
-      errors: recorder.errors,
-    });
-    progress.note('stopping: letting the calls in flight finish');
-    const iterations = (await Promise.all(loops)).reduce((a, n) => a + n, 0);
-    const builds = await build;
-    const elapsedS = (performance.now() - t0) / 1000;
-    const frontendShares = frontendCpu.map((w) => w.stop());
-    const hostShare = hostCpu?.stop() ?? null;
-    const ownDelay = ownLoop.read();
-    ownLoop.stop();
-    const storesAfter = await logcatStores();
-    const logcatLines = storesAfter.reduce((a, s) => a + s.received, 0) - receivedBefore;
-
-    // 7. The figures.
-    const runtimes = await Promise.all(
-      sessions.map((s) => s.runtime().catch((): FrontendRuntime | null => null)),
-    );
-    const hostRuntime = host ? await host.runtime().catch(() => null) : null;
-    const simStats = sim ? await sim.stats() : null;
-    if (simStats && simStats.devices_read < serials.length) {
-      notes.push(`sim stats: only ${simStats.devices_read} of ${serials.length} devices answered`);
-    }
-    sampler.stop();
-    const frontendPeaks = sessions.map((s) => sampler.peak(s.pid));
-    const known = frontendPeaks.filter((p): p is number => p !== null);
-    const loops99 = runtimes.map((r) => r?.event_loop.p99_ms ?? NaN);
-    const loopsMax = runtimes.map((r) => r?.event_loop.max_ms ?? NaN);
-    const errors = recorder.errorsByCode();
-    // Agents sharing a device change its screen under each other: an action meant for the screen
-    // they read is refused (SCREEN_CHANGED), or its element is gone (TOOL_ERROR), or they wait on
-    // each other's capture (BUSY). With a device each, none of these may happen.
-    const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED', 'TOOL_ERROR'] : [];
-    const report: LoadtestReport = {
-      droidbus_loadtest: 1,
-      version: VERSION,
-      actors: options.inline ? 'inline' : 'workers',
-      attached: options.attached,
-      sim: options.sim,
-      devices: serials.length,
-      sessions: options.sessions,
-      duration_s: options.durationS,
-      mix: options.mix,
-      notes,
-      dump_latency_ms: options.sim ? options.dumpLatencyMs : null,
-      logcat_lines_per_s_per_device: options.sim ? options.logcatRate : null,
-      logcat_lines_parsed_per_s: mix.has('logcat') ? Math.round(logcatLines / elapsedS) : null,
-      logcat_store:
-        storesAfter.length === 0
-          ? null
-          : {
-              entries_max: Math.max(...storesAfter.map((s) => s.entries)),
-              mb_max: round2(Math.max(...storesAfter.map((s) => s.bytes)) / 1048576),
-            },
-      build_lines_per_s: mix.has('build') ? options.buildRate : null,
-      cpus: os.availableParallelism(),
-      load_average: { start: loadStart.start, end: loadAverage() },
-      elapsed_s: round2(elapsedS),
-      calls: recorder.calls,
-      calls_per_s: round2(recorder.calls / elapsedS),
-      tools: recorder.tools(),
-      errors,
-      allowed_error_codes: allowed,
-      unexpected_errors: Object.entries(errors)
-        .filter(([code]) => !allowed.includes(code))
-        .reduce((a, [, n]) => a + n, 0),
-      event_loop_delay_p99_ms: {
-        frontends: loops99,
-        frontend_max: Math.max(...loops99),
-        host: hostRuntime?.event_loop.p99_ms ?? null,
-        loadtest: ownDelay.p99_ms,
-      },
-      event_loop_delay_max_ms: {
-        frontend_max: Math.max(...loopsMax),
-        host: hostRuntime?.event_loop.max_ms ?? null,
-      },
-      cpu_pct: {
-        frontends_main_thread: frontendShares.map((c) => c.main_thread_pct),
-        frontends_process: frontendShares.map((c) => c.process_pct),
-        host_main_thread: hostShare?.main_thread_pct ?? null,
-        host_process: hostShare?.process_pct ?? null,
-      },
-      overlapping_dumps: simStats?.overlapping_dumps ?? null,
-      dumps: simStats?.dumps ?? null,
-      parallel_efficiency: parallel.efficiency,
-      parallel,
-      main_heap_mb: {
-        frontends: runtimes.map((r) => r?.heap_used_mb ?? null),
-        host: hostRuntime?.heap_used_mb ?? null,
-      },
-      peak_rss_mb: {
-        host: host ? sampler.peak(host.pid) : null,
-        frontends: frontendPeaks,
-        frontend_max: known.length > 0 ? Math.max(...known) : null,
-        frontends_total: known.length > 0 ? round2(known.reduce((a, b) => a + b, 0)) : null,
-        sim: sim ? sampler.peak(sim.pid) : null,
-        loadtest: RssSampler.ownPeak(),
-      },
-      rss_series: sampler.series,
-      builds: builds ? { completed: builds.builds, failed: builds.failed } : null,
-      iterations,
-      adb_port: adbServer?.port ?? null,
-    };
-    return report;
+    const figures = await runLoad(options, world, hooks);
+    return await reportOf(options, world, figures, sampler, loadStart);
   } finally {
     progress.note('cleaning up');
     for (const cleanup of cleanups.reverse()) {
