@@ -163,6 +163,215 @@ function refuseAgents(origin: Origin, what: string): void {
   }
 }
 
+/** What the frontend's request handling shares while it runs. */
+interface HttpCore {
+  readonly reader: HttpSettingsReader;
+  readonly policy: HostPolicy;
+  readonly gate: AuthGate;
+  readonly oauth: OAuthServer;
+  readonly sessions: HttpSessions;
+  readonly deps: HttpFrontendDeps;
+  readonly tls: TlsMaterial | null;
+  quitting: boolean;
+  /** POST requests being answered (close waits for them). */
+  inflight: number;
+  /** The authentication mode and warnings last logged (a change is logged once). */
+  lastMode: AuthMode;
+  lastWarnings: string;
+}
+
+function noteSettings(core: HttpCore, settings: HttpSettings, where: string): void {
+  const mode = authModeOf(settings);
+  const warnings = authWarnings(settings, where);
+  if (mode !== core.lastMode || warnings.join('\n') !== core.lastWarnings) {
+    log.info('the HTTP authentication settings changed', { mode });
+    for (const w of warnings) {
+      log.warn(w);
+    }
+    core.lastMode = mode;
+    core.lastWarnings = warnings.join('\n');
+  }
+}
+
+/** `/mcp`: the Origin check and CORS, then authentication, then the session's transport. */
+async function serveMcp(
+  core: HttpCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: { url: URL; base: string; address: string },
+): Promise<void> {
+  const { url, base, address } = target;
+  const origin = headerValue(req, 'origin');
+  if (!core.policy.originAllowed(origin)) {
+    log.info('refused a request from another origin', { address, origin: origin?.slice(0, 200) });
+    sendJsonRpcError(res, 403, -32000, 'Forbidden: this Origin may not use this droidbus host');
+    return;
+  }
+  if (origin !== undefined) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate');
+  }
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, {
+      'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers':
+        'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+      'Access-Control-Max-Age': '600',
+    });
+    res.end();
+    return;
+  }
+  const auth = core.gate.check(req, base, address);
+  if (!auth.ok) {
+    sendJsonRpcError(res, auth.status, -32001, auth.message, auth.headers);
+    return;
+  }
+  await core.sessions.handle(req, res, { principal: auth.principal, address, url });
+}
+
+/** The request's Host is this host's, it is not quitting, and its target is a path; else it is answered. */
+function admitted(core: HttpCore, req: IncomingMessage, res: ServerResponse, address: string): boolean {
+  const host = headerValue(req, 'host');
+  if (!core.policy.hostAllowed(host)) {
+    log.info('refused a request for another Host (DNS rebinding?)', { address, host: host?.slice(0, 200) });
+    sendJson(res, 403, {
+      error: 'forbidden',
+      error_description:
+        'this droidbus host does not answer to that Host name; add it to http.allowed_hosts in settings if it is yours',
+    });
+    return false;
+  }
+  if (core.quitting) {
+    sendJson(
+      res,
+      503,
+      { error: 'unavailable', error_description: 'the droidbus host is quitting' },
+      { Connection: 'close' },
+    );
+    return false;
+  }
+  const target = req.url ?? '/';
+  if (!target.startsWith('/') || target.startsWith('//')) {
+    sendJson(res, 400, { error: 'invalid_request', error_description: 'bad request target' });
+    return false;
+  }
+  return true;
+}
+
+/** Routes one request: `/mcp`, OAuth, the page, the root's one line, else 404. */
+async function onRequest(core: HttpCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method === 'POST') {
+    core.inflight++;
+    res.once('close', () => core.inflight--);
+  }
+  const address = clientAddress(req);
+  if (!admitted(core, req, res, address)) {
+    return;
+  }
+  const settings = core.reader.read();
+  const scheme = core.tls ? 'https' : 'http';
+  const base =
+    settings.public_url?.replace(/\/+$/, '') ?? `${scheme}://${headerValue(req, 'host')!.toLowerCase()}`;
+  noteSettings(core, settings, base);
+  const url = new URL(`http://droidbus${req.url ?? '/'}`);
+  if (url.pathname === '/mcp') {
+    await serveMcp(core, req, res, { url, base, address });
+  } else if (OAuthServer.owns(url.pathname)) {
+    if (!settings.oauth_enabled) {
+      sendJson(res, 404, {
+        error: 'not_found',
+        error_description: 'OAuth is turned off on this droidbus host',
+      });
+      return;
+    }
+    await core.oauth.handle(req, res, { base, address, url });
+  } else if (core.deps.page?.owns(url.pathname)) {
+    let publicOrigin: string | null = null;
+    try {
+      publicOrigin = settings.public_url ? new URL(settings.public_url).origin : null;
+    } catch {
+      // An unusable public URL names no origin.
+    }
+    await core.deps.page.handle(req, res, { secure: core.tls !== null, publicOrigin });
+  } else if (url.pathname === '/' && req.method === 'GET') {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(`droidbus host: MCP (Streamable HTTP) is at ${base}/mcp\n`);
+  } else {
+    sendJson(res, 404, { error: 'not_found' });
+  }
+}
+
+/** The HTTP(S) server whose requests `core` answers (a throw is a 500, or a cut connection). */
+function createServer(core: HttpCore): http.Server {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    onRequest(core, req, res).catch((err: unknown) => {
+      log.error('an HTTP request failed', { error: err instanceof Error ? err.stack : String(err) });
+      if (!res.headersSent) {
+        sendJson(res, 500, { error: 'server_error', error_description: 'droidbus internal error' });
+      } else {
+        res.destroy();
+      }
+    });
+  };
+  const tls = core.tls;
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
+    : http.createServer(handler);
+  // Slow or idle peers must not hold sockets for long; SSE streams send keep-alives.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 0;
+  return server;
+}
+
+/** Listens on the address, or the HttpStartError saying why it cannot. */
+async function listen(server: http.Server, address: ListenAddress): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host: address.host, port: address.port }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const where = formatHostPort(address.host, address.port);
+    throw new HttpStartError(
+      e.code === 'EADDRINUSE'
+        ? `cannot serve HTTP on ${where}: the address is in use (another droidbus host, or another program)`
+        : `cannot serve HTTP on ${where}: ${e.message}`,
+    );
+  }
+}
+
+/** The TLS material when asked for, or the HttpStartError saying why it cannot be loaded. */
+async function tlsFor(options: HttpFrontendOptions, settings: HttpSettings): Promise<TlsMaterial | null> {
+  if (!options.tls) {
+    return null;
+  }
+  try {
+    return await loadTls(options.tls, certificateNames(options.address, settings));
+  } catch (err) {
+    throw new HttpStartError((err as Error).message);
+  }
+}
+
+/** The host's requests `droidbus approve` sends, answered by the OAuth server (refused for agents). */
+function approvalHandlers(oauth: OAuthServer): HttpFrontend['hostHandlers'] {
+  return {
+    'host.oauth_pending': (_payload, origin) => {
+      refuseAgents(origin, 'OAuth approvals');
+      return { pending: oauth.pending() };
+    },
+    'host.oauth_decide': (payload, origin) => {
+      refuseAgents(origin, 'OAuth approvals');
+      const { code, approve } = payload;
+      return oauth.decide(code, approve);
+    },
+  };
+}
+
 /**
  * Starts the Streamable HTTP frontend of the host: `/mcp` (each session a client of the host's
  * bus), droidbus's OAuth 2.1 authorization server, Host/Origin checks against DNS rebinding,
@@ -177,10 +386,10 @@ export async function startHttpFrontend(
   if (initial.bearer_enabled && initial.bearer_token === null) {
     await ensureBearerToken();
   }
+  const tls = await tlsFor(options, initial);
   const clients = new OAuthClientStore();
   const tokens = new OAuthTokens(await loadOrCreateOAuthSecret(), clients);
   const limiter = new FailureLimiter();
-  const gate = new AuthGate(() => reader.read(), tokens, clients, limiter);
   const record = (name: string, summary: string): void =>
     deps.activity.record({ kind: 'lifecycle', name, status: 'ok', summary });
   const oauth = new OAuthServer({ clients, tokens, limiter, record, notify: deps.notify });
@@ -189,178 +398,33 @@ export async function startHttpFrontend(
   const offProject = deps.system.bus.subscribe('host.project', (payload) =>
     sessions.setHostProject(payload.project),
   );
-
-  let tls: TlsMaterial | null = null;
-  if (options.tls) {
-    try {
-      tls = await loadTls(options.tls, certificateNames(options.address, initial));
-    } catch (err) {
-      throw new HttpStartError((err as Error).message);
-    }
-  }
-
   // The port is known once the server listens (port 0 picks one); the policy reads it then.
   const address: ListenAddress = { ...options.address };
   const policy = new HostPolicy(address, tls !== null, () => {
     const s = reader.read();
     return { allowedHosts: s.allowed_hosts, allowedOrigins: s.allowed_origins, publicUrl: s.public_url };
   });
-  let quitting = false;
-  let inflight = 0;
-  let lastMode: AuthMode = authModeOf(initial);
-  let lastWarnings = authWarnings(initial, '').join('\n');
-
-  const noteSettings = (settings: HttpSettings, where: string): void => {
-    const mode = authModeOf(settings);
-    const warnings = authWarnings(settings, where);
-    if (mode !== lastMode || warnings.join('\n') !== lastWarnings) {
-      log.info('the HTTP authentication settings changed', { mode });
-      for (const w of warnings) {
-        log.warn(w);
-      }
-      lastMode = mode;
-      lastWarnings = warnings.join('\n');
-    }
+  const core: HttpCore = {
+    reader,
+    policy,
+    gate: new AuthGate(() => reader.read(), tokens, clients, limiter),
+    oauth,
+    sessions,
+    deps,
+    tls,
+    quitting: false,
+    inflight: 0,
+    lastMode: authModeOf(initial),
+    lastWarnings: authWarnings(initial, '').join('\n'),
   };
-
-  const serveMcp = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    base: string,
-    address: string,
-  ): Promise<void> => {
-    const origin = headerValue(req, 'origin');
-    if (!policy.originAllowed(origin)) {
-      log.info('refused a request from another origin', { address, origin: origin?.slice(0, 200) });
-      sendJsonRpcError(res, 403, -32000, 'Forbidden: this Origin may not use this droidbus host');
-      return;
-    }
-    if (origin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      res.setHeader(
-        'Access-Control-Expose-Headers',
-        'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
-      );
-    }
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers':
-          'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
-        'Access-Control-Max-Age': '600',
-      });
-      res.end();
-      return;
-    }
-    const auth = gate.check(req, base, address);
-    if (!auth.ok) {
-      sendJsonRpcError(res, auth.status, -32001, auth.message, auth.headers);
-      return;
-    }
-    await sessions.handle(req, res, { principal: auth.principal, address, url });
-  };
-
-  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const counted = req.method === 'POST';
-    if (counted) {
-      inflight++;
-      res.once('close', () => inflight--);
-    }
-    const address = clientAddress(req);
-    const host = headerValue(req, 'host');
-    if (!policy.hostAllowed(host)) {
-      log.info('refused a request for another Host (DNS rebinding?)', { address, host: host?.slice(0, 200) });
-      sendJson(res, 403, {
-        error: 'forbidden',
-        error_description:
-          'this droidbus host does not answer to that Host name; add it to http.allowed_hosts in settings if it is yours',
-      });
-      return;
-    }
-    if (quitting) {
-      sendJson(
-        res,
-        503,
-        { error: 'unavailable', error_description: 'the droidbus host is quitting' },
-        { Connection: 'close' },
-      );
-      return;
-    }
-    const target = req.url ?? '/';
-    if (!target.startsWith('/') || target.startsWith('//')) {
-      sendJson(res, 400, { error: 'invalid_request', error_description: 'bad request target' });
-      return;
-    }
-    const settings = reader.read();
-    const scheme = tls ? 'https' : 'http';
-    const base = settings.public_url?.replace(/\/+$/, '') ?? `${scheme}://${host!.toLowerCase()}`;
-    noteSettings(settings, base);
-    const url = new URL(`http://droidbus${target}`);
-    if (url.pathname === '/mcp') {
-      await serveMcp(req, res, url, base, address);
-    } else if (OAuthServer.owns(url.pathname)) {
-      if (!settings.oauth_enabled) {
-        sendJson(res, 404, {
-          error: 'not_found',
-          error_description: 'OAuth is turned off on this droidbus host',
-        });
-        return;
-      }
-      await oauth.handle(req, res, { base, address, url });
-    } else if (deps.page?.owns(url.pathname)) {
-      let publicOrigin: string | null = null;
-      try {
-        publicOrigin = settings.public_url ? new URL(settings.public_url).origin : null;
-      } catch {
-        // An unusable public URL names no origin.
-      }
-      await deps.page.handle(req, res, { secure: tls !== null, publicOrigin });
-    } else if (url.pathname === '/' && req.method === 'GET') {
-      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(`droidbus host: MCP (Streamable HTTP) is at ${base}/mcp\n`);
-    } else {
-      sendJson(res, 404, { error: 'not_found' });
-    }
-  };
-
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    onRequest(req, res).catch((err: unknown) => {
-      log.error('an HTTP request failed', { error: err instanceof Error ? err.stack : String(err) });
-      if (!res.headersSent) {
-        sendJson(res, 500, { error: 'server_error', error_description: 'droidbus internal error' });
-      } else {
-        res.destroy();
-      }
-    });
-  };
-  const server = tls
-    ? https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
-    : http.createServer(handler);
-  // Slow or idle peers must not hold sockets for long; SSE streams send keep-alives.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0;
-
+  const server = createServer(core);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ host: options.address.host, port: options.address.port }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, options.address);
   } catch (err) {
     offProject();
     probe.stop();
     await sessions.closeAll();
-    const e = err as NodeJS.ErrnoException;
-    const where = formatHostPort(options.address.host, options.address.port);
-    throw new HttpStartError(
-      e.code === 'EADDRINUSE'
-        ? `cannot serve HTTP on ${where}: the address is in use (another droidbus host, or another program)`
-        : `cannot serve HTTP on ${where}: ${e.message}`,
-    );
+    throw err;
   }
   address.port = (server.address() as net.AddressInfo).port;
   const shownHost = isWildcardAddress(address.host) ? '127.0.0.1' : address.host;
@@ -371,11 +435,11 @@ export async function startHttpFrontend(
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      quitting = true;
+      core.quitting = true;
       server.close();
       server.closeIdleConnections();
       const deadline = Date.now() + CLOSE_GRACE_MS;
-      while (inflight > 0 && Date.now() < deadline) {
+      while (core.inflight > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await sessions.closeAll();
@@ -385,23 +449,5 @@ export async function startHttpFrontend(
     })();
     return closing;
   };
-
-  return {
-    url,
-    address,
-    tls,
-    warnings,
-    hostHandlers: {
-      'host.oauth_pending': (_payload, origin) => {
-        refuseAgents(origin, 'OAuth approvals');
-        return { pending: oauth.pending() };
-      },
-      'host.oauth_decide': (payload, origin) => {
-        refuseAgents(origin, 'OAuth approvals');
-        const { code, approve } = payload;
-        return oauth.decide(code, approve);
-      },
-    },
-    close,
-  };
+  return { url, address, tls, warnings, hostHandlers: approvalHandlers(oauth), close };
 }
