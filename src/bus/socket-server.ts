@@ -43,146 +43,147 @@ export interface ServeConnectionOptions {
  * are cancelled — except those whose type says they survive a disconnect (builds).
  */
 export function serveBusConnection(socket: net.Socket, options: ServeConnectionOptions): void {
-  const { bus } = options;
-  const splitter = new LineSplitter(HANDSHAKE_MAX_BYTES);
-  const inflight = new Map<string, { busId: string; type: string }>();
-  const subscriptions = new Map<string, () => void>();
-  let phase: 'hello' | 'deciding' | 'open' | 'closed' = 'hello';
-  let origin: Origin = { kind: 'cli' };
-  let originFor: ((claimed: Origin) => Origin) | undefined;
+  new BusConnection(socket, options);
+}
+
+type ClientEnvelope = z.infer<typeof clientEnvelope>;
+
+class BusConnection {
+  private readonly bus: Bus;
+  private readonly splitter = new LineSplitter(HANDSHAKE_MAX_BYTES);
+  private readonly inflight = new Map<string, { busId: string; type: string }>();
+  private readonly subscriptions = new Map<string, () => void>();
+  private phase: 'hello' | 'deciding' | 'open' | 'closed' = 'hello';
+  private origin: Origin = { kind: 'cli' };
+  private originFor: ((claimed: Origin) => Origin) | undefined;
   /** Envelopes that arrived while the hello was being decided. */
-  const early: string[] = [];
+  private readonly early: string[] = [];
+  private readonly helloTimer: NodeJS.Timeout;
 
-  const send = (envelope: ServerEnvelope | Record<string, unknown>): void => {
-    if (socket.writable) {
-      socket.write(encodeLine(envelope));
-    }
-  };
-  const helloTimer = setTimeout(() => {
-    if (phase === 'hello') {
-      send({ accepted: false, reason: 'no handshake line within the time allowed' });
-      socket.end();
-    }
-  }, options.handshakeTimeoutMs ?? 5_000);
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly options: ServeConnectionOptions,
+  ) {
+    this.bus = options.bus;
+    this.helloTimer = setTimeout(() => {
+      if (this.phase === 'hello') {
+        this.send({ accepted: false, reason: 'no handshake line within the time allowed' });
+        socket.end();
+      }
+    }, options.handshakeTimeoutMs ?? 5_000);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (err) => log.debug('bus client connection error', { error: err.message }));
+    socket.on('close', () => this.onClose());
+  }
 
-  const onHello = async (line: string): Promise<void> => {
-    phase = 'deciding';
-    clearTimeout(helloTimer);
+  private send(envelope: ServerEnvelope | Record<string, unknown>): void {
+    if (this.socket.writable) {
+      this.socket.write(encodeLine(envelope));
+    }
+  }
+
+  private refuse(id: string, message: string): void {
+    this.send({ kind: 'response', id, ok: false, error: { code: 'INVALID', message } });
+  }
+
+  private onData(chunk: Buffer): void {
+    let lines: string[];
+    try {
+      lines = this.splitter.push(chunk);
+    } catch (err) {
+      if (this.phase === 'hello') {
+        this.send({
+          accepted: false,
+          reason: `the handshake line is longer than ${HANDSHAKE_MAX_BYTES} bytes`,
+        });
+        this.socket.end();
+      } else {
+        log.warn('a bus client sent a line that is too long; closing it', { error: (err as Error).message });
+        this.socket.destroy();
+      }
+      return;
+    }
+    for (const line of lines) {
+      if (this.phase === 'hello') {
+        void this.onHello(line);
+      } else if (this.phase === 'open') {
+        this.onEnvelope(line);
+      } else if (this.phase === 'deciding' && this.early.length < MAX_EARLY_LINES) {
+        this.early.push(line);
+      }
+    }
+  }
+
+  private async onHello(line: string): Promise<void> {
+    this.phase = 'deciding';
+    clearTimeout(this.helloTimer);
     let hello: unknown;
     try {
       hello = JSON.parse(line);
     } catch {
-      send({ accepted: false, reason: 'the handshake line is not JSON' });
-      socket.end();
+      this.send({ accepted: false, reason: 'the handshake line is not JSON' });
+      this.socket.end();
       return;
     }
-    const decision = await options.handshake(hello);
-    send(decision.reply);
+    const decision = await this.options.handshake(hello);
+    this.send(decision.reply);
     if (!decision.accept) {
-      socket.end();
+      this.socket.end();
       return;
     }
-    origin = decision.origin ?? origin;
-    originFor = decision.originFor;
-    phase = 'open';
-    splitter.setMaxBytes(MAX_LINE_BYTES);
+    this.origin = decision.origin ?? this.origin;
+    this.originFor = decision.originFor;
+    this.phase = 'open';
+    this.splitter.setMaxBytes(MAX_LINE_BYTES);
     // A client may pipeline its first envelopes right behind the hello.
-    for (const queued of early.splice(0)) {
-      onEnvelope(queued);
+    for (const queued of this.early.splice(0)) {
+      this.onEnvelope(queued);
     }
-  };
+  }
 
-  const onEnvelope = (line: string): void => {
+  private onEnvelope(line: string): void {
     let raw: unknown;
     try {
       raw = decodeLine(line);
     } catch {
       log.warn('a bus client sent a line that is not JSON; closing it');
-      socket.destroy();
+      this.socket.destroy();
       return;
     }
     const parsed = clientEnvelope.safeParse(raw);
     if (!parsed.success) {
       const id = (raw as { id?: unknown } | null)?.id;
       if (typeof id === 'string' && id.length <= 100) {
-        send({
-          kind: 'response',
-          id,
-          ok: false,
-          error: { code: 'INVALID', message: `malformed envelope: ${z.prettifyError(parsed.error)}` },
-        });
+        this.refuse(id, `malformed envelope: ${z.prettifyError(parsed.error)}`);
       }
       return;
     }
     const envelope = parsed.data;
     switch (envelope.kind) {
-      case 'request': {
-        const clientId = envelope.id;
-        if (!isRequestType(envelope.type)) {
-          send({
-            kind: 'response',
-            id: clientId,
-            ok: false,
-            error: { code: 'INVALID', message: `unknown request type '${envelope.type}'` },
-          });
-          return;
-        }
-        const checked = REQUESTS[envelope.type].request.safeParse(envelope.payload);
-        if (!checked.success) {
-          send({
-            kind: 'response',
-            id: clientId,
-            ok: false,
-            error: {
-              code: 'INVALID',
-              message: `invalid ${envelope.type} payload: ${z.prettifyError(checked.error)}`,
-            },
-          });
-          return;
-        }
-        const busId = bus.dispatch(
-          {
-            type: envelope.type,
-            payload: checked.data,
-            deadline: envelope.deadline,
-            origin: originFor ? originFor(envelope.origin) : (envelope.origin ?? origin),
-          },
-          {
-            resolve: (value) => {
-              inflight.delete(clientId);
-              send({ kind: 'response', id: clientId, ok: true, value });
-            },
-            reject: (error) => {
-              inflight.delete(clientId);
-              send({ kind: 'response', id: clientId, ok: false, error });
-            },
-            progress: (p) => send({ kind: 'progress', id: clientId, ...p }),
-          },
-        );
-        inflight.set(clientId, { busId, type: envelope.type });
+      case 'request':
+        this.onRequest(envelope);
         return;
-      }
       case 'cancel': {
-        const entry = inflight.get(envelope.id);
+        const entry = this.inflight.get(envelope.id);
         if (entry) {
-          bus.cancel(entry.busId, envelope.reason ?? 'cancelled by the client');
+          this.bus.cancel(entry.busId, envelope.reason ?? 'cancelled by the client');
         }
         return;
       }
       case 'subscribe':
         for (const topic of envelope.topics) {
-          if (isEventTopic(topic) && !subscriptions.has(topic)) {
-            subscriptions.set(
+          if (isEventTopic(topic) && !this.subscriptions.has(topic)) {
+            this.subscriptions.set(
               topic,
-              bus.subscribeAny(topic, (payload) => send({ kind: 'event', topic, payload })),
+              this.bus.subscribeAny(topic, (payload) => this.send({ kind: 'event', topic, payload })),
             );
           }
         }
         return;
       case 'unsubscribe':
         for (const topic of envelope.topics) {
-          subscriptions.get(topic)?.();
-          subscriptions.delete(topic);
+          this.subscriptions.get(topic)?.();
+          this.subscriptions.delete(topic);
         }
         return;
       default: {
@@ -190,50 +191,57 @@ export function serveBusConnection(socket: net.Socket, options: ServeConnectionO
         log.warn('unknown envelope from a bus client', { envelope: never });
       }
     }
-  };
+  }
 
-  socket.on('data', (chunk: Buffer) => {
-    let lines: string[];
-    try {
-      lines = splitter.push(chunk);
-    } catch (err) {
-      if (phase === 'hello') {
-        send({ accepted: false, reason: `the handshake line is longer than ${HANDSHAKE_MAX_BYTES} bytes` });
-        socket.end();
-      } else {
-        log.warn('a bus client sent a line that is too long; closing it', { error: (err as Error).message });
-        socket.destroy();
-      }
+  /** A request checked against the contract, dispatched as the origin the connection may speak for. */
+  private onRequest(envelope: Extract<ClientEnvelope, { kind: 'request' }>): void {
+    const clientId = envelope.id;
+    if (!isRequestType(envelope.type)) {
+      this.refuse(clientId, `unknown request type '${envelope.type}'`);
       return;
     }
-    for (const line of lines) {
-      if (phase === 'hello') {
-        void onHello(line);
-      } else if (phase === 'open') {
-        onEnvelope(line);
-      } else if (phase === 'deciding' && early.length < MAX_EARLY_LINES) {
-        early.push(line);
-      }
+    const checked = REQUESTS[envelope.type].request.safeParse(envelope.payload);
+    if (!checked.success) {
+      this.refuse(clientId, `invalid ${envelope.type} payload: ${z.prettifyError(checked.error)}`);
+      return;
     }
-  });
-  socket.on('error', (err) => log.debug('bus client connection error', { error: err.message }));
-  socket.on('close', () => {
-    phase = 'closed';
-    clearTimeout(helloTimer);
-    for (const off of subscriptions.values()) {
+    const busId = this.bus.dispatch(
+      {
+        type: envelope.type,
+        payload: checked.data,
+        deadline: envelope.deadline,
+        origin: this.originFor ? this.originFor(envelope.origin) : (envelope.origin ?? this.origin),
+      },
+      {
+        resolve: (value) => {
+          this.inflight.delete(clientId);
+          this.send({ kind: 'response', id: clientId, ok: true, value });
+        },
+        reject: (error) => {
+          this.inflight.delete(clientId);
+          this.send({ kind: 'response', id: clientId, ok: false, error });
+        },
+        progress: (p) => this.send({ kind: 'progress', id: clientId, ...p }),
+      },
+    );
+    this.inflight.set(clientId, { busId, type: envelope.type });
+  }
+
+  private onClose(): void {
+    this.phase = 'closed';
+    clearTimeout(this.helloTimer);
+    for (const off of this.subscriptions.values()) {
       off();
     }
-    subscriptions.clear();
-    for (const { busId, type } of inflight.values()) {
-      if (!(
-        isRequestType(type) &&
-        'survivesDisconnect' in REQUESTS[type] &&
-        REQUESTS[type].survivesDisconnect
-      )) {
-        bus.cancel(busId, 'the client disconnected');
+    this.subscriptions.clear();
+    for (const { busId, type } of this.inflight.values()) {
+      const survives =
+        isRequestType(type) && 'survivesDisconnect' in REQUESTS[type] && REQUESTS[type].survivesDisconnect;
+      if (!survives) {
+        this.bus.cancel(busId, 'the client disconnected');
       }
     }
-    inflight.clear();
-    options.onClose?.();
-  });
+    this.inflight.clear();
+    this.options.onClose?.();
+  }
 }
