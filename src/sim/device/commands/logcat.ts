@@ -127,8 +127,8 @@ function sizeText(bytes: number): string {
   return `${v} ${units[i] ?? ''}B`;
 }
 
-function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
-  const a: LogcatArgs = {
+function defaultArgs(): LogcatArgs {
+  return {
     format: 'threadtime',
     mods: { year: false, epoch: false, usec: false, utc: false, uid: false },
     buffers: [],
@@ -146,50 +146,157 @@ function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
     defaultLevel: 2,
     specs: new Map(),
   };
-  const addBuffers = (v: string): void => {
-    for (const b of v.split(',')) {
-      if (b === 'all') {
-        a.buffers.push(...LOG_BUFFERS.map((n) => BUFFER_ID[n]));
-      } else if (b === 'default') {
-        a.buffers.push(BUFFER_ID.main, BUFFER_ID.system, BUFFER_ID.crash);
-      } else if ((LOG_BUFFERS as readonly string[]).includes(b)) {
-        a.buffers.push(BUFFER_ID[b as LogBufferName]);
-      } else if (b === 'kernel' || b === 'security' || b === 'stats') {
-        // Not readable by the shell user on a user build; nothing to show.
-      } else {
-        throw new UsageError(`unknown buffer '${b}'`);
-      }
+}
+
+function addBuffers(a: LogcatArgs, v: string): void {
+  for (const b of v.split(',')) {
+    if (b === 'all') {
+      a.buffers.push(...LOG_BUFFERS.map((n) => BUFFER_ID[n]));
+    } else if (b === 'default') {
+      a.buffers.push(BUFFER_ID.main, BUFFER_ID.system, BUFFER_ID.crash);
+    } else if ((LOG_BUFFERS as readonly string[]).includes(b)) {
+      a.buffers.push(BUFFER_ID[b as LogBufferName]);
+    } else if (b === 'kernel' || b === 'security' || b === 'stats') {
+      // Not readable by the shell user on a user build; nothing to show.
+    } else {
+      throw new UsageError(`unknown buffer '${b}'`);
     }
-  };
-  const setFormat = (v: string): void => {
-    for (const word of v.split(/[\s,]+/).filter((w) => w !== '')) {
-      if (LOG_FORMATS.has(word)) {
-        a.format = word as LogFormat;
-      } else if (word === 'year') {
-        a.mods.year = true;
-      } else if (word === 'epoch') {
-        a.mods.epoch = true;
-      } else if (word === 'usec') {
-        a.mods.usec = true;
-      } else if (word === 'UTC') {
-        a.mods.utc = true;
-      } else if (word === 'uid') {
-        a.mods.uid = true;
-      } else if (!['color', 'descriptive', 'monotonic', 'printable', 'zone', 'nsec'].includes(word)) {
-        throw new UsageError(`Invalid parameter "${word}" to -v`);
-      }
+  }
+}
+
+const FORMAT_MODIFIERS = { year: 'year', epoch: 'epoch', usec: 'usec', UTC: 'utc', uid: 'uid' } as const;
+
+function setFormat(a: LogcatArgs, v: string): void {
+  for (const word of v.split(/[\s,]+/).filter((w) => w !== '')) {
+    if (LOG_FORMATS.has(word)) {
+      a.format = word as LogFormat;
+    } else if (word in FORMAT_MODIFIERS) {
+      a.mods[FORMAT_MODIFIERS[word as keyof typeof FORMAT_MODIFIERS]] = true;
+    } else if (!['color', 'descriptive', 'monotonic', 'printable', 'zone', 'nsec'].includes(word)) {
+      throw new UsageError(`Invalid parameter "${word}" to -v`);
     }
-  };
-  const count = (v: string): { count: number } | { since: number } => {
-    if (/^\d+$/.test(v)) {
-      return { count: Number(v) };
+  }
+}
+
+/** `-t`/`-T`'s value: a line count, or a time to start from. */
+function tailOf(v: string): { count: number } | { since: number } {
+  if (/^\d+$/.test(v)) {
+    return { count: Number(v) };
+  }
+  const t = parseLogTime(v);
+  if (t === null) {
+    throw new UsageError(`-t "${v}" not in time format`);
+  }
+  return { since: t };
+}
+
+/** The long options that are a short one spelled out (`--buffer=main` is `-b main`). */
+const LONG_AS_SHORT: Record<string, string> = {
+  buffer: 'b',
+  format: 'v',
+  regex: 'e',
+  'max-count': 'm',
+  file: 'f',
+  dump: 'd',
+  clear: 'c',
+  dividers: 'D',
+};
+/** Options whose value is taken and ignored (rotation, uid filters). */
+const IGNORED_LONG = new Set(['uid', 'rotate-kbytes', 'rotate-count']);
+
+/** One short option; `value` takes its argument (inline or the next word). */
+function applyShort(a: LogcatArgs, f: string, value: () => string): void {
+  switch (f) {
+    case 'v':
+      return setFormat(a, value());
+    case 'b':
+      return addBuffers(a, value());
+    case 'd':
+      a.dump = true;
+      return;
+    case 'c':
+      a.clear = true;
+      return;
+    case 't':
+      a.tail = tailOf(value());
+      a.dump = true;
+      return;
+    case 'T':
+      a.tail = tailOf(value());
+      return;
+    case 's':
+      a.defaultLevel = 8;
+      return;
+    case 'm':
+      a.maxCount = Number(value());
+      return;
+    case 'e':
+      a.regex = new RegExp(value());
+      return;
+    case 'f':
+      a.file = value();
+      return;
+    case 'g':
+      a.getSize = true;
+      return;
+    case 'G':
+      a.setSize = parseSize(value());
+      return;
+    case 'r':
+    case 'n':
+      value();
+      return;
+    case 'D':
+      a.dividers = true;
+      return;
+    case 'B':
+    case 'L':
+    case 'S':
+    case 'P':
+    case 'p':
+      throw new UsageError(`option -${f} is not supported by this device`);
+    default:
+      throw new UsageError(`invalid option -- '${f}'`);
+  }
+}
+
+/** One long option (`--name` or `--name=value`). */
+function applyLong(a: LogcatArgs, long: string, inline: string | null, value: () => string): void {
+  const short = LONG_AS_SHORT[long];
+  if (short !== undefined) {
+    applyShort(a, short, value);
+  } else if (long === 'pid') {
+    a.pid = Number(value());
+  } else if (long === 'buffer-size') {
+    if (inline === null) {
+      a.getSize = true;
+    } else {
+      a.setSize = parseSize(inline);
     }
-    const t = parseLogTime(v);
-    if (t === null) {
-      throw new UsageError(`-t "${v}" not in time format`);
-    }
-    return { since: t };
-  };
+  } else if (IGNORED_LONG.has(long)) {
+    value();
+  } else {
+    throw new UsageError(`unrecognized option '--${long}'`);
+  }
+}
+
+/** A filterspec, `TAG:LEVEL` (`*:S` sets the default). */
+function addFilterspec(a: LogcatArgs, arg: string): void {
+  const colon = arg.lastIndexOf(':');
+  const tag = colon < 0 ? arg : arg.slice(0, colon);
+  const level = colon < 0 ? 2 : priorityValue(arg.slice(colon + 1) || 'V');
+  if (level < 0) {
+    throw new UsageError(`Invalid filter expression '${arg}'`);
+  }
+  if (tag === '*') {
+    a.defaultLevel = level;
+  } else {
+    a.specs.set(tag, level);
+  }
+}
+
+function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
+  const a = defaultArgs();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const next = (): string => {
@@ -199,125 +306,15 @@ function parseArgs(argv: string[], envTags: string | undefined): LogcatArgs {
       }
       return v;
     };
-    const eq = arg.indexOf('=');
-    const long = arg.startsWith('--') ? (eq > 0 ? arg.slice(2, eq) : arg.slice(2)) : null;
-    const longValue = (): string => (eq > 0 ? arg.slice(eq + 1) : next());
-    if (long !== null) {
-      switch (long) {
-        case 'buffer':
-          addBuffers(longValue());
-          break;
-        case 'format':
-          setFormat(longValue());
-          break;
-        case 'regex':
-          a.regex = new RegExp(longValue());
-          break;
-        case 'max-count':
-          a.maxCount = Number(longValue());
-          break;
-        case 'pid':
-          a.pid = Number(longValue());
-          break;
-        case 'file':
-          a.file = longValue();
-          break;
-        case 'dump':
-          a.dump = true;
-          break;
-        case 'clear':
-          a.clear = true;
-          break;
-        case 'dividers':
-          a.dividers = true;
-          break;
-        case 'buffer-size':
-          if (eq < 0) {
-            a.getSize = true;
-          } else {
-            a.setSize = parseSize(arg.slice(eq + 1));
-          }
-          break;
-        case 'uid':
-        case 'rotate-kbytes':
-        case 'rotate-count':
-          longValue();
-          break;
-        default:
-          throw new UsageError(`unrecognized option '--${long}'`);
-      }
-      continue;
-    }
-    if (arg.startsWith('-') && arg.length > 1) {
-      const f = arg.charAt(1);
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const inline = eq > 0 ? arg.slice(eq + 1) : null;
+      applyLong(a, eq > 0 ? arg.slice(2, eq) : arg.slice(2), inline, () => inline ?? next());
+    } else if (arg.startsWith('-') && arg.length > 1) {
       const inline = arg.length > 2 ? arg.slice(2) : null;
-      const value = (): string => inline ?? next();
-      switch (f) {
-        case 'v':
-          setFormat(value());
-          break;
-        case 'b':
-          addBuffers(value());
-          break;
-        case 'd':
-          a.dump = true;
-          break;
-        case 'c':
-          a.clear = true;
-          break;
-        case 't':
-          a.tail = count(value());
-          a.dump = true;
-          break;
-        case 'T':
-          a.tail = count(value());
-          break;
-        case 's':
-          a.defaultLevel = 8;
-          break;
-        case 'm':
-          a.maxCount = Number(value());
-          break;
-        case 'e':
-          a.regex = new RegExp(value());
-          break;
-        case 'f':
-          a.file = value();
-          break;
-        case 'g':
-          a.getSize = true;
-          break;
-        case 'G':
-          a.setSize = parseSize(value());
-          break;
-        case 'r':
-        case 'n':
-          value();
-          break;
-        case 'D':
-          a.dividers = true;
-          break;
-        case 'B':
-        case 'L':
-        case 'S':
-        case 'P':
-        case 'p':
-          throw new UsageError(`option -${f} is not supported by this device`);
-        default:
-          throw new UsageError(`invalid option -- '${f}'`);
-      }
-      continue;
-    }
-    const colon = arg.lastIndexOf(':');
-    const tag = colon < 0 ? arg : arg.slice(0, colon);
-    const level = colon < 0 ? 2 : priorityValue(arg.slice(colon + 1) || 'V');
-    if (level < 0) {
-      throw new UsageError(`Invalid filter expression '${arg}'`);
-    }
-    if (tag === '*') {
-      a.defaultLevel = level;
+      applyShort(a, arg.charAt(1), () => inline ?? next());
     } else {
-      a.specs.set(tag, level);
+      addFilterspec(a, arg);
     }
   }
   if (a.specs.size === 0 && a.defaultLevel === 2 && envTags !== undefined && envTags.trim() !== '') {
