@@ -239,50 +239,116 @@ async function resolve(ctx: Ctx, args: string[]): Promise<number> {
   return 0;
 }
 
+/** The first operand: not an option, not the value of --user. */
+function operandOf(rest: string[]): string | undefined {
+  return rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user')[0];
+}
+
+async function pmList(ctx: CommandContext<Device>, sub: string, rest: string[]): Promise<number> {
+  const what = rest[0];
+  if (what === 'packages') {
+    return listPackages(ctx, rest.slice(1));
+  }
+  if (what === 'users') {
+    await ctx.stdout.write('Users:\n\tUserInfo{0:Owner:c13} running\n');
+    return 0;
+  }
+  if (what === 'features') {
+    await ctx.stdout.write(
+      [
+        'android.hardware.camera',
+        'android.hardware.faketouch',
+        'android.hardware.location.gps',
+        'android.hardware.screen.portrait',
+        'android.hardware.touchscreen',
+        'android.hardware.wifi',
+        'android.software.webview',
+      ]
+        .map((f) => `feature:${f}\n`)
+        .join(''),
+    );
+    return 0;
+  }
+  if (what === 'instrumentation' || what === 'permission-groups' || what === 'libraries') {
+    return 0;
+  }
+  if (what === 'permissions') {
+    await ctx.stdout.write(
+      'All Permissions:\n\n' + [...RUNTIME_PERMISSIONS].map((p) => `permission:${p}\n`).join(''),
+    );
+    return 0;
+  }
+  await ctx.stderr.write(`Error: unknown list type '${what ?? ''}'\n`);
+  return 255;
+}
+
+async function pmInstallWrite(ctx: CommandContext<Device>, sub: string, rest: string[]): Promise<number> {
+  const sizeIdx = rest.indexOf('-S');
+  const size = sizeIdx >= 0 ? Number(rest[sizeIdx + 1]) : -1;
+  const ops = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '-S');
+  const session = sessionsOf(ctx.host).get(Number(ops[0]));
+  if (session === undefined) {
+    return exception(
+      ctx,
+      sub,
+      `java.lang.SecurityException: Caller has no access to session ${ops[0] ?? ''}`,
+    );
+  }
+  const path = ops[2];
+  const bytes =
+    path !== undefined && path !== '-'
+      ? ctx.fs.read(absPath(ctx, path))
+      : await readStdin(ctx, size < 0 ? Number.MAX_SAFE_INTEGER : size);
+  session.files.set(ops[1] ?? `split${session.files.size}`, bytes);
+  await ctx.stdout.write(`Success: streamed ${bytes.length} bytes\n`);
+  return 0;
+}
+
+async function pmInstallCommit(ctx: CommandContext<Device>, sub: string, rest: string[]): Promise<number> {
+  const operand = (): string | undefined => operandOf(rest);
+  const id = Number(operand());
+  const session = sessionsOf(ctx.host).get(id);
+  sessionsOf(ctx.host).delete(id);
+  const files = [...(session?.files.entries() ?? [])];
+  const bytes = (files.find(([name]) => /base/.test(name)) ?? files[0])?.[1];
+  if (session === undefined || bytes === undefined) {
+    await ctx.stderr.write('Failure [INSTALL_FAILED_INVALID_APK: No packages staged]\n');
+    return 1;
+  }
+  const result = installPackage(ctx.host, bytes, {
+    allowDowngrade: session.allowDowngrade,
+    sessionId: id,
+    grantAll: session.grant,
+  });
+  await (result === 'Success' ? ctx.stdout : ctx.stderr).write(result + '\n');
+  return result === 'Success' ? 0 : 1;
+}
+
+async function pmSetEnabled(ctx: CommandContext<Device>, sub: string, rest: string[]): Promise<number> {
+  const operand = (): string | undefined => operandOf(rest);
+  const pkg = operand();
+  const p = pkg === undefined ? undefined : ctx.host.packages.get(pkg);
+  if (p === undefined) {
+    return exception(ctx, sub, `java.lang.IllegalArgumentException: Unknown package: ${pkg ?? ''}`);
+  }
+  p.enabled = sub === 'enable' || sub === 'default-state';
+  if (!p.enabled) {
+    killPackage(ctx.host, p.info.name, { reason: REASON.USER_REQUESTED, description: 'pkg disabled' });
+  }
+  await ctx.stdout.write(
+    `Package ${p.info.name} new state: ${sub === 'default-state' ? 'default' : sub === 'enable' ? 'enabled' : sub === 'disable' ? 'disabled' : 'disabled-user'}\n`,
+  );
+  return 0;
+}
+
 /** `pm` and `cmd package`. */
 export const pm: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
   const [sub, ...rest] = ctx.argv.slice(1);
-  const operand = (): string | undefined =>
-    rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user')[0];
+  const operand = (): string | undefined => operandOf(rest);
   switch (sub) {
-    case 'list': {
-      const what = rest[0];
-      if (what === 'packages') {
-        return listPackages(ctx, rest.slice(1));
-      }
-      if (what === 'users') {
-        await ctx.stdout.write('Users:\n\tUserInfo{0:Owner:c13} running\n');
-        return 0;
-      }
-      if (what === 'features') {
-        await ctx.stdout.write(
-          [
-            'android.hardware.camera',
-            'android.hardware.faketouch',
-            'android.hardware.location.gps',
-            'android.hardware.screen.portrait',
-            'android.hardware.touchscreen',
-            'android.hardware.wifi',
-            'android.software.webview',
-          ]
-            .map((f) => `feature:${f}\n`)
-            .join(''),
-        );
-        return 0;
-      }
-      if (what === 'instrumentation' || what === 'permission-groups' || what === 'libraries') {
-        return 0;
-      }
-      if (what === 'permissions') {
-        await ctx.stdout.write(
-          'All Permissions:\n\n' + [...RUNTIME_PERMISSIONS].map((p) => `permission:${p}\n`).join(''),
-        );
-        return 0;
-      }
-      await ctx.stderr.write(`Error: unknown list type '${what ?? ''}'\n`);
-      return 255;
-    }
+    case 'list':
+      return pmList(ctx, sub, rest);
     case 'path': {
       const pkg = operand();
       const p = pkg === undefined ? undefined : dev.packages.get(pkg);
@@ -304,45 +370,10 @@ export const pm: CommandFn<Device> = async (ctx) => {
       await ctx.stdout.write(`Success: created install session [${id}]\n`);
       return 0;
     }
-    case 'install-write': {
-      const sizeIdx = rest.indexOf('-S');
-      const size = sizeIdx >= 0 ? Number(rest[sizeIdx + 1]) : -1;
-      const ops = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '-S');
-      const session = sessionsOf(dev).get(Number(ops[0]));
-      if (session === undefined) {
-        return exception(
-          ctx,
-          sub,
-          `java.lang.SecurityException: Caller has no access to session ${ops[0] ?? ''}`,
-        );
-      }
-      const path = ops[2];
-      const bytes =
-        path !== undefined && path !== '-'
-          ? ctx.fs.read(absPath(ctx, path))
-          : await readStdin(ctx, size < 0 ? Number.MAX_SAFE_INTEGER : size);
-      session.files.set(ops[1] ?? `split${session.files.size}`, bytes);
-      await ctx.stdout.write(`Success: streamed ${bytes.length} bytes\n`);
-      return 0;
-    }
-    case 'install-commit': {
-      const id = Number(operand());
-      const session = sessionsOf(dev).get(id);
-      sessionsOf(dev).delete(id);
-      const files = [...(session?.files.entries() ?? [])];
-      const bytes = (files.find(([name]) => /base/.test(name)) ?? files[0])?.[1];
-      if (session === undefined || bytes === undefined) {
-        await ctx.stderr.write('Failure [INSTALL_FAILED_INVALID_APK: No packages staged]\n');
-        return 1;
-      }
-      const result = installPackage(dev, bytes, {
-        allowDowngrade: session.allowDowngrade,
-        sessionId: id,
-        grantAll: session.grant,
-      });
-      await (result === 'Success' ? ctx.stdout : ctx.stderr).write(result + '\n');
-      return result === 'Success' ? 0 : 1;
-    }
+    case 'install-write':
+      return pmInstallWrite(ctx, sub, rest);
+    case 'install-commit':
+      return pmInstallCommit(ctx, sub, rest);
     case 'install-abandon':
       sessionsOf(dev).delete(Number(operand()));
       await ctx.stdout.write('Success\n');
@@ -378,21 +409,8 @@ export const pm: CommandFn<Device> = async (ctx) => {
     case 'enable':
     case 'disable':
     case 'disable-user':
-    case 'default-state': {
-      const pkg = operand();
-      const p = pkg === undefined ? undefined : dev.packages.get(pkg);
-      if (p === undefined) {
-        return exception(ctx, sub, `java.lang.IllegalArgumentException: Unknown package: ${pkg ?? ''}`);
-      }
-      p.enabled = sub === 'enable' || sub === 'default-state';
-      if (!p.enabled) {
-        killPackage(dev, p.info.name, { reason: REASON.USER_REQUESTED, description: 'pkg disabled' });
-      }
-      await ctx.stdout.write(
-        `Package ${p.info.name} new state: ${sub === 'default-state' ? 'default' : sub === 'enable' ? 'enabled' : sub === 'disable' ? 'disabled' : 'disabled-user'}\n`,
-      );
-      return 0;
-    }
+    case 'default-state':
+      return pmSetEnabled(ctx, sub, rest);
     case 'resolve-activity':
       return resolve(ctx, rest);
     case 'get-install-location':

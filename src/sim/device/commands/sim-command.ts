@@ -31,195 +31,217 @@ async function fail(ctx: CommandContext<Device>, message: string): Promise<numbe
   return 1;
 }
 
+async function simStats(ctx: CommandContext<Device>, dev: Device, _args: string[]): Promise<number> {
+  const top = dev.topActivity();
+  const stats = {
+    dumps: dev.stats.dumps,
+    overlapping_dumps: dev.stats.overlappingDumps,
+    shell_commands: dev.stats.shellCommands,
+    last_input: dev.stats.lastInput,
+    taps: dev.stats.taps,
+    installs: dev.stats.installs,
+    dump_latency_ms: dev.dumpLatencyMs,
+    foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
+    ime_shown: dev.ui.imeShown,
+    shade_open: dev.ui.shadeOpen,
+    never_idle: dev.neverIdle(),
+    helper_running: dev.helper !== null,
+    last_intent: dev.stats.lastIntent,
+    ...(dev.replay !== null ? { profile: dev.replay.stats() } : {}),
+  };
+  await ctx.stdout.write(JSON.stringify(stats) + '\n');
+  return 0;
+}
+
+async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  if (args[0] === 'reset') {
+    dev.ui.loaded = null;
+    return 0;
+  }
+  if (args[0] === 'busy' && (args[1] === 'on' || args[1] === 'off')) {
+    dev.ui.busy = args[1] === 'on';
+    return 0;
+  }
+  if (args[0] !== 'load' || args[1] === undefined) {
+    return fail(ctx, 'usage: sim screen load PATH | sim screen reset | sim screen busy on|off');
+  }
+  let xml: string;
+  try {
+    xml = toText(ctx.fs.read(absPath(ctx, args[1])));
+  } catch (err) {
+    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  }
+  try {
+    const parsed = parseHierarchy(xml);
+    // A page source is not what `uiautomator dump` prints: the device dumps the same views
+    // as <node> elements. A recorded dump is printed back as it was.
+    const dumped = parsed.format === 'page-source' ? serializeHierarchy(parsed.root, parsed.rotation) : xml;
+    dev.ui.loaded = { xml: dumped, parsed };
+  } catch (err) {
+    return fail(
+      ctx,
+      `${args[1]}: not a uiautomator dump or page source (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  dev.ui.imeShown = false;
+  return 0;
+}
+
+async function simLogcat(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  if (args[0] !== 'replay' || args[1] === undefined) {
+    return fail(ctx, 'usage: sim logcat replay PATH');
+  }
+  let text: string;
+  try {
+    text = decodeRecordedText(ctx.fs.read(absPath(ctx, args[1])));
+  } catch (err) {
+    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  }
+  const entries = parseRecordedLog(text);
+  for (const e of entries) {
+    if (e.process !== null) {
+      dev.procs.adopt(e.pid, e.process, dev.uidOf(e.process));
+    }
+  }
+  dev.log.append(restamp(entries));
+  await ctx.stdout.write(`replayed ${entries.length} entries\n`);
+  return 0;
+}
+
+async function simCrash(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [pkg, kindArg = 'java'] = args;
+  if (pkg === undefined || !['java', 'native', 'anr'].includes(kindArg)) {
+    return fail(ctx, 'usage: sim crash PKG [java|native|anr]');
+  }
+  if (!crashPackage(dev, pkg, kindArg as CrashKind)) {
+    return fail(ctx, `unknown package: ${pkg}`);
+  }
+  return 0;
+}
+
+async function simLatency(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const ms = Number(args[1]);
+  const knobs = {
+    dump: 'dumpLatencyMs',
+    idle: 'idleWaitMs',
+    helper: 'helperLatencyMs',
+    'helper-start': 'helperStartMs',
+    input: 'inputLatencyMs',
+  } as const;
+  const knob = knobs[args[0] as keyof typeof knobs] as (typeof knobs)[keyof typeof knobs] | undefined;
+  if (knob === undefined || !Number.isFinite(ms) || ms < 0) {
+    return fail(ctx, 'usage: sim latency dump|idle|helper|helper-start|input MS');
+  }
+  dev[knob] = ms;
+  return 0;
+}
+
+async function simLog(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [p, tag, ...words] = args;
+  const priority = (p ?? '').toUpperCase();
+  if (tag === undefined || !['V', 'D', 'I', 'W', 'E', 'F'].includes(priority)) {
+    return fail(ctx, 'usage: sim log V|D|I|W|E|F TAG MESSAGE');
+  }
+  const proc = dev.procs.forPackage(dev.foregroundPackage());
+  const pid = proc?.pid ?? dev.procs.allocPid();
+  dev.log.log({
+    pid,
+    tid: pid,
+    uid: proc?.uid ?? 2000,
+    priority: priority as Priority,
+    tag,
+    message: words.join(' '),
+  });
+  return 0;
+}
+
+async function simNotify(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const positional: string[] = [];
+  const actions: string[] = [];
+  let ongoing = false;
+  let channel = 'default';
+  let subText: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--ongoing') {
+      ongoing = true;
+    } else if (a === '--channel') {
+      channel = args[++i] ?? channel;
+    } else if (a === '--sub') {
+      subText = args[++i] ?? null;
+    } else if (a === '--action') {
+      actions.push(args[++i] ?? '');
+    } else {
+      positional.push(a);
+    }
+  }
+  const [pkg, title, ...text] = positional;
+  if (pkg === undefined || title === undefined || !dev.packages.has(pkg)) {
+    return fail(
+      ctx,
+      pkg !== undefined && !dev.packages.has(pkg)
+        ? `unknown package: ${pkg}`
+        : 'usage: sim notify PKG TITLE TEXT',
+    );
+  }
+  const n = dev.postNotification({
+    pkg,
+    tag: null,
+    title,
+    text: text.join(' '),
+    subText,
+    channel,
+    ongoing,
+    importance: 3,
+    actions,
+  });
+  await ctx.stdout.write(`0|${pkg}|${n.id}|null|${n.uid}\n`);
+  return 0;
+}
+
+async function simDialog(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  if (args[0] === 'dismiss') {
+    dev.ui.dialog = null;
+    return 0;
+  }
+  const [title, message = '', ...buttons] = args;
+  if (title === undefined) {
+    return fail(ctx, 'usage: sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss');
+  }
+  dev.ui.dialog = { title, message, buttons: buttons.length === 0 ? ['OK'] : buttons, pkg: 'android' };
+  return 0;
+}
+
+async function simLocation(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [lat, lon, alt] = args.map(Number);
+  if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
+    return fail(ctx, 'usage: sim location LATITUDE LONGITUDE [ALTITUDE]');
+  }
+  dev.setLocation(lon, lat, alt ?? 0);
+  return 0;
+}
+
+type Subcommand = (ctx: CommandContext<Device>, dev: Device, args: string[]) => Promise<number>;
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  stats: simStats,
+  screen: simScreen,
+  logcat: simLogcat,
+  crash: simCrash,
+  latency: simLatency,
+  log: simLog,
+  notify: simNotify,
+  dialog: simDialog,
+  location: simLocation,
+};
+
 /** The `sim` built-in: test and demo controls that no real device has. */
 export const sim: CommandFn<Device> = async (ctx) => {
-  const dev = ctx.host;
   const [sub, ...args] = ctx.argv.slice(1);
-  switch (sub) {
-    case 'stats': {
-      const top = dev.topActivity();
-      const stats = {
-        dumps: dev.stats.dumps,
-        overlapping_dumps: dev.stats.overlappingDumps,
-        shell_commands: dev.stats.shellCommands,
-        last_input: dev.stats.lastInput,
-        taps: dev.stats.taps,
-        installs: dev.stats.installs,
-        dump_latency_ms: dev.dumpLatencyMs,
-        foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
-        ime_shown: dev.ui.imeShown,
-        shade_open: dev.ui.shadeOpen,
-        never_idle: dev.neverIdle(),
-        helper_running: dev.helper !== null,
-        last_intent: dev.stats.lastIntent,
-        ...(dev.replay !== null ? { profile: dev.replay.stats() } : {}),
-      };
-      await ctx.stdout.write(JSON.stringify(stats) + '\n');
-      return 0;
-    }
-    case 'screen': {
-      if (args[0] === 'reset') {
-        dev.ui.loaded = null;
-        return 0;
-      }
-      if (args[0] === 'busy' && (args[1] === 'on' || args[1] === 'off')) {
-        dev.ui.busy = args[1] === 'on';
-        return 0;
-      }
-      if (args[0] !== 'load' || args[1] === undefined) {
-        return fail(ctx, 'usage: sim screen load PATH | sim screen reset | sim screen busy on|off');
-      }
-      let xml: string;
-      try {
-        xml = toText(ctx.fs.read(absPath(ctx, args[1])));
-      } catch (err) {
-        return fail(ctx, `${args[1]}: ${errnoText(err)}`);
-      }
-      try {
-        const parsed = parseHierarchy(xml);
-        // A page source is not what `uiautomator dump` prints: the device dumps the same views
-        // as <node> elements. A recorded dump is printed back as it was.
-        const dumped =
-          parsed.format === 'page-source' ? serializeHierarchy(parsed.root, parsed.rotation) : xml;
-        dev.ui.loaded = { xml: dumped, parsed };
-      } catch (err) {
-        return fail(
-          ctx,
-          `${args[1]}: not a uiautomator dump or page source (${err instanceof Error ? err.message : String(err)})`,
-        );
-      }
-      dev.ui.imeShown = false;
-      return 0;
-    }
-    case 'logcat': {
-      if (args[0] !== 'replay' || args[1] === undefined) {
-        return fail(ctx, 'usage: sim logcat replay PATH');
-      }
-      let text: string;
-      try {
-        text = decodeRecordedText(ctx.fs.read(absPath(ctx, args[1])));
-      } catch (err) {
-        return fail(ctx, `${args[1]}: ${errnoText(err)}`);
-      }
-      const entries = parseRecordedLog(text);
-      for (const e of entries) {
-        if (e.process !== null) {
-          dev.procs.adopt(e.pid, e.process, dev.uidOf(e.process));
-        }
-      }
-      dev.log.append(restamp(entries));
-      await ctx.stdout.write(`replayed ${entries.length} entries\n`);
-      return 0;
-    }
-    case 'crash': {
-      const [pkg, kindArg = 'java'] = args;
-      if (pkg === undefined || !['java', 'native', 'anr'].includes(kindArg)) {
-        return fail(ctx, 'usage: sim crash PKG [java|native|anr]');
-      }
-      if (!crashPackage(dev, pkg, kindArg as CrashKind)) {
-        return fail(ctx, `unknown package: ${pkg}`);
-      }
-      return 0;
-    }
-    case 'latency': {
-      const ms = Number(args[1]);
-      const knobs = {
-        dump: 'dumpLatencyMs',
-        idle: 'idleWaitMs',
-        helper: 'helperLatencyMs',
-        'helper-start': 'helperStartMs',
-        input: 'inputLatencyMs',
-      } as const;
-      const knob = knobs[args[0] as keyof typeof knobs] as (typeof knobs)[keyof typeof knobs] | undefined;
-      if (knob === undefined || !Number.isFinite(ms) || ms < 0) {
-        return fail(ctx, 'usage: sim latency dump|idle|helper|helper-start|input MS');
-      }
-      dev[knob] = ms;
-      return 0;
-    }
-    case 'log': {
-      const [p, tag, ...words] = args;
-      const priority = (p ?? '').toUpperCase();
-      if (tag === undefined || !['V', 'D', 'I', 'W', 'E', 'F'].includes(priority)) {
-        return fail(ctx, 'usage: sim log V|D|I|W|E|F TAG MESSAGE');
-      }
-      const proc = dev.procs.forPackage(dev.foregroundPackage());
-      const pid = proc?.pid ?? dev.procs.allocPid();
-      dev.log.log({
-        pid,
-        tid: pid,
-        uid: proc?.uid ?? 2000,
-        priority: priority as Priority,
-        tag,
-        message: words.join(' '),
-      });
-      return 0;
-    }
-    case 'notify': {
-      const positional: string[] = [];
-      const actions: string[] = [];
-      let ongoing = false;
-      let channel = 'default';
-      let subText: string | null = null;
-      for (let i = 0; i < args.length; i++) {
-        const a = args[i] as string;
-        if (a === '--ongoing') {
-          ongoing = true;
-        } else if (a === '--channel') {
-          channel = args[++i] ?? channel;
-        } else if (a === '--sub') {
-          subText = args[++i] ?? null;
-        } else if (a === '--action') {
-          actions.push(args[++i] ?? '');
-        } else {
-          positional.push(a);
-        }
-      }
-      const [pkg, title, ...text] = positional;
-      if (pkg === undefined || title === undefined || !dev.packages.has(pkg)) {
-        return fail(
-          ctx,
-          pkg !== undefined && !dev.packages.has(pkg)
-            ? `unknown package: ${pkg}`
-            : 'usage: sim notify PKG TITLE TEXT',
-        );
-      }
-      const n = dev.postNotification({
-        pkg,
-        tag: null,
-        title,
-        text: text.join(' '),
-        subText,
-        channel,
-        ongoing,
-        importance: 3,
-        actions,
-      });
-      await ctx.stdout.write(`0|${pkg}|${n.id}|null|${n.uid}\n`);
-      return 0;
-    }
-    case 'dialog': {
-      if (args[0] === 'dismiss') {
-        dev.ui.dialog = null;
-        return 0;
-      }
-      const [title, message = '', ...buttons] = args;
-      if (title === undefined) {
-        return fail(ctx, 'usage: sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss');
-      }
-      dev.ui.dialog = { title, message, buttons: buttons.length === 0 ? ['OK'] : buttons, pkg: 'android' };
-      return 0;
-    }
-    case 'location': {
-      const [lat, lon, alt] = args.map(Number);
-      if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
-        return fail(ctx, 'usage: sim location LATITUDE LONGITUDE [ALTITUDE]');
-      }
-      dev.setLocation(lon, lat, alt ?? 0);
-      return 0;
-    }
-    default:
-      await ctx.stdout.write(USAGE);
-      return sub === undefined || sub === 'help' ? 0 : 1;
+  const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
+  if (run) {
+    return run(ctx, ctx.host, args);
   }
+  await ctx.stdout.write(USAGE);
+  return sub === undefined || sub === 'help' ? 0 : 1;
 };
