@@ -271,31 +271,40 @@ interface Running {
   started_at: string;
 }
 
-/** The running build, streaming line by line, with its cancel button. */
-function RunningBuild({ onDone }: { onDone: () => void }) {
+type Lines = { first: number; lines: string[] };
+
+/** Appends a streamed batch past what is shown (batches may overlap the log read), MAX_LINES kept. */
+function withBatch(cur: Lines, batch: { from: number; lines: string[] }): Lines {
+  const end = cur.first + cur.lines.length;
+  const fresh = batch.from + batch.lines.length > end ? batch.lines.slice(Math.max(0, end - batch.from)) : [];
+  if (fresh.length === 0) {
+    return cur;
+  }
+  const all = cur.lines.concat(fresh);
+  const drop = Math.max(0, all.length - MAX_LINES);
+  return { first: cur.first + drop, lines: drop > 0 ? all.slice(drop) : all };
+}
+
+/** The running build (its status, then its lines as they stream), and the last one that ended. */
+function useRunningBuild(onDone: () => void) {
   const [running, setRunning] = useState<Running | null>(null);
-  const [lines, setLines] = useState<{ first: number; lines: string[] }>({ first: 0, lines: [] });
+  const [lines, setLines] = useState<Lines>({ first: 0, lines: [] });
   const [last, setLast] = useState<BuildRecord | null>(null);
   const [cancelling, setCancelling] = useState<string | null>(null);
-  const cancel = useAction();
   const runningId = useRef<string | null>(null);
-
+  const show = (r: Running): void => {
+    runningId.current = r.id;
+    const { id, task, project_root, origin, started_at } = r;
+    setRunning({ id, task, project_root, origin, started_at });
+  };
   const load = async (): Promise<void> => {
-    const status = await bus('build.status', { root: null });
-    const r = status.running;
+    const r = (await bus('build.status', { root: null })).running;
     if (!r) {
       runningId.current = null;
       setRunning(null);
       return;
     }
-    runningId.current = r.id;
-    setRunning({
-      id: r.id,
-      task: r.task,
-      project_root: r.project_root,
-      origin: r.origin,
-      started_at: r.started_at,
-    });
+    show(r);
     setCancelling(r.cancelling ? originLabel(r.cancelling) : null);
     const log = await bus('build.log', { root: null, build_id: r.id, lines: 2000 });
     setLines((cur) =>
@@ -309,33 +318,15 @@ function RunningBuild({ onDone }: { onDone: () => void }) {
   }, []);
   useEvent('page.resync', () => void load().catch(() => undefined));
   useEvent('build.started', (b) => {
-    runningId.current = b.id;
-    setRunning({
-      id: b.id,
-      task: b.task,
-      project_root: b.project_root,
-      origin: b.origin,
-      started_at: b.started_at,
-    });
+    show(b);
     setLines({ first: 0, lines: [] });
     setCancelling(null);
     setLast(null);
   });
   useEvent('build.lines', (batch) => {
-    if (batch.id !== runningId.current) {
-      return;
+    if (batch.id === runningId.current) {
+      setLines((cur) => withBatch(cur, batch));
     }
-    setLines((cur) => {
-      const end = cur.first + cur.lines.length;
-      const fresh =
-        batch.from + batch.lines.length > end ? batch.lines.slice(Math.max(0, end - batch.from)) : [];
-      if (fresh.length === 0) {
-        return cur;
-      }
-      const all = cur.lines.concat(fresh);
-      const drop = Math.max(0, all.length - MAX_LINES);
-      return { first: cur.first + drop, lines: drop > 0 ? all.slice(drop) : all };
-    });
   });
   useEvent('build.completed', ({ record }) => {
     if (record.id === runningId.current) {
@@ -345,30 +336,41 @@ function RunningBuild({ onDone }: { onDone: () => void }) {
     }
     onDone();
   });
+  return { running, lines, last, cancelling, setCancelling };
+}
+
+/** No build runs: how the last one ended, with its lines. */
+function NoBuildRunning({ last, lines }: { last: BuildRecord | null; lines: Lines }) {
+  return (
+    <section class="panel" aria-labelledby="running-h">
+      <h3 id="running-h">Running build</h3>
+      <p class="muted" role="status">
+        {last ? (
+          <>
+            Build {last.id} (<code>{last.task}</code>) ended:{' '}
+            <strong class={`result ${last.result}`}>{resultLabel(last)}</strong>
+            {last.reason && last.result !== 'success' ? ` — ${last.reason}` : ''}.
+          </>
+        ) : (
+          'No build is running. Builds any agent starts on this host stream here.'
+        )}
+      </p>
+      {last && lines.lines.length > 0 && (
+        <BuildLog lines={lines.lines} first={lines.first} prefix="run" follow={false} />
+      )}
+    </section>
+  );
+}
+
+/** The running build, streaming line by line, with its cancel button. */
+function RunningBuild({ onDone }: { onDone: () => void }) {
+  const { running, lines, last, cancelling, setCancelling } = useRunningBuild(onDone);
+  const cancel = useAction();
   const [now, setNow] = useState(Date.now());
   useInterval(() => setNow(Date.now()), 1_000, running !== null);
   useEffect(() => setNow(Date.now()), [running?.id, lines.lines.length]);
-
   if (!running) {
-    return (
-      <section class="panel" aria-labelledby="running-h">
-        <h3 id="running-h">Running build</h3>
-        <p class="muted" role="status">
-          {last ? (
-            <>
-              Build {last.id} (<code>{last.task}</code>) ended:{' '}
-              <strong class={`result ${last.result}`}>{resultLabel(last)}</strong>
-              {last.reason && last.result !== 'success' ? ` — ${last.reason}` : ''}.
-            </>
-          ) : (
-            'No build is running. Builds any agent starts on this host stream here.'
-          )}
-        </p>
-        {last && lines.lines.length > 0 && (
-          <BuildLog lines={lines.lines} first={lines.first} prefix="run" follow={false} />
-        )}
-      </section>
-    );
+    return <NoBuildRunning last={last} lines={lines} />;
   }
   return (
     <section class="panel running" aria-labelledby="running-h">

@@ -89,6 +89,60 @@ function mergeNewest(shown: Shown | null, page: Detail): Shown {
   return { events, cursor: shown.cursor };
 }
 
+/** What a session is: its install, build and counts. */
+function SessionFacts({ s }: { s: Detail['session'] }) {
+  return (
+    <dl class="facts">
+      <dt>Session</dt>
+      <dd>
+        <code>{s.id}</code> on <code>{s.device}</code>
+        {s.state_reason && <span class="muted small"> — {s.state_reason}</span>}
+      </dd>
+      <dt>Installed</dt>
+      <dd>
+        {when(s.install.at)} by {s.install.by}
+        {s.install.version_name ? `, version ${s.install.version_name}` : ''}
+      </dd>
+      <dt>Build</dt>
+      <dd>
+        {s.build_label}
+        {s.build?.source?.commit
+          ? ` · ${s.build.source.commit.slice(0, 10)}${s.build.source.branch ? ` on ${s.build.source.branch}` : ''}${s.build.source.uncommitted_changes ? ' with uncommitted changes' : ''}`
+          : ''}
+      </dd>
+      <dt>Counts</dt>
+      <dd>
+        {s.counts.launches} launches · {s.counts.crashes} crashes · {s.counts.anrs} ANRs · {s.counts.exits}{' '}
+        exits · {s.counts.stops} stops · {s.counts.agent_actions} agent actions
+        {s.dropped_events > 0 ? ` · ${s.dropped_events} oldest events dropped` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+/** A session's crashes and ANRs, each with how it was tied to the install. */
+function SessionCrashes({ crashes }: { crashes: Detail['crashes'] }) {
+  if (crashes.length === 0) {
+    return null;
+  }
+  return (
+    <>
+      <h4>Crashes</h4>
+      <ul class="timeline" aria-label="Session crashes">
+        {crashes.map((c) => (
+          <li key={c.seq} class="ev crash">
+            <time dateTime={c.at}>{when(c.at)}</time> <strong>{c.kind}</strong> {c.summary}{' '}
+            <span class="muted small" title={c.attribution.reason}>
+              ({c.attribution.method === 'install_record' ? 'this install' : 'unattributed'}
+              {c.attribution.verified ? ', verified' : ', not verified'}: {c.attribution.reason})
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function Timeline({ id }: { id: string }) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
@@ -133,53 +187,14 @@ function Timeline({ id }: { id: string }) {
         {s.package} on {s.avd_name ?? s.device_model ?? s.device} — {s.state}
       </h3>
       {error && <p class="error">{error}</p>}
-      <dl class="facts">
-        <dt>Session</dt>
-        <dd>
-          <code>{s.id}</code> on <code>{s.device}</code>
-          {s.state_reason && <span class="muted small"> — {s.state_reason}</span>}
-        </dd>
-        <dt>Installed</dt>
-        <dd>
-          {when(s.install.at)} by {s.install.by}
-          {s.install.version_name ? `, version ${s.install.version_name}` : ''}
-        </dd>
-        <dt>Build</dt>
-        <dd>
-          {s.build_label}
-          {s.build?.source?.commit
-            ? ` · ${s.build.source.commit.slice(0, 10)}${s.build.source.branch ? ` on ${s.build.source.branch}` : ''}${s.build.source.uncommitted_changes ? ' with uncommitted changes' : ''}`
-            : ''}
-        </dd>
-        <dt>Counts</dt>
-        <dd>
-          {s.counts.launches} launches · {s.counts.crashes} crashes · {s.counts.anrs} ANRs · {s.counts.exits}{' '}
-          exits · {s.counts.stops} stops · {s.counts.agent_actions} agent actions
-          {s.dropped_events > 0 ? ` · ${s.dropped_events} oldest events dropped` : ''}
-        </dd>
-      </dl>
+      <SessionFacts s={s} />
       {!detail.logcat_streaming && (s.state === 'open' || s.state === 'idle') && (
         <p class="muted small">
           This device's logcat is not streamed: crashes are recorded only while droidbus streams it (Logcat
           view, or an agent's start_logcat).
         </p>
       )}
-      {detail.crashes.length > 0 && (
-        <>
-          <h4>Crashes</h4>
-          <ul class="timeline" aria-label="Session crashes">
-            {detail.crashes.map((c) => (
-              <li key={c.seq} class="ev crash">
-                <time dateTime={c.at}>{when(c.at)}</time> <strong>{c.kind}</strong> {c.summary}{' '}
-                <span class="muted small" title={c.attribution.reason}>
-                  ({c.attribution.method === 'install_record' ? 'this install' : 'unattributed'}
-                  {c.attribution.verified ? ', verified' : ', not verified'}: {c.attribution.reason})
-                </span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+      <SessionCrashes crashes={detail.crashes} />
       <h4>Timeline</h4>
       {cursor !== null && (
         <button

@@ -20,40 +20,10 @@ const EXAMPLES = [
   'message~:"time(out|d out)"',
 ];
 
-/** A live tail of one device's log, filtered with Android Studio's query syntax. */
-export function LogcatView() {
-  const { info } = usePage();
-  const devices = useBus('devices.list', {});
-  const stats = useBus('logcat.stats', {});
-  useEvent('logcat.state', stats.reload);
-  useEvent('devices.changed', devices.reload);
-  const online = (devices.data?.devices ?? []).filter((d) => d.state === 'device');
-  const [serial, setSerial] = useState<string>(routeQuery().get('serial') ?? '');
-  // Opens on a device that streams (the first online one when none does): the log is there.
-  useEffect(() => {
-    if (serial || !online[0] || !stats.data) {
-      return;
-    }
-    const live = online.find((d) =>
-      stats.data!.streams.some(
-        (s) => s.serial === d.serial && (s.state === 'streaming' || s.state === 'starting'),
-      ),
-    );
-    setSerial((live ?? online[0]).serial);
-  }, [online.length, stats.data]);
-  const [draft, setDraft] = useState('');
-  const [query, setQuery] = useState('');
-  const [paused, setPaused] = useState(false);
-  const [rows, setRows] = useState<Entry[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const lastSeq = useRef(0);
-  const inFlight = useRef(false);
-  const generation = useRef(0);
+/** The open project's package scope (for `package:mine`), or null. */
+function useProjectScope(root: string | null | undefined): Scope | null {
   const [scope, setScope] = useState<Scope | null>(null);
-  const action = useAction();
-
   useEffect(() => {
-    const root = info?.project;
     if (!root) {
       setScope(null);
       return;
@@ -62,11 +32,25 @@ export function LogcatView() {
       (s) => setScope(s.scope),
       () => setScope(null),
     );
-  }, [info?.project]);
+  }, [root]);
+  return scope;
+}
 
-  const stream = stats.data?.streams.find((s) => s.serial === serial) ?? null;
-  const streaming = stream?.state === 'streaming' || stream?.state === 'starting';
-
+/**
+ * The tail of `serial`'s log matching `query`: polled every POLL_MS from the last seq seen (all
+ * over again when the device, query or scope changes), at most MAX_ROWS kept.
+ */
+function useLogcatTail(
+  serial: string,
+  query: string,
+  scope: Scope | null,
+  paused: boolean,
+): { rows: Entry[]; error: string | null; forget: () => void } {
+  const [rows, setRows] = useState<Entry[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const lastSeq = useRef(0);
+  const inFlight = useRef(false);
+  const generation = useRef(0);
   const poll = async (reset: boolean): Promise<void> => {
     if (!serial || inFlight.current) {
       return;
@@ -101,16 +85,38 @@ export function LogcatView() {
       inFlight.current = false;
     }
   };
-
-  useEffect(() => {
+  const forget = (): void => {
     generation.current++;
     lastSeq.current = 0;
-    inFlight.current = false;
     setRows([]);
+  };
+  useEffect(() => {
+    forget();
+    inFlight.current = false;
     void poll(true);
   }, [serial, query, scope]);
   useInterval(() => void poll(false), POLL_MS, !paused && serial !== '');
+  return { rows, error, forget };
+}
 
+function QueryHelp() {
+  return (
+    <p id="query-help" class="muted small">
+      Android Studio's query syntax:{' '}
+      {EXAMPLES.map((x, i) => (
+        <span key={x}>
+          {i > 0 ? ', ' : ''}
+          <code>{x}</code>
+        </span>
+      ))}
+      . Terms AND together; <code>|</code> ORs, <code>-</code> negates; <code>package:mine</code> is the open
+      project's apps.
+    </p>
+  );
+}
+
+/** The lines, kept scrolled to the newest unless the reader scrolled up. */
+function LogLines({ serial, rows }: { serial: string; rows: Entry[] }) {
   const listRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   useLayoutEffect(() => {
@@ -119,6 +125,73 @@ export function LogcatView() {
       el.scrollTop = el.scrollHeight;
     }
   }, [rows]);
+  return (
+    <div
+      class="logcat"
+      ref={listRef}
+      tabIndex={0}
+      role="log"
+      aria-live="off"
+      aria-label={`Logcat of ${serial || 'no device'}`}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+      }}
+    >
+      {rows.map((r) => (
+        <div key={r.seq} class={`line lvl-${r.level}${r.crash ? ' crash' : ''}`}>
+          <span class="t">{r.time.slice(11)}</span>
+          <span class="lvl">{r.level}</span>
+          <span class="tag" title={r.package ?? undefined}>
+            {r.tag}
+          </span>
+          <span class="pid">{r.pid}</span>
+          <span class="msg">{r.message}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The device to show: the route's, else one that streams (the first online one when none does). */
+function useShownDevice(
+  online: ResponseOf<'devices.list'>['devices'],
+  stats: ResponseOf<'logcat.stats'> | null,
+): [string, (serial: string) => void] {
+  const [serial, setSerial] = useState<string>(routeQuery().get('serial') ?? '');
+  useEffect(() => {
+    if (serial || !online[0] || !stats) {
+      return;
+    }
+    const live = online.find((d) =>
+      stats.streams.some((s) => s.serial === d.serial && (s.state === 'streaming' || s.state === 'starting')),
+    );
+    setSerial((live ?? online[0]).serial);
+  }, [online.length, stats]);
+  return [serial, setSerial];
+}
+
+/** A live tail of one device's log, filtered with Android Studio's query syntax. */
+export function LogcatView() {
+  const { info } = usePage();
+  const devices = useBus('devices.list', {});
+  const stats = useBus('logcat.stats', {});
+  useEvent('logcat.state', stats.reload);
+  useEvent('devices.changed', devices.reload);
+  const online = (devices.data?.devices ?? []).filter((d) => d.state === 'device');
+  const [serial, setSerial] = useShownDevice(online, stats.data);
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState('');
+  const [paused, setPaused] = useState(false);
+  const scope = useProjectScope(info?.project);
+  const { rows, error, forget } = useLogcatTail(serial, query, scope, paused);
+  const action = useAction();
+  const stream = stats.data?.streams.find((s) => s.serial === serial) ?? null;
+  const streaming = stream?.state === 'streaming' || stream?.state === 'starting';
+  const toggleStream = (): void =>
+    void action.run(async () =>
+      bus(streaming ? 'logcat.stop' : 'logcat.start', { serial }).then(stats.reload),
+    );
 
   return (
     <section>
@@ -157,48 +230,22 @@ export function LogcatView() {
         <button
           type="button"
           disabled={!serial || action.busy}
-          onClick={() =>
-            void action.run(async () => {
-              await bus('logcat.clear', { serial });
-              generation.current++;
-              lastSeq.current = 0;
-              setRows([]);
-            })
-          }
+          onClick={() => void action.run(async () => bus('logcat.clear', { serial }).then(forget))}
         >
           Clear
         </button>
-        {serial &&
-          (streaming ? (
-            <button
-              type="button"
-              disabled={action.busy}
-              onClick={() => void action.run(async () => bus('logcat.stop', { serial }).then(stats.reload))}
-            >
-              Stop logcat
-            </button>
-          ) : (
-            <button
-              type="button"
-              class="primary"
-              disabled={action.busy}
-              onClick={() => void action.run(async () => bus('logcat.start', { serial }).then(stats.reload))}
-            >
-              Start logcat
-            </button>
-          ))}
+        {serial && (
+          <button
+            type="button"
+            class={streaming ? undefined : 'primary'}
+            disabled={action.busy}
+            onClick={toggleStream}
+          >
+            {streaming ? 'Stop logcat' : 'Start logcat'}
+          </button>
+        )}
       </form>
-      <p id="query-help" class="muted small">
-        Android Studio's query syntax:{' '}
-        {EXAMPLES.map((x, i) => (
-          <span key={x}>
-            {i > 0 ? ', ' : ''}
-            <code>{x}</code>
-          </span>
-        ))}
-        . Terms AND together; <code>|</code> ORs, <code>-</code> negates; <code>package:mine</code> is the
-        open project's apps.
-      </p>
+      <QueryHelp />
       <p class="muted small" role="status">
         {!serial
           ? 'No device is online.'
@@ -211,30 +258,7 @@ export function LogcatView() {
           {error ?? action.error}
         </p>
       )}
-      <div
-        class="logcat"
-        ref={listRef}
-        tabIndex={0}
-        role="log"
-        aria-live="off"
-        aria-label={`Logcat of ${serial || 'no device'}`}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
-        }}
-      >
-        {rows.map((r) => (
-          <div key={r.seq} class={`line lvl-${r.level}${r.crash ? ' crash' : ''}`}>
-            <span class="t">{r.time.slice(11)}</span>
-            <span class="lvl">{r.level}</span>
-            <span class="tag" title={r.package ?? undefined}>
-              {r.tag}
-            </span>
-            <span class="pid">{r.pid}</span>
-            <span class="msg">{r.message}</span>
-          </div>
-        ))}
-      </div>
+      <LogLines serial={serial} rows={rows} />
     </section>
   );
 }
