@@ -252,6 +252,159 @@ function scanStartTag(s: string, lt: number, repairs: Repairs): TagScan {
   }
 }
 
+/** The sanitizer's state while it walks the dump. */
+interface Walk {
+  readonly s: string;
+  readonly out: string[];
+  /** Open element names, outermost first. */
+  readonly stack: string[];
+  /** The root element's name, once seen. */
+  root: string;
+  rootClosed: boolean;
+  readonly repairs: Repairs;
+}
+
+/** Where a step leaves the walk: the next index, or `END` when the dump stops there. */
+const END = -1;
+
+/** Markup that is not an element at `i` (`<?…?>`, comments, CDATA, DOCTYPE): the index past it; null when there is none. */
+function skipMarkup(w: Walk, i: number): number | null {
+  const { s } = w;
+  const past = (close: string, from: number): number => {
+    const end = s.indexOf(close, from);
+    return end < 0 ? END : end + close.length;
+  };
+  if (s.startsWith('<?', i)) {
+    return past('?>', i + 2);
+  }
+  if (s.startsWith('<!--', i)) {
+    return past('-->', i + 4);
+  }
+  if (s.startsWith('<![CDATA[', i)) {
+    const end = past(']]>', i + 9);
+    if (end !== END && w.stack.length > 0) {
+      w.out.push(s.slice(i, end));
+    }
+    return end;
+  }
+  if (s.startsWith('<!', i)) {
+    // A DOCTYPE never comes from UI Automator; dropping it also drops any entity definitions.
+    w.repairs.add('doctype');
+    const bracket = s.indexOf('[', i);
+    const gt = s.indexOf('>', i);
+    let end = gt;
+    if (bracket >= 0 && gt >= 0 && bracket < gt) {
+      const close = s.indexOf(']>', bracket);
+      end = close < 0 ? -1 : close + 1;
+    }
+    return end < 0 ? END : end + 1;
+  }
+  return null;
+}
+
+/** An end tag at `i`: closes up to its element (what it skips over was left unclosed). */
+function endTag(w: Walk, i: number): number {
+  const { s, stack, repairs } = w;
+  const gt = s.indexOf('>', i + 2);
+  const nextLt = s.indexOf('<', i + 2);
+  if (gt < 0) {
+    return END;
+  }
+  if (nextLt >= 0 && nextLt < gt) {
+    repairs.add('malformed_tag');
+    return nextLt;
+  }
+  const name = s.slice(i + 2, gt).trim();
+  const depth = stack.lastIndexOf(name);
+  if (depth < 0) {
+    repairs.add('stray_end_tag');
+    return gt + 1;
+  }
+  if (depth < stack.length - 1) {
+    repairs.add('unclosed_element');
+  }
+  while (stack.length > depth) {
+    w.out.push(`</${stack.pop() ?? ''}>`);
+  }
+  if (stack.length === 0) {
+    w.rootClosed = true;
+  }
+  return gt + 1;
+}
+
+/** A start tag at `i` (or a `<` that starts none: escaped inside the hierarchy, skipped outside). */
+function startTag(w: Walk, i: number): number {
+  const { s, stack, repairs } = w;
+  NAME.lastIndex = i + 1;
+  if (!NAME.test(s)) {
+    if (stack.length > 0) {
+      repairs.add('bare_lt');
+      w.out.push('&lt;');
+    } else {
+      repairs.add('leading_text');
+    }
+    return i + 1;
+  }
+  const tag = scanStartTag(s, i, repairs);
+  if (tag.end < 0) {
+    return END;
+  }
+  if (stack.length === 0) {
+    if (w.root !== '') {
+      repairs.add('trailing_text');
+      return END;
+    }
+    if (!ROOT_NAMES.includes(tag.name)) {
+      // Something tag-shaped in the log before the hierarchy: skip it.
+      repairs.add('leading_text');
+      return tag.end;
+    }
+    w.root = tag.name;
+  }
+  w.out.push(tag.text);
+  if (!tag.selfClosing) {
+    stack.push(tag.name);
+  } else if (stack.length === 0) {
+    w.rootClosed = true;
+  }
+  return tag.end;
+}
+
+/** Text between markup: kept (cleaned) inside the hierarchy, noted as leading or trailing outside it. */
+function text(w: Walk, from: number, to: number): void {
+  if (to <= from) {
+    return;
+  }
+  const t = w.s.slice(from, to);
+  if (w.stack.length > 0) {
+    w.out.push(cleanChars(t, false, w.repairs));
+  } else if (t.trim().length > 0) {
+    w.repairs.add(w.rootClosed ? 'trailing_text' : 'leading_text');
+  }
+}
+
+/** Walks the dump from its hierarchy's start to its end. */
+function walk(w: Walk, start: number): void {
+  const { s } = w;
+  const n = s.length;
+  let i = start;
+  while (i < n) {
+    const lt = s.indexOf('<', i);
+    text(w, i, lt < 0 ? n : lt);
+    if (lt < 0 || w.rootClosed) {
+      if (w.rootClosed && s.slice(lt < 0 ? n : lt).trim().length > 0) {
+        w.repairs.add('trailing_text');
+      }
+      return;
+    }
+    const next = skipMarkup(w, lt) ?? (s.charAt(lt + 1) === '/' ? endTag(w, lt) : startTag(w, lt));
+    if (next === END) {
+      return;
+    }
+    i = next;
+  }
+}
+
 /**
  * Turns raw `uiautomator dump` output (bytes or text) into well-formed XML, saying what it repaired.
  * Fails only when the output holds no hierarchy at all (for example `ERROR: null root node …`).
@@ -277,147 +430,16 @@ export function sanitizeUiXml(input: Uint8Array | string): UiResult<SanitizedXml
   if (s.slice(0, start).trim().length > 0) {
     repairs.add('leading_text');
   }
-
-  const out: string[] = [];
-  const stack: string[] = [];
-  let root = '';
-  let rootClosed = false;
-  let i = start;
-  const n = s.length;
-  while (i < n) {
-    const lt = s.indexOf('<', i);
-    const textEnd = lt < 0 ? n : lt;
-    if (textEnd > i) {
-      const text = s.slice(i, textEnd);
-      if (stack.length > 0) {
-        out.push(cleanChars(text, false, repairs));
-      } else if (text.trim().length > 0) {
-        repairs.add(rootClosed ? 'trailing_text' : 'leading_text');
-      }
-    }
-    if (lt < 0 || rootClosed) {
-      if (rootClosed && s.slice(lt < 0 ? n : lt).trim().length > 0) {
-        repairs.add('trailing_text');
-      }
-      break;
-    }
-    i = lt;
-    if (s.startsWith('<?', i)) {
-      const end = s.indexOf('?>', i + 2);
-      if (end < 0) {
-        break;
-      }
-      i = end + 2;
-      continue;
-    }
-    if (s.startsWith('<!--', i)) {
-      const end = s.indexOf('-->', i + 4);
-      if (end < 0) {
-        break;
-      }
-      i = end + 3;
-      continue;
-    }
-    if (s.startsWith('<![CDATA[', i)) {
-      const end = s.indexOf(']]>', i + 9);
-      if (end < 0) {
-        break;
-      }
-      if (stack.length > 0) {
-        out.push(s.slice(i, end + 3));
-      }
-      i = end + 3;
-      continue;
-    }
-    if (s.startsWith('<!', i)) {
-      // A DOCTYPE never comes from UI Automator; dropping it also drops any entity definitions.
-      repairs.add('doctype');
-      const bracket = s.indexOf('[', i);
-      const gt = s.indexOf('>', i);
-      let end = gt;
-      if (bracket >= 0 && gt >= 0 && bracket < gt) {
-        const close = s.indexOf(']>', bracket);
-        end = close < 0 ? -1 : close + 1;
-      }
-      if (end < 0) {
-        break;
-      }
-      i = end + 1;
-      continue;
-    }
-    if (s.charAt(i + 1) === '/') {
-      const gt = s.indexOf('>', i + 2);
-      const nextLt = s.indexOf('<', i + 2);
-      if (gt < 0 || (nextLt >= 0 && nextLt < gt)) {
-        if (gt < 0) {
-          break;
-        }
-        repairs.add('malformed_tag');
-        i = nextLt;
-        continue;
-      }
-      const name = s.slice(i + 2, gt).trim();
-      const depth = stack.lastIndexOf(name);
-      if (depth < 0) {
-        repairs.add('stray_end_tag');
-      } else {
-        if (depth < stack.length - 1) {
-          repairs.add('unclosed_element');
-        }
-        while (stack.length > depth) {
-          out.push(`</${stack.pop() ?? ''}>`);
-        }
-        if (stack.length === 0) {
-          rootClosed = true;
-        }
-      }
-      i = gt + 1;
-      continue;
-    }
-    NAME.lastIndex = i + 1;
-    if (!NAME.test(s)) {
-      if (stack.length > 0) {
-        repairs.add('bare_lt');
-        out.push('&lt;');
-      } else {
-        repairs.add('leading_text');
-      }
-      i++;
-      continue;
-    }
-    const tag = scanStartTag(s, i, repairs);
-    if (tag.end < 0) {
-      break;
-    }
-    if (stack.length === 0) {
-      if (root !== '') {
-        repairs.add('trailing_text');
-        break;
-      }
-      if (!ROOT_NAMES.includes(tag.name)) {
-        // Something tag-shaped in the log before the hierarchy: skip it.
-        repairs.add('leading_text');
-        i = tag.end;
-        continue;
-      }
-      root = tag.name;
-    }
-    out.push(tag.text);
-    if (!tag.selfClosing) {
-      stack.push(tag.name);
-    } else if (stack.length === 0) {
-      rootClosed = true;
-    }
-    i = tag.end;
-  }
-  if (root === '') {
+  const w: Walk = { s, out: [], stack: [], root: '', rootClosed: false, repairs };
+  walk(w, start);
+  if (w.root === '') {
     return uiFail('EMPTY_DUMP', 'the dump ended before its hierarchy began');
   }
-  if (stack.length > 0) {
+  if (w.stack.length > 0) {
     repairs.add('truncated');
-    while (stack.length > 0) {
-      out.push(`</${stack.pop() ?? ''}>`);
+    while (w.stack.length > 0) {
+      w.out.push(`</${w.stack.pop() ?? ''}>`);
     }
   }
-  return { ok: true, value: { xml: out.join(''), root, repairs: repairs.list } };
+  return { ok: true, value: { xml: w.out.join(''), root: w.root, repairs: repairs.list } };
 }
