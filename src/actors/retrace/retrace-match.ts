@@ -53,6 +53,137 @@ function mappingOfBuild(sources: MatchSources, buildId: string, variant: string 
 
 const short = (sha: string): string => sha.slice(0, 12);
 
+type Apk = Awaited<ReturnType<MatchSources['deviceApk']>>;
+
+/** By the one map id the trace names: a kept mapping with it, else one in the project's outputs. */
+async function byMapId(id: string, sources: MatchSources): Promise<MatchDecision> {
+  const found = sources.mappings.filter((m) => m.map_id === id);
+  const distinct = new Set(found.map((m) => m.sha256));
+  if (distinct.size === 0) {
+    const outside = sources.outputMapping ? await sources.outputMapping(id) : null;
+    if (outside) {
+      return {
+        ok: true,
+        mapping: outside.mapping,
+        matched_by: 'map_id',
+        how: `matched by the trace's r8-map-id frames (${id}) against ${outside.where} in the project's build outputs (a build droidbus did not run); no device call was needed`,
+      };
+    }
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `no kept build and no mapping in the project's build outputs has map id ${id}: the build on the device is not this project's current one; build and install the variant with run_gradle_task and install_apk so droidbus keeps its mapping`,
+    };
+  }
+  if (distinct.size > 1) {
+    return { ok: false, status: 'refused', reason: `several different kept mappings claim map id ${id}` };
+  }
+  const mapping = found[found.length - 1]!;
+  return {
+    ok: true,
+    mapping,
+    matched_by: 'map_id',
+    how: `matched by the trace's r8-map-id frames (${id}); no device call was needed`,
+  };
+}
+
+/** By the APK hash the device reports: the builds that wrote or installed those bytes. */
+function byDeviceHash(
+  apk: Extract<Apk, { kind: 'hash' }>,
+  device: string,
+  sources: MatchSources,
+): MatchDecision {
+  const builtIds = new Set<string>();
+  for (const install of sources.installs) {
+    if (install.apk_sha256 === apk.sha256 && install.build_id) {
+      builtIds.add(install.build_id);
+    }
+  }
+  const byBuild = sources.builtApks.filter((b) => b.sha256 === apk.sha256);
+  byBuild.forEach((b) => builtIds.add(b.build_id));
+  if (builtIds.size === 0) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `the APK on ${device} (sha256 ${short(apk.sha256)}…) matches nothing droidbus built or installed; build and install it with droidbus to deobfuscate its crashes`,
+    };
+  }
+  // The same APK bytes can come from several builds (an up-to-date rebuild): any of them has the mapping.
+  for (const buildId of builtIds) {
+    const ref = byBuild.find((b) => b.build_id === buildId);
+    const mapping = mappingOfBuild(sources, buildId, ref?.variant ?? null);
+    if (mapping) {
+      return {
+        ok: true,
+        mapping,
+        matched_by: 'device_hash',
+        how: `matched by the APK hash ${device} reports (sha256 ${short(apk.sha256)}…)`,
+      };
+    }
+  }
+  return {
+    ok: false,
+    status: 'unavailable',
+    reason: `the APK on ${device} comes from build ${[...builtIds].join(', ')}, which wrote no R8 mapping (not minified: its frames are not obfuscated)`,
+  };
+}
+
+/** By droidbus's install record, when the device cannot hash its APK: checked against versionCode and lastUpdateTime. */
+function byInstallRecord(
+  apk: Extract<Apk, { kind: 'cannot_hash' }>,
+  device: string,
+  pkg: string,
+  sources: MatchSources,
+): MatchDecision {
+  const record = [...sources.installs].reverse().find((r) => r.device === device && r.package === pkg);
+  if (!record) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `${device} cannot hash its APK (${apk.reason}) and droidbus has no record of installing ${pkg} there`,
+    };
+  }
+  if (record.version_code !== null && apk.version_code !== null && record.version_code !== apk.version_code) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `${pkg} on ${device} is versionCode ${apk.version_code}, not the ${record.version_code} droidbus installed; it was reinstalled since`,
+    };
+  }
+  if (
+    record.device_last_update_ms !== null &&
+    apk.last_update_ms !== null &&
+    Math.abs(record.device_last_update_ms - apk.last_update_ms) > 2_000
+  ) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `${pkg} on ${device} was updated after droidbus installed it (lastUpdateTime differs); it was reinstalled since`,
+    };
+  }
+  if (!record.build_id) {
+    return {
+      ok: false,
+      status: 'refused',
+      reason: `droidbus's install of ${pkg} on ${device} matched no build, so its mapping is unknown`,
+    };
+  }
+  const mapping = mappingOfBuild(sources, record.build_id, record.variant);
+  if (!mapping) {
+    return {
+      ok: false,
+      status: 'unavailable',
+      reason: `build ${record.build_id} wrote no R8 mapping (not minified)`,
+    };
+  }
+  return {
+    ok: true,
+    mapping,
+    matched_by: 'install_record',
+    how: `matched by droidbus's install record (the device cannot hash its APK: ${apk.reason}); its versionCode and lastUpdateTime agree`,
+  };
+}
+
 /** Decides the mapping for one crash (see the module comment). */
 export async function matchMapping(
   trace: string,
@@ -69,35 +200,7 @@ export async function matchMapping(
     };
   }
   if (ids.length === 1) {
-    const id = ids[0]!;
-    const found = sources.mappings.filter((m) => m.map_id === id);
-    const distinct = new Set(found.map((m) => m.sha256));
-    if (distinct.size === 0) {
-      const outside = sources.outputMapping ? await sources.outputMapping(id) : null;
-      if (outside) {
-        return {
-          ok: true,
-          mapping: outside.mapping,
-          matched_by: 'map_id',
-          how: `matched by the trace's r8-map-id frames (${id}) against ${outside.where} in the project's build outputs (a build droidbus did not run); no device call was needed`,
-        };
-      }
-      return {
-        ok: false,
-        status: 'refused',
-        reason: `no kept build and no mapping in the project's build outputs has map id ${id}: the build on the device is not this project's current one; build and install the variant with run_gradle_task and install_apk so droidbus keeps its mapping`,
-      };
-    }
-    if (distinct.size > 1) {
-      return { ok: false, status: 'refused', reason: `several different kept mappings claim map id ${id}` };
-    }
-    const mapping = found[found.length - 1]!;
-    return {
-      ok: true,
-      mapping,
-      matched_by: 'map_id',
-      how: `matched by the trace's r8-map-id frames (${id}); no device call was needed`,
-    };
+    return byMapId(ids[0]!, sources);
   }
   if (device === null || pkg === null) {
     return {
@@ -121,94 +224,10 @@ export async function matchMapping(
         status: 'refused',
         reason: `${pkg} is installed on ${device} as split APKs (${apk.paths.length} files); droidbus matches single APKs only and will not guess`,
       };
-    case 'hash': {
-      const builtIds = new Set<string>();
-      for (const install of sources.installs) {
-        if (install.apk_sha256 === apk.sha256 && install.build_id) {
-          builtIds.add(install.build_id);
-        }
-      }
-      const byBuild = sources.builtApks.filter((b) => b.sha256 === apk.sha256);
-      byBuild.forEach((b) => builtIds.add(b.build_id));
-      if (builtIds.size === 0) {
-        return {
-          ok: false,
-          status: 'refused',
-          reason: `the APK on ${device} (sha256 ${short(apk.sha256)}…) matches nothing droidbus built or installed; build and install it with droidbus to deobfuscate its crashes`,
-        };
-      }
-      // The same APK bytes can come from several builds (an up-to-date rebuild): any of them has the mapping.
-      for (const buildId of builtIds) {
-        const ref = byBuild.find((b) => b.build_id === buildId);
-        const mapping = mappingOfBuild(sources, buildId, ref?.variant ?? null);
-        if (mapping) {
-          return {
-            ok: true,
-            mapping,
-            matched_by: 'device_hash',
-            how: `matched by the APK hash ${device} reports (sha256 ${short(apk.sha256)}…)`,
-          };
-        }
-      }
-      return {
-        ok: false,
-        status: 'unavailable',
-        reason: `the APK on ${device} comes from build ${[...builtIds].join(', ')}, which wrote no R8 mapping (not minified: its frames are not obfuscated)`,
-      };
-    }
-    case 'cannot_hash': {
-      const record = [...sources.installs].reverse().find((r) => r.device === device && r.package === pkg);
-      if (!record) {
-        return {
-          ok: false,
-          status: 'refused',
-          reason: `${device} cannot hash its APK (${apk.reason}) and droidbus has no record of installing ${pkg} there`,
-        };
-      }
-      if (
-        record.version_code !== null &&
-        apk.version_code !== null &&
-        record.version_code !== apk.version_code
-      ) {
-        return {
-          ok: false,
-          status: 'refused',
-          reason: `${pkg} on ${device} is versionCode ${apk.version_code}, not the ${record.version_code} droidbus installed; it was reinstalled since`,
-        };
-      }
-      if (
-        record.device_last_update_ms !== null &&
-        apk.last_update_ms !== null &&
-        Math.abs(record.device_last_update_ms - apk.last_update_ms) > 2_000
-      ) {
-        return {
-          ok: false,
-          status: 'refused',
-          reason: `${pkg} on ${device} was updated after droidbus installed it (lastUpdateTime differs); it was reinstalled since`,
-        };
-      }
-      if (!record.build_id) {
-        return {
-          ok: false,
-          status: 'refused',
-          reason: `droidbus's install of ${pkg} on ${device} matched no build, so its mapping is unknown`,
-        };
-      }
-      const mapping = mappingOfBuild(sources, record.build_id, record.variant);
-      if (!mapping) {
-        return {
-          ok: false,
-          status: 'unavailable',
-          reason: `build ${record.build_id} wrote no R8 mapping (not minified)`,
-        };
-      }
-      return {
-        ok: true,
-        mapping,
-        matched_by: 'install_record',
-        how: `matched by droidbus's install record (the device cannot hash its APK: ${apk.reason}); its versionCode and lastUpdateTime agree`,
-      };
-    }
+    case 'hash':
+      return byDeviceHash(apk, device, sources);
+    case 'cannot_hash':
+      return byInstallRecord(apk, device, pkg, sources);
     default: {
       const never: never = apk;
       return { ok: false, status: 'refused', reason: `unexpected device answer ${JSON.stringify(never)}` };
