@@ -18,6 +18,182 @@ import { MappingError, VERSION_1_0, VERSION_2_0, VERSION_2_2 } from './mapping-m
 const MEMBER_LINE =
   /^[ \t]*(?:(\d+)[ \t]*:[ \t]*(\d+)[ \t]*:[ \t]*)?([^\s(:]+)[ \t]+([^\s(:]+)[ \t]*(?:\(([^)]*)\))?[ \t]*(?::[ \t]*(\d+)(?:[ \t]*:[ \t]*(\d+))?)?[ \t]*->[ \t]*(\S+)[ \t]*$/;
 
+/** The member line before: whether the next one continues its inline group. */
+interface PreviousMember {
+  renamed: string;
+  minFrom: number;
+  minTo: number;
+  key: string;
+}
+
+/** One class body's parse: its members so far and the metadata waiting for its member. */
+class ClassBody {
+  readonly result: ClassMapping;
+  lineNo: number;
+  private sawMember = false;
+  private lastRange: MappedRange | null = null;
+  // R8 collects member-level ("referential") metadata until the inline group ends and then puts it
+  // on the member of the group's last line.
+  private pending: MemberFlags | null = null;
+  private previous: PreviousMember | null = null;
+
+  constructor(
+    obfuscated: string,
+    private readonly original: string,
+    private readonly versionRank: number,
+    firstLine: number,
+  ) {
+    this.result = {
+      obfuscated,
+      original,
+      sourceFile: null,
+      synthesized: false,
+      methods: new Map(),
+      fields: new Map(),
+      members: new Map(),
+    };
+    this.lineNo = firstLine - 1;
+  }
+
+  line(line: string): void {
+    const trimmed = line.trim();
+    if (trimmed === '') {
+      return;
+    }
+    if (trimmed.startsWith('#')) {
+      this.metadata(trimmed);
+      return;
+    }
+    const m = MEMBER_LINE.exec(line);
+    if (m === null) {
+      throw new MappingError(
+        `cannot read member mapping '${clip(trimmed)}' of class ${this.original}`,
+        this.lineNo,
+      );
+    }
+    this.sawMember = true;
+    const [, minA, minB, type, name, params, origA, origB, renamed] = m as unknown as string[];
+    if (params === undefined) {
+      if (minA !== undefined) {
+        throw new MappingError(`a field cannot have a line range: '${clip(trimmed)}'`, this.lineNo);
+      }
+      this.field({ type: type as string, name: name as string, renamed: renamed as string });
+      return;
+    }
+    this.method(
+      methodSignature(type as string, name as string, params),
+      minA,
+      minB,
+      origA,
+      origB,
+      renamed as string,
+    );
+  }
+
+  end(): ClassMapping {
+    this.commitPending();
+    return this.result;
+  }
+
+  /** `# {…}`: the class's own metadata before its first member, else its last member's. */
+  private metadata(trimmed: string): void {
+    const json = trimmed.slice(1).trim();
+    if (!json.startsWith('{')) {
+      return;
+    }
+    const info = parseLenientJson(json);
+    if (info === null || typeof info !== 'object' || Array.isArray(info)) {
+      return;
+    }
+    const id = info['id'];
+    if (typeof id !== 'string') {
+      return;
+    }
+    const rank = this.versionRank;
+    if (!this.sawMember) {
+      applyClassInfo(this.result, id, info, rank);
+      return;
+    }
+    if (this.lastRange !== null) {
+      applyRangeInfo(this.lastRange, id, info, rank, this.lineNo);
+    }
+    const synthesized = id === 'com.android.tools.r8.synthesized' && rank >= VERSION_1_0;
+    const outline = id === 'com.android.tools.r8.outline' && rank >= VERSION_2_0;
+    if (synthesized || outline) {
+      this.pending ??= { synthesized: false, outline: false };
+      this.pending.synthesized ||= synthesized;
+      this.pending.outline ||= outline;
+    }
+  }
+
+  private field(field: FieldMapping): void {
+    const list = this.result.fields.get(field.renamed);
+    if (list === undefined) {
+      this.result.fields.set(field.renamed, [field]);
+    } else {
+      list.push(field);
+    }
+  }
+
+  private method(
+    signature: MethodSignature,
+    minA: string | undefined,
+    minB: string | undefined,
+    origA: string | undefined,
+    origB: string | undefined,
+    renamed: string,
+  ): void {
+    const range: MappedRange = {
+      minFrom: minA === undefined ? -1 : Number(minA),
+      minTo: minB === undefined ? -1 : Number(minB),
+      signature,
+      origFrom: origA === undefined ? -1 : Number(origA),
+      origTo: origA === undefined ? -1 : origB === undefined ? Number(origA) : Number(origB),
+      origCardinal: origA !== undefined && origB === undefined,
+      renamed,
+      residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
+      synthesized: false,
+      outline: false,
+      outlineCallsite: null,
+      rewriteFrame: null,
+      residualDescriptor: null,
+    };
+    if (range.minFrom > range.minTo) {
+      throw new MappingError(`invalid minified range ${range.minFrom}:${range.minTo}`, this.lineNo);
+    }
+    const previous = this.previous;
+    const continues =
+      previous !== null &&
+      previous.renamed === range.renamed &&
+      previous.minFrom >= 0 &&
+      previous.minFrom === range.minFrom &&
+      previous.minTo === range.minTo &&
+      range.origCardinal;
+    if (!continues) {
+      this.commitPending();
+    }
+    this.previous = { renamed, minFrom: range.minFrom, minTo: range.minTo, key: range.residualKey };
+    this.lastRange = range;
+    const list = this.result.methods.get(renamed);
+    if (list === undefined) {
+      this.result.methods.set(renamed, [range]);
+    } else {
+      list.push(range);
+    }
+  }
+
+  private commitPending(): void {
+    if (this.pending !== null && this.previous !== null) {
+      const members = this.result.members;
+      const flags = members.get(this.previous.key) ?? { synthesized: false, outline: false };
+      flags.synthesized ||= this.pending.synthesized;
+      flags.outline ||= this.pending.outline;
+      members.set(this.previous.key, flags);
+    }
+    this.pending = null;
+  }
+}
+
 /**
  * Parses the member lines and `# {…}` metadata of one class (the text between its header and the
  * next class header). `firstLine` is the 1-based line number of the first body line.
@@ -31,42 +207,10 @@ export function parseClassBody(
   versionRank: number,
   firstLine: number,
 ): ClassMapping {
-  const result: ClassMapping = {
-    obfuscated,
-    original,
-    sourceFile: null,
-    synthesized: false,
-    methods: new Map(),
-    fields: new Map(),
-    members: new Map(),
-  };
-  let lineNo = firstLine - 1;
-  let sawMember = false;
-  let lastRange: MappedRange | null = null;
-  // R8 collects member-level ("referential") metadata until the inline group ends and then puts it
-  // on the member of the group's last line.
-  let pending: MemberFlags | null = null;
-  let previous: {
-    range: MappedRange | null;
-    renamed: string;
-    minFrom: number;
-    minTo: number;
-    key: string;
-  } | null = null;
-
-  const commitPending = (): void => {
-    if (pending !== null && previous !== null) {
-      const flags = result.members.get(previous.key) ?? { synthesized: false, outline: false };
-      flags.synthesized ||= pending.synthesized;
-      flags.outline ||= pending.outline;
-      result.members.set(previous.key, flags);
-    }
-    pending = null;
-  };
-
+  const body = new ClassBody(obfuscated, original, versionRank, firstLine);
   let pos = start;
   while (pos < end) {
-    lineNo++;
+    body.lineNo++;
     let eol = text.indexOf('\n', pos);
     if (eol < 0 || eol > end) {
       eol = end;
@@ -75,110 +219,10 @@ export function parseClassBody(
     if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13) {
       lineEnd--;
     }
-    const line = text.slice(pos, lineEnd);
+    body.line(text.slice(pos, lineEnd));
     pos = eol + 1;
-    const trimmed = line.trim();
-    if (trimmed === '') {
-      continue;
-    }
-    if (trimmed.startsWith('#')) {
-      const json = trimmed.slice(1).trim();
-      if (!json.startsWith('{')) {
-        continue;
-      }
-      const info = parseLenientJson(json);
-      if (info === null || typeof info !== 'object' || Array.isArray(info)) {
-        continue;
-      }
-      const id = info['id'];
-      if (typeof id !== 'string') {
-        continue;
-      }
-      if (!sawMember) {
-        applyClassInfo(result, id, info, versionRank);
-        continue;
-      }
-      if (lastRange !== null) {
-        applyRangeInfo(lastRange, id, info, versionRank, lineNo);
-      }
-      if (
-        (id === 'com.android.tools.r8.synthesized' && versionRank >= VERSION_1_0) ||
-        (id === 'com.android.tools.r8.outline' && versionRank >= VERSION_2_0)
-      ) {
-        pending ??= { synthesized: false, outline: false };
-        if (id === 'com.android.tools.r8.synthesized') {
-          pending.synthesized = true;
-        } else {
-          pending.outline = true;
-        }
-      }
-      continue;
-    }
-    const m = MEMBER_LINE.exec(line);
-    if (m === null) {
-      throw new MappingError(`cannot read member mapping '${clip(trimmed)}' of class ${original}`, lineNo);
-    }
-    sawMember = true;
-    const [, minA, minB, type, name, params, origA, origB, renamed] = m as unknown as string[];
-    if (params === undefined) {
-      if (minA !== undefined) {
-        throw new MappingError(`a field cannot have a line range: '${clip(trimmed)}'`, lineNo);
-      }
-      const field: FieldMapping = { type: type as string, name: name as string, renamed: renamed as string };
-      const list = result.fields.get(field.renamed);
-      if (list === undefined) {
-        result.fields.set(field.renamed, [field]);
-      } else {
-        list.push(field);
-      }
-      continue;
-    }
-    const signature = methodSignature(type as string, name as string, params);
-    const range: MappedRange = {
-      minFrom: minA === undefined ? -1 : Number(minA),
-      minTo: minB === undefined ? -1 : Number(minB),
-      signature,
-      origFrom: origA === undefined ? -1 : Number(origA),
-      origTo: origA === undefined ? -1 : origB === undefined ? Number(origA) : Number(origB),
-      origCardinal: origA !== undefined && origB === undefined,
-      renamed: renamed as string,
-      residualKey: `${signature.returnType} ${renamed as string}(${signature.params.join(',')})`,
-      synthesized: false,
-      outline: false,
-      outlineCallsite: null,
-      rewriteFrame: null,
-      residualDescriptor: null,
-    };
-    if (range.minFrom > range.minTo) {
-      throw new MappingError(`invalid minified range ${range.minFrom}:${range.minTo}`, lineNo);
-    }
-    const continues =
-      previous !== null &&
-      previous.renamed === range.renamed &&
-      previous.minFrom >= 0 &&
-      previous.minFrom === range.minFrom &&
-      previous.minTo === range.minTo &&
-      range.origCardinal;
-    if (!continues) {
-      commitPending();
-    }
-    previous = {
-      range,
-      renamed: range.renamed,
-      minFrom: range.minFrom,
-      minTo: range.minTo,
-      key: range.residualKey,
-    };
-    lastRange = range;
-    const list = result.methods.get(range.renamed);
-    if (list === undefined) {
-      result.methods.set(range.renamed, [range]);
-    } else {
-      list.push(range);
-    }
   }
-  commitPending();
-  return result;
+  return body.end();
 }
 
 function methodSignature(returnType: string, name: string, params: string): MethodSignature {
