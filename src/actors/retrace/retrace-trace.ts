@@ -1,6 +1,7 @@
 import type { FrameLookup, TraceContext } from './frame-lookup.js';
 import { EMPTY_CONTEXT, contextAfter, lookupFrame, rewrittenFrames } from './frame-lookup.js';
 import type { MappingIndex } from './mapping-index.js';
+import type { ClassMapping } from './mapping-model.js';
 import { lookupClass, sourceFileOfOriginal } from './mapping-index.js';
 import { inferSourceFile } from './source-file.js';
 import type { ParsedStackLine } from './stack-line.js';
@@ -113,97 +114,90 @@ interface LineStep {
   frame: RetracedFrame | null;
 }
 
-function retraceLine(
+type Group = { top: TraceProxy; lines: string[]; proxies: TraceProxy[] };
+
+function mapIdOf(parsed: ParsedStackLine): string | null {
+  const sourceText =
+    parsed.sourceFile === null ? null : parsed.line.slice(parsed.sourceFile.start, parsed.sourceFile.end);
+  return sourceText === null ? null : (MAP_ID.exec(sourceText)?.[1] ?? null);
+}
+
+/** A frame of a class the mapping does not know, left exactly as it was (`(Unknown Source:0)` keeps its `:0`). */
+function untouchedFrame(parsed: ParsedStackLine, context: TraceContext, obfuscatedClass: string): LineStep {
+  const line = parsed.line;
+  return {
+    output: [line],
+    context,
+    frame: {
+      index: 0,
+      kind: 'frame',
+      input: line,
+      output: [line],
+      obfuscatedClass,
+      classMapped: false,
+      methodMapped: false,
+      ambiguous: false,
+      mapId: mapIdOf(parsed),
+      candidates: [],
+    },
+  };
+}
+
+/** The frames a stack frame line retraces to: its inline chains, one per mapping candidate. */
+function frameProxies(
   index: MappingIndex,
   parsed: ParsedStackLine,
+  mapping: ClassMapping | undefined,
+  lookup: FrameLookup,
   context: TraceContext,
-  verbose: boolean,
-): LineStep {
-  if (parsed.kind === 'text' || parsed.className === null) {
-    // R8 keeps the incoming context across lines it cannot read.
-    return { output: [parsed.line], context, frame: null };
-  }
-  const line = parsed.line;
-  const obfuscatedClass = line.slice(parsed.className.start, parsed.className.end);
-  const mapping = lookupClass(index, obfuscatedClass);
+): { proxies: TraceProxy[]; resultContext: TraceContext } {
   const originalLine = lineNumberOf(parsed);
+  const lineOf = (position: number | null | undefined): number =>
+    parsed.lineNumber === null ? -1 : (position ?? originalLine);
+  if (lookup.empty) {
+    const className = mapping?.original ?? parsed.line.slice(parsed.className!.start, parsed.className!.end);
+    return {
+      proxies: [
+        {
+          top: true,
+          className,
+          classKnown: mapping !== undefined,
+          method: null,
+          sourceFile: sourceFileFor(index, parsed, className, mapping !== undefined),
+          line: lineOf(undefined),
+          ambiguous: false,
+          context,
+        },
+      ],
+      resultContext: EMPTY_CONTEXT,
+    };
+  }
   const proxies: TraceProxy[] = [];
   let resultContext: TraceContext = EMPTY_CONTEXT;
-  let lookup: FrameLookup | null = null;
-
-  if (parsed.kind === 'exception') {
-    proxies.push({
-      top: true,
-      className: mapping?.original ?? obfuscatedClass,
-      classKnown: mapping !== undefined,
-      method: null,
-      sourceFile: null,
-      line: -1,
-      ambiguous: false,
-      context: { thrownException: obfuscatedClass, rewritePosition: null },
-    });
-  } else {
-    const methodName =
-      parsed.methodName === null ? '' : line.slice(parsed.methodName.start, parsed.methodName.end);
-    const position = parsed.lineNumber === null ? undefined : originalLine;
-    lookup = lookupFrame(mapping, methodName, position, context);
-    if (lookup.empty && mapping === undefined) {
-      // A frame of a class the mapping does not know is left exactly as it was (`(Unknown Source:0)`
-      // keeps its `:0`, instead of being reprinted without it).
-      const sourceText =
-        parsed.sourceFile === null ? null : line.slice(parsed.sourceFile.start, parsed.sourceFile.end);
-      return {
-        output: [line],
-        context,
-        frame: {
-          index: 0,
-          kind: parsed.kind,
-          input: line,
-          output: [line],
-          obfuscatedClass,
-          classMapped: false,
-          methodMapped: false,
-          ambiguous: false,
-          mapId: sourceText === null ? null : (MAP_ID.exec(sourceText)?.[1] ?? null),
-          candidates: [],
-        },
-      };
-    }
-    if (lookup.empty) {
-      const className = mapping?.original ?? obfuscatedClass;
+  for (const element of lookup.elements) {
+    const elementContext = contextAfter(element);
+    resultContext = elementContext;
+    rewrittenFrames(element, context).forEach((method, i) => {
       proxies.push({
-        top: true,
-        className,
-        classKnown: mapping !== undefined,
-        method: null,
-        sourceFile: sourceFileFor(index, parsed, className, mapping !== undefined),
-        line: parsed.lineNumber === null ? -1 : originalLine,
-        ambiguous: false,
-        context,
+        top: i === 0,
+        className: method.holder,
+        classKnown: true,
+        method,
+        sourceFile: sourceFileFor(index, parsed, method.holder, true),
+        line: lineOf(method.position),
+        ambiguous: lookup.ambiguous,
+        context: elementContext,
       });
-    } else {
-      for (const element of lookup.elements) {
-        const elementContext = contextAfter(element);
-        resultContext = elementContext;
-        rewrittenFrames(element, context).forEach((method, i) => {
-          proxies.push({
-            top: i === 0,
-            className: method.holder,
-            classKnown: true,
-            method,
-            sourceFile: sourceFileFor(index, parsed, method.holder, true),
-            line: parsed.lineNumber === null ? -1 : (method.position ?? originalLine),
-            ambiguous: lookup?.ambiguous ?? false,
-            context: elementContext,
-          });
-        });
-      }
-    }
+    });
   }
+  return { proxies, resultContext };
+}
 
-  // Group by top frame, dropping alternatives that print the same (R8's RetraceBase).
-  const groups: { top: TraceProxy; lines: string[]; proxies: TraceProxy[] }[] = [];
-  let current: { top: TraceProxy; lines: string[]; proxies: TraceProxy[] } | null = null;
+/** Groups by top frame, dropping alternatives that print the same (R8's RetraceBase); sorted. */
+function groupAlternatives(parsed: ParsedStackLine, proxies: TraceProxy[], verbose: boolean): Group[] {
+  const originalLine = lineNumberOf(parsed);
+  const groups: Group[] = [];
+  let current: Group | null = null;
   for (const proxy of proxies) {
     if (proxy.top || proxy.className === null) {
       if (groups.some((g) => sameProxy(g.top, proxy, verbose, originalLine))) {
@@ -218,19 +212,78 @@ function retraceLine(
       current.proxies.push(proxy);
     }
   }
-  groups.sort((a, b) => compareProxies(a.top, b.top));
+  return groups.sort((a, b) => compareProxies(a.top, b.top));
+}
 
+/** Every candidate of every alternative, for the structured answer. */
+function candidatesOf(
+  parsed: ParsedStackLine,
+  groups: Group[],
+  obfuscatedClass: string,
+): RetracedFrame['candidates'] {
+  const methodName =
+    parsed.methodName === null ? '' : parsed.line.slice(parsed.methodName.start, parsed.methodName.end);
+  return groups.flatMap((g, alternative) =>
+    g.proxies.map((p, i) => ({
+      className: p.className ?? obfuscatedClass,
+      methodName: p.method?.name ?? methodName,
+      signature:
+        p.method === null ? null : `${p.method.returnType} ${p.method.name}(${p.method.params.join(',')})`,
+      sourceFile: p.sourceFile,
+      lineNumber: p.line > 0 ? p.line : null,
+      alternative,
+      inlined: i < g.proxies.length - 1,
+    })),
+  );
+}
+
+function retraceLine(
+  index: MappingIndex,
+  parsed: ParsedStackLine,
+  context: TraceContext,
+  verbose: boolean,
+): LineStep {
+  if (parsed.kind === 'text' || parsed.className === null) {
+    // R8 keeps the incoming context across lines it cannot read.
+    return { output: [parsed.line], context, frame: null };
+  }
+  const line = parsed.line;
+  const obfuscatedClass = line.slice(parsed.className.start, parsed.className.end);
+  const mapping = lookupClass(index, obfuscatedClass);
+  let proxies: TraceProxy[];
+  let resultContext: TraceContext = EMPTY_CONTEXT;
+  let lookup: FrameLookup | null = null;
+  if (parsed.kind === 'exception') {
+    proxies = [
+      {
+        top: true,
+        className: mapping?.original ?? obfuscatedClass,
+        classKnown: mapping !== undefined,
+        method: null,
+        sourceFile: null,
+        line: -1,
+        ambiguous: false,
+        context: { thrownException: obfuscatedClass, rewritePosition: null },
+      },
+    ];
+  } else {
+    const methodName =
+      parsed.methodName === null ? '' : line.slice(parsed.methodName.start, parsed.methodName.end);
+    lookup = lookupFrame(
+      mapping,
+      methodName,
+      parsed.lineNumber === null ? undefined : lineNumberOf(parsed),
+      context,
+    );
+    if (lookup.empty && mapping === undefined) {
+      return untouchedFrame(parsed, context, obfuscatedClass);
+    }
+    ({ proxies, resultContext } = frameProxies(index, parsed, mapping, lookup, context));
+  }
+  const groups = groupAlternatives(parsed, proxies, verbose);
   const output = joinAlternatives(groups.map((g) => g.lines));
   const nextContext =
-    groups.length === 0
-      ? resultContext
-      : groups.length === 1
-        ? (groups[0] as (typeof groups)[0]).top.context
-        : EMPTY_CONTEXT;
-
-  const sourceText =
-    parsed.sourceFile === null ? null : line.slice(parsed.sourceFile.start, parsed.sourceFile.end);
-  const mapId = sourceText === null ? null : (MAP_ID.exec(sourceText)?.[1] ?? null);
+    groups.length === 0 ? resultContext : groups.length === 1 ? groups[0]!.top.context : EMPTY_CONTEXT;
   const frame: RetracedFrame = {
     index: 0,
     kind: parsed.kind,
@@ -240,21 +293,8 @@ function retraceLine(
     classMapped: mapping !== undefined,
     methodMapped: parsed.kind === 'frame' ? lookup !== null && !lookup.empty : mapping !== undefined,
     ambiguous: groups.length > 1,
-    mapId,
-    candidates: groups.flatMap((g, alternative) =>
-      g.proxies.map((p, i) => ({
-        className: p.className ?? obfuscatedClass,
-        methodName:
-          p.method?.name ??
-          (parsed.methodName === null ? '' : line.slice(parsed.methodName.start, parsed.methodName.end)),
-        signature:
-          p.method === null ? null : `${p.method.returnType} ${p.method.name}(${p.method.params.join(',')})`,
-        sourceFile: p.sourceFile,
-        lineNumber: p.line > 0 ? p.line : null,
-        alternative,
-        inlined: i < g.proxies.length - 1,
-      })),
-    ),
+    mapId: mapIdOf(parsed),
+    candidates: candidatesOf(parsed, groups, obfuscatedClass),
   };
   return { output, context: nextContext, frame };
 }
