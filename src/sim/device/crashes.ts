@@ -33,118 +33,126 @@ function activityOf(dev: Device, p: InstalledPackage): string {
   return cls;
 }
 
-/** Makes the package crash (or hang) now, logging what a device logs; false when it is not installed. */
-export function crashPackage(dev: Device, pkg: string, kind: CrashKind): boolean {
-  const p = dev.packages.get(pkg);
-  if (p === undefined || dev.isLauncher(pkg)) {
-    return false;
-  }
-  const cls = activityOf(dev, p);
-  const { proc } = ensureProcess(dev, pkg, 'broadcast', `${pkg}/${cls}`);
-  const pid = proc.pid;
-  const uid = p.uid;
-  const now = Date.now();
-  const onTop = dev.foregroundPackage() === pkg;
-  const hadTask = dev.ui.taskOf(pkg) !== undefined;
+/** The crashing process and what every kind of crash logs about it. */
+interface Crash {
+  dev: Device;
+  p: InstalledPackage;
+  pkg: string;
+  cls: string;
+  pid: number;
+  uid: number;
+  now: number;
+  hadTask: boolean;
+  /** ActivityManager's "has died" line. */
+  died: string;
+}
+
+/** An uncaught Java exception: AndroidRuntime's FATAL EXCEPTION, the activity finished, the process killed. */
+function javaCrash(c: Crash): void {
+  const { dev, p, pkg, cls, pid, uid, now, hadTask, died } = c;
   const entries: NewLogEntry[] = [];
-  const died = `Process ${pkg} (pid ${pid}) has died: ${onTop ? 'fg  TOP ' : 'cch  CEM '}`;
-  if (kind === 'java') {
-    const lines = isSampleBuild(p)
-      ? sampleJavaCrashLines(pid, pkg, p.info.minified)
-      : genericJavaCrash(pid, pkg, cls);
-    for (const message of lines) {
-      entries.push({
-        buffer: 'crash',
-        time: now,
-        pid,
-        tid: pid,
-        uid,
-        priority: 'E',
-        tag: 'AndroidRuntime',
-        message,
-      });
-    }
-    dev.log.append(entries);
-    if (hadTask) {
-      dev.logSystem('W', dev.activityTag, `  Force finishing activity ${shortComponent(pkg, cls)}`);
-    }
-    dev.logLine(pid, 'I', 'Process', `Sending signal. PID: ${pid} SIG: 9`);
-    dev.logSystem('I', 'ActivityManager', died);
-    killPackage(dev, pkg, { reason: REASON.CRASH, description: 'crash' });
-    return true;
-  }
-  if (kind === 'native') {
-    const thread = pkg.slice(-15);
+  const lines = isSampleBuild(p)
+    ? sampleJavaCrashLines(pid, pkg, p.info.minified)
+    : genericJavaCrash(pid, pkg, cls);
+  for (const message of lines) {
     entries.push({
-      buffer: 'main',
+      buffer: 'crash',
       time: now,
       pid,
       tid: pid,
       uid,
-      priority: 'F',
-      tag: 'libc',
-      message: `Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid ${pid} (${thread}), pid ${pid} (${thread})`,
+      priority: 'E',
+      tag: 'AndroidRuntime',
+      message,
     });
-    const dumper = dev.procs.allocPid();
+  }
+  dev.log.append(entries);
+  if (hadTask) {
+    dev.logSystem('W', dev.activityTag, `  Force finishing activity ${shortComponent(pkg, cls)}`);
+  }
+  dev.logLine(pid, 'I', 'Process', `Sending signal. PID: ${pid} SIG: 9`);
+  dev.logSystem('I', 'ActivityManager', died);
+  killPackage(dev, pkg, { reason: REASON.CRASH, description: 'crash' });
+}
+
+/** A native crash: libc's fatal signal, crash_dump and tombstoned, the tombstone in the crash buffer. */
+function nativeCrash(c: Crash): void {
+  const { dev, p, pkg, pid, uid, now, died } = c;
+  const entries: NewLogEntry[] = [];
+  const thread = pkg.slice(-15);
+  entries.push({
+    buffer: 'main',
+    time: now,
+    pid,
+    tid: pid,
+    uid,
+    priority: 'F',
+    tag: 'libc',
+    message: `Fatal signal 11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x0 in tid ${pid} (${thread}), pid ${pid} (${thread})`,
+  });
+  const dumper = dev.procs.allocPid();
+  entries.push({
+    buffer: 'main',
+    time: now + 40,
+    pid: dumper,
+    tid: dumper,
+    uid: 0,
+    priority: 'I',
+    tag: 'crash_dump64',
+    message: 'obtaining output fd from tombstoned, type: kDebuggerdTombstoneProto',
+  });
+  entries.push({
+    buffer: 'main',
+    time: now + 41,
+    pid: TOMBSTONED_PID,
+    tid: TOMBSTONED_PID,
+    uid: 1000,
+    priority: 'I',
+    tag: 'tombstoned',
+    message: `received crash request for pid ${pid}`,
+  });
+  const tombstone = isSampleBuild(p)
+    ? sampleNativeCrashLines({
+        pid,
+        tid: pid,
+        uid,
+        packageName: pkg,
+        apkDir: p.info.codePath,
+        fingerprint: fingerprint(dev.identity),
+        abi: isEmulator(dev.identity) ? 'x86_64' : 'arm64',
+        timestamp: tombstoneTime(now),
+      })
+    : genericTombstone(dev, pid, uid, pkg, p.info.codePath, now);
+  for (const message of tombstone) {
     entries.push({
-      buffer: 'main',
-      time: now + 40,
+      buffer: 'crash',
+      time: now + 60,
       pid: dumper,
       tid: dumper,
       uid: 0,
-      priority: 'I',
-      tag: 'crash_dump64',
-      message: 'obtaining output fd from tombstoned, type: kDebuggerdTombstoneProto',
+      priority: 'F',
+      tag: 'DEBUG',
+      message,
     });
-    entries.push({
-      buffer: 'main',
-      time: now + 41,
-      pid: TOMBSTONED_PID,
-      tid: TOMBSTONED_PID,
-      uid: 1000,
-      priority: 'I',
-      tag: 'tombstoned',
-      message: `received crash request for pid ${pid}`,
-    });
-    const tombstone = isSampleBuild(p)
-      ? sampleNativeCrashLines({
-          pid,
-          tid: pid,
-          uid,
-          packageName: pkg,
-          apkDir: p.info.codePath,
-          fingerprint: fingerprint(dev.identity),
-          abi: isEmulator(dev.identity) ? 'x86_64' : 'arm64',
-          timestamp: tombstoneTime(now),
-        })
-      : genericTombstone(dev, pid, uid, pkg, p.info.codePath, now);
-    for (const message of tombstone) {
-      entries.push({
-        buffer: 'crash',
-        time: now + 60,
-        pid: dumper,
-        tid: dumper,
-        uid: 0,
-        priority: 'F',
-        tag: 'DEBUG',
-        message,
-      });
-    }
-    entries.push({
-      buffer: 'main',
-      time: now + 90,
-      pid: TOMBSTONED_PID,
-      tid: TOMBSTONED_PID,
-      uid: 1000,
-      priority: 'E',
-      tag: 'tombstoned',
-      message: `Tombstone written to: tombstone_${two(dev.rng.int(0, 31))}`,
-    });
-    dev.log.append(entries);
-    dev.logSystem('I', 'ActivityManager', died);
-    killPackage(dev, pkg, { reason: REASON.CRASH_NATIVE, status: 11, description: 'crash' });
-    return true;
   }
+  entries.push({
+    buffer: 'main',
+    time: now + 90,
+    pid: TOMBSTONED_PID,
+    tid: TOMBSTONED_PID,
+    uid: 1000,
+    priority: 'E',
+    tag: 'tombstoned',
+    message: `Tombstone written to: tombstone_${two(dev.rng.int(0, 31))}`,
+  });
+  dev.log.append(entries);
+  dev.logSystem('I', 'ActivityManager', died);
+  killPackage(dev, pkg, { reason: REASON.CRASH_NATIVE, status: 11, description: 'crash' });
+}
+
+/** An ANR: ActivityManager's report with its CPU usage, then the process killed. */
+function anrOf(c: Crash): void {
+  const { dev, pkg, cls, pid, uid, now, died } = c;
   const component = shortComponent(pkg, cls);
   const reason = `Input dispatching timed out (${hexId(component + now)} ${pkg}/${cls} (server) is not responding. Waited 5001ms for MotionEvent)`;
   const start = new Date(now - 5312);
@@ -189,6 +197,36 @@ export function crashPackage(dev: Device, pkg: string, kind: CrashKind): boolean
   );
   dev.logSystem('I', 'ActivityManager', died);
   killPackage(dev, pkg, { reason: REASON.ANR, description: `user request after error: ${reason}` });
+}
+
+/** Makes the package crash (or hang) now, logging what a device logs; false when it is not installed. */
+export function crashPackage(dev: Device, pkg: string, kind: CrashKind): boolean {
+  const p = dev.packages.get(pkg);
+  if (p === undefined || dev.isLauncher(pkg)) {
+    return false;
+  }
+  const cls = activityOf(dev, p);
+  const { proc } = ensureProcess(dev, pkg, 'broadcast', `${pkg}/${cls}`);
+  const pid = proc.pid;
+  const onTop = dev.foregroundPackage() === pkg;
+  const crash: Crash = {
+    dev,
+    p,
+    pkg,
+    cls,
+    pid,
+    uid: p.uid,
+    now: Date.now(),
+    hadTask: dev.ui.taskOf(pkg) !== undefined,
+    died: `Process ${pkg} (pid ${pid}) has died: ${onTop ? 'fg  TOP ' : 'cch  CEM '}`,
+  };
+  if (kind === 'java') {
+    javaCrash(crash);
+  } else if (kind === 'native') {
+    nativeCrash(crash);
+  } else {
+    anrOf(crash);
+  }
   return true;
 }
 
