@@ -77,25 +77,22 @@ function bool(v: string | undefined): boolean | null {
   return v === 'true' ? true : v === 'false' ? false : null;
 }
 
-/** Parses the section of `pkg` (or the first package when not given); null when it is not there. */
-export function parsePackageDump(text: string, pkg?: string): PackageInfo | null {
-  const lines = text.split(/\r?\n/);
-  let start = -1;
-  let name = '';
-  let baseIndent = 0;
+/** The line where the section of `pkg` (or the first package) starts, its name and indent; null when none. */
+function findSection(
+  lines: string[],
+  pkg: string | undefined,
+): { start: number; name: string; indent: number } | null {
   for (let i = 0; i < lines.length; i++) {
     const m = /^(\s*)Package \[([^\]]+)\]/.exec(lines[i] ?? '');
     if (m !== null && (pkg === undefined || m[2] === pkg)) {
-      start = i;
-      name = m[2] ?? '';
-      baseIndent = (m[1] ?? '').length;
-      break;
+      return { start: i, name: m[2] ?? '', indent: (m[1] ?? '').length };
     }
   }
-  if (start < 0) {
-    return null;
-  }
-  const info: PackageInfo = {
+  return null;
+}
+
+function emptyInfo(name: string): PackageInfo {
+  return {
     package: name,
     user_id: null,
     version_code: null,
@@ -116,115 +113,109 @@ export function parsePackageDump(text: string, pkg?: string): PackageInfo | null
     runtime_permissions: [],
     users: [],
   };
+}
+
+/** One line of a `…permissions:` list into its list. */
+function listItem(info: PackageInfo, kind: string, line: string): void {
+  if (kind === 'requested permissions') {
+    info.requested_permissions.push(line.split(/[:,\s]/)[0] ?? line);
+  } else if (kind === 'declared permissions') {
+    info.declared_permissions.push(line.split(':')[0] ?? line);
+  } else if (kind === 'install permissions' || kind === 'runtime permissions') {
+    const p = permission(line);
+    if (p !== null) {
+      (kind === 'install permissions' ? info.install_permissions : info.runtime_permissions).push(p);
+    }
+  }
+}
+
+/** `User 0: ceDataInode=… installed=true hidden=false …`. */
+function userLine(user: RegExpExecArray): PackageInfo['users'][number] {
+  const kv = new Map<string, string>();
+  for (const m of (user[2] ?? '').matchAll(/(\w+)=(\S+)/g)) {
+    kv.set(m[1] ?? '', m[2] ?? '');
+  }
+  const enabled = kv.has('enabled') ? Number(kv.get('enabled')) : null;
+  return {
+    user: Number(user[1]),
+    installed: bool(kv.get('installed')),
+    hidden: bool(kv.get('hidden')),
+    suspended: bool(kv.get('suspended')),
+    stopped: bool(kv.get('stopped')),
+    not_launched: bool(kv.get('notLaunched')),
+    enabled,
+    enabled_state: enabled !== null ? (ENABLED_STATES[enabled] ?? null) : null,
+  };
+}
+
+const orNull = (value: string): string | null => (value === 'null' ? null : value);
+
+/** How each `key=value` line of a package section sets its field. */
+const KEY_FIELDS: Record<string, (info: PackageInfo, value: string) => void> = {
+  userId: (info, v) => (info.user_id = Number(v) || null),
+  versionName: (info, v) => (info.version_name = v),
+  minSdk: (info, v) => (info.min_sdk = Number(v) || null),
+  targetSdk: (info, v) => (info.target_sdk = Number(v) || null),
+  firstInstallTime: (info, v) => (info.first_install_time = v),
+  lastUpdateTime: (info, v) => (info.last_update_time = v),
+  codePath: (info, v) => (info.code_path = v),
+  dataDir: (info, v) => (info.data_dir = v),
+  primaryCpuAbi: (info, v) => (info.primary_cpu_abi = orNull(v)),
+  installerPackageName: (info, v) => (info.installer = orNull(v)),
+  flags: (info, v) => (info.flags = bracketList(v)),
+  privateFlags: (info, v) => (info.private_flags = bracketList(v)),
+};
+
+/** A line that is no list item: a list header, a user, the version line, or `key=value`. */
+function fieldLine(info: PackageInfo, line: string): string | null {
+  const header = /^([a-zA-Z ]+):$/.exec(line);
+  if (header !== null) {
+    return header[1] ?? '';
+  }
+  const user = /^User (\d+): (.*)$/.exec(line);
+  if (user !== null) {
+    info.users.push(userLine(user));
+    return null;
+  }
+  const version = /^versionCode=(\d+)(?:\s+minSdk=(\d+))?(?:\s+targetSdk=(\d+))?/.exec(line);
+  if (version !== null) {
+    info.version_code = Number(version[1]);
+    info.min_sdk = version[2] !== undefined ? Number(version[2]) : info.min_sdk;
+    info.target_sdk = version[3] !== undefined ? Number(version[3]) : info.target_sdk;
+    return null;
+  }
+  const eq = line.indexOf('=');
+  if (eq > 0) {
+    KEY_FIELDS[line.slice(0, eq)]?.(info, line.slice(eq + 1));
+  }
+  return null;
+}
+
+/** Parses the section of `pkg` (or the first package when not given); null when it is not there. */
+export function parsePackageDump(text: string, pkg?: string): PackageInfo | null {
+  const lines = text.split(/\r?\n/);
+  const section = findSection(lines, pkg);
+  if (section === null) {
+    return null;
+  }
+  const info = emptyInfo(section.name);
   let list: { kind: string; indent: number } | null = null;
-  for (let i = start + 1; i < lines.length; i++) {
+  for (let i = section.start + 1; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     if (raw.trim().length === 0) {
       continue;
     }
     const indent = indentOf(raw);
-    if (indent <= baseIndent) {
+    if (indent <= section.indent) {
       break; // the next package or section
     }
     const line = raw.trim();
-    if (list !== null) {
-      if (indent > list.indent) {
-        if (list.kind === 'requested permissions') {
-          info.requested_permissions.push(line.split(/[:,\s]/)[0] ?? line);
-        } else if (list.kind === 'declared permissions') {
-          info.declared_permissions.push(line.split(':')[0] ?? line);
-        } else if (list.kind === 'install permissions') {
-          const p = permission(line);
-          if (p !== null) {
-            info.install_permissions.push(p);
-          }
-        } else if (list.kind === 'runtime permissions') {
-          const p = permission(line);
-          if (p !== null) {
-            info.runtime_permissions.push(p);
-          }
-        }
-        continue;
-      }
-      list = null;
-    }
-    const header = /^([a-zA-Z ]+):$/.exec(line);
-    if (header !== null) {
-      list = { kind: header[1] ?? '', indent };
+    if (list !== null && indent > list.indent) {
+      listItem(info, list.kind, line);
       continue;
     }
-    const user = /^User (\d+): (.*)$/.exec(line);
-    if (user !== null) {
-      const kv = new Map<string, string>();
-      for (const m of (user[2] ?? '').matchAll(/(\w+)=(\S+)/g)) {
-        kv.set(m[1] ?? '', m[2] ?? '');
-      }
-      const enabled = kv.has('enabled') ? Number(kv.get('enabled')) : null;
-      info.users.push({
-        user: Number(user[1]),
-        installed: bool(kv.get('installed')),
-        hidden: bool(kv.get('hidden')),
-        suspended: bool(kv.get('suspended')),
-        stopped: bool(kv.get('stopped')),
-        not_launched: bool(kv.get('notLaunched')),
-        enabled,
-        enabled_state: enabled !== null ? (ENABLED_STATES[enabled] ?? null) : null,
-      });
-      continue;
-    }
-    const version = /^versionCode=(\d+)(?:\s+minSdk=(\d+))?(?:\s+targetSdk=(\d+))?/.exec(line);
-    if (version !== null) {
-      info.version_code = Number(version[1]);
-      info.min_sdk = version[2] !== undefined ? Number(version[2]) : info.min_sdk;
-      info.target_sdk = version[3] !== undefined ? Number(version[3]) : info.target_sdk;
-      continue;
-    }
-    const eq = line.indexOf('=');
-    if (eq <= 0) {
-      continue;
-    }
-    const key = line.slice(0, eq);
-    const value = line.slice(eq + 1);
-    switch (key) {
-      case 'userId':
-        info.user_id = Number(value) || null;
-        break;
-      case 'versionName':
-        info.version_name = value;
-        break;
-      case 'minSdk':
-        info.min_sdk = Number(value) || null;
-        break;
-      case 'targetSdk':
-        info.target_sdk = Number(value) || null;
-        break;
-      case 'firstInstallTime':
-        info.first_install_time = value;
-        break;
-      case 'lastUpdateTime':
-        info.last_update_time = value;
-        break;
-      case 'codePath':
-        info.code_path = value;
-        break;
-      case 'dataDir':
-        info.data_dir = value;
-        break;
-      case 'primaryCpuAbi':
-        info.primary_cpu_abi = value === 'null' ? null : value;
-        break;
-      case 'installerPackageName':
-        info.installer = value === 'null' ? null : value;
-        break;
-      case 'flags':
-        info.flags = bracketList(value);
-        break;
-      case 'privateFlags':
-        info.private_flags = bracketList(value);
-        break;
-      default:
-        break;
-    }
+    const header = fieldLine(info, line);
+    list = header === null ? null : { kind: header, indent };
   }
   return info;
 }
