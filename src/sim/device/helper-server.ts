@@ -206,35 +206,8 @@ export class SimHelperServer {
       }
       const [what, id, ...rest] = path.split('/').filter((p) => p !== '');
       const route = `${req.method ?? 'GET'} ${what ?? ''}${id !== undefined ? '/:id' : ''}${rest.length ? '/' + rest.join('/') : ''}`;
-      if (route === 'GET status') {
-        return send(res, 200, 'None', {
-          build: { version: HELPER_VERSION_NAME, versionCode: HELPER_VERSION_CODE },
-          message: 'UiAutomator2 Server is ready to accept commands',
-          ready: true,
-        });
-      }
-      if (route === 'GET sessions') {
-        return send(
-          res,
-          200,
-          'None',
-          [...this.sessions.keys()].map((s) => ({ id: s, capabilities: {} })),
-        );
-      }
-      if (route === 'POST session') {
-        const caps = (body as { capabilities?: unknown } | null)?.capabilities;
-        if (typeof caps !== 'object' || caps === null) {
-          throw new HttpError(
-            500,
-            'session not created',
-            "io.appium.uiautomator2.common.exceptions.InvalidArgumentException: 'capabilities' are mandatory for session creation",
-          );
-        }
-        // One session at a time, as AppiumUIA2Driver.initializeSession keeps one.
-        this.sessions.clear();
-        const created = randomUUID();
-        this.sessions.set(created, { ...DEFAULT_SETTINGS });
-        return send(res, 200, created, null);
+      if (this.serverCommand(route, body, res)) {
+        return;
       }
       if (what !== 'session' || id === undefined) {
         throw unknownCommand();
@@ -244,85 +217,8 @@ export class SimHelperServer {
       if (settings === undefined) {
         throw new HttpError(404, 'invalid session id', `A session is either terminated or not started`);
       }
-      switch (route) {
-        case 'GET session/:id':
-          return send(res, 200, id, { capabilities: {} });
-        case 'DELETE session/:id':
-          this.sessions.delete(id);
-          return send(res, 200, id, null);
-        case 'GET session/:id/source':
-          return send(res, 200, id, this.pageSource(settings['enableMultiWindows'] === true));
-        case 'GET session/:id/appium/settings':
-          return send(res, 200, id, settings);
-        case 'POST session/:id/actions': {
-          // W3C Actions (handler/W3CActions.java): one touch pointer that moves, goes down and up in
-          // place is a tap; down, one move and up is a swipe; both injected through the server's
-          // UiAutomation. Other gestures are not modelled (droidbus sends only these).
-          const gesture = gestureOf(body);
-          if (gesture === null) {
-            throw new HttpError(
-              400,
-              'invalid argument',
-              'only a one-pointer tap or swipe is modelled by the simulator',
-            );
-          }
-          if (gesture.to === undefined) {
-            this.dev.stats.lastInput = ['helper-tap', gesture.from.x, gesture.from.y];
-            tap(this.dev, gesture.from.x, gesture.from.y);
-          } else {
-            const { from, to } = gesture;
-            this.dev.stats.lastInput = ['helper-swipe', from.x, from.y, to.x, to.y];
-            swipe(this.dev, from.x, from.y, to.x, to.y);
-            // A pointerMove with a duration moves over that time (W3C WebDriver, "perform a pointer
-            // move": the move is interpolated until duration has passed); capped as `input swipe` is here.
-            await new Promise((r) => setTimeout(r, Math.min(2000, gesture.durationMs)));
-          }
-          return send(res, 200, id, null);
-        }
-        case 'POST session/:id/appium/device/press_keycode': {
-          // handler/PressKeyCode.java: `{keycode, metastate?, flags?}` → UiDevice.pressKeyCode; a
-          // body without a numeric keycode fails the model's parsing (KeyCodeModel).
-          const keycode = (body as { keycode?: unknown } | null)?.keycode;
-          if (typeof keycode !== 'number' || !Number.isInteger(keycode)) {
-            throw missing('KeyCodeModel', 'keycode');
-          }
-          this.dev.stats.lastInput = ['helper-key', keycode];
-          keyEvent(this.dev, keycode);
-          return send(res, 200, id, null);
-        }
-        case 'POST session/:id/keys': {
-          // The focused element's text set (see the header); a trailing backslash-n presses Enter
-          // and, as in setText (69: the regex removes a newline character, not those two), stays.
-          const p = body as { text?: unknown; replace?: unknown } | null;
-          if (typeof p?.text !== 'string') {
-            throw missing('SendKeysModel', 'text');
-          }
-          const enter = p.text.endsWith('\\n');
-          const text = p.text;
-          this.dev.stats.lastInput = ['helper-keys', [...text].length];
-          if (!setFocusedText(this.dev, text, p.replace === true)) {
-            throw new HttpError(
-              404,
-              'no such element',
-              'An element could not be located on the page using the given search parameters',
-            );
-          }
-          if (enter) {
-            keyEvent(this.dev, KEY.ENTER);
-          }
-          return send(res, 200, id, null);
-        }
-        case 'POST session/:id/appium/settings': {
-          const update = (body as { settings?: unknown } | null)?.settings;
-          if (typeof update !== 'object' || update === null) {
-            throw missing('SettingsModel', 'settings');
-          }
-          Object.assign(settings, update);
-          return send(res, 200, id, null);
-        }
-        default:
-          throw unknownCommand();
-      }
+      await this.sessionCommand(route, id, settings, body);
+      send(res, 200, id, this.answerOf(route, settings));
     } catch (err) {
       const e = err instanceof HttpError ? err : new HttpError(500, 'unknown error', String(err));
       send(res, e.status, sessionId ?? 'None', {
@@ -330,6 +226,155 @@ export class SimHelperServer {
         message: e.message,
         stacktrace: `io.appium.uiautomator2.common.exceptions.UiAutomator2Exception: ${e.message}`,
       });
+    }
+  }
+
+  /** The commands outside a session (status, sessions, creating one); false for any other. */
+  private serverCommand(route: string, body: unknown, res: ServerResponse): boolean {
+    if (route === 'GET status') {
+      send(res, 200, 'None', {
+        build: { version: HELPER_VERSION_NAME, versionCode: HELPER_VERSION_CODE },
+        message: 'UiAutomator2 Server is ready to accept commands',
+        ready: true,
+      });
+      return true;
+    }
+    if (route === 'GET sessions') {
+      send(
+        res,
+        200,
+        'None',
+        [...this.sessions.keys()].map((s) => ({ id: s, capabilities: {} })),
+      );
+      return true;
+    }
+    if (route !== 'POST session') {
+      return false;
+    }
+    const caps = (body as { capabilities?: unknown } | null)?.capabilities;
+    if (typeof caps !== 'object' || caps === null) {
+      throw new HttpError(
+        500,
+        'session not created',
+        "io.appium.uiautomator2.common.exceptions.InvalidArgumentException: 'capabilities' are mandatory for session creation",
+      );
+    }
+    // One session at a time, as AppiumUIA2Driver.initializeSession keeps one.
+    this.sessions.clear();
+    const created = randomUUID();
+    this.sessions.set(created, { ...DEFAULT_SETTINGS });
+    send(res, 200, created, null);
+    return true;
+  }
+
+  /** What a session command answers once it has run (null for the commands that only act). */
+  private answerOf(route: string, settings: Record<string, unknown>): unknown {
+    switch (route) {
+      case 'GET session/:id':
+        return { capabilities: {} };
+      case 'GET session/:id/source':
+        return this.pageSource(settings['enableMultiWindows'] === true);
+      case 'GET session/:id/appium/settings':
+        return settings;
+      default:
+        return null;
+    }
+  }
+
+  /** Runs a session command (throws for an unknown one). */
+  private async sessionCommand(
+    route: string,
+    id: string,
+    settings: Record<string, unknown>,
+    body: unknown,
+  ): Promise<void> {
+    switch (route) {
+      case 'GET session/:id':
+      case 'GET session/:id/source':
+      case 'GET session/:id/appium/settings':
+        return;
+      case 'DELETE session/:id':
+        this.sessions.delete(id);
+        return;
+      case 'POST session/:id/actions':
+        return this.actions(body);
+      case 'POST session/:id/appium/device/press_keycode':
+        return this.pressKeycode(body);
+      case 'POST session/:id/keys':
+        return this.keys(body);
+      case 'POST session/:id/appium/settings': {
+        const update = (body as { settings?: unknown } | null)?.settings;
+        if (typeof update !== 'object' || update === null) {
+          throw missing('SettingsModel', 'settings');
+        }
+        Object.assign(settings, update);
+        return;
+      }
+      default:
+        throw unknownCommand();
+    }
+  }
+
+  /**
+   * W3C Actions (handler/W3CActions.java): one touch pointer that moves, goes down and up in place
+   * is a tap; down, one move and up is a swipe; both injected through the server's UiAutomation.
+   * Other gestures are not modelled (droidbus sends only these).
+   */
+  private async actions(body: unknown): Promise<void> {
+    const gesture = gestureOf(body);
+    if (gesture === null) {
+      throw new HttpError(
+        400,
+        'invalid argument',
+        'only a one-pointer tap or swipe is modelled by the simulator',
+      );
+    }
+    if (gesture.to === undefined) {
+      this.dev.stats.lastInput = ['helper-tap', gesture.from.x, gesture.from.y];
+      tap(this.dev, gesture.from.x, gesture.from.y);
+      return;
+    }
+    const { from, to } = gesture;
+    this.dev.stats.lastInput = ['helper-swipe', from.x, from.y, to.x, to.y];
+    swipe(this.dev, from.x, from.y, to.x, to.y);
+    // A pointerMove with a duration moves over that time (W3C WebDriver, "perform a pointer
+    // move": the move is interpolated until duration has passed); capped as `input swipe` is here.
+    await new Promise((r) => setTimeout(r, Math.min(2000, gesture.durationMs)));
+  }
+
+  /**
+   * handler/PressKeyCode.java: `{keycode, metastate?, flags?}` → UiDevice.pressKeyCode; a body
+   * without a numeric keycode fails the model's parsing (KeyCodeModel).
+   */
+  private pressKeycode(body: unknown): void {
+    const keycode = (body as { keycode?: unknown } | null)?.keycode;
+    if (typeof keycode !== 'number' || !Number.isInteger(keycode)) {
+      throw missing('KeyCodeModel', 'keycode');
+    }
+    this.dev.stats.lastInput = ['helper-key', keycode];
+    keyEvent(this.dev, keycode);
+  }
+
+  /**
+   * The focused element's text set (see the header); a trailing backslash-n presses Enter and, as
+   * in setText (69: the regex removes a newline character, not those two), stays.
+   */
+  private keys(body: unknown): void {
+    const p = body as { text?: unknown; replace?: unknown } | null;
+    if (typeof p?.text !== 'string') {
+      throw missing('SendKeysModel', 'text');
+    }
+    const text = p.text;
+    this.dev.stats.lastInput = ['helper-keys', [...text].length];
+    if (!setFocusedText(this.dev, text, p.replace === true)) {
+      throw new HttpError(
+        404,
+        'no such element',
+        'An element could not be located on the page using the given search parameters',
+      );
+    }
+    if (text.endsWith('\\n')) {
+      keyEvent(this.dev, KEY.ENTER);
     }
   }
 }
