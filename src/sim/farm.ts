@@ -123,6 +123,105 @@ async function listenEmulatorPorts(
   throw new Error(`no free emulator port pair at or above ${base}`);
 }
 
+type Serve = (listener: AdbdListener, identity: SimDeviceIdentity, profile?: DeviceProfile) => SimDevice;
+
+/** Makes a device for an identity and serves adbd's side of the protocol for it on a listener. */
+function deviceServer(
+  options: FarmOptions,
+  createDevice: NonNullable<FarmOptions['createDevice']>,
+  commandLog: CommandLog | undefined,
+): Serve {
+  return (listener, identity, profile) => {
+    const device = createDevice({
+      identity,
+      ...(profile !== undefined ? { profile } : {}),
+      ...(options.dumpLatencyMs !== undefined ? { dumpLatencyMs: options.dumpLatencyMs } : {}),
+      ...(options.helperLatencyMs !== undefined ? { helperLatencyMs: options.helperLatencyMs } : {}),
+      ...(options.logcatRate !== undefined ? { logcatRate: options.logcatRate } : {}),
+    });
+    listener.attach({
+      device,
+      auth: options.auth ?? 'none',
+      commandLog,
+      log,
+      ...(options.maxPayload !== undefined ? { maxPayload: options.maxPayload } : {}),
+    });
+    return device;
+  };
+}
+
+/** A TCP device (`adb connect 127.0.0.1:PORT`) for the identity, on a port of its own. */
+async function tcpDevice(
+  serve: Serve,
+  identity: (serial: string) => SimDeviceIdentity,
+  profile?: DeviceProfile,
+): Promise<Running> {
+  const listener = await AdbdListener.listen('127.0.0.1', 0);
+  const serial = `127.0.0.1:${listener.port}`;
+  const id = identity(serial);
+  const device = serve(listener, id, profile);
+  return {
+    serial,
+    kind: 'tcp',
+    port: listener.port,
+    model: id.model,
+    sdk: id.sdk,
+    device,
+    listener,
+    gone: false,
+  };
+}
+
+/** The i-th emulator: its console and adb ports, its console's commands (`kill` makes it vanish). */
+async function emulatorDevice(
+  options: FarmOptions,
+  serve: Serve,
+  i: number,
+  taken: Set<number>,
+): Promise<Running> {
+  const model = emulatorModel(options.avdNames?.[i], i);
+  const ports = await listenEmulatorPorts(options.emulatorBasePort ?? 5554, taken);
+  const serial = `emulator-${ports.console.port}`;
+  const device = serve(ports.adb, { ...model, serial });
+  const entry: Running = {
+    serial,
+    kind: 'emulator',
+    port: ports.adb.port,
+    consolePort: ports.console.port,
+    model: model.model,
+    sdk: model.sdk,
+    device,
+    listener: ports.adb,
+    console: ports.console,
+    gone: false,
+  };
+  ports.console.attach({
+    device,
+    avdName: options.avdNames?.[i] ?? model.avdName ?? 'Pixel_API',
+    // The reply goes out first; the emulator then vanishes.
+    onKill: () =>
+      setImmediate(() => {
+        void closeDevice(entry).then(() => options.onEmulatorKilled?.(serial));
+      }),
+  });
+  return entry;
+}
+
+/** Makes the adb server see every device (connect or announce), until each is ready. */
+async function introduce(running: Running[], adbPort: number, options: FarmOptions): Promise<void> {
+  const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
+  await eachLimited(running, 8, async (r) => {
+    const ready = r.listener.waitReady(readyTimeoutMs);
+    ready.catch(() => undefined);
+    if (r.kind === 'tcp') {
+      await connectDevice(adbPort, r.serial, options.auth === 'unauthorized');
+    } else {
+      await announceEmulator(adbPort, r.port);
+    }
+    await ready;
+  });
+}
+
 /**
  * Starts a farm of simulated devices and makes the adb server see them: TCP devices connect through
  * `host:connect`, emulators announce themselves with `host:emulator`. Resolves once every device is
@@ -131,8 +230,6 @@ async function listenEmulatorPorts(
 export async function startFarm(options: FarmOptions): Promise<Farm> {
   const adbPort = resolveAdbPort(options.adbPort);
   const notify = options.notify ?? ((message: string) => log.info(message));
-  const auth = options.auth ?? 'none';
-  const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
   const emulators = options.emulators ?? 0;
   if (options.startServer !== false) {
     const started = await ensureAdbServer(adbPort);
@@ -145,25 +242,8 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
     notify(`created ${consoleTokenPath()} (emulator console token), as the emulator does`);
   }
   const commandLog = options.commandLog ? new CommandLog(options.commandLog) : undefined;
+  const serve = deviceServer(options, createDevice, commandLog);
   const running: Running[] = [];
-
-  const serve = (listener: AdbdListener, identity: SimDeviceIdentity, profile?: DeviceProfile): SimDevice => {
-    const device = createDevice({
-      identity,
-      ...(profile !== undefined ? { profile } : {}),
-      ...(options.dumpLatencyMs !== undefined ? { dumpLatencyMs: options.dumpLatencyMs } : {}),
-      ...(options.helperLatencyMs !== undefined ? { helperLatencyMs: options.helperLatencyMs } : {}),
-      ...(options.logcatRate !== undefined ? { logcatRate: options.logcatRate } : {}),
-    });
-    listener.attach({
-      device,
-      auth,
-      commandLog,
-      log,
-      ...(options.maxPayload !== undefined ? { maxPayload: options.maxPayload } : {}),
-    });
-    return device;
-  };
 
   const stop = async (): Promise<void> => {
     const tcp = running.filter((r) => r.kind === 'tcp' && !r.gone);
@@ -178,75 +258,16 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
   try {
     for (let i = 0; i < options.devices; i++) {
       const model = PHONE_MODELS[i % PHONE_MODELS.length]!;
-      const listener = await AdbdListener.listen('127.0.0.1', 0);
-      const serial = `127.0.0.1:${listener.port}`;
-      const device = serve(listener, { ...model, serial });
-      running.push({
-        serial,
-        kind: 'tcp',
-        port: listener.port,
-        model: model.model,
-        sdk: model.sdk,
-        device,
-        listener,
-        gone: false,
-      });
+      running.push(await tcpDevice(serve, (serial) => ({ ...model, serial })));
     }
     for (const profile of options.profiles ?? []) {
-      const listener = await AdbdListener.listen('127.0.0.1', 0);
-      const serial = `127.0.0.1:${listener.port}`;
-      const identity = profileIdentity(profile, serial);
-      const device = serve(listener, identity, profile);
-      running.push({
-        serial,
-        kind: 'tcp',
-        port: listener.port,
-        model: identity.model,
-        sdk: identity.sdk,
-        device,
-        listener,
-        gone: false,
-      });
+      running.push(await tcpDevice(serve, (serial) => profileIdentity(profile, serial), profile));
     }
     const taken = new Set<number>();
     for (let i = 0; i < emulators; i++) {
-      const model = emulatorModel(options.avdNames?.[i], i);
-      const ports = await listenEmulatorPorts(options.emulatorBasePort ?? 5554, taken);
-      const serial = `emulator-${ports.console.port}`;
-      const device = serve(ports.adb, { ...model, serial });
-      const entry: Running = {
-        serial,
-        kind: 'emulator',
-        port: ports.adb.port,
-        consolePort: ports.console.port,
-        model: model.model,
-        sdk: model.sdk,
-        device,
-        listener: ports.adb,
-        console: ports.console,
-        gone: false,
-      };
-      ports.console.attach({
-        device,
-        avdName: options.avdNames?.[i] ?? model.avdName ?? 'Pixel_API',
-        // The reply goes out first; the emulator then vanishes.
-        onKill: () =>
-          setImmediate(() => {
-            void closeDevice(entry).then(() => options.onEmulatorKilled?.(serial));
-          }),
-      });
-      running.push(entry);
+      running.push(await emulatorDevice(options, serve, i, taken));
     }
-    await eachLimited(running, 8, async (r) => {
-      const ready = r.listener.waitReady(readyTimeoutMs);
-      ready.catch(() => undefined);
-      if (r.kind === 'tcp') {
-        await connectDevice(adbPort, r.serial, auth === 'unauthorized');
-      } else {
-        await announceEmulator(adbPort, r.port);
-      }
-      await ready;
-    });
+    await introduce(running, adbPort, options);
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
