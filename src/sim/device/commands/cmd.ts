@@ -1,4 +1,4 @@
-import type { CommandFn } from '../../shell/command.js';
+import type { CommandContext, CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { am } from './am.js';
 import { input } from './input.js';
@@ -20,6 +20,104 @@ const SERVICES = [
   'window',
 ];
 
+/** `cmd connectivity airplane-mode [enable|disable]` (API 30+). */
+async function connectivity(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  // ConnectivityService got its airplane-mode shell command in Android 11 (API 30).
+  if (rest[0] !== 'airplane-mode' || dev.sdk < 30) {
+    await ctx.stderr.write(`Unknown command: ${rest[0] ?? ''}\n`);
+    return 255;
+  }
+  const v = rest[1];
+  if (v === undefined) {
+    await ctx.stdout.write(dev.settings.flag('airplane_mode_on') ? 'enabled\n' : 'disabled\n');
+    return 0;
+  }
+  if (v !== 'enable' && v !== 'disable') {
+    await ctx.stderr.write(`Unsupported argument: ${v}\n`);
+    return 255;
+  }
+  dev.settings.put('global', 'airplane_mode_on', v === 'enable' ? '1' : '0');
+  return 0;
+}
+
+/** `cmd wifi status` and `cmd wifi set-wifi-enabled enabled|disabled`. */
+async function wifi(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  const [verb, value] = rest;
+  if (verb === 'status') {
+    const on = dev.settings.flag('wifi_on') && !dev.settings.flag('airplane_mode_on');
+    await ctx.stdout.write(
+      on
+        ? 'Wifi is enabled\nWifi scanning is always available\n==== Primary ClientModeManager instance ====\nWifi is connected to "AndroidWifi"\n'
+        : 'Wifi is disabled\nWifi scanning is always available\n',
+    );
+    return 0;
+  }
+  if (verb === 'set-wifi-enabled' && (value === 'enabled' || value === 'disabled')) {
+    dev.settings.put('global', 'wifi_on', value === 'enabled' ? '1' : '0');
+    return 0;
+  }
+  await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
+  return 255;
+}
+
+/** `cmd notification post [-t TITLE] TAG TEXT` (the shell posts it). */
+async function notification(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  if (rest[0] !== 'post') {
+    return 0;
+  }
+  let title = '';
+  const words: string[] = [];
+  for (let i = 1; i < rest.length; i++) {
+    const a = rest[i] as string;
+    if (a === '-t' || a === '--title') {
+      title = rest[++i] ?? '';
+    } else if (
+      a === '-S' ||
+      a === '--style' ||
+      a === '-c' ||
+      a === '--content-intent' ||
+      a === '-i' ||
+      a === '-I' ||
+      a === '--icon' ||
+      a === '--large-icon'
+    ) {
+      i++;
+    } else if (!a.startsWith('-')) {
+      words.push(a);
+    }
+  }
+  const [tag = 'shell', ...text] = words;
+  dev.postNotification({
+    pkg: 'com.android.shell',
+    tag,
+    title: title === '' ? tag : title,
+    text: text.join(' '),
+    subText: null,
+    channel: 'shell_cmd',
+    ongoing: false,
+    importance: 3,
+    actions: [],
+  });
+  return 0;
+}
+
+/** `cmd statusbar expand-notifications|expand-settings|collapse`: the shade. */
+async function statusbar(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  const verb = rest[0];
+  if (verb === 'expand-notifications' || verb === 'expand-settings') {
+    dev.ui.shadeOpen = true;
+  } else if (verb === 'collapse') {
+    dev.ui.shadeOpen = false;
+  } else if (
+    verb !== undefined &&
+    !['help', 'send-disable-flag', 'click-tile', 'add-tile', 'remove-tile'].includes(verb)
+  ) {
+    await ctx.stderr.write(`Unknown command: ${verb}\n`);
+    return 255;
+  }
+  return 0;
+}
+
 /** `cmd SERVICE …`: the binder shell commands, routed to the same built-ins as their wrappers. */
 export const cmd: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
@@ -39,96 +137,14 @@ export const cmd: CommandFn<Device> = async (ctx) => {
       return delegate(wm, 'wm');
     case 'settings':
       return delegate(settings, 'settings');
-    case 'connectivity': {
-      // ConnectivityService got its airplane-mode shell command in Android 11 (API 30).
-      if (rest[0] !== 'airplane-mode' || dev.sdk < 30) {
-        await ctx.stderr.write(`Unknown command: ${rest[0] ?? ''}\n`);
-        return 255;
-      }
-      const v = rest[1];
-      if (v === undefined) {
-        await ctx.stdout.write(dev.settings.flag('airplane_mode_on') ? 'enabled\n' : 'disabled\n');
-        return 0;
-      }
-      if (v !== 'enable' && v !== 'disable') {
-        await ctx.stderr.write(`Unsupported argument: ${v}\n`);
-        return 255;
-      }
-      dev.settings.put('global', 'airplane_mode_on', v === 'enable' ? '1' : '0');
-      return 0;
-    }
-    case 'wifi': {
-      const [verb, value] = rest;
-      if (verb === 'status') {
-        const on = dev.settings.flag('wifi_on') && !dev.settings.flag('airplane_mode_on');
-        await ctx.stdout.write(
-          on
-            ? 'Wifi is enabled\nWifi scanning is always available\n==== Primary ClientModeManager instance ====\nWifi is connected to "AndroidWifi"\n'
-            : 'Wifi is disabled\nWifi scanning is always available\n',
-        );
-        return 0;
-      }
-      if (verb === 'set-wifi-enabled' && (value === 'enabled' || value === 'disabled')) {
-        dev.settings.put('global', 'wifi_on', value === 'enabled' ? '1' : '0');
-        return 0;
-      }
-      await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
-      return 255;
-    }
-    case 'notification': {
-      if (rest[0] !== 'post') {
-        return 0;
-      }
-      let title = '';
-      const words: string[] = [];
-      for (let i = 1; i < rest.length; i++) {
-        const a = rest[i] as string;
-        if (a === '-t' || a === '--title') {
-          title = rest[++i] ?? '';
-        } else if (
-          a === '-S' ||
-          a === '--style' ||
-          a === '-c' ||
-          a === '--content-intent' ||
-          a === '-i' ||
-          a === '-I' ||
-          a === '--icon' ||
-          a === '--large-icon'
-        ) {
-          i++;
-        } else if (!a.startsWith('-')) {
-          words.push(a);
-        }
-      }
-      const [tag = 'shell', ...text] = words;
-      dev.postNotification({
-        pkg: 'com.android.shell',
-        tag,
-        title: title === '' ? tag : title,
-        text: text.join(' '),
-        subText: null,
-        channel: 'shell_cmd',
-        ongoing: false,
-        importance: 3,
-        actions: [],
-      });
-      return 0;
-    }
-    case 'statusbar': {
-      const verb = rest[0];
-      if (verb === 'expand-notifications' || verb === 'expand-settings') {
-        dev.ui.shadeOpen = true;
-      } else if (verb === 'collapse') {
-        dev.ui.shadeOpen = false;
-      } else if (
-        verb !== undefined &&
-        !['help', 'send-disable-flag', 'click-tile', 'add-tile', 'remove-tile'].includes(verb)
-      ) {
-        await ctx.stderr.write(`Unknown command: ${verb}\n`);
-        return 255;
-      }
-      return 0;
-    }
+    case 'connectivity':
+      return connectivity(ctx, dev, rest);
+    case 'wifi':
+      return wifi(ctx, dev, rest);
+    case 'notification':
+      return notification(ctx, dev, rest);
+    case 'statusbar':
+      return statusbar(ctx, dev, rest);
     case 'battery':
       return 0;
     case 'uimode': {
