@@ -186,7 +186,10 @@ function fieldLine(info: PackageInfo, line: string): string | null {
   }
   const eq = line.indexOf('=');
   if (eq > 0) {
-    KEY_FIELDS[line.slice(0, eq)]?.(info, line.slice(eq + 1));
+    const key = line.slice(0, eq);
+    if (Object.hasOwn(KEY_FIELDS, key)) {
+      KEY_FIELDS[key]!(info, line.slice(eq + 1));
+    }
   }
   return null;
 }

@@ -45,8 +45,8 @@ function parseGrepArgs(args: string[]): GrepArgs | string {
         g.maxCount = Number(value ?? args[++i]);
       } else if (name === 'line-buffered' || name === 'color' || name === 'colour') {
         // Output is written line by line anyway.
-      } else if (LONG_FLAGS[name] !== undefined) {
-        g.flags.add(LONG_FLAGS[name]);
+      } else if (Object.hasOwn(LONG_FLAGS, name)) {
+        g.flags.add(LONG_FLAGS[name]!);
       } else {
         return `grep: Unknown option '${name}'\n`;
       }

@@ -262,7 +262,7 @@ function applyShort(a: LogcatArgs, f: string, value: () => string): void {
 
 /** One long option (`--name` or `--name=value`). */
 function applyLong(a: LogcatArgs, long: string, inline: string | null, value: () => string): void {
-  const short = LONG_AS_SHORT[long];
+  const short = Object.hasOwn(LONG_AS_SHORT, long) ? LONG_AS_SHORT[long] : undefined;
   if (short !== undefined) {
     applyShort(a, short, value);
   } else if (long === 'pid') {
