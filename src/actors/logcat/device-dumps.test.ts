@@ -204,4 +204,10 @@ describe('dumpsys package', () => {
       'com.samsung.android.provider.filterprovider',
     );
   });
+
+  it('reads a key named like an object property (__proto__, constructor) as an unknown key', () => {
+    const dump =
+      'Packages:\n  Package [com.example.app] (1a2b3c):\n    __proto__=x\n    constructor=y\n    userId=10123\n';
+    expect(parsePackageDump(dump)).toMatchObject({ package: 'com.example.app', user_id: 10123 });
+  });
 });
