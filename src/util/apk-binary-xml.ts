@@ -183,16 +183,10 @@ function writeLength8(w: ByteWriter, n: number): void {
   w.u8(n & 0xff);
 }
 
-/** Encodes an element tree as Android binary XML. */
-export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}): Uint8Array {
-  const namespaces = options.namespaces ?? [{ prefix: 'android', uri: ANDROID_NS }];
-  // Attribute names that carry a resource id come first, in id order: the resource map covers them.
+/** The attribute names that carry a resource id, in id order: the resource map covers them, first in the pool. */
+function mappedAttributes(root: XmlElement): [string, number][] {
   const withIds = new Map<string, number>();
-  const walk = (el: XmlElement, visit: (e: XmlElement) => void): void => {
-    visit(el);
-    el.children.forEach((c) => walk(c, visit));
-  };
-  walk(root, (el) => {
+  const walk = (el: XmlElement): void => {
     for (const a of el.attributes) {
       const id = resourceIdOf(a);
       if (id !== undefined) {
@@ -203,9 +197,15 @@ export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}
         withIds.set(a.name, id);
       }
     }
-  });
-  const mapped = [...withIds.entries()].sort((x, y) => x[1] - y[1]);
-  const strings: string[] = mapped.map(([name]) => name);
+    el.children.forEach(walk);
+  };
+  walk(root);
+  return [...withIds.entries()].sort((x, y) => x[1] - y[1]);
+}
+
+/** The string pool as it is built: each string once, its index on first use. */
+function stringRefs(first: string[]): { strings: string[]; ref: (s: string) => number } {
+  const strings = [...first];
   const index = new Map<string, number>(strings.map((s, i) => [s, i]));
   const ref = (s: string): number => {
     let i = index.get(s);
@@ -216,11 +216,56 @@ export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}
     }
     return i;
   };
-  for (const ns of namespaces) {
-    ref(ns.prefix);
-    ref(ns.uri);
-  }
+  return { strings, ref };
+}
 
+/** Attributes with resource ids first, in id order, then the rest by name (as aapt writes them). */
+function attributeOrder(a: XmlAttribute, b: XmlAttribute): number {
+  const ia = resourceIdOf(a);
+  const ib = resourceIdOf(b);
+  if (ia !== undefined && ib !== undefined) {
+    return ia - ib;
+  }
+  if (ia !== undefined || ib !== undefined) {
+    return ia !== undefined ? -1 : 1;
+  }
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** One attribute: namespace, name, raw value, then its typed value. */
+function writeAttribute(body: ByteWriter, a: XmlAttribute, ref: (s: string) => number): void {
+  body.u32(a.ns === undefined ? NO_ENTRY : ref(a.ns));
+  body.u32(ref(a.name));
+  let type: number;
+  let data: number;
+  let raw = NO_ENTRY;
+  if (typeof a.value === 'string') {
+    type = ResType.STRING;
+    data = ref(a.value);
+    raw = data;
+  } else if (typeof a.value === 'boolean') {
+    type = ResType.INT_BOOLEAN;
+    data = a.value ? 0xffffffff : 0;
+  } else {
+    if (!Number.isInteger(a.value) || a.value < -0x80000000 || a.value > 0xffffffff) {
+      throw new ApkFormatError(`attribute '${a.name}' value ${a.value} is not a 32-bit integer`);
+    }
+    type = a.type === ResType.INT_HEX ? ResType.INT_HEX : ResType.INT_DEC;
+    data = a.value;
+  }
+  body.u32(raw);
+  body.u16(8);
+  body.u8(0);
+  body.u8(type);
+  body.u32(data);
+}
+
+/** The tree's nodes: namespaces around the elements, each element with its sorted attributes. */
+function writeTree(
+  root: XmlElement,
+  namespaces: readonly { prefix: string; uri: string }[],
+  ref: (s: string) => number,
+): ByteWriter {
   const body = new ByteWriter();
   let line = 1;
   const node = (type: number, size: number, lineNumber: number): void => {
@@ -237,51 +282,15 @@ export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}
   }
   const emit = (el: XmlElement): void => {
     line += 1;
-    const attrs = [...el.attributes].sort((a, b) => {
-      const ia = resourceIdOf(a);
-      const ib = resourceIdOf(b);
-      if (ia !== undefined && ib !== undefined) {
-        return ia - ib;
-      }
-      if (ia !== undefined || ib !== undefined) {
-        return ia !== undefined ? -1 : 1;
-      }
-      return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-    });
+    const attrs = [...el.attributes].sort(attributeOrder);
     node(RES_XML_START_ELEMENT_TYPE, 16 + 20 + 20 * attrs.length, line);
     body.u32(el.ns === undefined ? NO_ENTRY : ref(el.ns));
     body.u32(ref(el.name));
-    body.u16(20);
-    body.u16(20);
-    body.u16(attrs.length);
-    body.u16(0);
-    body.u16(0);
-    body.u16(0);
+    for (const v of [20, 20, attrs.length, 0, 0, 0]) {
+      body.u16(v);
+    }
     for (const a of attrs) {
-      body.u32(a.ns === undefined ? NO_ENTRY : ref(a.ns));
-      body.u32(ref(a.name));
-      let type: number;
-      let data: number;
-      let raw = NO_ENTRY;
-      if (typeof a.value === 'string') {
-        type = ResType.STRING;
-        data = ref(a.value);
-        raw = data;
-      } else if (typeof a.value === 'boolean') {
-        type = ResType.INT_BOOLEAN;
-        data = a.value ? 0xffffffff : 0;
-      } else {
-        if (!Number.isInteger(a.value) || a.value < -0x80000000 || a.value > 0xffffffff) {
-          throw new ApkFormatError(`attribute '${a.name}' value ${a.value} is not a 32-bit integer`);
-        }
-        type = a.type === ResType.INT_HEX ? ResType.INT_HEX : ResType.INT_DEC;
-        data = a.value;
-      }
-      body.u32(raw);
-      body.u16(8);
-      body.u8(0);
-      body.u8(type);
-      body.u32(data);
+      writeAttribute(body, a, ref);
     }
     el.children.forEach(emit);
     node(RES_XML_END_ELEMENT_TYPE, 24, line);
@@ -294,7 +303,19 @@ export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}
     body.u32(ref(ns.prefix));
     body.u32(ref(ns.uri));
   }
+  return body;
+}
 
+/** Encodes an element tree as Android binary XML. */
+export function encodeBinaryXml(root: XmlElement, options: BinaryXmlOptions = {}): Uint8Array {
+  const namespaces = options.namespaces ?? [{ prefix: 'android', uri: ANDROID_NS }];
+  const mapped = mappedAttributes(root);
+  const { strings, ref } = stringRefs(mapped.map(([name]) => name));
+  for (const ns of namespaces) {
+    ref(ns.prefix);
+    ref(ns.uri);
+  }
+  const body = writeTree(root, namespaces, ref);
   const pool = encodeStringPool(strings, options.encoding === 'utf8');
   const out = new ByteWriter();
   out.u16(RES_XML_TYPE);
