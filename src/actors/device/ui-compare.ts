@@ -109,6 +109,93 @@ function multisetMinus(a: string[], b: string[]): string[] {
   return out;
 }
 
+/** Nodes with nothing of their own to tell them apart (anonymous clickable containers) are paired by position only. */
+const named = (n: UiNode): boolean => n.text !== '' || n.content_desc !== '' || n.resource_id !== '';
+const identity = (t: UiTree, n: UiNode): string =>
+  `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.text}\u0001${n.content_desc}`;
+const position = (t: UiTree, n: UiNode): string =>
+  `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.tree_path}`;
+
+function sameBounds(n: UiNode, m: UiNode): boolean {
+  const [x, y] = [n.bounds, m.bounds];
+  return x.left === y.left && x.top === y.top && x.right === y.right && x.bottom === y.bottom;
+}
+
+/** How the nodes of two captures pair up: changed, moved, and those left on either side. */
+interface Pairing {
+  changed: DiffChange[];
+  moved: number;
+  appeared: UiNode[];
+  disappeared: UiNode[];
+}
+
+/** Pairs named nodes by identity (in order), then the rest by position in the tree. */
+function pairNodes(before: UiTree, after: UiTree, a: UiNode[], b: UiNode[]): Pairing {
+  const queues = new Map<string, UiNode[]>();
+  for (const n of b.filter(named)) {
+    const k = identity(after, n);
+    const q = queues.get(k);
+    if (q) {
+      q.push(n);
+    } else {
+      queues.set(k, [n]);
+    }
+  }
+  const changed: DiffChange[] = [];
+  let moved = 0;
+  const matchedAfter = new Set<number>();
+  const pair = (n: UiNode, m: UiNode): boolean => {
+    matchedAfter.add(m.id);
+    const changes = fieldChanges(n, m);
+    if (changes.length > 0) {
+      changed.push({ ...element(after, m), before_path: n.tree_path, changes });
+    }
+    return changes.length > 0;
+  };
+  const leftBefore: UiNode[] = [];
+  for (const n of a) {
+    const m = named(n) ? queues.get(identity(before, n))?.shift() : undefined;
+    if (m === undefined) {
+      leftBefore.push(n);
+    } else if (!pair(n, m) && !sameBounds(n, m)) {
+      moved++;
+    }
+  }
+  const byPosition = new Map<string, UiNode>();
+  for (const n of b) {
+    if (!matchedAfter.has(n.id)) {
+      byPosition.set(position(after, n), n);
+    }
+  }
+  const disappeared: UiNode[] = [];
+  for (const n of leftBefore) {
+    const key = position(before, n);
+    const m = byPosition.get(key);
+    if (m === undefined) {
+      disappeared.push(n);
+    } else {
+      byPosition.delete(key);
+      pair(n, m);
+    }
+  }
+  return { changed, moved, appeared: b.filter((n) => !matchedAfter.has(n.id)), disappeared };
+}
+
+/** The summary line: same screen or not, the counts, and the windows that came and went. */
+function summaryOf(same: boolean, counts: UiComparison['counts'], windows: UiComparison['windows']): string {
+  const parts = [
+    `${counts.appeared} appeared`,
+    `${counts.disappeared} disappeared`,
+    `${counts.changed} changed`,
+    `${counts.moved} moved`,
+  ];
+  const windowNote = [
+    ...windows.appeared.map((w) => `+${w}`),
+    ...windows.disappeared.map((w) => `-${w}`),
+  ].join(', ');
+  return `${same ? 'same screen' : 'screen changed'}: ${parts.join(', ')}${windowNote ? `; windows ${windowNote}` : ''}`;
+}
+
 /** Compares two captures of the same device (see the module comment for the rules). */
 export function compareStates(
   before: UiTree,
@@ -123,79 +210,16 @@ export function compareStates(
   const afterHash = screenHash(after);
   const a = before.nodes.filter((n) => meaningful(before, n));
   const b = after.nodes.filter((n) => meaningful(after, n));
-
-  // Nodes with nothing of their own to tell them apart (anonymous clickable containers) are paired
-  // by position only, so they are never matched with an unrelated container elsewhere.
-  const named = (n: UiNode): boolean => n.text !== '' || n.content_desc !== '' || n.resource_id !== '';
-  const identity = (t: UiTree, n: UiNode): string =>
-    `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.text}\u0001${n.content_desc}`;
-  const queues = new Map<string, UiNode[]>();
-  for (const n of b.filter(named)) {
-    const k = identity(after, n);
-    const q = queues.get(k);
-    if (q) {
-      q.push(n);
-    } else {
-      queues.set(k, [n]);
-    }
-  }
-  const changed: DiffChange[] = [];
-  let moved = 0;
-  const matchedAfter = new Set<number>();
-  const leftBefore: UiNode[] = [];
-  for (const n of a) {
-    const m = named(n) ? queues.get(identity(before, n))?.shift() : undefined;
-    if (m === undefined) {
-      leftBefore.push(n);
-      continue;
-    }
-    matchedAfter.add(m.id);
-    const changes = fieldChanges(n, m);
-    if (changes.length > 0) {
-      changed.push({ ...element(after, m), before_path: n.tree_path, changes });
-    } else if (
-      n.bounds.left !== m.bounds.left ||
-      n.bounds.top !== m.bounds.top ||
-      n.bounds.right !== m.bounds.right ||
-      n.bounds.bottom !== m.bounds.bottom
-    ) {
-      moved++;
-    }
-  }
-
-  const position = (t: UiTree, n: UiNode): string =>
-    `${pkgOf(t, n)}\u0001${n.class}\u0001${n.resource_id}\u0001${n.tree_path}`;
-  const byPosition = new Map<string, UiNode>();
-  for (const n of b) {
-    if (!matchedAfter.has(n.id)) {
-      byPosition.set(position(after, n), n);
-    }
-  }
-  const disappearedNodes: UiNode[] = [];
-  for (const n of leftBefore) {
-    const key = position(before, n);
-    const m = byPosition.get(key);
-    if (m === undefined) {
-      disappearedNodes.push(n);
-      continue;
-    }
-    byPosition.delete(key);
-    matchedAfter.add(m.id);
-    const changes = fieldChanges(n, m);
-    if (changes.length > 0) {
-      changed.push({ ...element(after, m), before_path: n.tree_path, changes });
-    }
-  }
-  const appearedNodes = b.filter((n) => !matchedAfter.has(n.id));
+  const { changed, moved, appeared, disappeared } = pairNodes(before, after, a, b);
 
   const changedOut = changed.slice(0, budget);
   // What is left goes to appearances, keeping up to a third for disappearances when there are any.
   const room = budget - changedOut.length;
-  let goneRoom = Math.min(disappearedNodes.length, Math.floor(room / 3));
-  const newRoom = Math.min(appearedNodes.length, room - goneRoom);
-  goneRoom = Math.min(disappearedNodes.length, room - newRoom);
-  const appearedOut = appearedNodes.slice(0, newRoom).map((n) => element(after, n));
-  const disappearedOut = disappearedNodes.slice(0, goneRoom).map((n) => element(before, n));
+  let goneRoom = Math.min(disappeared.length, Math.floor(room / 3));
+  const newRoom = Math.min(appeared.length, room - goneRoom);
+  goneRoom = Math.min(disappeared.length, room - newRoom);
+  const appearedOut = appeared.slice(0, newRoom).map((n) => element(after, n));
+  const disappearedOut = disappeared.slice(0, goneRoom).map((n) => element(before, n));
 
   const beforeWindows = windowNames(before);
   const afterWindows = windowNames(after);
@@ -204,28 +228,17 @@ export function compareStates(
     disappeared: multisetMinus(beforeWindows, afterWindows),
   };
   const counts = {
-    appeared: appearedNodes.length,
-    disappeared: disappearedNodes.length,
+    appeared: appeared.length,
+    disappeared: disappeared.length,
     changed: changed.length,
     moved,
   };
   const same = beforeHash === afterHash;
-  const parts = [
-    `${counts.appeared} appeared`,
-    `${counts.disappeared} disappeared`,
-    `${counts.changed} changed`,
-    `${counts.moved} moved`,
-  ];
-  const windowNote = [
-    ...windows.appeared.map((w) => `+${w}`),
-    ...windows.disappeared.map((w) => `-${w}`),
-  ].join(', ');
-  const summary = `${same ? 'same screen' : 'screen changed'}: ${parts.join(', ')}${windowNote ? `; windows ${windowNote}` : ''}`;
   return {
     same_screen: same,
     before_hash: beforeHash,
     after_hash: afterHash,
-    summary,
+    summary: summaryOf(same, counts, windows),
     windows,
     counts,
     changed: changedOut,
