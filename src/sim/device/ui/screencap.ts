@@ -33,87 +33,123 @@ export interface ScreenDecor {
   overlay?: ViewNode;
 }
 
+type Dp = (v: number) => number;
+
+/** A text view (or a leaf's description): a launcher icon with its label, else the text. */
+function drawLabel(parts: string[], n: ViewNode, dp: Dp, size: number, inToolbar: boolean): void {
+  const [l, t, r, b] = n.bounds;
+  const bw = r - l;
+  const cy = t + (b - t) / 2;
+  const label = n.text !== '' ? n.text : n.desc;
+  if (n.pkg.includes('launcher') && (n.flags & F.CLICKABLE) !== 0) {
+    const radius = Math.min(bw, b - t) * 0.25;
+    const icon = textEl(
+      l + bw / 2,
+      t + radius + dp(8),
+      Math.round(radius),
+      '#FFFFFF',
+      label.charAt(0).toUpperCase(),
+      'middle',
+    );
+    parts.push(
+      `<circle cx="${l + bw / 2}" cy="${t + radius + dp(8)}" r="${radius}" fill="${PRIMARY}"/>`,
+      icon,
+    );
+    parts.push(textEl(l + bw / 2, b - dp(14), dp(12), ON_SURFACE, label, 'middle'));
+    return;
+  }
+  parts.push(textEl(l + dp(16), cy, size, inToolbar ? '#FFFFFF' : ON_SURFACE, label));
+  if ((n.flags & F.CLICKABLE) !== 0 && n.id.endsWith(':id/item_title')) {
+    parts.push(`<rect x="${l}" y="${b - 1}" width="${bw}" height="1" fill="#E7E0EC"/>`);
+  }
+}
+
+/** One view of `tree` as Material-ish shapes: toolbar, button, image button, field, checkbox, web view, text. */
+function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp): void {
+  const [l, t, r, b] = n.bounds;
+  const bw = r - l;
+  const bh = b - t;
+  if (bw <= 0 || bh <= 0) {
+    return;
+  }
+  const size = Math.max(8, Math.min(Math.round(bh * 0.42), dp(16)));
+  const cy = t + bh / 2;
+  if (n.id.endsWith(':id/toolbar')) {
+    parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="${PRIMARY}"/>`);
+    return;
+  }
+  const inToolbar = tree !== n && isInside(tree, n, (p) => p.id.endsWith(':id/toolbar'));
+  const cls = n.cls;
+  const focused = (n.flags & F.FOCUSED) !== 0;
+  if (/Button$/.test(cls) && !/ImageButton$/.test(cls) && !/RadioButton$/.test(cls)) {
+    const fill = (n.flags & F.ENABLED) !== 0 ? PRIMARY : '#C9C5CA';
+    parts.push(
+      `<rect x="${l}" y="${t}" width="${bw}" height="${bh}" rx="${Math.round(bh / 2)}" fill="${fill}"/>`,
+    );
+    parts.push(textEl(l + bw / 2, cy, size, '#FFFFFF', n.text, 'middle'));
+  } else if (/ImageButton$/.test(cls)) {
+    const glyph = n.desc === 'Navigate up' ? '\u2190' : '\u25CF';
+    parts.push(
+      textEl(l + bw / 2, cy, Math.round(bh * 0.5), inToolbar ? '#FFFFFF' : ON_SURFACE, glyph, 'middle'),
+    );
+  } else if ((n.flags & F.EDITABLE) !== 0) {
+    parts.push(
+      `<rect x="${l + 1}" y="${t + 1}" width="${bw - 2}" height="${bh - 2}" rx="${dp(4)}" fill="#FFFFFF" stroke="${focused ? PRIMARY : OUTLINE}" stroke-width="${focused ? 4 : 2}"/>`,
+    );
+    parts.push(textEl(l + dp(16), cy, size, ON_SURFACE, n.text));
+  } else if ((n.flags & F.CHECKABLE) !== 0) {
+    const box = Math.min(bh - 4, dp(20));
+    const fill = (n.flags & F.CHECKED) !== 0 ? PRIMARY : '#FFFFFF';
+    parts.push(
+      `<rect x="${l}" y="${cy - box / 2}" width="${box}" height="${box}" rx="${dp(2)}" fill="${fill}" stroke="${OUTLINE}" stroke-width="2"/>`,
+    );
+    parts.push(textEl(l + box + dp(16), cy, size, ON_SURFACE, n.text));
+  } else if (/WebView$/.test(cls)) {
+    parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="#F3F0F4"/>`);
+    parts.push(textEl(l + bw / 2, t + dp(48), size, OUTLINE, n.text, 'middle'));
+  } else if (n.text !== '' || (n.desc !== '' && n.children.length === 0)) {
+    drawLabel(parts, n, dp, size, inToolbar);
+  }
+}
+
+/** The soft keyboard above the nav bar: three rows of keys and a space bar. */
+function drawKeyboard(parts: string[], w: number, h: number, dp: Dp): void {
+  const kh = Math.round(h * 0.36);
+  const top = h - dp(48) - kh;
+  parts.push(`<rect x="0" y="${top}" width="${w}" height="${kh}" fill="#E8EAED"/>`);
+  const rows = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+  const keyH = Math.floor(kh / 4.6);
+  rows.forEach((row, ri) => {
+    const keyW = Math.floor(w / 10);
+    const offset = Math.floor((w - keyW * row.length) / 2);
+    for (let i = 0; i < row.length; i++) {
+      const x = offset + i * keyW;
+      const y = top + dp(8) + ri * (keyH + dp(6));
+      parts.push(
+        `<rect x="${x + 3}" y="${y}" width="${keyW - 6}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
+      );
+      parts.push(
+        textEl(x + keyW / 2, y + keyH / 2, Math.round(keyH * 0.45), ON_SURFACE, row.charAt(i), 'middle'),
+      );
+    }
+  });
+  const y = top + dp(8) + 3 * (keyH + dp(6));
+  parts.push(
+    `<rect x="${Math.round(w * 0.25)}" y="${y}" width="${Math.round(w * 0.5)}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
+  );
+}
+
 /** An SVG picture of the screen: status bar, the view tree as boxes and text, nav bar, keyboard. */
 export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
   const { width: w, height: h } = decor;
-  const dp = (v: number): number => Math.round((v * decor.density) / 160);
+  const dp: Dp = (v) => Math.round((v * decor.density) / 160);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
     `<rect width="${w}" height="${h}" fill="#FFFBFE"/>`,
   ];
   const drawTree = (tree: ViewNode): void => {
     for (const n of walk(tree)) {
-      const [l, t, r, b] = n.bounds;
-      const bw = r - l;
-      const bh = b - t;
-      if (bw <= 0 || bh <= 0) {
-        continue;
-      }
-      const size = Math.max(8, Math.min(Math.round(bh * 0.42), dp(16)));
-      const cy = t + bh / 2;
-      if (n.id.endsWith(':id/toolbar')) {
-        parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="${PRIMARY}"/>`);
-        continue;
-      }
-      const inToolbar = tree !== n && isInside(tree, n, (p) => p.id.endsWith(':id/toolbar'));
-      const cls = n.cls;
-      if (/Button$/.test(cls) && !/ImageButton$/.test(cls) && !/RadioButton$/.test(cls)) {
-        parts.push(
-          `<rect x="${l}" y="${t}" width="${bw}" height="${bh}" rx="${Math.round(bh / 2)}" fill="${(n.flags & F.ENABLED) !== 0 ? PRIMARY : '#C9C5CA'}"/>`,
-        );
-        parts.push(textEl(l + bw / 2, cy, size, '#FFFFFF', n.text, 'middle'));
-      } else if (/ImageButton$/.test(cls)) {
-        parts.push(
-          textEl(
-            l + bw / 2,
-            cy,
-            Math.round(bh * 0.5),
-            inToolbar ? '#FFFFFF' : ON_SURFACE,
-            n.desc === 'Navigate up' ? '\u2190' : '\u25CF',
-            'middle',
-          ),
-        );
-      } else if ((n.flags & F.EDITABLE) !== 0) {
-        const stroke = (n.flags & F.FOCUSED) !== 0 ? PRIMARY : OUTLINE;
-        parts.push(
-          `<rect x="${l + 1}" y="${t + 1}" width="${bw - 2}" height="${bh - 2}" rx="${dp(4)}" fill="#FFFFFF" stroke="${stroke}" stroke-width="${(n.flags & F.FOCUSED) !== 0 ? 4 : 2}"/>`,
-        );
-        parts.push(textEl(l + dp(16), cy, size, ON_SURFACE, n.text));
-      } else if ((n.flags & F.CHECKABLE) !== 0) {
-        const box = Math.min(bh - 4, dp(20));
-        const checked = (n.flags & F.CHECKED) !== 0;
-        parts.push(
-          `<rect x="${l}" y="${cy - box / 2}" width="${box}" height="${box}" rx="${dp(2)}" fill="${checked ? PRIMARY : '#FFFFFF'}" stroke="${OUTLINE}" stroke-width="2"/>`,
-        );
-        parts.push(textEl(l + box + dp(16), cy, size, ON_SURFACE, n.text));
-      } else if (/WebView$/.test(cls)) {
-        parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="#F3F0F4"/>`);
-        parts.push(textEl(l + bw / 2, t + dp(48), size, OUTLINE, n.text, 'middle'));
-      } else if (n.text !== '' || (n.desc !== '' && n.children.length === 0)) {
-        const label = n.text !== '' ? n.text : n.desc;
-        if (n.pkg.includes('launcher') && (n.flags & F.CLICKABLE) !== 0) {
-          const radius = Math.min(bw, bh) * 0.25;
-          parts.push(
-            `<circle cx="${l + bw / 2}" cy="${t + radius + dp(8)}" r="${radius}" fill="${PRIMARY}"/>`,
-          );
-          parts.push(
-            textEl(
-              l + bw / 2,
-              t + radius + dp(8),
-              Math.round(radius),
-              '#FFFFFF',
-              label.charAt(0).toUpperCase(),
-              'middle',
-            ),
-          );
-          parts.push(textEl(l + bw / 2, b - dp(14), dp(12), ON_SURFACE, label, 'middle'));
-        } else {
-          parts.push(textEl(l + dp(16), cy, size, inToolbar ? '#FFFFFF' : ON_SURFACE, label));
-          if ((n.flags & F.CLICKABLE) !== 0 && n.id.endsWith(':id/item_title')) {
-            parts.push(`<rect x="${l}" y="${b - 1}" width="${bw}" height="1" fill="#E7E0EC"/>`);
-          }
-        }
-      }
+      drawView(parts, tree, n, dp);
     }
   };
   drawTree(root);
@@ -127,29 +163,7 @@ export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
   parts.push(`<rect width="${w}" height="${statusH}" fill="#E8DEF8"/>`);
   parts.push(textEl(dp(16), statusH / 2, dp(14), ON_SURFACE, decor.clock));
   if (decor.imeShown) {
-    const kh = Math.round(h * 0.36);
-    const top = h - dp(48) - kh;
-    parts.push(`<rect x="0" y="${top}" width="${w}" height="${kh}" fill="#E8EAED"/>`);
-    const rows = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
-    const keyH = Math.floor(kh / 4.6);
-    rows.forEach((row, ri) => {
-      const keyW = Math.floor(w / 10);
-      const offset = Math.floor((w - keyW * row.length) / 2);
-      for (let i = 0; i < row.length; i++) {
-        const x = offset + i * keyW;
-        const y = top + dp(8) + ri * (keyH + dp(6));
-        parts.push(
-          `<rect x="${x + 3}" y="${y}" width="${keyW - 6}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
-        );
-        parts.push(
-          textEl(x + keyW / 2, y + keyH / 2, Math.round(keyH * 0.45), ON_SURFACE, row.charAt(i), 'middle'),
-        );
-      }
-    });
-    const y = top + dp(8) + 3 * (keyH + dp(6));
-    parts.push(
-      `<rect x="${Math.round(w * 0.25)}" y="${y}" width="${Math.round(w * 0.5)}" height="${keyH}" rx="${dp(6)}" fill="#FFFFFF"/>`,
-    );
+    drawKeyboard(parts, w, h, dp);
   }
   parts.push(`<rect y="${h - dp(48)}" width="${w}" height="${dp(48)}" fill="#F3EDF7"/>`);
   parts.push(
