@@ -80,6 +80,90 @@ export function printfEscapes(s: string): { text: string; stop: boolean } {
   return { text: out, stop: false };
 }
 
+/** A conversion's flags, width and precision as the format gave them. */
+interface Spec {
+  flags: string;
+  width: number | undefined;
+  prec: number | undefined;
+}
+
+/** %d %i %u %x %X %o: the integer with its sign, precision, `#` prefix and zero padding. */
+function integer(conv: string, arg: string | undefined, spec: Spec, errors: string[]): string {
+  const { flags, width, prec } = spec;
+  const n = parseNumber(arg, errors);
+  const radix = conv === 'x' || conv === 'X' ? 16 : conv === 'o' ? 8 : 10;
+  let digits = Math.abs(Math.trunc(n)).toString(radix);
+  if (conv === 'X') {
+    digits = digits.toUpperCase();
+  }
+  if (prec !== undefined) {
+    digits = digits.padStart(prec, '0');
+  }
+  if (flags.includes('#') && n !== 0 && radix !== 10) {
+    digits = (radix === 16 ? (conv === 'X' ? '0X' : '0x') : '0') + digits;
+  }
+  const sign = n < 0 ? '-' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
+  if (flags.includes('0') && !flags.includes('-') && width !== undefined && prec === undefined) {
+    return sign + digits.padStart(width - sign.length, '0');
+  }
+  return sign + digits;
+}
+
+/** %f %e %g (and upper case): the number at its precision (6 by default). */
+function floating(conv: string, arg: string | undefined, spec: Spec): string {
+  const n = Number.parseFloat(arg ?? '0');
+  const value = Number.isNaN(n) ? 0 : n;
+  const p = spec.prec ?? 6;
+  let body =
+    conv === 'f' || conv === 'F'
+      ? value.toFixed(p)
+      : conv === 'e' || conv === 'E'
+        ? value.toExponential(p)
+        : String(Number(value.toPrecision(p === 0 ? 1 : p)));
+  if (conv === 'E' || conv === 'G') {
+    body = body.toUpperCase();
+  }
+  return spec.flags.includes('+') && value >= 0 ? '+' + body : body;
+}
+
+/** One conversion's text before padding; `stop` when a %b argument held `\c`. */
+function convert(
+  conv: string,
+  arg: string | undefined,
+  spec: Spec,
+  errors: string[],
+): { body: string; stop: boolean } {
+  switch (conv) {
+    case 's': {
+      const body = arg ?? '';
+      return { body: spec.prec !== undefined ? body.slice(0, spec.prec) : body, stop: false };
+    }
+    case 'b': {
+      const piece = echoEscapes(arg ?? '');
+      return { body: piece.text, stop: piece.stop };
+    }
+    case 'c':
+      return { body: (arg ?? '').charAt(0), stop: false };
+    case 'd':
+    case 'i':
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+      return { body: integer(conv, arg, spec, errors), stop: false };
+    case 'f':
+    case 'F':
+    case 'e':
+    case 'E':
+    case 'g':
+    case 'G':
+      return { body: floating(conv, arg, spec), stop: false };
+    default:
+      errors.push(`printf: %${conv}: invalid conversion`);
+      return { body: '', stop: false };
+  }
+}
+
 /** `printf FORMAT ARGS…`: the format is reused until every argument is consumed. */
 export function formatPrintf(format: string, args: string[]): { text: string; errors: string[] } {
   const errors: string[] = [];
@@ -100,12 +184,7 @@ export function formatPrintf(format: string, args: string[]): { text: string; er
         i = end;
         continue;
       }
-      if (c !== '%') {
-        text += c;
-        i++;
-        continue;
-      }
-      const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/.exec(format.slice(i));
+      const m = c === '%' ? /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([a-zA-Z%])/.exec(format.slice(i)) : null;
       if (m === null) {
         text += c;
         i++;
@@ -122,76 +201,9 @@ export function formatPrintf(format: string, args: string[]): { text: string; er
         text += '%';
         continue;
       }
-      const arg = next();
-      let body: string;
-      switch (conv) {
-        case 's':
-          body = arg ?? '';
-          if (prec !== undefined) {
-            body = body.slice(0, prec);
-          }
-          break;
-        case 'b': {
-          const piece = echoEscapes(arg ?? '');
-          body = piece.text;
-          stop = piece.stop;
-          break;
-        }
-        case 'c':
-          body = (arg ?? '').charAt(0);
-          break;
-        case 'd':
-        case 'i':
-        case 'u':
-        case 'x':
-        case 'X':
-        case 'o': {
-          const n = parseNumber(arg, errors);
-          const radix = conv === 'x' || conv === 'X' ? 16 : conv === 'o' ? 8 : 10;
-          let digits = Math.abs(Math.trunc(n)).toString(radix);
-          if (conv === 'X') {
-            digits = digits.toUpperCase();
-          }
-          if (prec !== undefined) {
-            digits = digits.padStart(prec, '0');
-          }
-          if (flags.includes('#') && n !== 0 && radix !== 10) {
-            digits = (radix === 16 ? (conv === 'X' ? '0X' : '0x') : '0') + digits;
-          }
-          const sign = n < 0 ? '-' : flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
-          body = sign + digits;
-          if (flags.includes('0') && !flags.includes('-') && width !== undefined && prec === undefined) {
-            body = sign + digits.padStart(width - sign.length, '0');
-          }
-          break;
-        }
-        case 'f':
-        case 'F':
-        case 'e':
-        case 'E':
-        case 'g':
-        case 'G': {
-          const n = Number.parseFloat(arg ?? '0');
-          const value = Number.isNaN(n) ? 0 : n;
-          const p = prec ?? 6;
-          body =
-            conv === 'f' || conv === 'F'
-              ? value.toFixed(p)
-              : conv === 'e' || conv === 'E'
-                ? value.toExponential(p)
-                : String(Number(value.toPrecision(p === 0 ? 1 : p)));
-          if (conv === 'E' || conv === 'G') {
-            body = body.toUpperCase();
-          }
-          if (flags.includes('+') && value >= 0) {
-            body = '+' + body;
-          }
-          break;
-        }
-        default:
-          errors.push(`printf: %${conv}: invalid conversion`);
-          body = '';
-      }
+      const converted = convert(conv, next(), { flags, width, prec }, errors);
+      stop = converted.stop;
+      let body = converted.body;
       if (width !== undefined && body.length < width) {
         body = flags.includes('-')
           ? body.padEnd(width)
