@@ -4,7 +4,7 @@ import { buildTools } from './tools/build.js';
 import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
 import { projectTools } from './tools/project.js';
-import { uiTools } from './tools/ui.js';
+import { uiTools } from './tools/ui-read.js';
 import { waitForLog } from './tools/logcat-wait.js';
 import { notificationTools } from './tools/extras-notifications.js';
 import { deviceFileTools } from './tools/extras-files.js';
