@@ -1,4 +1,4 @@
-import { requireBroadcastScope, requirePackageInScope } from './package-scope.js';
+import { requireBroadcastScope, requirePackageInScope } from './apps/package-scope.js';
 import os from 'node:os';
 import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import { BusError } from '../../bus/errors.js';
@@ -9,27 +9,33 @@ import { withAdbErrors } from '../adb-errors.js';
 import { DEFAULT_GROUPS } from '../kinds.js';
 import { createPool, type TaskPool } from '../pool.js';
 import { adbClient } from '../adb-instance.js';
-import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './device-files.js';
-import { listApps, listWindows, readLocation } from './device-extras.js';
-import { setEmulatorLocation } from './emulator-geo.js';
-import { changePermission, stopApp } from './app-control.js';
-import { installApk } from './app-install.js';
-import { launchApp, restartApp } from './app-launch.js';
+import { listDeviceFiles, pullDeviceFile, pushDeviceFile } from './extras/device-files.js';
+import { listApps, listWindows, readLocation } from './extras/device-extras.js';
+import { setEmulatorLocation } from './extras/emulator-geo.js';
+import { changePermission, stopApp } from './apps/app-control.js';
+import { installApk } from './apps/app-install.js';
+import { launchApp, restartApp } from './apps/app-launch.js';
 import { deviceShell } from './device-shell.js';
-import { setNetworkState } from './network-state.js';
-import { setOrientation } from './orientation.js';
-import { sendIntent } from './intent-command.js';
-import { actOnNotification, listNotifications } from './notification-actions.js';
+import { setNetworkState } from './extras/network-state.js';
+import { setOrientation } from './extras/orientation.js';
+import { sendIntent } from './apps/intent-command.js';
+import { actOnNotification, listNotifications } from './extras/notification-actions.js';
 import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
-import type { ScreenshotResults, ScreenshotTask } from './screenshot-task.js';
-import { captureUi, isNeverIdle, NEVER_IDLE_MEMORY_MS, neverIdleError, screenFacts } from './ui-capture.js';
-import type { Capture } from './ui-capture.js';
-import { compareStates } from './ui-compare.js';
-import { formatHierarchy } from './ui-format.js';
-import { findParent, interactiveRows, nodeAt, toElement } from './ui-query.js';
-import { performInput } from './ui-actions.js';
-import { matchesOf, waitOnScreen } from './ui-waits.js';
-import type { UiResult } from './ui-types.js';
+import type { ScreenshotResults, ScreenshotTask } from './screenshot/screenshot-task.js';
+import {
+  captureUi,
+  isNeverIdle,
+  NEVER_IDLE_MEMORY_MS,
+  neverIdleError,
+  screenFacts,
+} from './ui/ui-capture.js';
+import type { Capture } from './ui/ui-capture.js';
+import { compareStates } from './ui/ui-compare.js';
+import { formatHierarchy } from './ui/ui-format.js';
+import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
+import { performInput } from './ui/ui-actions.js';
+import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
+import type { UiResult } from './ui/ui-types.js';
 
 interface DeviceState {
   serial: string;
@@ -47,7 +53,7 @@ let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
  */
 function screenshots(): TaskPool<ScreenshotTask, ScreenshotResults> {
   imagePool ??= createPool<ScreenshotTask, ScreenshotResults>({
-    module: new URL('./screenshot-task.js', import.meta.url),
+    module: new URL('./screenshot/screenshot-task.js', import.meta.url),
     name: 'screenshots',
     maxThreads: Math.min(4, Math.max(1, Math.floor(os.availableParallelism() / DEFAULT_GROUPS.devices!))),
     idleTimeoutMs: 60_000,

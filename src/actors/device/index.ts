@@ -17,10 +17,10 @@ export type {
   UiTree,
   UiWindow,
   UiWindowKind,
-} from './ui-types.js';
+} from './ui/ui-types.js';
 
-export { decodeDumpBytes } from './ui-dump-decode.js';
-export { sanitizeUiXml, type SanitizedXml } from './ui-xml-sanitize.js';
+export { decodeDumpBytes } from './ui/ui-dump-decode.js';
+export { sanitizeUiXml, type SanitizedXml } from './ui/ui-xml-sanitize.js';
 export {
   DEFAULT_NODE_LIMIT,
   MAX_NODE_LIMIT,
@@ -28,8 +28,8 @@ export {
   parseBounds,
   parseUiDump,
   type ParseOptions,
-} from './ui-parse.js';
-export { normalizeVolatileText, screenHash } from './ui-screen-hash.js';
+} from './ui/ui-parse.js';
+export { normalizeVolatileText, screenHash } from './ui/ui-screen-hash.js';
 export {
   DEFAULT_FIND_RESULTS,
   DEFAULT_ROWS,
@@ -51,7 +51,7 @@ export {
   type UiElement,
   type UiRow,
   type UiRowsResult,
-} from './ui-query.js';
+} from './ui/ui-query.js';
 export {
   DEFAULT_COMPARE_LIMIT,
   MAX_COMPARE_LIMIT,
@@ -59,7 +59,7 @@ export {
   type DiffChange,
   type DiffElement,
   type UiComparison,
-} from './ui-compare.js';
+} from './ui/ui-compare.js';
 export {
   DEFAULT_HIERARCHY_ROWS,
   MAX_HIERARCHY_CHARS,
@@ -69,9 +69,9 @@ export {
   type FormattedHierarchy,
   type HierarchyOptions,
   type HierarchyRow,
-} from './ui-format.js';
-export { detectOverlays, type UiOverlays, type UiWindowSummary } from './ui-overlays.js';
-export { inferWindowKind, isImePackage, isSystemPackage } from './ui-windows.js';
+} from './ui/ui-format.js';
+export { detectOverlays, type UiOverlays, type UiWindowSummary } from './ui/ui-overlays.js';
+export { inferWindowKind, isImePackage, isSystemPackage } from './ui/ui-windows.js';
 export {
   DEFAULT_SWIPE_MS,
   KEYS_PER_COMMAND,
@@ -91,7 +91,7 @@ export {
   typeTextArgs,
   unicodeTextArgs,
   type Argv,
-} from './ui-input.js';
+} from './ui/ui-input.js';
 export {
   DEFAULT_MAX_DIMENSION,
   MAX_MAX_DIMENSION,
@@ -105,12 +105,12 @@ export {
   type ScaledScreenshot,
   type ScreenshotMeta,
   type ScreenshotOptions,
-} from './screenshot-scale.js';
+} from './screenshot/screenshot-scale.js';
 export {
   ANNOTATION_COLORS,
   annotateScreenshot,
   type AnnotatedScreenshot,
   type AnnotationLegendEntry,
   type AnnotationRow,
-} from './screenshot-annotate.js';
-export { areaAverage } from './area-average.js';
+} from './screenshot/screenshot-annotate.js';
+export { areaAverage } from './screenshot/area-average.js';

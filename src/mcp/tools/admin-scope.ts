@@ -10,7 +10,7 @@ export const allowForeignPackage = z
 
 /**
  * What a package-scoped call may act on, for the device actor to check before any device command
- * (src/actors/device/package-scope.ts): the session's project, or any package when the call passes
+ * (src/actors/device/apps/package-scope.ts): the session's project, or any package when the call passes
  * allow_foreign_package: true.
  */
 export function packageScope(ctx: ToolContext, allowForeign: boolean): PackageScopeArg {

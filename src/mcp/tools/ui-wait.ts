@@ -5,14 +5,7 @@ import { uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
-import {
-  criteria,
-  describeQuery,
-  elementLine,
-  queryOf,
-  screenOf,
-  screenOutput,
-} from './ui-shared.js';
+import { criteria, describeQuery, elementLine, queryOf, screenOf, screenOutput } from './ui-shared.js';
 
 const waitOutput = screenOutput.extend({
   satisfied: z.boolean(),

@@ -1,0 +1,59 @@
+/**
+ * `stop_app` and the runtime permissions on the device: `am force-stop`, `pm grant` / `pm revoke`,
+ * each answer checked (the package manager prints its refusals with exit status 0 on some versions).
+ */
+import { READS, readCommand } from '../../../adb/device-reads.js';
+import { sh } from '../../../adb/shell-command.js';
+import { BusError } from '../../../bus/errors.js';
+import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
+import type { HandlerContext } from '../../actor.js';
+import { pmFailure } from './am-start.js';
+import { isRunning } from './app-launch.js';
+import { deviceShell, outputOf } from '../device-shell.js';
+
+/** `app.stop`: force-stops the package; publishes `app.stopped` when it is installed. */
+export async function stopApp(
+  serial: string,
+  p: PayloadOf<'app.stop'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'app.stop'>> {
+  const shell = deviceShell(serial, ctx.signal);
+  const installed = await shell(readCommand(READS.apkPaths, { package: p.package }));
+  const isInstalled = installed.stdout.includes('package:');
+  const wasRunning = await isRunning(shell, p.package);
+  const r = await shell(sh`am force-stop ${p.package}`);
+  const failure = pmFailure(outputOf(r), r.exitCode);
+  if (failure !== null) {
+    throw new BusError('FAILED', `am force-stop ${p.package} failed on ${serial}: ${failure}`);
+  }
+  if (isInstalled) {
+    ctx.emit('app.stopped', {
+      device: serial,
+      package: p.package,
+      clear_data: false,
+      by: ctx.origin,
+      at: new Date().toISOString(),
+    });
+  }
+  return { package: p.package, was_running: wasRunning, installed: isInstalled };
+}
+
+/** `app.permission`: `pm grant` or `pm revoke` of one runtime permission. */
+export async function changePermission(
+  serial: string,
+  p: PayloadOf<'app.permission'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'app.permission'>> {
+  const shell = deviceShell(serial, ctx.signal);
+  const verb = p.grant ? 'grant' : 'revoke';
+  const before = p.grant ? false : await isRunning(shell, p.package);
+  const r = await shell(
+    p.grant ? sh`pm grant ${p.package} ${p.permission}` : sh`pm revoke ${p.package} ${p.permission}`,
+  );
+  const failure = pmFailure(outputOf(r), r.exitCode);
+  if (failure !== null) {
+    throw new BusError('FAILED', `pm ${verb} ${p.package} ${p.permission} failed on ${serial}: ${failure}`);
+  }
+  const killed = before && !(await isRunning(shell, p.package));
+  return { package: p.package, permission: p.permission, granted: p.grant, process_killed: killed };
+}

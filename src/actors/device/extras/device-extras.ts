@@ -1,0 +1,75 @@
+/**
+ * The read-only device features of the `device-extras` toolset: installed apps, the window list,
+ * and the last known location. One shell round trip each; sections are split on a marker.
+ */
+import { chainReads, joinReads, READS, readCommand } from '../../../adb/device-reads.js';
+import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
+import { sh, type ShellCommand } from '../../../adb/shell-command.js';
+import type { HandlerContext } from '../../actor.js';
+import { withAdbErrors } from '../../adb-errors.js';
+import { adbClient } from '../../adb-instance.js';
+import { parsePackageList, parsePackageSections } from '../apps/app-list.js';
+import { parseLocationDump, parseUptime } from './location-dump.js';
+import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
+
+const MARKER = '@@droidbus-section@@';
+
+/** `apps.list`: the (third-party) packages with versions, enabled state and install times. */
+export async function listApps(
+  serial: string,
+  p: PayloadOf<'apps.list'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'apps.list'>> {
+  const command = p.third_party_only
+    ? joinReads(MARKER, readCommand(READS.thirdPartyPackages), readCommand(READS.packageDumpAll))
+    : joinReads(MARKER, readCommand(READS.packages), readCommand(READS.packageDumpAll));
+  const out = await withAdbErrors(() =>
+    adbClient().exec(serial, command, { signal: ctx.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 }),
+  );
+  const [names = '', dump = ''] = out.toString('utf8').split(`${MARKER}\n`);
+  const packages = [...new Set(parsePackageList(names))].sort();
+  const sections = parsePackageSections(dump);
+  const apps = packages.map(
+    (name) =>
+      sections.get(name) ?? {
+        package: name,
+        version_name: null,
+        version_code: null,
+        enabled: null,
+        system: false,
+        first_install_time: null,
+        last_update_time: null,
+      },
+  );
+  return { apps: apps.slice(0, p.limit), total: apps.length, truncated: apps.length > p.limit };
+}
+
+/** `windows.list`: every window, top-most first, with what covers the app. */
+export async function listWindows(serial: string, ctx: HandlerContext): Promise<ResponseOf<'windows.list'>> {
+  // Android 10+ prints the focus in `dumpsys window displays`, older versions in `windows`.
+  const out = await withAdbErrors(() =>
+    adbClient().exec(
+      serial,
+      chainReads(
+        readCommand(READS.windows),
+        (readCommand(READS.displays) + sh` | grep -E 'mCurrentFocus|mFocusedApp'`) as ShellCommand,
+      ),
+      { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 32 * 1024 * 1024 },
+    ),
+  );
+  const { windows, focused } = parseWindowDump(out.toString('utf8'));
+  return { windows, focused, ...summarizeWindows(windows) };
+}
+
+/** `location.get`: the last fix of each provider, aged with the device's uptime. */
+export async function readLocation(serial: string, ctx: HandlerContext): Promise<ResponseOf<'location.get'>> {
+  const out = await withAdbErrors(() =>
+    adbClient().exec(serial, joinReads(MARKER, readCommand(READS.uptime), readCommand(READS.location)), {
+      signal: ctx.signal,
+      timeoutMs: 30_000,
+      maxBytes: 32 * 1024 * 1024,
+    }),
+  );
+  const [uptime = '', dump = ''] = out.toString('utf8').split(`${MARKER}\n`);
+  return parseLocationDump(dump, parseUptime(uptime));
+}

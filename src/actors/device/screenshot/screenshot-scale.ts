@@ -1,0 +1,203 @@
+/**
+ * Screenshot sizing for the `screenshot` tool. The capture (`screencap -p`) is checked to be a PNG
+ * and measured from its IHDR chunk without decoding; a capture whose long edge already fits
+ * `max_dimension` (or any capture with `full_size`) is returned byte for byte; a larger one is
+ * area-averaged down (see area-average.ts) and re-encoded as PNG.
+ */
+import sharp from 'sharp';
+import { AreaAverager } from './area-average.js';
+import { forEachPngRow, streamableChannels } from './png-stream.js';
+import type { PngHeader } from './png-stream.js';
+import type { UiResult } from '../ui/ui-types.js';
+import { uiFail } from '../ui/ui-types.js';
+
+export const DEFAULT_MAX_DIMENSION = 1280;
+export const MIN_MAX_DIMENSION = 256;
+export const MAX_MAX_DIMENSION = 8192;
+/** Captures larger than this are refused before anything is decoded. */
+export const MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024;
+/** 16 Mpx: the largest capture decoded. */
+export const MAX_SCREENSHOT_PIXELS = 16_000_000;
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export type PngInfo = PngHeader;
+
+/** Reads a PNG's size from its signature and IHDR chunk; `NOT_PNG` for anything else. */
+export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
+  if (png.length < 33 || PNG_SIGNATURE.some((b, i) => png[i] !== b)) {
+    const head = Buffer.from(png.subarray(0, 16))
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '.');
+    return uiFail(
+      'NOT_PNG',
+      `the capture is not a PNG (${png.length} bytes, starting ${JSON.stringify(head)})`,
+    );
+  }
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const length = view.getUint32(8);
+  const type = String.fromCharCode(png[12] ?? 0, png[13] ?? 0, png[14] ?? 0, png[15] ?? 0);
+  if (type !== 'IHDR' || length !== 13) {
+    return uiFail('NOT_PNG', 'the capture has a PNG signature but no IHDR chunk first');
+  }
+  const width = view.getUint32(16);
+  const height = view.getUint32(20);
+  if (width === 0 || height === 0) {
+    return uiFail('NOT_PNG', `the PNG claims an empty size ${width}x${height}`);
+  }
+  return {
+    ok: true,
+    value: { width, height, bit_depth: png[24] ?? 0, color_type: png[25] ?? 0, interlace: png[28] ?? 0 },
+  };
+}
+
+export interface ScreenshotOptions {
+  /** Long edge of the returned image in pixels: default 1,280, from 256 to 8,192. */
+  max_dimension?: number;
+  /** Return the capture as it is. Cannot be combined with `max_dimension`. */
+  full_size?: boolean;
+}
+
+/** The metadata the `screenshot` tool returns beside the image (names as in the reference). */
+export interface ScreenshotMeta {
+  /** The capture's size: the screen in its current rotation, the space `ui_tap` uses. */
+  deviceWidth: number;
+  deviceHeight: number;
+  imageWidth: number;
+  imageHeight: number;
+  /** Device pixels per image pixel (1 when not resized). */
+  scale: number;
+  hint: string;
+}
+
+export interface ScaledScreenshot extends ScreenshotMeta {
+  png: Uint8Array;
+  /** False when `png` is the capture itself, byte for byte. */
+  resized: boolean;
+}
+
+/** Checks the options the way the tool must (`invalid_argument` on failure). */
+export function checkScreenshotOptions(options: ScreenshotOptions): UiResult<number | null> {
+  if (options.full_size === true && options.max_dimension !== undefined) {
+    return uiFail('INVALID_ARGUMENT', 'pass either max_dimension or full_size, not both');
+  }
+  if (options.full_size === true) {
+    return { ok: true, value: null };
+  }
+  const max = options.max_dimension ?? DEFAULT_MAX_DIMENSION;
+  if (!Number.isInteger(max) || max < MIN_MAX_DIMENSION || max > MAX_MAX_DIMENSION) {
+    return uiFail(
+      'INVALID_ARGUMENT',
+      `max_dimension must be a whole number from ${MIN_MAX_DIMENSION} to ${MAX_MAX_DIMENSION}, got ${String(max)}`,
+    );
+  }
+  return { ok: true, value: max };
+}
+
+function hint(scale: number): string {
+  if (scale === 1) {
+    return 'Image pixels are device pixels: pass image coordinates to ui_tap as they are. Prefer ui_tap_element with a tree_path from list_clickable_elements.';
+  }
+  return `Image coordinates are scaled: multiply them by ${scale} to get device coordinates for ui_tap, or use ui_tap_element with a tree_path from list_clickable_elements.`;
+}
+
+/** Sizes a capture for the model (see the module comment). Errors: INVALID_ARGUMENT, NOT_PNG, TOO_LARGE, IMAGE_FAILED. */
+export async function scaleScreenshot(
+  png: Uint8Array,
+  options: ScreenshotOptions = {},
+): Promise<UiResult<ScaledScreenshot>> {
+  const checked = checkScreenshotOptions(options);
+  if (!checked.ok) {
+    return checked;
+  }
+  if (png.length > MAX_SCREENSHOT_BYTES) {
+    return uiFail(
+      'TOO_LARGE',
+      `the capture is ${png.length} bytes; captures over ${MAX_SCREENSHOT_BYTES} bytes (32 MiB) are refused`,
+    );
+  }
+  const info = readPngInfo(png);
+  if (!info.ok) {
+    return info;
+  }
+  const { width, height } = info.value;
+  if (width * height > MAX_SCREENSHOT_PIXELS) {
+    return uiFail('TOO_LARGE', `the capture is ${width}x${height}; captures over 16 Mpx are refused`);
+  }
+  const max = checked.value;
+  const long = Math.max(width, height);
+  if (max === null || long <= max) {
+    return {
+      ok: true,
+      value: {
+        png,
+        resized: false,
+        deviceWidth: width,
+        deviceHeight: height,
+        imageWidth: width,
+        imageHeight: height,
+        scale: 1,
+        hint: hint(1),
+      },
+    };
+  }
+  const ratio = long / max;
+  const outW = width >= height ? max : Math.max(1, Math.round(width / ratio));
+  const outH = height > width ? max : Math.max(1, Math.round(height / ratio));
+  try {
+    const out = await shrinkPng(png, info.value, outW, outH);
+    const scale = Math.round(ratio * 10_000) / 10_000;
+    return {
+      ok: true,
+      value: {
+        png: out,
+        resized: true,
+        deviceWidth: width,
+        deviceHeight: height,
+        imageWidth: outW,
+        imageHeight: outH,
+        scale,
+        hint: hint(scale),
+      },
+    };
+  } catch (e) {
+    return uiFail(
+      'IMAGE_FAILED',
+      `the capture could not be resized: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+}
+
+/**
+ * Area-averages a PNG down to outW × outH and encodes the result (small by then: sharp). Captures
+ * as screencap writes them are averaged row by row as they inflate (png-stream.ts); other PNGs are
+ * decoded whole by sharp.
+ */
+async function shrinkPng(
+  png: Uint8Array,
+  header: PngHeader,
+  outW: number,
+  outH: number,
+): Promise<Uint8Array> {
+  let averager: AreaAverager;
+  const channels = streamableChannels(header);
+  if (channels !== null) {
+    averager = new AreaAverager(header.width, header.height, channels, outW, outH);
+    const into = averager;
+    await forEachPngRow(png, header, channels, (row) => into.pushRow(row));
+  } else {
+    const { data, info } = await sharp(png, { limitInputPixels: MAX_SCREENSHOT_PIXELS })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    averager = new AreaAverager(info.width, info.height, info.channels, outW, outH);
+    for (let y = 0; y < info.height; y++) {
+      averager.pushRow(data, y * info.width * info.channels);
+    }
+  }
+  const out = await sharp(averager.finish(), {
+    raw: { width: outW, height: outH, channels: averager.channels as 1 | 2 | 3 | 4 },
+  })
+    .png({ compressionLevel: 6 })
+    .toBuffer();
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+}

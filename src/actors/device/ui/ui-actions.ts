@@ -1,0 +1,299 @@
+import { BusError } from '../../../bus/errors.js';
+import { keyViaHelper, swipeViaHelper, tapViaHelper, typeViaHelper } from './ui-helper-reader.js';
+import { keyCodeOf } from './android-keycodes.js';
+import { READS, readCommand } from '../../../adb/device-reads.js';
+import type { InputAction } from '../../../bus/messages/ui.js';
+import { shArgv } from '../../../adb/shell-command.js';
+import { withAdbErrors } from '../../adb-errors.js';
+import { adbClient } from '../../adb-instance.js';
+import type { Capture } from './ui-capture.js';
+import { detectOverlays } from './ui-overlays.js';
+import { nodeAt, toElement } from './ui-query.js';
+import type { UiElement } from './ui-query.js';
+import {
+  clearTextBroadcastArgs,
+  deleteTextArgs,
+  keyeventArgs,
+  swipeArgs,
+  tapArgs,
+  typeTextArgs,
+  unicodeTextArgs,
+} from './ui-input.js';
+import type { Argv } from './ui-input.js';
+import type { UiNode, UiResult } from './ui-types.js';
+
+/** Every `adb shell input` command may take this long (the reference's 30 s). */
+const INPUT_TIMEOUT_MS = 30_000;
+const ADB_KEYBOARD = 'com.android.adbkeyboard';
+
+export interface InputOutcome {
+  done: string;
+  element: UiElement | null;
+  commands: Argv[];
+}
+
+/** What an action needs besides the device: a fresh capture, made on demand. */
+export interface ActionContext {
+  serial: string;
+  signal: AbortSignal;
+  capture(): Promise<Capture>;
+}
+
+function unwrap<T>(result: UiResult<T>): T {
+  if (!result.ok) {
+    throw new BusError('INVALID', result.error.message);
+  }
+  return result.value;
+}
+
+async function run(ctx: ActionContext, argv: Argv, ran: Argv[]): Promise<string> {
+  const result = await withAdbErrors(() =>
+    adbClient().shell(ctx.serial, shArgv(argv), { signal: ctx.signal, timeoutMs: INPUT_TIMEOUT_MS }),
+  );
+  ran.push(argv);
+  if (result.exitCode !== null && result.exitCode !== 0) {
+    throw new BusError(
+      'FAILED',
+      `\`${argv.join(' ')}\` failed on ${ctx.serial} (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 400)}`,
+    );
+  }
+  return result.stdout;
+}
+
+/** A tap: through the on-device helper when it already serves this device, else `input tap`. */
+async function tapAt(ctx: ActionContext, x: number, y: number, ran: Argv[]): Promise<void> {
+  const args = unwrap(tapArgs(x, y));
+  if (await tapViaHelper(ctx.serial, x, y, ctx.signal)) {
+    ran.push(['ui-helper', 'tap', String(x), String(y)]);
+    return;
+  }
+  await run(ctx, args, ran);
+}
+
+/** A key press: through the helper when it serves this device, else `input keyevent`. */
+async function pressKey(ctx: ActionContext, key: string, ran: Argv[]): Promise<string> {
+  const argv = unwrap(keyeventArgs(key));
+  const name = argv[2] as string;
+  const code = /^\d+$/.test(name) ? Number(name) : keyCodeOf(name.slice('KEYCODE_'.length));
+  if (code !== undefined && (await keyViaHelper(ctx.serial, code, ctx.signal))) {
+    ran.push(['ui-helper', 'press_keycode', String(code)]);
+    return name;
+  }
+  await run(ctx, argv, ran);
+  return name;
+}
+
+/** A swipe: through the helper when it serves this device, else `input swipe`. */
+async function swipeAlong(
+  ctx: ActionContext,
+  input: { x1: number; y1: number; x2: number; y2: number; duration_ms: number },
+  ran: Argv[],
+): Promise<void> {
+  const argv = unwrap(swipeArgs(input.x1, input.y1, input.x2, input.y2, input.duration_ms));
+  const from = { x: input.x1, y: input.y1 };
+  const to = { x: input.x2, y: input.y2 };
+  if (await swipeViaHelper(ctx.serial, from, to, input.duration_ms, ctx.signal)) {
+    ran.push(['ui-helper', 'swipe', ...argv.slice(2)]);
+    return;
+  }
+  await run(ctx, argv, ran);
+}
+
+/** The node at a tree path on a fresh capture, or a tool error that says what to do. */
+function resolveNode(capture: Capture, treePath: string): UiNode {
+  const node = nodeAt(capture.tree, treePath);
+  if (!node) {
+    throw new BusError(
+      'NOT_FOUND',
+      `no element at tree_path ${treePath} on the current screen (screen_hash ${capture.hash}); tree paths name positions on the screen as it is now — read it again with list_clickable_elements or find_ui_elements`,
+    );
+  }
+  return node;
+}
+
+async function adbKeyboardIsActive(ctx: ActionContext): Promise<boolean> {
+  const out = await withAdbErrors(() =>
+    adbClient().shell(ctx.serial, readCommand(READS.inputMethod), {
+      signal: ctx.signal,
+      timeoutMs: INPUT_TIMEOUT_MS,
+    }),
+  );
+  return out.stdout.includes(ADB_KEYBOARD);
+}
+
+async function typeText(ctx: ActionContext, text: string, ran: Argv[]): Promise<void> {
+  if (text === '') {
+    return;
+  }
+  const ascii = typeTextArgs(text);
+  if (ascii.ok) {
+    for (const argv of ascii.value) {
+      await run(ctx, argv, ran);
+    }
+    return;
+  }
+  if (/[^\x20-\x7e]/.test(text) && !/[\x00-\x1f\x7f]/.test(text)) {
+    await typeUnicode(ctx, text, ran);
+    return;
+  }
+  throw new BusError('INVALID', ascii.error.message);
+}
+
+/**
+ * Non-ASCII text, which `input text` cannot type: ADBKeyBoard's broadcast when it is the keyboard,
+ * else the helper's set-text (its `/keys` handler presses Enter after a text ending in `\\n`, so
+ * such a text is not sent that way).
+ */
+async function typeUnicode(ctx: ActionContext, text: string, ran: Argv[]): Promise<void> {
+  const argv = unwrap(unicodeTextArgs(text));
+  const keyboard = await adbKeyboardIsActive(ctx);
+  if (!keyboard && !text.endsWith('\\n') && (await typeViaHelper(ctx.serial, text, ctx.signal))) {
+    ran.push(['ui-helper', 'keys', `${[...text].length} characters`]);
+    return;
+  }
+  if (!keyboard) {
+    throw new BusError(
+      'FAILED',
+      `typing non-ASCII text needs the ADBKeyBoard input method on ${ctx.serial}, and it is not the active keyboard, nor does the on-device helper serve this device. Ask the user to install one: the helper (droidbus helper install), or ADBKeyBoard (github.com/senzhk/ADBKeyBoard) with: adb shell ime enable com.android.adbkeyboard/.AdbIME && adb shell ime set com.android.adbkeyboard/.AdbIME — or type ASCII text with ui_type_text.`,
+    );
+  }
+  await run(ctx, argv, ran);
+}
+
+async function clearFocused(ctx: ActionContext, node: UiNode | null, ran: Argv[]): Promise<void> {
+  if (await adbKeyboardIsActive(ctx)) {
+    await run(ctx, clearTextBroadcastArgs(), ran);
+    return;
+  }
+  const length = Math.min(1000, Math.max(1, [...(node?.text ?? '')].length));
+  for (const argv of unwrap(deleteTextArgs(length))) {
+    await run(ctx, argv, ran);
+  }
+}
+
+function focusedNode(capture: Capture): UiNode | null {
+  return (
+    capture.tree.nodes.find((n) => n.focused && n.editable) ??
+    capture.tree.nodes.find((n) => n.focused) ??
+    null
+  );
+}
+
+/**
+ * Performs one input action. Element actions resolve their tree path against a fresh capture
+ * and refuse a missing or disabled node (fill also one that is not editable); with
+ * `expectHash`, any action refuses to run on a screen that changed since it was read.
+ */
+export async function performInput(
+  ctx: ActionContext,
+  input: InputAction,
+  expectHash: string | undefined,
+): Promise<InputOutcome> {
+  const ran: Argv[] = [];
+  let capture: Capture | null = null;
+  const fresh = async (): Promise<Capture> => (capture ??= await ctx.capture());
+  if (expectHash !== undefined) {
+    const now = await fresh();
+    if (now.hash !== expectHash) {
+      throw new BusError(
+        'FAILED',
+        `the screen changed since it was read (expected screen_hash ${expectHash}, it is now ${now.hash}); nothing was done. Read the screen again and act on what it shows now.`,
+        undefined,
+        { screen_hash: now.hash },
+      );
+    }
+  }
+  switch (input.action) {
+    case 'tap':
+      await tapAt(ctx, input.x, input.y, ran);
+      return { done: `Tapped (${input.x}, ${input.y}).`, element: null, commands: ran };
+    case 'tap_element': {
+      const cap = await fresh();
+      const node = resolveNode(cap, input.tree_path);
+      if (!node.enabled) {
+        throw new BusError(
+          'FAILED',
+          `the element at ${input.tree_path} (${toElement(cap.tree, node).label || node.class}) is disabled; nothing was tapped`,
+        );
+      }
+      await tapAt(ctx, node.center.x, node.center.y, ran);
+      const element = toElement(cap.tree, node);
+      return {
+        done: `Tapped ${element.label ? `"${element.label}"` : element.class} at its centre (${node.center.x}, ${node.center.y}).`,
+        element,
+        commands: ran,
+      };
+    }
+    case 'fill': {
+      const cap = await fresh();
+      const node = resolveNode(cap, input.tree_path);
+      const element = toElement(cap.tree, node);
+      if (!node.enabled) {
+        throw new BusError('FAILED', `the field at ${input.tree_path} is disabled; nothing was typed`);
+      }
+      if (!node.editable) {
+        throw new BusError(
+          'FAILED',
+          `the element at ${input.tree_path} (${node.class}) is not an editable field; nothing was typed. Find the EditText with find_ui_elements (class_name: EditText).`,
+        );
+      }
+      await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
+      if (input.clear_before && node.text !== '') {
+        await clearFocused(ctx, node, ran);
+      }
+      await typeText(ctx, input.text, ran);
+      return {
+        done: `Filled ${element.label ? `"${element.label}"` : node.class} with ${[...input.text].length} characters.`,
+        element,
+        commands: ran,
+      };
+    }
+    case 'type':
+      await typeText(ctx, input.text, ran);
+      return {
+        done: `Typed ${[...input.text].length} characters into the focused field.`,
+        element: null,
+        commands: ran,
+      };
+    case 'type_unicode':
+      await typeUnicode(ctx, input.text, ran);
+      return {
+        done: `Typed ${[...input.text].length} characters (Unicode) into the focused field.`,
+        element: null,
+        commands: ran,
+      };
+    case 'clear_input': {
+      const cap = await fresh();
+      const node = focusedNode(cap);
+      if (!node) {
+        throw new BusError(
+          'FAILED',
+          'no input field has focus; tap the field first (ui_tap_element), then clear it',
+        );
+      }
+      await clearFocused(ctx, node, ran);
+      return { done: 'Cleared the focused field.', element: toElement(cap.tree, node), commands: ran };
+    }
+    case 'hide_keyboard': {
+      const cap = await fresh();
+      if (!detectOverlays(cap.tree).keyboard) {
+        return { done: 'The soft keyboard is not showing; nothing to do.', element: null, commands: ran };
+      }
+      await pressKey(ctx, 'BACK', ran);
+      return { done: 'Hid the soft keyboard.', element: null, commands: ran };
+    }
+    case 'key':
+      return { done: `Sent ${await pressKey(ctx, input.key, ran)}.`, element: null, commands: ran };
+    case 'swipe':
+      await swipeAlong(ctx, input, ran);
+      return {
+        done: `Swiped (${input.x1}, ${input.y1}) → (${input.x2}, ${input.y2}) in ${input.duration_ms} ms.`,
+        element: null,
+        commands: ran,
+      };
+    default: {
+      const never: never = input;
+      throw new BusError('INVALID', `unknown input action ${JSON.stringify(never)}`);
+    }
+  }
+}

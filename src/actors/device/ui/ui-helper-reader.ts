@@ -1,0 +1,332 @@
+/**
+ * Reading the screen through the on-device helper (Appium's UiAutomator2 server, installed by the
+ * person with `droidbus helper install`): its instrumentation is started once, a local port is
+ * forwarded to its device port through the adb server, one session is kept with settings that make
+ * reads best-effort (`waitForIdleTimeout: 0`, so a screen that never idles is still read) and
+ * multi-window (`enableMultiWindows: true`: dialogs, the keyboard and the shade are in the source),
+ * and every read is one `GET /wd/hub/session/:id/source`. When the server cannot be reached it is
+ * started again once; when that fails too the caller falls back to `uiautomator dump`, after the
+ * instrumentation is stopped (while it runs, it holds the device's UiAutomation).
+ *
+ * Callers hold the device's UI Automator lock (ui-lock.ts), so one process at a time talks to the
+ * server; processes share its single session (GET /wd/hub/sessions finds it).
+ */
+import { sh } from '../../../adb/shell-command.js';
+import {
+  HELPER_DEVICE_PORT,
+  HELPER_PACKAGE,
+  helperState,
+  instrumentCommand,
+} from '../../../adb/uiautomator2-helper.js';
+import { logger } from '../../../util/log.js';
+import { adbClient } from '../../adb-instance.js';
+
+const log = logger('ui-helper');
+
+/** How long an "installed or not" answer is trusted. */
+const INSTALLED_TTL_MS = 30_000;
+/** How long the server may take to answer /status after its start (real logs: 2.5–5.3 s). */
+const START_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 15_000;
+const STATUS_TIMEOUT_MS = 1_500;
+
+interface Link {
+  port: number;
+  sessionId: string | null;
+  /** The running `am instrument -w` stream, when this process started it. */
+  instrumentation: AbortController | null;
+}
+
+const installed = new Map<string, { at: number; yes: boolean }>();
+const links = new Map<string, Link>();
+
+/** Whether the helper's two APKs are on the device (asked at most every 30 s). */
+export async function helperInstalled(serial: string, signal: AbortSignal): Promise<boolean> {
+  const known = installed.get(serial);
+  if (known !== undefined && Date.now() - known.at < INSTALLED_TTL_MS) {
+    return known.yes;
+  }
+  const yes = await helperState(adbClient(), serial, signal)
+    .then((s) => s.installed)
+    .catch(() => false);
+  installed.set(serial, { at: Date.now(), yes });
+  return yes;
+}
+
+/** Forgets what was known of a device's helper (it went away, or the person changed it). */
+export function forgetHelper(serial: string): void {
+  installed.delete(serial);
+  const link = links.get(serial);
+  links.delete(serial);
+  link?.instrumentation?.abort();
+  if (link !== undefined) {
+    adbClient()
+      .removeForward(serial, link.port)
+      .catch(() => undefined);
+  }
+}
+
+async function hub(
+  link: Link,
+  method: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<unknown> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const r = await fetch(`http://127.0.0.1:${link.port}/wd/hub${path}`, {
+    method,
+    signal: AbortSignal.any([signal, timeout]),
+    ...(body !== undefined
+      ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
+      : {}),
+  });
+  const text = await r.text();
+  const json = (text === '' ? null : JSON.parse(text)) as { sessionId?: string; value?: unknown } | null;
+  if (!r.ok) {
+    const value = json?.value as { error?: string; message?: string } | undefined;
+    throw new HelperHttpError(
+      r.status,
+      value?.error ?? `HTTP ${r.status}`,
+      value?.message ?? text.slice(0, 200),
+    );
+  }
+  return json;
+}
+
+class HelperHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    message: string,
+  ) {
+    super(`${error}: ${message}`);
+  }
+}
+
+async function linkOf(serial: string, signal: AbortSignal): Promise<Link> {
+  let link = links.get(serial);
+  if (link === undefined) {
+    const port = await adbClient().forward(serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
+    link = { port, sessionId: null, instrumentation: null };
+    links.set(serial, link);
+  }
+  return link;
+}
+
+async function ready(link: Link, signal: AbortSignal): Promise<boolean> {
+  try {
+    // Short: while the server starts, a forwarded connection may be accepted and never answered.
+    const status = (await hub(link, 'GET', '/status', undefined, signal, STATUS_TIMEOUT_MS)) as {
+      value?: { ready?: boolean };
+    };
+    return status.value?.ready === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the instrumentation (again) and waits for the server to answer. */
+async function start(serial: string, link: Link, signal: AbortSignal): Promise<void> {
+  link.instrumentation?.abort();
+  const ctl = new AbortController();
+  link.instrumentation = ctl;
+  link.sessionId = null;
+  log.info('starting the UI helper', { serial });
+  const stream = adbClient().stream(serial, instrumentCommand(), ctl.signal);
+  let output = '';
+  let ended = false;
+  void (async () => {
+    try {
+      for await (const chunk of stream) {
+        output = (output + chunk.toString('utf8')).slice(-2000);
+      }
+    } catch {
+      // The stream ends with the instrumentation or with the abort.
+    }
+    ended = true;
+    if (!ctl.signal.aborted) {
+      log.info('the UI helper ended', { serial, output: output.trim().slice(-300) });
+    }
+  })();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline && !signal.aborted) {
+    if (await ready(link, signal)) {
+      return;
+    }
+    if (ended) {
+      // `am instrument -w` returned before the server answered: it could not start.
+      throw new Error(
+        `the UI helper's instrumentation ended at once: ${output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`the UI helper did not answer within ${START_TIMEOUT_MS / 1000} s of its start`);
+}
+
+async function session(link: Link, signal: AbortSignal): Promise<string> {
+  if (link.sessionId !== null) {
+    return link.sessionId;
+  }
+  // Another process may have made the server's one session: take it rather than replace it.
+  const sessions = (await hub(link, 'GET', '/sessions', undefined, signal)) as { value?: { id?: string }[] };
+  let id = sessions.value?.find((s) => typeof s.id === 'string')?.id;
+  if (id === undefined) {
+    const created = (await hub(
+      link,
+      'POST',
+      '/session',
+      { capabilities: { alwaysMatch: {}, firstMatch: [{}] } },
+      signal,
+    )) as {
+      sessionId?: string;
+    };
+    id = created.sessionId;
+  }
+  if (typeof id !== 'string') {
+    throw new Error('the UI helper made no session');
+  }
+  await hub(
+    link,
+    'POST',
+    `/session/${id}/appium/settings`,
+    { settings: { waitForIdleTimeout: 0, enableMultiWindows: true } },
+    signal,
+  );
+  link.sessionId = id;
+  return id;
+}
+
+/** The page source, in the `<node>` form the dump parser reads (the class stays an attribute). */
+export function pageSourceAsDump(xml: string): string {
+  return xml.replace(
+    /<(\/?)([A-Za-z_][\w.$-]*)((?:[^>"]|"[^"]*")*)>/g,
+    (m, close: string, name: string, rest: string) => (name === 'hierarchy' ? m : `<${close}node${rest}>`),
+  );
+}
+
+/**
+ * One read of the screen through the helper, as dump XML; throws when the helper cannot serve it
+ * (the caller stops it and falls back to the dump).
+ */
+export async function readSourceViaHelper(serial: string, signal: AbortSignal): Promise<string> {
+  const link = await linkOf(serial, signal);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (link.sessionId === null && !(await ready(link, signal))) {
+        await start(serial, link, signal);
+      }
+      const id = await session(link, signal);
+      const source = (await hub(link, 'GET', `/session/${id}/source`, undefined, signal)) as {
+        value?: unknown;
+      };
+      if (typeof source.value !== 'string') {
+        throw new Error('the UI helper answered no page source');
+      }
+      return pageSourceAsDump(source.value);
+    } catch (err) {
+      link.sessionId = null;
+      if (attempt >= 2 || signal.aborted) {
+        throw err;
+      }
+      // The server died (the app under test crashed it, someone stopped it): start it again.
+      log.info('the UI helper did not answer; starting it again', { serial, error: String(err) });
+      await start(serial, link, signal);
+    }
+  }
+}
+
+/**
+ * One input through the helper's UiAutomation, when this process already reads the device through
+ * it; false when it does not, or when the helper refused (the caller then uses `adb shell input`).
+ * An `input` command starts a Java process per call — 1,160 ms for a tap on a Galaxy Note 4 in a
+ * public measurement (prog.world, "tap, swipe and two smoking events") — while the helper injects
+ * in the process already running: one HTTP round trip.
+ */
+async function actViaHelper(
+  serial: string,
+  what: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const link = links.get(serial);
+  if (link === undefined || link.sessionId === null) {
+    return false;
+  }
+  try {
+    await hub(link, 'POST', `/session/${link.sessionId}${path}`, body, signal);
+    return true;
+  } catch (err) {
+    log.info(`the UI helper could not ${what}; using adb shell input`, { serial, error: String(err) });
+    // A refusal keeps the session; a lost connection or session makes the next read find one.
+    if (!(err instanceof HelperHttpError) || err.error === 'invalid session id') {
+      link.sessionId = null;
+    }
+    return false;
+  }
+}
+
+/** One touch pointer's W3C actions (handler/W3CActions.java reads them as a gesture). */
+function touch(steps: object[]): unknown {
+  return {
+    actions: [{ type: 'pointer', id: 'finger1', parameters: { pointerType: 'touch' }, actions: steps }],
+  };
+}
+
+/** A tap: move, down, a 50 ms hold, up. */
+export function tapViaHelper(serial: string, x: number, y: number, signal: AbortSignal): Promise<boolean> {
+  const steps = [
+    { type: 'pointerMove', duration: 0, x, y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pause', duration: 50 },
+    { type: 'pointerUp', button: 0 },
+  ];
+  return actViaHelper(serial, 'tap', '/actions', touch(steps), signal);
+}
+
+/** A swipe: down at the start, a move to the end lasting `durationMs`, up. */
+export function swipeViaHelper(
+  serial: string,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  durationMs: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const steps = [
+    { type: 'pointerMove', duration: 0, x: from.x, y: from.y },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y },
+    { type: 'pointerUp', button: 0 },
+  ];
+  return actViaHelper(serial, 'swipe', '/actions', touch(steps), signal);
+}
+
+/** A key press (handler/PressKeyCode.java: `UiDevice.pressKeyCode`, the same injection as `input keyevent`). */
+export function keyViaHelper(serial: string, keycode: number, signal: AbortSignal): Promise<boolean> {
+  return actViaHelper(serial, 'press a key', '/appium/device/press_keycode', { keycode }, signal);
+}
+
+/**
+ * Text appended to the focused field (handler/SendKeysToElement.java on `/keys`: the focused
+ * element's text is set to its text plus this one through the accessibility API, so any Unicode
+ * text can be typed; no key events are sent).
+ */
+export function typeViaHelper(serial: string, text: string, signal: AbortSignal): Promise<boolean> {
+  return actViaHelper(serial, 'type', '/keys', { text, replace: false }, signal);
+}
+
+/** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */
+export async function stopHelper(serial: string): Promise<void> {
+  const link = links.get(serial);
+  if (link !== undefined) {
+    link.instrumentation?.abort();
+    link.instrumentation = null;
+    link.sessionId = null;
+  }
+  await adbClient()
+    .shell(serial, sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 10_000 })
+    .catch(() => undefined);
+}

@@ -1,0 +1,79 @@
+import { BusError } from '../../../bus/errors.js';
+import type { FindQueryPayload } from '../../../bus/messages/ui.js';
+import type { HandlerContext } from '../../actor.js';
+import type { Capture } from './ui-capture.js';
+import { findElements } from './ui-query.js';
+import type { UiElement } from './ui-query.js';
+import type { UiTree } from './ui-types.js';
+import { sleep } from '../../../util/sleep.js';
+
+/** Matches of a query on a capture (an invalid query is invalid_argument). */
+export function matchesOf(
+  tree: UiTree,
+  query: FindQueryPayload,
+  max = 20,
+): { matches: UiElement[]; total: number; truncated: boolean } {
+  const found = findElements(tree, { ...query, max_results: max });
+  if (!found.ok) {
+    throw new BusError('INVALID', found.error.message);
+  }
+  return found.value;
+}
+
+export interface WaitOptions {
+  until: 'element' | 'idle';
+  query: FindQueryPayload | undefined;
+  gone: boolean;
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export interface WaitOutcome {
+  satisfied: boolean;
+  elapsed_ms: number;
+  captures: number;
+  matches: UiElement[];
+  last: Capture;
+}
+
+/**
+ * Captures repeatedly until the condition holds or the timeout passes (one capture is always
+ * made). Sends a progress report after every capture and stops at once when the request is
+ * cancelled.
+ */
+export async function waitOnScreen(
+  capture: () => Promise<Capture>,
+  options: WaitOptions,
+  ctx: HandlerContext,
+): Promise<WaitOutcome> {
+  const started = Date.now();
+  const end = started + options.timeoutMs;
+  let captures = 0;
+  let previous: Capture | null = null;
+  for (;;) {
+    const current = await capture();
+    captures++;
+    let satisfied: boolean;
+    let matches: UiElement[] = [];
+    if (options.until === 'element') {
+      matches = matchesOf(current.tree, options.query ?? {}).matches;
+      satisfied = options.gone ? matches.length === 0 : matches.length > 0;
+    } else {
+      satisfied = previous !== null && previous.hash === current.hash;
+    }
+    const elapsed = Date.now() - started;
+    ctx.progress({
+      progress: Math.min(elapsed, options.timeoutMs),
+      total: options.timeoutMs,
+      message: `capture ${captures}: ${satisfied ? 'done' : options.until === 'idle' ? 'screen still changing' : options.gone ? 'still there' : 'not there yet'}`,
+    });
+    if (satisfied || Date.now() >= end || ctx.signal.aborted) {
+      if (ctx.signal.aborted) {
+        throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new BusError('CANCELLED', 'cancelled');
+      }
+      return { satisfied, elapsed_ms: elapsed, captures, matches, last: current };
+    }
+    previous = current;
+    await sleep(Math.min(options.intervalMs, end - Date.now()), ctx.signal);
+  }
+}
