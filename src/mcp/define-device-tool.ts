@@ -6,21 +6,34 @@
  * has `defineTabTool` for the same seam.
  */
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import type { RequestOptions } from '../bus/client.js';
+import type { RequestOf, RequestType, ResponseOf } from '../bus/registry.js';
+import { NO_ARGUMENTS, defineTool } from './define-tool.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './define-tool.js';
 import { optionalSerial, requiredSerial, resolveSerial } from './tools/device-serial.js';
+
+/** The bus requests addressed to one device (their payload names its `serial`). */
+export type DeviceRequestType = {
+  [T in RequestType]: RequestOf<T> extends { serial: string } ? T : never;
+}[RequestType];
 
 /** A device tool's context: the device it acts on, resolved. */
 export interface DeviceToolContext extends ToolContext {
   serial: string;
+  /** Asks the bus about this device: its `serial` filled in, the call's signal unless `options` say otherwise. */
+  ask<T extends DeviceRequestType>(
+    type: T,
+    payload: Omit<RequestOf<T>, 'serial'>,
+    options?: RequestOptions,
+  ): Promise<ResponseOf<T>>;
 }
 
 export interface DeviceToolDefinition<I extends z.ZodObject, O extends z.ZodObject | undefined> extends Omit<
   ToolDefinition<I, O>,
   'input' | 'handle'
 > {
-  /** The tool's own arguments; `device_serial` is put first. */
-  input: I;
+  /** The tool's own arguments (none when left out); `device_serial` is put first. */
+  input?: I;
   /** `optional` (the default): left out with one device online; `required`: tools that change a device. */
   serial?: 'optional' | 'required';
   /** What the listing says `device_serial` is, when not a device of any kind (an emulator serial). */
@@ -33,14 +46,15 @@ export interface DeviceToolDefinition<I extends z.ZodObject, O extends z.ZodObje
 }
 
 /** Declares a device tool (see the module comment). */
-export function defineDeviceTool<I extends z.ZodObject, O extends z.ZodObject | undefined = undefined>(
-  def: DeviceToolDefinition<I, O>,
-): ToolDefinition {
+export function defineDeviceTool<
+  I extends z.ZodObject = typeof NO_ARGUMENTS,
+  O extends z.ZodObject | undefined = undefined,
+>(def: DeviceToolDefinition<I, O>): ToolDefinition {
   const { serial: mode, serialDescription, input, handle, ...rest } = def;
   const serial = mode === 'required' ? requiredSerial : optionalSerial;
   const full = z
     .object({ device_serial: serialDescription !== undefined ? serial.describe(serialDescription) : serial })
-    .extend(input.shape);
+    .extend((input ?? NO_ARGUMENTS).shape);
   return defineTool({
     projectIndependent: true,
     ...rest,
@@ -48,9 +62,15 @@ export function defineDeviceTool<I extends z.ZodObject, O extends z.ZodObject | 
     input: full,
     async handle(args, ctx) {
       const given = (args as { device_serial?: string }).device_serial;
+      const serial = await resolveSerial(ctx, given);
       return handle(args as z.output<I> & { device_serial?: string }, {
         ...ctx,
-        serial: await resolveSerial(ctx, given),
+        serial,
+        ask: (type, payload, options) =>
+          ctx.bus.request(type, { ...payload, serial } as RequestOf<typeof type>, {
+            signal: ctx.signal,
+            ...options,
+          }),
       });
     },
   }) as unknown as ToolDefinition;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { BusClient } from '../bus/client.js';
 import type { Progress } from '../bus/envelope.js';
 import type { Origin } from '../bus/origin.js';
@@ -106,11 +106,22 @@ export interface ToolDefinition<
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/** A tool as it is declared: `input` may be left out by a tool that takes no arguments. */
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodObject | undefined> = Omit<
+  ToolDefinition<I, O>,
+  'input'
+> & { input?: I };
+
+/** The input of a tool that takes no arguments. */
+export const NO_ARGUMENTS = z.object({});
+
 /** Declares a tool. Tools are data: the registry collects them and the server registers them in one place. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject | undefined = undefined>(
-  def: ToolDefinition<I, O>,
-): ToolDefinition<I, O> {
-  return def;
+export function defineTool<
+  I extends z.ZodObject = typeof NO_ARGUMENTS,
+  O extends z.ZodObject | undefined = undefined,
+>(def: ToolSpec<I, O>): ToolDefinition<I, O> {
+  // Without `input`, I is its default: the NO_ARGUMENTS schema itself.
+  return { ...def, input: def.input ?? (NO_ARGUMENTS as I) };
 }
 
 /**

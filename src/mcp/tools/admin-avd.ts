@@ -12,7 +12,6 @@ export const listAvds = defineTool({
   title: 'List AVDs',
   description:
     "Lists the AVDs the SDK's emulator knows and the running emulators with their AVD names, for launch_avd and AVD-target run configurations. Says what to install when there is no emulator.",
-  input: z.object({}),
   output: responseOf('avd.list'),
   projectIndependent: true,
   async handle(_args, ctx) {

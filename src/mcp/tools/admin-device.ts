@@ -3,7 +3,7 @@ import { orientationSchema } from '../../bus/messages/admin.js';
 import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { wirelessNetworkRefusal } from '../../util/app-args.js';
 import { ArgumentError } from '../define-tool.js';
-import { responseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
 /** The device-admin tools that change the device: network, orientation, deep links, app settings. */
@@ -24,9 +24,7 @@ export const setNetworkState = defineDeviceTool({
     mobile_data: z.boolean().optional().describe('Mobile data on (true) or off (false)'),
     airplane_mode: z.boolean().optional().describe('Airplane mode on (true) or off (false)'),
   }),
-  output: responseOf('device.network').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('device.network'),
   async handle(args, ctx) {
     if (args.wifi === undefined && args.mobile_data === undefined && args.airplane_mode === undefined) {
       throw new ArgumentError('Nothing to change: pass wifi, mobile_data or airplane_mode.');

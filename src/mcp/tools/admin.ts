@@ -3,7 +3,7 @@ import { activityClassSchema, launchResultSchema, permissionSchema } from '../..
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
-import { responseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
 import { allowForeignPackage, packageScope } from './admin-scope.js';
@@ -97,9 +97,7 @@ export const stopApp = defineDeviceTool({
     package: appPackage,
     allow_foreign_package: allowForeignPackage,
   }),
-  output: responseOf('app.stop').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('app.stop'),
   projectIndependent: false,
   async handle(args, ctx) {
     const r = await ctx.bus.request(

@@ -52,11 +52,7 @@ export const getExitReasons = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.bus.request(
-      'app.exit_info',
-      { serial, package: pkg, limit: args.limit },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('app.exit_info', { package: pkg, limit: args.limit });
     const structured = { device_serial: serial, package: pkg, ...r };
     if (!r.supported) {
       return {
@@ -91,11 +87,7 @@ export const dumpAppInfo = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const { info } = await ctx.bus.request(
-      'app.package_info',
-      { serial, package: pkg },
-      { signal: ctx.signal },
-    );
+    const { info } = await ctx.ask('app.package_info', { package: pkg });
     if (info === null) {
       throw new ToolError(
         `${pkg} is not installed on ${serial}. Check the package name, or install the app first.`,
@@ -134,7 +126,7 @@ export const getMemoryInfo = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.bus.request('app.meminfo', { serial, package: pkg }, { signal: ctx.signal });
+    const r = await ctx.ask('app.meminfo', { package: pkg });
     if (r.meminfo === null) {
       throw new ToolError(
         `${pkg} is not running on ${serial}${r.note !== null ? ` (${r.note})` : ''}. Launch it, then ask again.`,
@@ -172,7 +164,7 @@ export const getAppRuntimeState = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.bus.request('app.runtime_state', { serial, package: pkg }, { signal: ctx.signal });
+    const r = await ctx.ask('app.runtime_state', { package: pkg });
     const running = r.pids.length > 0;
     const lines = [
       r.installed

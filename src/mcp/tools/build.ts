@@ -264,7 +264,6 @@ export const getBuildStatus = defineTool({
   title: 'Build status',
   description:
     'Whether a Gradle build is running (task, elapsed, current task, who started it) and how the last one ended (result, who started or cancelled it, errors, APKs), plus the session mode.',
-  input: z.object({}),
   output: statusOutput,
   async handle(_args, ctx) {
     const { running, last } = await ctx.bus.request(
@@ -472,7 +471,6 @@ export const cancelBuild = defineTool({
   title: 'Cancel the build',
   description:
     'Cancels the running Gradle build, whoever started it (it is recorded as cancelled by this agent), and waits for it to stop.',
-  input: z.object({}),
   output: responseOf('build.cancel')
     .pick({ cancelled: true, build_id: true, task: true, message: true })
     .extend({

@@ -18,7 +18,6 @@ export const listDevices = defineTool({
   title: 'List devices',
   description:
     'Lists the devices and emulators the adb server knows in every state, with model, connection (usb, tcp, emulator) and what the user must do for one that cannot be used yet. Starts a local adb server if none runs.',
-  input: z.object({}),
   output: listDevicesOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -44,11 +43,9 @@ export const getDeviceInfo = defineDeviceTool({
   title: 'Device info',
   description:
     "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
-  input: z.object({}),
   output: deviceInfoSchema,
   async handle(args, ctx) {
-    const { serial } = ctx;
-    const info = await ctx.bus.request('device.info', { serial }, { signal: ctx.signal });
+    const info = await ctx.ask('device.info', {});
     const lines = [
       `${info.serial}: ${[info.manufacturer, info.model].filter(Boolean).join(' ') || 'unknown model'}${info.is_emulator ? ' (emulator)' : ''}`,
       `Android ${info.android_version ?? '?'} (API ${info.sdk ?? '?'}), ${info.abi ?? 'unknown ABI'}`,
@@ -101,17 +98,11 @@ export const screenshot = defineDeviceTool({
     if (args.full_size && args.max_dimension !== undefined) {
       throw new ArgumentError('Pass either max_dimension or full_size: true, not both.');
     }
-    const { serial } = ctx;
-    const shot = await ctx.bus.request(
-      'device.screenshot',
-      {
-        serial,
-        annotate: args.annotate,
-        ...(args.max_dimension !== undefined ? { max_dimension: args.max_dimension } : {}),
-        ...(args.full_size !== undefined ? { full_size: args.full_size } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    const shot = await ctx.ask('device.screenshot', {
+      annotate: args.annotate,
+      ...(args.max_dimension !== undefined ? { max_dimension: args.max_dimension } : {}),
+      ...(args.full_size !== undefined ? { full_size: args.full_size } : {}),
+    });
     const structured = {
       deviceWidth: shot.deviceWidth,
       deviceHeight: shot.deviceHeight,

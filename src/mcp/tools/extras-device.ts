@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { responseOf } from '../responses.js';
+import { limitParam } from '../params.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 
 import { defineDeviceTool } from '../define-device-tool.js';
 
@@ -15,18 +16,12 @@ export const listApps = defineDeviceTool({
       .boolean()
       .default(true)
       .describe('Only apps the user or a tool installed (default true)'),
-    limit: z.number().int().min(1).max(1000).default(200).describe('Apps at most (default 200, max 1,000)'),
+    limit: limitParam('Apps', 200, 1000),
   }),
-  output: responseOf('apps.list').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('apps.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'apps.list',
-      { serial, third_party_only: args.third_party_only, limit: args.limit },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('apps.list', { third_party_only: args.third_party_only, limit: args.limit });
     const lines = r.apps.map(
       (a) =>
         `${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
@@ -48,13 +43,10 @@ export const listWindows = defineDeviceTool({
   title: 'List windows',
   description:
     "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
-  input: z.object({}),
-  output: responseOf('windows.list').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('windows.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request('windows.list', { serial }, { signal: ctx.signal });
+    const r = await ctx.ask('windows.list', {});
     const lines = r.windows.map((w) => {
       const f = w.frame ? ` [${w.frame.left},${w.frame.top}][${w.frame.right},${w.frame.bottom}]` : '';
       return `#${w.index} ${w.kind} ${w.title}${w.package ? ` (${w.package})` : ''}${f}${w.visible ? '' : ' hidden'}${w.focused ? ' focused' : ''}`;
@@ -83,13 +75,10 @@ export const getDeviceLocation = defineDeviceTool({
   title: 'Device location',
   description:
     "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
-  input: z.object({}),
-  output: responseOf('location.get').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('location.get'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request('location.get', { serial }, { signal: ctx.signal });
+    const r = await ctx.ask('location.get', {});
     const fine = r.fixes.filter((f) => !f.coarse);
     const lines = fine.map(
       (f) =>
@@ -123,16 +112,11 @@ export const setEmulatorLocation = defineDeviceTool({
     .pick({ console_port: true, command: true })
     .extend({ device_serial: z.string() }),
   async handle(args, ctx) {
-    const r = await ctx.bus.request(
-      'location.set_emulator',
-      {
-        serial: ctx.serial,
-        latitude: args.latitude,
-        longitude: args.longitude,
-        ...(args.altitude !== undefined ? { altitude: args.altitude } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('location.set_emulator', {
+      latitude: args.latitude,
+      longitude: args.longitude,
+      ...(args.altitude !== undefined ? { altitude: args.altitude } : {}),
+    });
     return {
       text: `Set ${ctx.serial}'s location to ${args.latitude}, ${args.longitude}${args.altitude !== undefined ? ` (${args.altitude} m)` : ''} with \`${r.command}\` on console port ${r.console_port}.`,
       structured: { device_serial: ctx.serial, ...r },

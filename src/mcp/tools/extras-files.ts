@@ -1,10 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { limitParam } from '../params.js';
 import { devicePathSchema, exchangeNameSchema } from '../../bus/messages/extras.js';
 import { TEXT_BUDGET } from '../budgets.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ExtraContent } from '../define-tool.js';
-import { responseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 
 /** Most characters of a pulled file's content returned inline (base64 for binary content). */
 const MAX_PULL_ANSWER_CHARS = 400_000;
@@ -20,24 +21,12 @@ export const listDeviceFiles = defineDeviceTool({
   description: `Lists a device folder: name, type (file, dir, link, other), size, mode and modification time. ${ALLOW_HINT}`,
   input: z.object({
     path: devicePathSchema,
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(1000)
-      .default(200)
-      .describe('Entries at most (default 200, max 1,000)'),
+    limit: limitParam('Entries', 200, 1000),
   }),
-  output: responseOf('files.list').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('files.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'files.list',
-      { serial, path: args.path, limit: args.limit },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('files.list', { path: args.path, limit: args.limit });
     const lines = r.entries.map(
       (e) =>
         `${e.type === 'dir' ? 'd' : e.type === 'link' ? 'l' : e.type === 'file' ? '-' : '?'} ${e.mode} ${String(e.size).padStart(10)} ${e.modified} ${e.name}`,
@@ -90,16 +79,11 @@ export const pullDeviceFile = defineDeviceTool({
   async handle(args, ctx) {
     const { serial } = ctx;
     const inlineLimit = args.max_inline_chars ?? TEXT_BUDGET;
-    const r = await ctx.bus.request(
-      'files.pull',
-      {
-        serial,
-        path: args.path,
-        overwrite: args.overwrite,
-        ...(args.exchange_name !== undefined ? { exchange_name: args.exchange_name } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('files.pull', {
+      path: args.path,
+      overwrite: args.overwrite,
+      ...(args.exchange_name !== undefined ? { exchange_name: args.exchange_name } : {}),
+    });
     const uri = pathToFileURL(r.host_path).href;
     const before: ExtraContent[] = [];
     let inline: 'text' | 'resource' | 'none' = 'none';
@@ -151,20 +135,13 @@ export const pushDeviceFile = defineDeviceTool({
     path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),
     overwrite: z.boolean().default(false).describe('Replace an existing device file (destructive)'),
   }),
-  output: responseOf('files.push').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('files.push'),
   async handle(args, ctx) {
-    const r = await ctx.bus.request(
-      'files.push',
-      {
-        serial: ctx.serial,
-        exchange_name: args.exchange_name,
-        path: args.path,
-        overwrite: args.overwrite,
-      },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('files.push', {
+      exchange_name: args.exchange_name,
+      path: args.path,
+      overwrite: args.overwrite,
+    });
     return {
       text: `${r.replaced ? 'Replaced' : 'Wrote'} ${r.resolved_path} on ${ctx.serial} (${r.bytes} bytes) from the exchange file ${args.exchange_name}.`,
       structured: { device_serial: ctx.serial, ...r },

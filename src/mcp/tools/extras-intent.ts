@@ -62,21 +62,16 @@ export const sendIntent = defineDeviceTool({
     if (componentPackage !== undefined && args.package !== undefined && componentPackage !== args.package) {
       throw new ArgumentError(`component ${args.component} is not in package ${args.package}.`);
     }
-    const r = await ctx.bus.request(
-      'intent.send',
-      {
-        serial: ctx.serial,
-        mode: args.mode,
-        extras: args.extras,
-        ...(args.action !== undefined ? { action: args.action } : {}),
-        ...(args.data_uri !== undefined ? { data_uri: args.data_uri } : {}),
-        ...(args.category !== undefined ? { category: args.category } : {}),
-        ...(args.component !== undefined ? { component: args.component } : {}),
-        ...(args.package !== undefined ? { package: args.package } : {}),
-        ...(args.mode === 'broadcast' ? { scope: packageScope(ctx, args.allow_foreign_package) } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('intent.send', {
+      mode: args.mode,
+      extras: args.extras,
+      ...(args.action !== undefined ? { action: args.action } : {}),
+      ...(args.data_uri !== undefined ? { data_uri: args.data_uri } : {}),
+      ...(args.category !== undefined ? { category: args.category } : {}),
+      ...(args.component !== undefined ? { component: args.component } : {}),
+      ...(args.package !== undefined ? { package: args.package } : {}),
+      ...(args.mode === 'broadcast' ? { scope: packageScope(ctx, args.allow_foreign_package) } : {}),
+    });
     return {
       text: `${r.output || `am ${args.mode} done`} (${ctx.serial})`,
       structured: { device_serial: ctx.serial, mode: args.mode, ...r },

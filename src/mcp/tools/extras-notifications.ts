@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { responseOf } from '../responses.js';
+import { limitParam } from '../params.js';
+import { deviceResponseOf } from '../responses.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
 import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
@@ -21,24 +22,15 @@ export const listNotifications = defineDeviceTool({
     "Lists the device's current notifications from `dumpsys notification --noredact`, in the shade's order: package, key (for open_notification and dismiss_notification), title, text, sub-text, post time, ongoing/clearable, channel, importance, category and action labels. Texts are null (redacted: true) on devices that hide them from the shell.",
   input: z.object({
     package: packageNameSchema.optional().describe('Only notifications of this package'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(200)
-      .default(50)
-      .describe('Notifications at most (default 50, max 200)'),
+    limit: limitParam('Notifications', 50, 200),
   }),
-  output: responseOf('notifications.list').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('notifications.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'notifications.list',
-      { serial, limit: args.limit, ...(args.package !== undefined ? { package: args.package } : {}) },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('notifications.list', {
+      limit: args.limit,
+      ...(args.package !== undefined ? { package: args.package } : {}),
+    });
     const lines = r.notifications.map(
       (n) =>
         `${n.key}  ${n.package}${n.ongoing ? ' [ongoing]' : ''}  "${clip(n.title, 80)}" ${clip(n.text)}${n.redacted ? ' (texts hidden by the device)' : ''}`,
@@ -63,7 +55,7 @@ const actOutput = z.object({
 
 async function act(ctx: DeviceToolContext, key: string, action: 'open' | 'dismiss') {
   const { serial } = ctx;
-  const r = await ctx.bus.request('notifications.act', { serial, key, action }, { signal: ctx.signal });
+  const r = await ctx.ask('notifications.act', { key, action });
   return { text: `${r.done} (${serial})`, structured: { device_serial: serial, ...r } };
 }
 

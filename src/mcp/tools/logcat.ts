@@ -8,7 +8,7 @@ import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { answerBudget, newestWithin, TEXT_BUDGET } from '../budgets.js';
 import { withoutNulls } from '../compact.js';
 import { defineTool } from '../define-tool.js';
-import { responseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
@@ -59,16 +59,10 @@ export const startLogcat = defineDeviceTool({
       .default(false)
       .describe("Skip the lines the device's buffer already holds and read only new ones"),
   }),
-  output: responseOf('logcat.start').extend({
-    device_serial: z.string(),
-  }),
+  output: deviceResponseOf('logcat.start'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'logcat.start',
-      { serial, from_now: args.from_now },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('logcat.start', { from_now: args.from_now });
     return {
       text: r.already_streaming
         ? `logcat was already streaming from ${serial} (${r.stream.lines} lines so far).`
@@ -243,7 +237,6 @@ export const getLogcatStats = defineTool({
   title: 'Logcat stats',
   description:
     "Figures of droidbus's logcat buffer and streams: lines held and dropped, lines per second, counts by level, top tags, packages and devices, crashes by kind and group, each stream's state.",
-  input: z.object({}),
   output: responseOf('logcat.stats'),
   projectIndependent: true,
   async handle(_args, ctx) {

@@ -84,7 +84,6 @@ export const getProjectInfo = defineTool({
   title: 'Project info',
   description:
     'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle (and what to do if not), and the session mode (standalone or attached to the droidbus host).',
-  input: z.object({}),
   output: projectInfoOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -132,7 +131,6 @@ export const runHealthCheck = defineTool({
   title: 'Health check',
   description:
     "Checks what Android work needs on this machine: the JDK Gradle would use (JAVA_HOME / PATH / org.gradle.java.home; below 17 is flagged), the Android SDK (ANDROID_HOME, ANDROID_SDK_ROOT, local.properties for trusted projects, default locations), adb and its version, and the project's Gradle wrapper. Each failed check carries a hint on how to fix it.",
-  input: z.object({}),
   output: healthReportSchema,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -189,7 +187,6 @@ export const listBuildVariants = defineTool({
   title: 'Build variants',
   description:
     "The application modules' build variants (flavors × build types, read without running Gradle): application id, debuggable and minify flags, Gradle tasks, APK folder, and the active variant.",
-  input: z.object({}),
   output: variantsOutput,
   async handle(_args, ctx) {
     const root = requireRoot(ctx);
@@ -326,7 +323,6 @@ export const listRunConfigurations = defineTool({
   title: 'Run configurations',
   description:
     "The project's run configurations (one per application module and debuggable variant, active variant first): module, variant, task, launch, target, and its plan or why it cannot run.",
-  input: z.object({}),
   output: responseOf('project.run_configurations').extend({
     count: z.number().int(),
   }),

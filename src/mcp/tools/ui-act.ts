@@ -1,5 +1,6 @@
 /** The ui tools that act on the screen: taps, text, keys, swipes, scrolls. */
 import { z } from 'zod';
+import { limitParam } from '../params.js';
 import { treePathSchema } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
@@ -187,7 +188,7 @@ export const uiScrollUntilElement = defineDeviceTool({
       .enum(['down', 'up', 'left', 'right'])
       .default('down')
       .describe('Which way to scroll the content'),
-    max_swipes: z.number().int().min(1).max(25).default(10).describe('Swipes at most (default 10, max 25)'),
+    max_swipes: limitParam('Swipes', 10, 25),
     expect_screen_hash: expectHash,
   }),
   output: screenOutput.extend(

@@ -1,5 +1,6 @@
 /** The ui tools that read the screen and find elements; `uiTools` collects every ui tool (reading, waiting, acting). */
 import { z } from 'zod';
+import { limitParam } from '../params.js';
 import { hierarchyRowSchema, treePathSchema } from '../../bus/messages/ui.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { withoutEmpty } from '../compact.js';
@@ -42,13 +43,7 @@ export const getUiHierarchy = defineDeviceTool({
   description:
     "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Names the windows captured and notes a keyboard, the shade or a system dialog over the app.",
   input: z.object({
-    max_rows: z
-      .number()
-      .int()
-      .min(1)
-      .max(500)
-      .default(80)
-      .describe('Rows shown at most (default 80, max 500)'),
+    max_rows: limitParam('Rows shown', 80, 500),
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
   output: screenOutput
@@ -66,11 +61,7 @@ export const getUiHierarchy = defineDeviceTool({
     // The window list comes from the window manager beside the capture: a classic dump shows only
     // the focused window, so it cannot tell on its own what lies under or over it.
     const [r, windows] = await Promise.all([
-      ctx.bus.request(
-        'ui.hierarchy',
-        { serial, max_rows: args.max_rows, include_bars: args.include_system_bars },
-        { signal: ctx.signal },
-      ),
+      ctx.ask('ui.hierarchy', { max_rows: args.max_rows, include_bars: args.include_system_bars }),
       windowsBeside(ctx, serial),
     ]);
     const facts = windowFacts(windows, r.reader === 'helper');
@@ -103,14 +94,14 @@ export const listClickableElements = defineDeviceTool({
   description:
     'Lists the interactive elements on screen (clickable, long-clickable, checkable, editable, scrollable) with label, tree_path, bounds and centre: the usual first step before ui_tap_element or ui_fill_input.',
   input: z.object({
-    limit: z.number().int().min(1).max(500).default(80).describe('Rows at most (default 80, max 500)'),
+    limit: limitParam('Rows', 80, 500),
   }),
   output: screenOutput.extend(
     responseOf('ui.clickables').pick({ rows: true, total: true, truncated: true }).shape,
   ),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request('ui.clickables', { serial, limit: args.limit }, { signal: ctx.signal });
+    const r = await ctx.ask('ui.clickables', { limit: args.limit });
     const lines = r.rows.map((row) => `${row.n}. ${elementLine(row)}`);
     return {
       text: [
@@ -132,13 +123,7 @@ export const findUiElements = defineDeviceTool({
     'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold), each with its tree_path, bounds and center.',
   input: z.object({
     ...criteria,
-    max_results: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .default(20)
-      .describe('Results at most (default 20, max 100)'),
+    max_results: limitParam('Results', 20, 100),
   }),
   output: screenOutput.extend(
     responseOf('ui.find').pick({ matches: true, total: true, truncated: true }).shape,
@@ -146,11 +131,7 @@ export const findUiElements = defineDeviceTool({
   async handle(args, ctx) {
     const query = queryOf(args);
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'ui.find',
-      { serial, query, max_results: args.max_results },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('ui.find', { query, max_results: args.max_results });
     const head =
       r.total === 0
         ? `No element matches ${describeQuery(query)}.`
@@ -176,15 +157,10 @@ export const findUiParent = defineDeviceTool({
   output: screenOutput.extend(responseOf('ui.parent').pick({ node: true, parent: true }).shape),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'ui.parent',
-      {
-        serial,
-        tree_path: args.tree_path,
-        ...(args.expect_screen_hash ? { expect_screen_hash: args.expect_screen_hash } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('ui.parent', {
+      tree_path: args.tree_path,
+      ...(args.expect_screen_hash ? { expect_screen_hash: args.expect_screen_hash } : {}),
+    });
     return {
       text: [
         screenLine(serial, r),
@@ -217,11 +193,7 @@ export const compareUiState = defineDeviceTool({
   ),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'ui.compare',
-      { serial, limit: args.max_results },
-      { signal: ctx.signal },
-    );
+    const r = await ctx.ask('ui.compare', { limit: args.max_results });
     const summary = r.compared
       ? String((r.comparison as { summary?: unknown } | null)?.summary ?? '')
       : 'No earlier capture of this device: this one is now the baseline. Act, then call compare_ui_state again.';

@@ -88,11 +88,10 @@ export function describeQuery(q: FindQueryPayload): string {
 
 export async function input(ctx: DeviceToolContext, action: InputAction, expect: string | undefined) {
   const { serial } = ctx;
-  const result = await ctx.bus.request(
-    'ui.input',
-    { serial, input: action, ...(expect !== undefined ? { expect_screen_hash: expect } : {}) },
-    { signal: ctx.signal },
-  );
+  const result = await ctx.ask('ui.input', {
+    input: action,
+    ...(expect !== undefined ? { expect_screen_hash: expect } : {}),
+  });
   return {
     text: `${result.done} (${serial})`,
     structured: {
