@@ -4,7 +4,7 @@ import { dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { wirelessNetworkRefusal } from '../../util/app-args.js';
 import { ArgumentError } from '../define-tool.js';
 import { deviceResponseOf, responseOf } from '../responses.js';
-import { defineDeviceTool } from '../define-device-tool.js';
+import { defineDeviceTool, type DeviceToolContext } from '../define-device-tool.js';
 
 /** The device-admin tools that change the device: network, orientation, deep links, app settings. */
 
@@ -82,6 +82,16 @@ const intentOutput = responseOf('intent.send')
   .pick({ command: true, output: true })
   .extend({ device_serial: z.string() });
 
+/** Starts the activity that handles `action` on `dataUri` (`am start -W`), as the caller. */
+async function startView(ctx: DeviceToolContext, action: string, dataUri: string) {
+  const r = await ctx.ask(
+    'intent.send',
+    { mode: 'start', action, data_uri: dataUri, extras: [] },
+    { origin: ctx.origin },
+  );
+  return { device_serial: ctx.serial, command: r.command, output: r.output };
+}
+
 export const openDeepLink = defineDeviceTool({
   name: 'open_deep_link',
   toolset: 'device-admin',
@@ -94,16 +104,8 @@ export const openDeepLink = defineDeviceTool({
   }),
   output: intentOutput,
   async handle(args, ctx) {
-    const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'intent.send',
-      { serial, mode: 'start', action: 'android.intent.action.VIEW', data_uri: args.uri, extras: [] },
-      { signal: ctx.signal, origin: ctx.origin },
-    );
-    return {
-      text: `Opened ${args.uri} on ${serial}.\n${r.output}`,
-      structured: { device_serial: serial, command: r.command, output: r.output },
-    };
+    const structured = await startView(ctx, 'android.intent.action.VIEW', args.uri);
+    return { text: `Opened ${args.uri} on ${ctx.serial}.\n${structured.output}`, structured };
   },
 });
 
@@ -119,22 +121,12 @@ export const openAppSettings = defineDeviceTool({
   }),
   output: intentOutput,
   async handle(args, ctx) {
-    const { serial } = ctx;
-    const r = await ctx.bus.request(
-      'intent.send',
-      {
-        serial,
-        mode: 'start',
-        action: 'android.settings.APPLICATION_DETAILS_SETTINGS',
-        data_uri: `package:${args.package}`,
-        extras: [],
-      },
-      { signal: ctx.signal, origin: ctx.origin },
+    const structured = await startView(
+      ctx,
+      'android.settings.APPLICATION_DETAILS_SETTINGS',
+      `package:${args.package}`,
     );
-    return {
-      text: `Opened the App info screen of ${args.package} on ${serial}.`,
-      structured: { device_serial: serial, command: r.command, output: r.output },
-    };
+    return { text: `Opened the App info screen of ${args.package} on ${ctx.serial}.`, structured };
   },
 });
 

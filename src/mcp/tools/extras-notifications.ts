@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { limitParam } from '../params.js';
 import { deviceResponseOf } from '../responses.js';
-import type { DeviceToolContext } from '../define-device-tool.js';
 import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
@@ -53,36 +52,38 @@ const actOutput = z.object({
   commands: z.array(z.array(z.string())),
 });
 
-async function act(ctx: DeviceToolContext, key: string, action: 'open' | 'dismiss') {
-  const { serial } = ctx;
-  const r = await ctx.ask('notifications.act', { key, action });
-  return { text: `${r.done} (${serial})`, structured: { device_serial: serial, ...r } };
+/** A tool that acts on one listed notification through the shade (open or dismiss). */
+function notificationAction(
+  action: 'open' | 'dismiss',
+  declared: { name: string; kind: 'write' | 'destructive'; title: string; description: string },
+) {
+  return defineDeviceTool({
+    ...declared,
+    toolset: 'device-extras',
+    serial: 'required',
+    input: z.object({ key: notificationKeySchema }),
+    output: actOutput,
+    async handle(args, ctx) {
+      const r = await ctx.ask('notifications.act', { key: args.key, action });
+      return { text: `${r.done} (${ctx.serial})`, structured: { device_serial: ctx.serial, ...r } };
+    },
+  });
 }
 
-export const openNotification = defineDeviceTool({
+export const openNotification = notificationAction('open', {
   name: 'open_notification',
-  toolset: 'device-extras',
   kind: 'write',
   title: 'Open a notification',
   description:
     'Opens a notification as a person would: pulls down the shade, finds the notification by its title and text on a fresh UI capture, and taps it (its app or activity opens; an auto-cancel notification goes away). Refuses a key that list_notifications does not list right now.',
-  serial: 'required',
-  input: z.object({ key: notificationKeySchema }),
-  output: actOutput,
-  handle: (args, ctx) => act(ctx, args.key, 'open'),
 });
 
-export const dismissNotification = defineDeviceTool({
+export const dismissNotification = notificationAction('dismiss', {
   name: 'dismiss_notification',
-  toolset: 'device-extras',
   kind: 'destructive',
   title: 'Dismiss a notification',
   description:
     'Dismisses a notification by swiping its row away in the shade, and checks it is gone. Refuses a key that list_notifications does not list right now, and an ongoing or non-clearable notification (only its app can remove it).',
-  serial: 'required',
-  input: z.object({ key: notificationKeySchema }),
-  output: actOutput,
-  handle: (args, ctx) => act(ctx, args.key, 'dismiss'),
 });
 
 export const notificationTools = [listNotifications, openNotification, dismissNotification];

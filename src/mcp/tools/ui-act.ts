@@ -52,19 +52,26 @@ export const uiTapElement = defineDeviceTool({
     input(ctx, { action: 'tap_element', tree_path: args.tree_path }, args.expect_screen_hash),
 });
 
-export const uiTypeText = defineDeviceTool({
+/** A tool that types text into the focused field, by `input text` (ASCII) or by any Unicode route. */
+function typeTool(
+  action: 'type' | 'type_unicode',
+  declared: { name: string; title: string; description: string },
+) {
+  return defineDeviceTool({
+    ...declared,
+    toolset: 'ui',
+    kind: 'write',
+    input: z.object({ text: text('The text to type'), expect_screen_hash: expectHash }),
+    output: actionOutput,
+    handle: (args, ctx) => input(ctx, { action, text: args.text }, args.expect_screen_hash),
+  });
+}
+
+export const uiTypeText = typeTool('type', {
   name: 'ui_type_text',
-  toolset: 'ui',
-  kind: 'write',
   title: 'Type text',
   description:
     'Types text into the focused field with `input text` (printable ASCII; non-ASCII goes through ui_type_text_unicode). At most 1,000 bytes.',
-  input: z.object({
-    text: text('The text to type'),
-    expect_screen_hash: expectHash,
-  }),
-  output: actionOutput,
-  handle: (args, ctx) => input(ctx, { action: 'type', text: args.text }, args.expect_screen_hash),
 });
 
 export const uiFillInput = defineDeviceTool({
@@ -89,19 +96,11 @@ export const uiFillInput = defineDeviceTool({
     ),
 });
 
-export const uiTypeTextUnicode = defineDeviceTool({
+export const uiTypeTextUnicode = typeTool('type_unicode', {
   name: 'ui_type_text_unicode',
-  toolset: 'ui',
-  kind: 'write',
   title: 'Type any text',
   description:
     'Types any Unicode text (accents, CJK, emoji) into the focused field, through ADBKeyBoard when it is the keyboard, else the on-device helper; says how to get one when neither is there. At most 1,000 bytes.',
-  input: z.object({
-    text: text('The text to type'),
-    expect_screen_hash: expectHash,
-  }),
-  output: actionOutput,
-  handle: (args, ctx) => input(ctx, { action: 'type_unicode', text: args.text }, args.expect_screen_hash),
 });
 
 export const clearFocusedInput = defineDeviceTool({
