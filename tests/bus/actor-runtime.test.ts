@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type * as Runtime from '../../src/actors/runtime.js';
 import type { BusError } from '../../src/bus/errors.js';
 import { fromDist } from '../helpers/paths.js';
+import { lastRead } from '../helpers/until.js';
 
 let runtime: typeof Runtime;
 let system: Runtime.ActorSystem;
@@ -58,11 +59,13 @@ describe.each([
     const err = await rejection(pending);
     expect(err.code).toBe('CANCELLED');
     // The actor's handler saw its AbortSignal and answered, so its mailbox slot is free again.
-    const deadline = Date.now() + 5_000;
-    while ((sys.bus.inflightByAddress()['system'] ?? 0) > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(sys.bus.inflightByAddress()['system'] ?? 0).toBe(0);
+    const inflight = await lastRead(
+      () => sys.bus.inflightByAddress()['system'] ?? 0,
+      (n) => n === 0,
+      5_000,
+      10,
+    );
+    expect(inflight).toBe(0);
   });
 
   it('checks payloads against the contract and answers INVALID', async () => {

@@ -8,6 +8,7 @@ import type * as SocketServer from '../../src/bus/socket-server.js';
 import type * as Ndjson from '../../src/bus/ndjson.js';
 import type { BusError } from '../../src/bus/errors.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
+import { lastRead } from '../helpers/until.js';
 
 let runtime: typeof Runtime;
 let clientMod: typeof SocketClient;
@@ -99,11 +100,14 @@ describe('the bus over a unix socket', () => {
   it('returns the refusal reply of a refused handshake and closes', async () => {
     const { reply, client } = await connect({ attach: 99 });
     expect(reply).toEqual({ accepted: false, reason: 'unknown attach version' });
-    const deadline = Date.now() + 2_000;
-    while (client.connected && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(client.connected).toBe(false);
+    expect(
+      await lastRead(
+        () => client.connected,
+        (c) => !c,
+        2_000,
+        10,
+      ),
+    ).toBe(false);
   });
 
   it('refuses a client that sends no handshake in time', async () => {
@@ -208,11 +212,13 @@ describe('the bus over a unix socket', () => {
     expect(system.bus.inflightByAddress()['system']).toBe(1);
     controller.abort();
     expect((await rejection(pending)).code).toBe('CANCELLED');
-    const deadline = Date.now() + 3_000;
-    while ((system.bus.inflightByAddress()['system'] ?? 0) > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(system.bus.inflightByAddress()['system'] ?? 0).toBe(0);
+    const inflight = await lastRead(
+      () => system.bus.inflightByAddress()['system'] ?? 0,
+      (n) => n === 0,
+      3_000,
+      10,
+    );
+    expect(inflight).toBe(0);
     await client.close();
   });
 

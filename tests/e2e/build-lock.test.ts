@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { readHistory, setTrust, textOf, waitForRecord, writeSample } from '../helpers/build-project.js';
+import { until } from '../helpers/until.js';
 
 const home = tempDir('droidbus-build-lock-home-');
 const work = tempDir('droidbus-build-lock-');
@@ -40,17 +41,14 @@ describe('the cross-process build lock', () => {
       name: 'run_gradle_task',
       arguments: { task: 'assembleDemoDebug' },
     });
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const status = await first.client.callTool({ name: 'get_build_status', arguments: {} });
-      if ((status.structuredContent as { status: string }).status === 'running') {
-        break;
-      }
-      if (Date.now() > deadline) {
-        throw new Error('the first build never started');
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(
+      'the first build to start',
+      async () => {
+        const status = await first.client.callTool({ name: 'get_build_status', arguments: {} });
+        return (status.structuredContent as { status: string }).status === 'running' ? true : undefined;
+      },
+      20_000,
+    );
 
     const refused = await second.client.callTool({
       name: 'run_gradle_task',

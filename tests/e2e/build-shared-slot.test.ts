@@ -13,6 +13,7 @@ import type * as Server from '../../src/mcp/server.js';
 import type * as Session from '../../src/mcp/session.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { readHistory, setTrust, textOf, waitForRecord, writeSample } from '../helpers/build-project.js';
+import { until } from '../helpers/until.js';
 
 const home = tempDir('droidbus-shared-slot-home-');
 const work = tempDir('droidbus-shared-slot-');
@@ -40,19 +41,14 @@ async function connect(name: string): Promise<{ client: Client; sessionId: strin
 }
 
 async function waitUntilRunning(client: Client): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  const status = async (): Promise<unknown> =>
-    (
-      (await client.callTool({ name: 'get_build_status', arguments: {} })).structuredContent as {
-        status: string;
-      }
-    ).status;
-  while ((await status()) !== 'running') {
-    if (Date.now() > deadline) {
-      throw new Error('the build never started');
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    'the build to start',
+    async () => {
+      const r = await client.callTool({ name: 'get_build_status', arguments: {} });
+      return (r.structuredContent as { status: string }).status === 'running' ? true : undefined;
+    },
+    20_000,
+  );
 }
 
 beforeAll(async () => {

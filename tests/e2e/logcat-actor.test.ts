@@ -14,6 +14,7 @@ import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { until as poll } from '../helpers/until.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { lastRead } from '../helpers/until.js';
 
 const home = tempDir('droidbus-logcat-actor-home-');
 let server: AdbServer;
@@ -61,12 +62,12 @@ describe('the logcat actor on the bus', () => {
 
   it('answers an entries query without a count with settings mcp.logcat_default_count lines', async () => {
     const client = system.client({ kind: 'cli' });
-    let r = await client.request('logcat.entries', {});
-    const deadline = Date.now() + 20_000;
-    while ((r.streams[0]?.entries ?? 0) <= 7 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      r = await client.request('logcat.entries', {});
-    }
+    const r = await lastRead(
+      () => client.request('logcat.entries', {}),
+      (v) => (v.streams[0]?.entries ?? 0) > 7,
+      20_000,
+      100,
+    );
     expect(r.count).toBe(7);
     expect(r.entries).toHaveLength(7);
     expect(r.has_more).toBe(true);
@@ -101,12 +102,12 @@ describe('the logcat actor on the bus', () => {
       states.slice(before).some((s) => s.serial === serial && s.state === 'streaming'),
     );
     // A fresh worker: an empty store that fills with new lines, and no crash read a second time.
-    let r = await client.request('logcat.entries', { count: 5 });
-    const deadline = Date.now() + 20_000;
-    while (r.entries.length === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      r = await client.request('logcat.entries', { count: 5 });
-    }
+    const r = await lastRead(
+      () => client.request('logcat.entries', { count: 5 }),
+      (v) => v.entries.length > 0,
+      20_000,
+      100,
+    );
     expect(r.entries.length).toBeGreaterThan(0);
     const stats = await client.request('logcat.stats', {});
     expect(stats.streams).toEqual([expect.objectContaining({ serial, state: 'streaming' })]);

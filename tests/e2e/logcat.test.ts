@@ -15,6 +15,7 @@ import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 import { refusedWith } from '../helpers/tool-errors.js';
+import { lastRead } from '../helpers/until.js';
 
 const home = tempDir('droidbus-logcat-home-');
 const project = tempDir('droidbus-logcat-project-');
@@ -64,14 +65,9 @@ async function until<T>(
   done: (v: T) => boolean,
   ms = 20_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: T = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last).slice(0, 2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-    last = await read();
+  const last = await lastRead(read, done, ms, 150);
+  if (!done(last)) {
+    throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last).slice(0, 2000)}`);
   }
   return last;
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeApk } from '../../src/util/apk.js';
 import { ADB_BINARY, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { lastRead } from '../helpers/until.js';
 
 let server: AdbServer;
 let farm: SimFarm;
@@ -161,15 +162,12 @@ describe('droidbus sim devices through the real adb', () => {
     await new Promise((resolve) => child.stdout.once('data', resolve));
     child.kill('SIGTERM');
     // The device records a command when it has finished: only a stopped logcat shows up.
-    const deadline = Date.now() + 10_000;
-    let stopped = false;
-    while (!stopped && Date.now() < deadline) {
-      stopped = (await readFile(join(work, 'commands.jsonl'), 'utf8')).includes('"cmd":"logcat -v brief"');
-      if (!stopped) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    expect(stopped).toBe(true);
+    const log = await lastRead(
+      () => readFile(join(work, 'commands.jsonl'), 'utf8'),
+      (text) => text.includes('"cmd":"logcat -v brief"'),
+      10_000,
+    );
+    expect(log).toContain('"cmd":"logcat -v brief"');
   });
 
   it('a service the device does not have is refused', async () => {
@@ -181,26 +179,16 @@ describe('droidbus sim devices through the real adb', () => {
   it('the command log has a JSON line per device command with its exit code and timing', async () => {
     await server.adb(['-s', serial, 'shell', 'exit 5']);
     const path = join(work, 'commands.jsonl');
-    const deadline = Date.now() + 5_000;
-    let lines: {
-      t0: number;
-      t1: number;
-      dev: string;
-      kind: string;
-      cmd: string;
-      code: number;
-      out: number;
-    }[] = [];
-    while (Date.now() < deadline) {
-      lines = (await readFile(path, 'utf8'))
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as (typeof lines)[number]);
-      if (lines.some((l) => l.cmd === 'exit 5')) {
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    type Line = { t0: number; t1: number; dev: string; kind: string; cmd: string; code: number; out: number };
+    const lines = await lastRead(
+      async () =>
+        (await readFile(path, 'utf8'))
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Line),
+      (read) => read.some((l) => l.cmd === 'exit 5'),
+      5_000,
+    );
     const exit5 = lines.find((l) => l.cmd === 'exit 5');
     expect(exit5).toMatchObject({ dev: serial, kind: 'shell', code: 5, out: 0 });
     expect(exit5!.t1).toBeGreaterThanOrEqual(exit5!.t0);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { lastRead } from '../helpers/until.js';
 
 let server: AdbServer;
 let farm: SimFarm;
@@ -60,11 +61,7 @@ describe('droidbus sim emulators', () => {
     const [victim, survivor] = farm.devices;
     const result = await server.adb(['-s', victim!.serial, 'emu', 'kill']);
     expect(result.code).toBe(0);
-    const deadline = Date.now() + 10_000;
-    while ((await listed()).includes(victim!.serial) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const now = await listed();
+    const now = await lastRead(listed, (l) => !l.includes(victim!.serial), 10_000);
     expect(now).not.toContain(victim!.serial);
     expect(now).toMatch(new RegExp(`^${survivor!.serial}\\tdevice$`, 'm'));
   });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADB_BINARY, freePort, run, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { CLI_PATH, startSimFarm } from '../helpers/sim-farm.js';
+import { lastRead } from '../helpers/until.js';
 
 let server: AdbServer;
 
@@ -84,10 +85,11 @@ describe('droidbus sim', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     try {
-      const deadline = Date.now() + 30_000;
-      while (!stdout.includes('{"ready":true}') && Date.now() < deadline && child.exitCode === null) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await lastRead(
+        () => stdout,
+        (out) => out.includes('{"ready":true}') || child.exitCode !== null,
+        30_000,
+      );
       expect(stdout).toContain('{"ready":true}');
       expect(stderr).toContain(`started one with`);
       const serial = (JSON.parse(stdout.split('\n')[0]!) as { serial: string }).serial;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { tempDir } from '../helpers/paths.js';
+import { lastRead } from '../helpers/until.js';
 
 const FIXTURES = new URL('../fixtures/logcat/', import.meta.url);
 const fixture = (name: string): Buffer => readFileSync(new URL(name, FIXTURES));
@@ -200,12 +201,12 @@ describe('a crash buffer replayed whole', () => {
     await replay(Buffer.from(crashBuffer()), 'crashes.txt');
     // The stream reads the device's whole buffer first: the replayed crashes.
     await world.call('start_logcat', { device_serial: serial, from_now: false });
-    const deadline = Date.now() + 30_000;
-    let r = await world.call('get_crash_logs', { device_serial: serial, count: 200 });
-    while ((r.structured['total'] as number) < 36 && Date.now() < deadline) {
-      await new Promise((res) => setTimeout(res, 200));
-      r = await world.call('get_crash_logs', { device_serial: serial, count: 200 });
-    }
+    const r = await lastRead(
+      () => world.call('get_crash_logs', { device_serial: serial, count: 200 }),
+      (v) => (v.structured['total'] as number) >= 36,
+      30_000,
+      200,
+    );
     expect(r.structured['total']).toBe(36);
     // One answer holds what fits 40,000 characters; before_seq pages back through the rest.
     type Crash = { group_id: string; pid: number; seq: number; exception: string | null };

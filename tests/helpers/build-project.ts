@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runCli } from './run-cli.js';
+import { lastRead } from './until.js';
 
 /** One build record as build-history.json keeps it (the fields tests look at). */
 export interface HistoryRecord {
@@ -50,19 +51,16 @@ export async function waitForRecord(
   pick: (r: HistoryRecord) => boolean,
   timeoutMs = 20_000,
 ): Promise<HistoryRecord> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const hit = readHistory(home).find(pick);
-    if (hit) {
-      return hit;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(
-        `no matching build record within ${timeoutMs} ms: ${JSON.stringify(readHistory(home))}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  const records = await lastRead(
+    () => readHistory(home),
+    (r) => r.some(pick),
+    timeoutMs,
+  );
+  const hit = records.find(pick);
+  if (!hit) {
+    throw new Error(`no matching build record within ${timeoutMs} ms: ${JSON.stringify(records)}`);
   }
+  return hit;
 }
 
 /** sha256 of a file, hex. */

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AdbServer } from './adb-server.js';
 import { readSimDevices } from '../../src/loadtest/sim-process.js';
+import { lastRead } from './until.js';
 
 /** The built CLI the helpers run. */
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -60,27 +61,31 @@ function defaultEmulatorBase(): number {
   return 5700 + 8 * (process.pid % 60);
 }
 
+/** True when `adb devices` printed every serial in `state`. */
+function allIn(out: string, serials: string[], state: string): boolean {
+  const states = new Map(
+    out
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t') as [string, string | undefined]),
+  );
+  return serials.every((s) => states.get(s) === state);
+}
+
 async function pollDevices(
   server: AdbServer,
   serials: string[],
   state: string,
   deadline: number,
 ): Promise<void> {
-  for (;;) {
-    const listed = await server.adb(['devices']);
-    const states = new Map(
-      listed.stdout
-        .split('\n')
-        .slice(1)
-        .map((line) => line.split('\t') as [string, string | undefined]),
-    );
-    if (serials.every((s) => states.get(s) === state)) {
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`adb devices did not list every sim device as ${state}:\n${listed.stdout}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  const listed = await lastRead(
+    async () => (await server.adb(['devices'])).stdout,
+    (out) => allIn(out, serials, state),
+    Math.max(0, deadline - Date.now()),
+    100,
+  );
+  if (!allIn(listed, serials, state)) {
+    throw new Error(`adb devices did not list every sim device as ${state}:\n${listed}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { BusError } from '../../bus/errors.js';
 import { CrashGroups } from './crash-group.js';
 import { DeviceStream, logcatCommand } from './device-stream.js';
 import { LogStore } from './log-store.js';
+import { lastRead } from '../../../tests/helpers/until.js';
 
 /** An adb server that accepts connections and never answers: what a wedged server looks like. */
 function silentServer(): Promise<{ port: number; transports: () => net.Socket[]; close(): Promise<void> }> {
@@ -67,11 +68,14 @@ describe('DeviceStream', () => {
     expect(stream.reason).toMatch(/^did not start: /);
     expect(stream.live).toBe(false);
     expect(states).toEqual(['stopped']);
-    const deadline = Date.now() + 5_000;
-    while (server.transports().length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(server.transports()).toHaveLength(0);
+    expect(
+      await lastRead(
+        () => server.transports(),
+        (t) => t.length === 0,
+        5_000,
+        20,
+      ),
+    ).toHaveLength(0);
   });
 
   it('gives up at once when the request that started it is cancelled', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandLog, nowMs } from './command-log.js';
+import { lastRead } from '../../../tests/helpers/until.js';
 
 let dir: string | undefined;
 
@@ -49,12 +50,12 @@ describe('CommandLog', () => {
     const path = join(dir, 'log.jsonl');
     const log = new CommandLog(path);
     log.record({ t0: 1, t1: 2, dev: 'd', kind: 'sync', cmd: 'STA2 /sdcard', code: 0, out: 72 });
-    const deadline = Date.now() + 5_000;
-    let text = '';
-    while (text === '' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      text = await readFile(path, 'utf8');
-    }
+    const text = await lastRead(
+      () => readFile(path, 'utf8'),
+      (t) => t !== '',
+      5_000,
+      10,
+    );
     log.close();
     expect(text).toContain('"cmd":"STA2 /sdcard"');
   });

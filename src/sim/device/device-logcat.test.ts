@@ -5,6 +5,7 @@ import type { ShellIo, SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { until as poll } from '../../../tests/helpers/until.js';
 import { createSimDevice } from './index.js';
+import { lastRead } from '../../../tests/helpers/until.js';
 
 const identity = {
   serial: '127.0.0.1:7004',
@@ -120,12 +121,12 @@ describe('logcat', () => {
 
   it('generates background lines at the configured rate', async () => {
     const d = device(400);
-    let count = 0;
-    const deadline = Date.now() + 10_000;
-    while (count < 40 && Date.now() < deadline) {
-      count = Number((await runOn(d, 'logcat -d -b all | wc -l')).stdout.trim());
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const count = await lastRead(
+      async () => Number((await runOn(d, 'logcat -d -b all | wc -l')).stdout.trim()),
+      (n) => n >= 40,
+      10_000,
+      20,
+    );
     expect(count).toBeGreaterThanOrEqual(40);
   });
 
