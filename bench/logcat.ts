@@ -21,6 +21,8 @@ import {
   type DetectedCrash,
   type LogEntry,
 } from '../src/actors/logcat/index.js';
+import { RE2JS } from 're2js';
+import { userRegex } from '../src/actors/logcat/user-regex.js';
 import { frontendLoopDelay } from './lib/logcat-frontend.js';
 
 const args = parseArgs({
@@ -350,6 +352,112 @@ for (const [label, params] of queries) {
     `  ${label.padEnd(48)} median ${median(times).toFixed(2).padStart(6)} ms  p99 ${p99(times).toFixed(2).padStart(6)} ms  ${n} results`,
   );
 }
+
+// The regular-expression engines side by side, on the store's messages: V8's backtracking RegExp
+// (what droidbus used, and what `^(a|a)*$` hangs), RE2 as droidbus runs it (re2js with the literal
+// prefilter), re2js alone, re2-wasm, and the native re2 binding when it is installed.
+const messages: string[] = [];
+for (let i = 0; i < store.size; i++) {
+  messages.push(store.at(i)!.message);
+}
+type Engine = [string, (p: string) => ((s: string) => boolean) | null];
+const optional = async (name: string): Promise<Record<string, unknown> | null> =>
+  (await import(name).catch(() => null)) as Record<string, unknown> | null;
+const re2wasm = (await optional('re2-wasm'))?.['RE2'] as
+  (new (p: string, f: string) => { test(s: string): boolean }) | undefined;
+const re2native = (await optional('re2'))?.['default'] as
+  (new (p: string) => { test(s: string): boolean }) | undefined;
+const engines: Engine[] = [
+  [
+    'V8 RegExp (backtracking)',
+    (p) =>
+      (
+        (re) => (s: string) =>
+          re.test(s)
+      )(new RegExp(p)),
+  ],
+  ['RE2 as droidbus runs it', (p) => userRegex(p)],
+  [
+    're2js alone',
+    (p) =>
+      (
+        (re) => (s: string) =>
+          re.matcher(s).find()
+      )(RE2JS.compile(p)),
+  ],
+  [
+    're2-wasm',
+    (p) =>
+      re2wasm
+        ? (
+            (re) => (s: string) =>
+              re.test(s)
+          )(new re2wasm(p, 'u'))
+        : null,
+  ],
+  [
+    're2 (native binding)',
+    (p) =>
+      re2native
+        ? (
+            (re) => (s: string) =>
+              re.test(s)
+          )(new re2native(p))
+        : null,
+  ],
+];
+const patterns = [
+  'time(out|d out)',
+  'status=5\\d\\d',
+  '^Choreographer',
+  'Skipped \\d+ frames',
+  '(?i)exception',
+  '[0-9a-f]{8}-',
+];
+console.log(
+  `\nregular expressions over the store's ${fmt(messages.length)} messages (M messages/s, median of 5):`,
+);
+console.log(`  ${'pattern'.padEnd(20)} ${engines.map(([n]) => n.padStart(26)).join('')}`);
+for (const p of patterns) {
+  const row: string[] = [];
+  for (const [, make] of engines) {
+    let test: ((s: string) => boolean) | null;
+    try {
+      test = make(p);
+    } catch {
+      row.push('cannot compile it'.padStart(26));
+      continue;
+    }
+    if (test === null) {
+      row.push('not installed'.padStart(26));
+      continue;
+    }
+    const times: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const t = performance.now();
+      let n = 0;
+      for (const m of messages) {
+        n += test(m) ? 1 : 0;
+      }
+      times.push(performance.now() - t);
+      void n;
+    }
+    row.push((messages.length / median(times) / 1000).toFixed(2).padStart(26));
+  }
+  console.log(`  ${p.padEnd(20)} ${row.join('')}`);
+}
+const evilLine = 'a'.repeat(25) + '!';
+const evilTimes = engines.map(([name, make]) => {
+  const test = make('^(a|a)*$');
+  if (test === null) {
+    return `${name}: not installed`;
+  }
+  const t = performance.now();
+  test(evilLine);
+  return `${name}: ${(performance.now() - t).toFixed(1)} ms`;
+});
+console.log(`  ^(a|a)*$ on 25 a's and '!' (2^25 steps for a backtracking engine): ${evilTimes.join('; ')}`);
+
 const t0 = performance.now();
 const stats = store.stats(Date.now());
 console.log(

@@ -367,6 +367,20 @@ describe('get_logcat_entries filters', () => {
     await invalidParams('get_crash_logs', { count: 201 });
     await invalidParams('get_exit_reasons', { device_serial: a, limit: 101 });
   });
+
+  it('runs a regular expression that pins a backtracking engine in linear time, and the next call answers', async () => {
+    await deviceShell(a, `sim log I DroidbusEvil ${'a'.repeat(39)}!`);
+    await until('the evil line', () => entriesOf({ tag: 'DroidbusEvil' }), (v) => v.entries.length === 1);
+    // `new RegExp('^(a|a)*$')` takes about 2^39 steps on that line: the worker would spin for good.
+    const evil = await entriesOf({ query: 'message~:^(a|a)*$', count: 10_000 });
+    expect(evil.entries).toEqual([]);
+    const matching = await entriesOf({ query: 'tag:DroidbusEvil message~:^(a|a)*!$' });
+    expect(matching.entries).toHaveLength(1);
+    expect((await entriesOf({ tag: 'DroidbusOther' })).entries).toHaveLength(1);
+    expect(await invalidParams('get_logcat_entries', { query: 'message~:(?<=id=)\\d+' })).toMatch(
+      /lookahead and lookbehind are not supported/,
+    );
+  });
 });
 
 describe('a real recorded log replayed on the device', () => {

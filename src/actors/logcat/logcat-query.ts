@@ -1,7 +1,8 @@
 /**
  * Android Studio's Logcat query language, compiled to a predicate over entries.
  *
- * Terms: `key:value` (contains, case-insensitive), `key~:regex`, `key=:exact`, each negatable with
+ * Terms: `key:value` (contains, case-insensitive), `key~:regex` (RE2, linear time: user-regex.ts),
+ * `key=:exact`, each negatable with
  * `-`, for the keys `tag`, `package` (`app`), `message`, `line`, `process`; `level:` (that level or
  * higher), `age:5m` (s, m, h, d), `is:crash`, `is:stacktrace`, `pid:`, `tid:`, `name:` (ignored, as
  * Studio uses it to name a filter). `package:mine` is the caller's own packages (and, as in Studio,
@@ -15,6 +16,7 @@ import type { LogEntry, LogLevel } from './logcat-types.js';
 import { LEVEL_RANK } from './logcat-types.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import { FIELD_KEYS, tokenize, type Field, type Token } from './logcat-query-lexer.js';
+import { userRegex } from './user-regex.js';
 
 export { LogcatQueryError } from './logcat-query-error.js';
 
@@ -218,16 +220,16 @@ function leafFor(t: Extract<Token, { t: 'term' }>, ctx: QueryContext): Node {
     if (field === 'package' && op === ':' && value === 'mine') {
       pred = minePred(ctx.mine ?? []);
     } else if (op === '~:') {
-      let re: RegExp;
+      let test: (text: string) => boolean;
       try {
-        re = new RegExp(value);
+        test = userRegex(value);
       } catch (err) {
         throw new LogcatQueryError(
           `invalid regular expression '${value}' in ${key}~: (${(err as Error).message})`,
         );
       }
       const get = getter(field, ctx);
-      pred = (e) => re.test(get(e));
+      pred = (e) => test(get(e));
     } else if (op === '=:') {
       const get = getter(field, ctx);
       pred = (e) => get(e) === value;
