@@ -370,7 +370,11 @@ describe('get_logcat_entries filters', () => {
 
   it('runs a regular expression that pins a backtracking engine in linear time, and the next call answers', async () => {
     await deviceShell(a, `sim log I DroidbusEvil ${'a'.repeat(39)}!`);
-    await until('the evil line', () => entriesOf({ tag: 'DroidbusEvil' }), (v) => v.entries.length === 1);
+    await until(
+      'the evil line',
+      () => entriesOf({ tag: 'DroidbusEvil' }),
+      (v) => v.entries.length === 1,
+    );
     // `new RegExp('^(a|a)*$')` takes about 2^39 steps on that line: the worker would spin for good.
     const evil = await entriesOf({ query: 'message~:^(a|a)*$', count: 10_000 });
     expect(evil.entries).toEqual([]);
