@@ -123,6 +123,9 @@ class Actors implements ActorHost {
       case 'reply':
         this.reply(message.envelope);
         break;
+      case 'ping':
+        this.post({ t: 'pong', id: message.id });
+        break;
       case 'reply-progress': {
         const { id: _id, kind: _kind, ...progress } = message.envelope;
         this.outgoing.get(message.envelope.id)?.onProgress?.(progress);

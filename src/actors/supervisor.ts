@@ -28,7 +28,11 @@ interface Slot {
   worker: ActorThread | undefined;
   actors: Set<string>;
   /** Bus requests handed to this worker's actors and not answered yet. */
-  inflight: Map<string, { address: string; type: string }>;
+  inflight: Map<string, { address: string; type: string; deadline: number }>;
+  /** The watchdog's ping waiting for its pong, when it asked whether the thread still turns. */
+  probe: { id: number; sentAt: number; address: string; type: string } | undefined;
+  /** Why the watchdog terminated this worker (the message its in-flight requests fail with). */
+  stuck: string | undefined;
   /** Requests this worker's actors sent: their id → the bus id. */
   outgoing: Map<string, string>;
   topics: Set<string>;
@@ -57,7 +61,15 @@ export interface SupervisorOptions {
    * same mailbox rules; for measuring what the worker threads buy.
    */
   inline?: boolean;
+  /** How long past a request's deadline its handler may hold its thread before the worker is replaced. */
+  stuckGraceMs?: number;
 }
+
+/** A handler past its deadline by this much makes the watchdog ask whether its thread still turns … */
+const STUCK_GRACE_MS = 5_000;
+/** … and a thread that does not answer within this long is terminated and its actors restarted. */
+const PING_TIMEOUT_MS = 2_000;
+const WATCH_EVERY_MS = 1_000;
 
 /**
  * Hosts actors on worker threads for the bus: places them (many per thread), delivers their
@@ -70,6 +82,9 @@ export class Supervisor implements ActorEndpoint {
   private shuttingDown = false;
   /** True when the actors run on this thread (the inline host) rather than on worker threads. */
   readonly inline: boolean;
+  private readonly stuckGraceMs: number;
+  private readonly watchdog: NodeJS.Timeout | undefined;
+  private pingSeq = 0;
 
   constructor(
     private readonly bus: Bus,
@@ -77,6 +92,10 @@ export class Supervisor implements ActorEndpoint {
   ) {
     this.kinds = { ...ACTOR_KINDS, ...options.kinds };
     this.inline = options.inline === true;
+    this.stuckGraceMs = options.stuckGraceMs ?? STUCK_GRACE_MS;
+    // A handler that spins holds its worker's thread: every actor there stops answering. The
+    // inline host shares this thread, so nothing here could notice; it has no watchdog.
+    this.watchdog = this.inline ? undefined : setInterval(() => this.watch(), WATCH_EVERY_MS).unref();
     for (const [group, threads] of Object.entries({ ...DEFAULT_GROUPS, ...options.groups })) {
       this.groups.set(
         group,
@@ -91,6 +110,8 @@ export class Supervisor implements ActorEndpoint {
           restarts: [],
           lastError: undefined,
           dead: false,
+          probe: undefined,
+          stuck: undefined,
         })),
       );
     }
@@ -126,7 +147,7 @@ export class Supervisor implements ActorEndpoint {
       return;
     }
     const slot = record.slot;
-    slot.inflight.set(envelope.id, { address, type: envelope.type });
+    slot.inflight.set(envelope.id, { address, type: envelope.type, deadline: envelope.deadline });
     this.post(slot, { t: 'request', address, envelope });
   }
 
@@ -197,6 +218,7 @@ export class Supervisor implements ActorEndpoint {
   /** Stops every actor, then every worker. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    clearInterval(this.watchdog);
     const stopping = [...this.actors.keys()].map((address) =>
       Promise.race([this.stopActor(address), new Promise<void>((r) => setTimeout(r, 6_000).unref())]),
     );
@@ -292,6 +314,11 @@ export class Supervisor implements ActorEndpoint {
       case 'state':
         this.onActorState(message.address, message.state, message.error);
         break;
+      case 'pong':
+        if (slot.probe?.id === message.id) {
+          slot.probe = undefined; // the thread turns: a handler past its deadline waits, it does not spin
+        }
+        break;
       default: {
         const never: never = message;
         log.error('unknown message from a worker', { message: never });
@@ -362,6 +389,9 @@ export class Supervisor implements ActorEndpoint {
     if (this.shuttingDown) {
       return;
     }
+    const stuck = slot.stuck;
+    slot.stuck = undefined;
+    slot.probe = undefined;
     const cause = slot.lastError ? `: ${slot.lastError}` : '';
     slot.lastError = undefined;
     log.error(`worker ${slot.group}#${slot.index} exited with code ${code}${cause}`, {
@@ -370,7 +400,9 @@ export class Supervisor implements ActorEndpoint {
     for (const [id, { address, type }] of slot.inflight) {
       this.answer(id, {
         code: 'CRASHED',
-        message: `the ${address} actor crashed while handling ${type} (its worker thread exited with code ${code}${cause}); droidbus restarted it — try again`,
+        message: stuck
+          ? `${stuck}, so droidbus replaced its worker thread while ${address} handled ${type}; droidbus restarted it — try again`
+          : `the ${address} actor crashed while handling ${type} (its worker thread exited with code ${code}${cause}); droidbus restarted it — try again`,
         actor: address,
       });
     }
@@ -399,7 +431,7 @@ export class Supervisor implements ActorEndpoint {
       this.bus.publish('actor.state', {
         address,
         state: 'crashed',
-        reason: `worker exited with code ${code}`,
+        reason: stuck ? `${stuck}; its worker thread was replaced` : `worker exited with code ${code}`,
       });
       if (record && !slot.dead && record.state !== 'stopping') {
         // Same kind and key, on a fresh thread.
@@ -409,6 +441,40 @@ export class Supervisor implements ActorEndpoint {
         }
       } else {
         record?.stopped?.();
+      }
+    }
+  }
+
+  /**
+   * Once a second: a worker holding a request past its deadline plus the grace is pinged; one that
+   * has not answered the ping within PING_TIMEOUT_MS is stuck (a handler keeps its thread) and is
+   * terminated — its actors restart as after a crash, their in-flight requests fail naming them.
+   */
+  private watch(): void {
+    const now = Date.now();
+    for (const slots of this.groups.values()) {
+      for (const slot of slots) {
+        const worker = slot.worker;
+        if (!worker || slot.stuck !== undefined) {
+          continue;
+        }
+        if (slot.probe) {
+          if (now - slot.probe.sentAt > PING_TIMEOUT_MS) {
+            const { address, type } = slot.probe;
+            slot.stuck = `the ${address} actor kept its worker thread busy handling ${type} more than ${this.stuckGraceMs} ms past its deadline`;
+            log.error(`worker ${slot.group}#${slot.index} is stuck; terminating it`, {
+              actor: address,
+              type,
+            });
+            void worker.terminate();
+          }
+          continue;
+        }
+        const late = [...slot.inflight.values()].find((r) => now > r.deadline + this.stuckGraceMs);
+        if (late) {
+          slot.probe = { id: ++this.pingSeq, sentAt: now, address: late.address, type: late.type };
+          this.post(slot, { t: 'ping', id: slot.probe.id });
+        }
       }
     }
   }

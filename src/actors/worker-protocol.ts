@@ -20,7 +20,9 @@ export type ToWorker =
   | { t: 'event'; topic: string; payload: unknown }
   /** The answer to a request an actor on this worker sent. */
   | { t: 'reply'; envelope: ResponseEnvelope }
-  | { t: 'reply-progress'; envelope: ProgressEnvelope };
+  | { t: 'reply-progress'; envelope: ProgressEnvelope }
+  /** Is the thread's event loop turning? Answered `pong` at once unless a handler holds the thread. */
+  | { t: 'ping'; id: number };
 
 export type FromWorker =
   | { t: 'state'; address: string; state: 'started' | 'stopped' | 'failed'; error?: WireError }
@@ -30,7 +32,8 @@ export type FromWorker =
   | { t: 'subscribe'; topics: string[] }
   /** A request an actor sends to another actor. */
   | { t: 'request'; envelope: RequestEnvelope }
-  | { t: 'cancel'; id: string; reason: string };
+  | { t: 'cancel'; id: string; reason: string }
+  | { t: 'pong'; id: number };
 
 /** Data the supervisor passes to each worker. */
 export interface WorkerData {

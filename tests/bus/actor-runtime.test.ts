@@ -125,6 +125,79 @@ describe.each([
   });
 });
 
+describe('the watchdog', () => {
+  it('replaces a worker whose handler keeps its thread past the deadline, and the next request is answered', async () => {
+    const spinning = runtime.startActorSystem({
+      stuckGraceMs: 200,
+      kinds: {
+        system: {
+          module: new URL('../fixtures/actors/spinning-system-actor.mjs', import.meta.url),
+          group: 'main',
+          mailbox: 8,
+        },
+      },
+    });
+    const states: { address: string; state: string; reason?: string }[] = [];
+    spinning.bus.subscribe('actor.state', (s) => states.push(s));
+    try {
+      const client = spinning.client({ kind: 'cli' });
+      const first = await client.request('system.ping', {});
+      const started = Date.now();
+      const spin = await rejection(client.request('system.ping', { echo: 'spin' }, { timeoutMs: 300 }));
+      expect(spin.code).toBe('TIMEOUT');
+      const crashed = await until(
+        'the stuck worker to be replaced',
+        () => states.find((s) => s.address === 'system' && s.state === 'crashed'),
+        20_000,
+      );
+      expect(crashed.reason).toContain('kept its worker thread busy handling system.ping');
+      // Deadline (300 ms) + grace (200 ms) + the ping's 2 s + the once-a-second check.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const after = await client.request('system.ping', { echo: 'after' });
+      expect(after.echo).toBe('after');
+      expect(after.thread_id).not.toBe(first.thread_id);
+    } finally {
+      await spinning.shutdown();
+    }
+  });
+
+  it('leaves a worker alone whose handler is past its deadline but waiting, not spinning', async () => {
+    const waiting = runtime.startActorSystem({
+      stuckGraceMs: 100,
+      kinds: {
+        system: {
+          module: new URL('../fixtures/actors/spinning-system-actor.mjs', import.meta.url),
+          group: 'main',
+          mailbox: 8,
+        },
+      },
+    });
+    const states: { address: string; state: string }[] = [];
+    waiting.bus.subscribe('actor.state', (s) => states.push(s));
+    try {
+      const client = waiting.client({ kind: 'cli' });
+      const first = await client.request('system.ping', {});
+      // The handler waits 4 s, ignoring its abort, while its request timed out after 200 ms.
+      expect(
+        (await rejection(client.request('system.ping', { echo: 'wait' }, { timeoutMs: 200 }))).code,
+      ).toBe('TIMEOUT');
+      // The watchdog pings the thread meanwhile (the handler is past deadline + grace for ~3.8 s);
+      // wait until the handler lets go of its request, then the same thread answers.
+      const held = await lastRead(
+        () => waiting.bus.inflightByAddress()['system'] ?? 0,
+        (n) => n === 0,
+        10_000,
+      );
+      expect(held).toBe(0);
+      const later = await client.request('system.ping', { echo: 'still here' });
+      expect(later.thread_id).toBe(first.thread_id);
+      expect(states.filter((s) => s.state === 'crashed')).toEqual([]);
+    } finally {
+      await waiting.shutdown();
+    }
+  });
+});
+
 describe('events', () => {
   it('keeps delivering to other listeners when one throws', () => {
     const seen: string[] = [];
