@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { startActorSystem } from '../actors/runtime.js';
 import type { ActorSystem } from '../actors/runtime.js';
 import { AgentActionRecorder } from '../mcp/agent-actions.js';
@@ -13,6 +12,7 @@ import { createSessionState, followsHost, sessionOrigin, type SessionState } fro
 import { skillResource } from '../mcp/skill.js';
 import { DEFAULT_TOOLSETS, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
 import type { Toolset } from '../mcp/toolsets.js';
+import { LineStdioTransport } from '../mcp/stdio-transport.js';
 import { tapTransport, type TransportTap } from '../mcp/transport-tap.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
 import { ActivityLog, rotateActivityLog } from '../store/activity-log.js';
@@ -291,14 +291,18 @@ function serverFor(f: Frontend, probe: EventLoopProbe): Server {
   return server;
 }
 
-/** Connects the server to stdio; resolves how the session ended (the client left, or a signal). */
-async function serveStdio(
-  server: Server,
-): Promise<{ closed: Promise<'client' | 'signal'>; tap: TransportTap }> {
-  const transport = new StdioServerTransport();
-  const closed = new Promise<'client' | 'signal'>((resolve) => {
+/** How a stdio session ended: the client left, a signal, or stdin/stdout broke (with why). */
+type Ended = 'client' | 'signal' | { broken: string };
+
+/**
+ * Connects the server to stdio (LineStdioTransport: every bad line is answered, none ends the
+ * session); resolves how the session ended.
+ */
+async function serveStdio(server: Server): Promise<{ closed: Promise<Ended>; tap: TransportTap }> {
+  const transport = new LineStdioTransport();
+  const closed = new Promise<Ended>((resolve) => {
     let done = false;
-    const finish = (why: 'client' | 'signal') => (): void => {
+    const finish = (why: Ended) => (): void => {
       if (!done) {
         done = true;
         resolve(why);
@@ -307,6 +311,12 @@ async function serveStdio(
     transport.onclose = finish('client');
     process.stdin.once('end', finish('client'));
     process.stdin.once('close', finish('client'));
+    for (const [name, stream] of [
+      ['stdin', process.stdin],
+      ['stdout', process.stdout],
+    ] as const) {
+      stream.on('error', (err) => finish({ broken: `${name} failed: ${err.message}` })());
+    }
     process.once('SIGTERM', finish('signal'));
     process.once('SIGINT', finish('signal'));
   });
@@ -414,8 +424,11 @@ async function run(argv: string[]): Promise<number> {
     process.stderr.write(`droidbus mcp: ${HOST_QUIT_REASON}; exiting (--attach-only)\n`);
     await tap.whenIdle(EXIT_DRAIN_MS);
     code = 1;
+  } else if (typeof ended === 'object') {
+    process.stderr.write(`droidbus mcp: the session ended: ${ended.broken}\n`);
+    code = 1;
   }
-  await shutdown(f, server, probe, ended);
+  await shutdown(f, server, probe, typeof ended === 'object' ? 'broken' : ended);
   return code;
 }
 
