@@ -133,21 +133,26 @@ describe('run_gradle_task on the sample project', () => {
   });
 
   it.each([
-    ['pRB', 'publish*'],
-    ['publishReleaseBundle', 'publish*'],
-    [':app:uploadArchives', 'upload*'],
-    ['uninstallAll', 'uninstall*'],
-    ['aPSR', '*PlayStore*'],
+    ['pRB', 'could abbreviate a task that leaves the machine'],
+    ['publishReleaseBundle', 'it publishes (publish is in its name)'],
+    [':app:uploadArchives', 'it uploads'],
+    ['uninstallAll', 'it uninstalls apps'],
+    ['aDUR', 'could abbreviate'],
+    ['appDistributionUploadRelease', 'it uploads'],
+    ['releaseSonatypeStagingRepository', 'it releases to a repository'],
+    ['jreleaserDeploy', 'it deploys'],
+    ['githubRelease', 'it releases to a repository or host'],
     ['-x', 'Gradle option'],
     ['--init-script=evil.gradle', 'Gradle option'],
   ])('refuses the task %s (%s) with a tool error and runs nothing', async (task, why) => {
     const before = readHistory(home.dir).length;
     // A blocked task is coded blocked_task; an option-shaped name is a malformed argument.
+    const option = why === 'Gradle option';
     const message = await refusedWith(
       session.client.callTool({ name: 'run_gradle_task', arguments: { task } }),
-      why.includes('*') ? 'blocked_task' : 'invalid_argument',
+      option ? 'invalid_argument' : 'blocked_task',
     );
-    expect(message).toContain(why.includes('*') ? why : 'looks like a Gradle option');
+    expect(message).toContain(option ? 'looks like a Gradle option' : why);
     expect(readHistory(home.dir)).toHaveLength(before);
   });
 

@@ -16,7 +16,8 @@ import { acquireBuildLock } from './build-lock.js';
 import { loadBuildOutput, selectDiagnostics } from './build-output-store.js';
 import { BuildRun, describeOrigin, type FinishedBuild } from './build-run.js';
 import { wrapperName } from './gradle-process.js';
-import { checkGradleTask } from './task-policy.js';
+import { checkGradleTask, standardTaskNames } from './task-policy.js';
+import { projectVariants } from '../../project/variants.js';
 import { resolveVariantTask } from './variant-task.js';
 
 /** Finished builds of this process kept in memory (their log tail and diagnostics). */
@@ -25,6 +26,8 @@ const KEEP_FINISHED = 10;
 const CANCEL_WAIT_MS = 20_000;
 
 interface BuildState {
+  /** Task names each Gradle root's builds printed (`> Task`, `tasks` reports): how abbreviations resolve. */
+  knownTasks: Map<string, Set<string>>;
   /** The build slot: one build per process (the host's slot is shared by all its sessions). */
   slot: { id: string; task: string; origin: Origin; since: number; run: BuildRun | null } | null;
   finished: FinishedBuild[];
@@ -123,11 +126,11 @@ async function runBuild(
   ctx: HandlerContext,
 ): Promise<FinishedBuild> {
   const settings = readSettings();
-  const policy = checkGradleTask(payload.task, {
-    allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
-  });
-  if (!policy.ok) {
-    throw fail.invalid(policy.reason, policy.blocked ? { reason: 'blocked_task' } : undefined);
+  // What the name is (an option, a malformed name) is refused first; whether the task it selects
+  // leaves the machine is judged against the project's task names once the project is read.
+  const syntax = checkGradleTask(payload.task, { allowUnrestricted: true });
+  if (!syntax.ok) {
+    throw fail.invalid(syntax.reason);
   }
   const canonical = canonicalProjectRoot(payload.root);
   if (!isDirectory(canonical)) {
@@ -151,6 +154,15 @@ async function runBuild(
   let release: (() => Promise<void>) | null = null;
   try {
     const project = await inspectProject(root);
+    const known = standardTaskNames(projectVariants(project).map((v) => v.name));
+    state.knownTasks.get(root)?.forEach((t) => known.add(t));
+    const policy = checkGradleTask(payload.task, {
+      allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
+      knownTasks: known,
+    });
+    if (!policy.ok) {
+      throw fail.invalid(policy.reason, policy.blocked ? { reason: 'blocked_task' } : undefined);
+    }
     const resolved = resolveVariantTask(project, payload.task, payload.variant);
     if (!resolved.ok) {
       throw fail.invalid(resolved.reason);
@@ -205,6 +217,9 @@ async function runBuild(
     followSignal(run, ctx);
     run.start();
     const finished = await run.done;
+    const seen = state.knownTasks.get(root) ?? new Set<string>();
+    run.tasksSeen.forEach((t) => seen.add(t));
+    state.knownTasks.set(root, seen);
     state.finished.unshift(finished);
     state.finished.length = Math.min(state.finished.length, KEEP_FINISHED);
     return finished;
@@ -223,7 +238,7 @@ async function runBuild(
 }
 
 function start(_ctx: ActorContext): BuildState {
-  return { slot: null, finished: [], idleWaiters: new Set() };
+  return { slot: null, finished: [], idleWaiters: new Set(), knownTasks: new Map() };
 }
 
 /**

@@ -1,29 +1,45 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { camelParts, checkGradleTask } from './task-policy.js';
+import {
+  camelParts,
+  checkGradleTask,
+  resolveTaskName,
+  standardTaskNames,
+  taskNameOfLine,
+} from './task-policy.js';
 
 const STRICT = { allowUnrestricted: false };
+/** A typical app's tasks as the build actor knows them: AGP's per-variant tasks of its variants. */
+const KNOWN = {
+  allowUnrestricted: false,
+  knownTasks: standardTaskNames(['debug', 'release', 'demoDebug', 'demoRelease']),
+};
 
 const cap = (w: string): string => (w[0] as string).toUpperCase() + w.slice(1);
 
 /** A camel-case word Gradle would see as one part. */
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,7}$/);
 
-/** A blocked task name as words: a blocked prefix then a tail, or a head, an infix and a tail. */
+/** A refused task name as words: a leaving verb anywhere, or release as the verb. */
 const blockedWords: fc.Arbitrary<string[]> = fc.oneof(
   fc
     .tuple(
-      fc.constantFrom(['publish'], ['promote'], ['upload'], ['uninstall'], ['close', 'and', 'release']),
+      fc.array(word, { maxLength: 2 }),
+      fc.constantFrom(['publish'], ['promote'], ['upload'], ['uninstall'], ['deploy'], ['distribute']),
+      fc.array(word, { maxLength: 2 }),
+    )
+    .map(([head, verb, tail]) => [...head, ...verb, ...tail]),
+  fc
+    .tuple(
+      fc.constantFrom(
+        ['release'],
+        ['close', 'and', 'release'],
+        ['github', 'release'],
+        ['jreleaser', 'full', 'release'],
+      ),
       fc.array(word, { maxLength: 3 }),
     )
     .map(([p, tail]) => [...p, ...tail]),
-  fc
-    .tuple(
-      fc.array(word, { minLength: 1, maxLength: 2 }),
-      fc.constantFrom(['play', 'store'], ['to', 'maven', 'central']),
-      fc.array(word, { maxLength: 2 }),
-    )
-    .map(([head, inf, tail]) => [...head, ...inf, ...tail]),
 );
 
 const joinCamel = (words: string[]): string => words.map((w, i) => (i === 0 ? w : cap(w))).join('');
@@ -55,17 +71,25 @@ const requestFor = (words: string[]): fc.Arbitrary<string> =>
     });
 
 describe('Gradle task policy', () => {
-  it('nothing blocked slips through by abbreviation, case, kebab-case or project path', () => {
+  it('nothing refused slips through by abbreviation, case, kebab-case or project path, task names known or not', () => {
     fc.assert(
-      fc.property(blockedWords.chain(requestFor), (task) => {
-        const r = checkGradleTask(task, STRICT);
-        expect(r.ok, task).toBe(false);
-      }),
+      fc.property(
+        blockedWords.chain((words) => requestFor(words).map((task) => ({ task, name: joinCamel(words) }))),
+        ({ task, name }) => {
+          expect(checkGradleTask(task, STRICT).ok, task).toBe(false);
+          // With the project's tasks known, an abbreviation may select one of them; then Gradle, which
+          // also has the refused task, finds it ambiguous and runs neither.
+          if (checkGradleTask(task, KNOWN).ok) {
+            const last = task.split(':').pop()!;
+            expect(resolveTaskName(last, [...KNOWN.knownTasks, name]).kind, `${task} → ${name}`).toBe('many');
+          }
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
-  it('the documented abbreviations are refused: pR, pRB, uA, :app:pRB, publ, cARR, aPSR, xTMC', () => {
+  it('the documented abbreviations and the tasks of the issue are refused', () => {
     for (const t of [
       'pR',
       'pRB',
@@ -75,7 +99,11 @@ describe('Gradle task policy', () => {
       'cARR',
       'CR',
       'aPSR',
-      'xTMC',
+      'aDUR',
+      'appDistributionUploadRelease',
+      'releaseSonatypeStagingRepository',
+      'jreleaserDeploy',
+      'githubRelease',
       'PUBLISH',
       'publishToMavenLocal',
       'uninstallAll',
@@ -83,6 +111,16 @@ describe('Gradle task policy', () => {
       'uploadCrashlyticsMappingFileRelease',
     ]) {
       expect(checkGradleTask(t, STRICT).ok, t).toBe(false);
+    }
+    for (const t of [
+      'publishReleaseBundle',
+      'appDistributionUploadRelease',
+      'aDUR',
+      'uploadCrashlyticsMappingFileRelease',
+      'githubRelease',
+      'jreleaserDeploy',
+    ]) {
+      expect(checkGradleTask(t, KNOWN).ok, t).toBe(false);
     }
   });
 
@@ -111,8 +149,20 @@ describe('Gradle task policy', () => {
       'app:tasks',
       'updateDebugScreenshotTest',
     ]) {
+      expect(checkGradleTask(t, KNOWN), t).toEqual({ ok: true });
+    }
+    // Full names are judged as themselves even when no task list is known; abbreviations need one.
+    for (const t of [
+      'assembleDebug',
+      'bundleRelease',
+      'lintDebug',
+      'installDebug',
+      'connectedAndroidTest',
+      'signingReport',
+    ]) {
       expect(checkGradleTask(t, STRICT), t).toEqual({ ok: true });
     }
+    expect(checkGradleTask('aD', STRICT).ok).toBe(false);
   });
 
   it('unrestricted mode allows blocked names but never an option or a malformed name', () => {
@@ -165,5 +215,76 @@ describe('Gradle task policy', () => {
     expect(camelParts('pRB')).toEqual(['p', 'r', 'b']);
     expect(camelParts('PRB')).toEqual(['p', 'r', 'b']);
     expect(camelParts('close-and_release.x')).toEqual(['close', 'and', 'release', 'x']);
+  });
+  it("reads the common plugins' tasks by intent: what leaves the machine is refused, the rest runs", () => {
+    // Task names from each plugin's documentation: maven-publish (Gradle), Triple-T's Play
+    // Publisher, Firebase App Distribution and Crashlytics, gradle-nexus publish-plugin, JReleaser,
+    // breadmoirai github-release, Bintray, JFrog Artifactory, Sentry, and AGP's own tasks.
+    const refused = [
+      'publish',
+      'publishToMavenLocal',
+      'publishReleasePublicationToMavenRepository',
+      'publishAllPublicationsToMavenCentralRepository',
+      'publishReleaseBundle',
+      'publishBundle',
+      'publishListing',
+      'promoteReleaseArtifact',
+      'uploadReleasePrivateBundle',
+      'appDistributionUploadRelease',
+      'appDistributionAddTesters',
+      'uploadCrashlyticsMappingFileRelease',
+      'uploadCrashlyticsSymbolFileRelease',
+      'publishToSonatype',
+      'closeSonatypeStagingRepository',
+      'releaseSonatypeStagingRepository',
+      'closeAndReleaseSonatypeStagingRepository',
+      'jreleaserDeploy',
+      'jreleaserRelease',
+      'jreleaserFullRelease',
+      'jreleaserUpload',
+      'jreleaserAnnounce',
+      'githubRelease',
+      'bintrayUpload',
+      'artifactoryPublish',
+      'artifactoryDeploy',
+      'uploadSentryProguardMappingsRelease',
+      'uninstallDebug',
+      'release',
+    ];
+    const allowed = [
+      'assembleRelease',
+      'bundleRelease',
+      'lintRelease',
+      'testReleaseUnitTest',
+      'minifyReleaseWithR8',
+      'generatePomFileForReleasePublication',
+      'generateMetadataFileForReleasePublication',
+      'injectCrashlyticsMappingFileIdRelease',
+      'bootstrapListing',
+      'sentryBundleSourcesRelease',
+      'jreleaserConfig',
+      'processReleaseManifest',
+      'installRelease',
+      'assembleFullRelease',
+    ];
+    for (const t of refused) {
+      const r = checkGradleTask(t, KNOWN);
+      expect(r.ok, t).toBe(false);
+      expect((r as { blocked?: true }).blocked, t).toBe(true);
+    }
+    for (const t of allowed) {
+      expect(checkGradleTask(t, KNOWN), t).toEqual({ ok: true });
+      expect(checkGradleTask(t, STRICT), t).toEqual({ ok: true });
+    }
+  });
+
+  it('learns task names from Gradle output lines', () => {
+    expect(taskNameOfLine('> Task :app:compileDemoDebugKotlin UP-TO-DATE')).toBe('compileDemoDebugKotlin');
+    expect(taskNameOfLine('> Task clean')).toBe('clean');
+    expect(taskNameOfLine('assembleDebug - Assembles main output for variant debug')).toBe('assembleDebug');
+    expect(taskNameOfLine('app:publishReleaseBundle - Uploads App Bundle for release.')).toBe(
+      'publishReleaseBundle',
+    );
+    expect(taskNameOfLine('BUILD SUCCESSFUL in 3s')).toBe(null);
   });
 });

@@ -1,22 +1,23 @@
 /**
  * Which Gradle task names an agent may run. Names that look like Gradle options are refused; so are
- * tasks that publish or remove things (`publish*`, `promote*`, `upload*`, `uninstall*`,
- * `closeAndRelease*`, `*ToMavenCentral`, `*PlayStore*`) unless the user allowed unrestricted Gradle.
+ * tasks that leave the machine, read by intent from their camel-case words wherever the verb sits —
+ * publish, upload, deploy, distribute, promote, announce, uninstall, and release when it is the
+ * verb (`releaseSonatypeStagingRepository`, `githubRelease`, `closeAndRelease…`) rather than the
+ * build type (`assembleRelease`) — unless the user allowed unrestricted Gradle.
  *
- * Gradle accepts abbreviations: `pRB` runs `publishReleaseBundle`. Its matcher splits the request
- * at capitals (and `-`, `_`, `.`) and matches each part against the start of a camel-case word; when
- * nothing matches case-sensitively it retries case-insensitively, and then letters between parts
- * are absorbed too (`CR` can reach `closeAndReleaseRepository`). Since the project's task list is
- * unknown here, a request is refused when its first part could begin one of the blocked prefixes.
- * The infix patterns are refused when the name contains them or consecutive parts spell them
- * (`aPSR`, `ATOMC`).
- * Known gap: a name that reaches an infix pattern only through the case-insensitive fallback
- * (letters absorbed between parts) cannot be detected without the project's task list.
+ * Gradle accepts abbreviations: `pRB` runs `publishReleaseBundle`, `aDUR`
+ * `appDistributionUploadRelease`. When the project's task names are known (the build actor
+ * collects them from `> Task` lines and `tasks` reports), a name is resolved the way Gradle's
+ * NameMatcher does — exact, case-insensitive, camel case, case-insensitive camel case — and the task
+ * it selects is judged; Gradle itself refuses an ambiguous one. Otherwise a name that looks
+ * abbreviated is refused when its parts could begin a task that leaves the machine.
  */
 
 export interface TaskPolicyOptions {
   /** `settings.allowUnrestrictedGradle`: the user's explicit permission to run any task. */
   allowUnrestricted: boolean;
+  /** The project's task names seen so far (`> Task` lines, `tasks` reports), to resolve abbreviations as Gradle does. */
+  knownTasks?: ReadonlySet<string>;
 }
 
 /** `blocked`: the name is a task the policy refuses, not a malformed one. */
@@ -26,22 +27,7 @@ export const MAX_TASK_NAME_LENGTH = 200;
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
-/** Blocked prefix patterns, as Gradle's first camel-case words lower-cased and joined. */
-const PREFIXES: readonly { words: string; pattern: string }[] = [
-  { words: 'publish', pattern: 'publish*' },
-  { words: 'promote', pattern: 'promote*' },
-  { words: 'upload', pattern: 'upload*' },
-  { words: 'uninstall', pattern: 'uninstall*' },
-  { words: 'closeandrelease', pattern: 'closeAndRelease*' },
-];
-
-/** Blocked infix/suffix patterns as lower-cased word sequences. */
-const INFIXES: readonly { words: readonly string[]; pattern: string }[] = [
-  { words: ['play', 'store'], pattern: '*PlayStore*' },
-  { words: ['to', 'maven', 'central'], pattern: '*ToMavenCentral' },
-];
-
-/** Splits a task name the way Gradle reads abbreviations: at capitals and at `-`, `_`, `.`. */
+/** Splits a task name the way Gradle reads abbreviations: at capitals and at `-`, `_`, `.`; lower-cased. */
 export function camelParts(name: string): string[] {
   const parts: string[] = [];
   for (const chunk of name.split(/[-_.]+/)) {
@@ -60,68 +46,128 @@ export function camelParts(name: string): string[] {
   return parts.map((p) => p.toLowerCase());
 }
 
-function prefixCompatible(a: string, b: string): boolean {
-  return a.startsWith(b) || b.startsWith(a);
+/** Words that send the build's output off the machine, wherever they sit in the task's name. */
+const LEAVING_VERBS = new Set([
+  'publish',
+  'upload',
+  'deploy',
+  'distribute',
+  'promote',
+  'announce',
+  'uninstall',
+]);
+/** Words before `release` that make it a release to somewhere (githubRelease, closeAndRelease, jreleaserFullRelease). */
+const RELEASE_TARGETS = new Set([
+  'github',
+  'gitlab',
+  'gitea',
+  'jreleaser',
+  'and',
+  'create',
+  'sonatype',
+  'nexus',
+]);
+
+/** Why a task of this (full) name leaves the machine, or null (its camel-case words read by intent). */
+export function leavingIntent(name: string): string | null {
+  const words = camelParts(name);
+  const verb = words.find((w) => LEAVING_VERBS.has(w));
+  if (verb !== undefined) {
+    return verb === 'uninstall'
+      ? 'it uninstalls apps'
+      : `it ${verb}${verb.endsWith('sh') ? 'es' : 's'} (${verb} is in its name)`;
+  }
+  const at = words.indexOf('release');
+  if (at === 0 || (at > 0 && words.slice(0, at).some((w) => RELEASE_TARGETS.has(w)))) {
+    return 'it releases to a repository or host (release is its verb, not the build type)';
+  }
+  if (words[0] === 'app' && words[1] === 'distribution') {
+    return 'Firebase App Distribution tasks act on the remote project';
+  }
+  if (words.includes('staging') && words.includes('repository')) {
+    return 'it acts on a remote staging repository (Sonatype/Nexus)';
+  }
+  return null;
+}
+
+/** First words a refused task may start with (an abbreviation's first part is checked against them). */
+const LEAVING_FIRST = [
+  'publish',
+  'upload',
+  'deploy',
+  'distribute',
+  'promote',
+  'announce',
+  'uninstall',
+  'release',
+  'app',
+  'close',
+  'jreleaser',
+  'bintray',
+  'artifactory',
+  'github',
+  'gitlab',
+];
+
+/**
+ * Whether `name`, read as a Gradle abbreviation (each part the start of a camel-case word, further
+ * words allowed; or, case-insensitively, any run of letters), could select a refused task whose name
+ * we do not know: its first part begins (or is) a refused first word, or a later part begins a
+ * leaving verb, or a part holds one at its start (`publishreleasebundle`).
+ */
+function couldAbbreviateLeaving(name: string): boolean {
+  const parts = camelParts(name);
+  const [first, ...rest] = parts;
+  if (first === undefined) {
+    return false;
+  }
+  // The first word itself (jreleaserConfig) is no abbreviation: its other words decide.
+  if (LEAVING_FIRST.some((w) => w !== first && (w.startsWith(first) || first.startsWith(w)))) {
+    return true;
+  }
+  const verbs = [...LEAVING_VERBS];
+  if (rest.some((p) => verbs.some((v) => v.startsWith(p)))) {
+    return true;
+  }
+  // `githubR`, `cAR`: a part that may begin `release` right after one that may be a release target.
+  return rest.some(
+    (p, i) => 'release'.startsWith(p) && [...RELEASE_TARGETS].some((t) => t.startsWith(parts[i]!)),
+  );
 }
 
 /**
- * Whether consecutive parts spell the start of an infix into its second word: each part matches
- * letters of the infix right after the previous one, or at the start of one of its words (`aPSR`,
- * `TOMC`, `x-pl-st`).
+ * Gradle's NameMatcher on a list of task names, as far as a partial list can be trusted: exact,
+ * case-insensitive exact, then camel case. Gradle fails on several matches in one stage.
  */
-function spellsInfix(parts: readonly string[], words: readonly string[]): boolean {
-  const text = words.join('');
-  const starts: number[] = [];
-  let at = 0;
-  for (const w of words) {
-    starts.push(at);
-    at += w.length;
+export function resolveTaskName(
+  pattern: string,
+  names: Iterable<string>,
+): { kind: 'one'; name: string } | { kind: 'many'; names: string[] } | { kind: 'none' } {
+  const all = [...new Set(names)];
+  if (all.includes(pattern)) {
+    return { kind: 'one', name: pattern };
   }
-  const second = starts[1] as number;
-  for (let i = 0; i < parts.length; i++) {
-    const first = parts[i] as string;
-    if (!text.startsWith(first)) {
-      continue;
+  // Gradle goes on to a case-insensitive camel-case stage; a match found only there is not trusted
+  // (a task we do not know could match in an earlier stage), so the caller reads the name itself.
+  const stages = [(n: string) => n.toLowerCase() === pattern.toLowerCase(), camelMatcher(pattern, false)];
+  for (const stage of stages) {
+    const hits = all.filter(stage);
+    if (hits.length === 1) {
+      return { kind: 'one', name: hits[0]! };
     }
-    let end = first.length;
-    for (let j = i + 1; end <= second && j < parts.length; j++) {
-      const p = parts[j] as string;
-      if (text.startsWith(p, end)) {
-        end += p.length;
-        continue;
-      }
-      const s = starts.find((x) => x >= end && text.startsWith(p, x));
-      if (s === undefined) {
-        break;
-      }
-      end = s + p.length;
-    }
-    if (end > second) {
-      return true;
+    if (hits.length > 1) {
+      return { kind: 'many', names: hits };
     }
   }
-  return false;
+  return { kind: 'none' };
 }
 
-/** The blocked pattern `name` (the last path segment) could select, or null. */
-export function blockedPatternFor(name: string): string | null {
-  const parts = camelParts(name);
-  const first = parts[0];
-  if (first === undefined) {
-    return null;
-  }
-  for (const p of PREFIXES) {
-    if (prefixCompatible(first, p.words)) {
-      return p.pattern;
-    }
-  }
-  const flat = parts.join('');
-  for (const inf of INFIXES) {
-    if (flat.includes(inf.words.join('')) || spellsInfix(parts, inf.words)) {
-      return inf.pattern;
-    }
-  }
-  return null;
+/** Gradle's NameMatcher camel-case pattern: each part, then lower-case letters and digits, from the start. */
+function camelMatcher(pattern: string, caseInsensitive: boolean): (name: string) => boolean {
+  const parts = pattern.match(/[A-Z0-9]?[^A-Z0-9]*|\d+/g)?.filter((p) => p !== '') ?? [];
+  const quote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp('^' + parts.map((p) => quote(p) + '[a-z0-9]*').join(''), caseInsensitive ? 'i' : '');
+  return (name) => re.test(name);
 }
 
 /** Checks a task an agent asked to run. The reason is written for the model to read. */
@@ -152,16 +198,94 @@ export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskChe
     return { ok: true };
   }
   const name = segments[segments.length - 1] as string;
-  const pattern = blockedPatternFor(name);
-  if (pattern !== null) {
-    return {
-      ok: false,
-      blocked: true,
-      reason:
-        `'${task}' is refused: it matches or could abbreviate a ${pattern} task (Gradle expands abbreviations such as pRB to publishReleaseBundle), ` +
-        'and publishing, uploading and uninstalling tasks are blocked unless the user turns on allowUnrestrictedGradle in the settings. ' +
-        'If you meant another task, pass its full name.',
-    };
+  const refuse = (why: string): TaskCheck => ({
+    ok: false,
+    blocked: true,
+    reason:
+      `'${task}' is refused: ${why}. Tasks that publish, upload, deploy, distribute, promote or release to a repository or store, and uninstalling tasks, are blocked unless the user turns on allowUnrestrictedGradle in the settings. ` +
+      'If you meant another task, pass its full name.',
+  });
+  const own = leavingIntent(name);
+  if (own !== null) {
+    return refuse(own);
+  }
+  const hidden = camelParts(name).find((p) => [...LEAVING_VERBS].some((v) => p.includes(v) && p !== v));
+  if (hidden !== undefined) {
+    return refuse(
+      `Gradle matches names case-insensitively, and '${hidden}' holds a verb that leaves the machine`,
+    );
+  }
+  // Against the project's task names when known: Gradle picks the same one, or fails on an ambiguity.
+  const resolved = opts.knownTasks ? resolveTaskName(name, opts.knownTasks) : { kind: 'none' as const };
+  if (resolved.kind === 'one') {
+    const why = leavingIntent(resolved.name);
+    return why === null ? { ok: true } : refuse(`Gradle expands it to ${resolved.name}, and ${why}`);
+  }
+  if (resolved.kind === 'many') {
+    const leaving = resolved.names.filter((n) => leavingIntent(n) !== null);
+    return leaving.length === 0 ? { ok: true } : refuse(`it could select ${leaving.join(', ')}`);
+  }
+  if (couldAbbreviateLeaving(name)) {
+    return refuse(
+      'it could abbreviate a task that leaves the machine (Gradle expands abbreviations such as pRB to publishReleaseBundle, aDUR to appDistributionUploadRelease)',
+    );
   }
   return { ok: true };
+}
+
+/** Tasks every Gradle build with AGP has (the list must hold only tasks that exist: see resolveTaskName). */
+const GRADLE_TASKS = [
+  'assemble',
+  'build',
+  'check',
+  'clean',
+  'test',
+  'lint',
+  'tasks',
+  'dependencies',
+  'properties',
+  'help',
+  'projects',
+  'buildEnvironment',
+  'signingReport',
+  'connectedAndroidTest',
+  'connectedCheck',
+  'deviceCheck',
+];
+
+/** AGP's tasks of every variant, as [verb, suffix] around the variant's name. */
+const VARIANT_TASKS: readonly [string, string][] = [
+  ['assemble', ''],
+  ['bundle', ''],
+  ['install', ''],
+  ['uninstall', ''],
+  ['lint', ''],
+  ['package', ''],
+  ['pre', 'Build'],
+  ['generate', 'Sources'],
+  ['merge', 'Resources'],
+  ['process', 'Manifest'],
+  ['test', 'UnitTest'],
+  ['compile', 'JavaWithJavac'],
+];
+
+/** The task names AGP creates for every variant of an application module (`assembleDemoDebug`…). */
+export function standardTaskNames(variants: readonly string[]): Set<string> {
+  const names = new Set(GRADLE_TASKS);
+  for (const v of variants) {
+    const V = v.charAt(0).toUpperCase() + v.slice(1);
+    for (const [verb, suffix] of VARIANT_TASKS) {
+      names.add(`${verb}${V}${suffix}`);
+    }
+  }
+  return names;
+}
+
+/** `> Task :app:name` lines and `tasks` report lines (`name - description`, `app:name - …`). */
+const TASK_NAME_LINE = /^(?:> Task (?:\S*:)?([A-Za-z][\w-]*)(?:\s|$)|(?:[\w-]+:)*([A-Za-z][\w-]*) - \S)/;
+
+/** The task name a line of Gradle's output names, or null. */
+export function taskNameOfLine(line: string): string | null {
+  const m = TASK_NAME_LINE.exec(line);
+  return m === null ? null : (m[1] ?? m[2] ?? null);
 }
