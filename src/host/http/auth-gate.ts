@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { logger } from '../../util/log.js';
 import { bearerFromHeader, bearerMatches } from './bearer-token.js';
-import type { FailureLimiter } from './failure-limiter.js';
+import { digest, type FailureLimiter } from './failure-limiter.js';
 import type { HttpSettings } from './http-settings.js';
 import { JwtError } from './jwt.js';
 import type { OAuthClientStore } from './oauth/oauth-clients.js';
@@ -98,15 +98,6 @@ export class AuthGate {
     if (!settings.bearer_enabled && !settings.oauth_enabled) {
       return { ok: true, principal: { kind: 'open' } };
     }
-    const wait = this.limiter.retryAfter(address);
-    if (wait > 0) {
-      return {
-        ok: false,
-        status: 429,
-        message: `too many failed authentications from ${address}; try again in ${wait} s`,
-        headers: { 'Retry-After': String(wait) },
-      };
-    }
     const header = headerValue(req, 'authorization');
     if (header === undefined) {
       return this.unauthorized(settings, base, null, 'Unauthorized: this droidbus host requires a token');
@@ -136,8 +127,21 @@ export class AuthGate {
         }
       }
     }
-    this.limiter.fail(address);
+    // Only failures are limited, per address and per credential presented: a valid credential is
+    // never refused, wherever it comes from (everyone on 127.0.0.1 or behind one tunnel shares an address).
+    const wait = this.limiter.failAll([
+      `address ${address}`,
+      presented === null ? null : `credential ${digest(presented)}`,
+    ]);
     log.info('refused a request to /mcp', { address, reason });
+    if (wait > 0) {
+      return {
+        ok: false,
+        status: 429,
+        message: `too many failed authentications from ${address} or with this credential; try again in ${wait} s`,
+        headers: { 'Retry-After': String(wait) },
+      };
+    }
     return this.unauthorized(
       settings,
       base,

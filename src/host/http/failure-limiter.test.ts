@@ -17,4 +17,17 @@ describe('FailureLimiter', () => {
     now = 60_001;
     expect(limiter.retryAfter('a')).toBe(0);
   });
+
+  it('records a failure under every key and answers the longest wait any key had before', () => {
+    let now = 1_000_000;
+    const limiter = new FailureLimiter(3, 60_000, () => now);
+    expect(limiter.failAll(['address a', 'credential x'])).toBe(0);
+    expect(limiter.failAll(['address a', 'credential y'])).toBe(0);
+    expect(limiter.failAll(['address a', null])).toBe(0);
+    // The address is at its limit; the credential y is not, another address's failures are its own.
+    now += 9_000;
+    expect(limiter.failAll(['address a', 'credential y'])).toBe(51);
+    expect(limiter.failAll(['address b', 'credential z'])).toBe(0);
+    expect(limiter.retryAfter('credential y')).toBe(0);
+  });
 });

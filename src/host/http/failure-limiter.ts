@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Failed authentications allowed per client address in one window. */
 export const AUTH_FAILURES_PER_WINDOW = 10;
 /** The window, milliseconds. */
@@ -6,9 +8,11 @@ export const AUTH_FAILURE_WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 10_000;
 
 /**
- * Counts failed authentications per client address over a sliding window. Past the limit the
- * address is refused (429 with Retry-After) until its oldest failure leaves the window — valid
- * credentials included, so a guesser learns nothing from the answers while it is limited.
+ * Counts failed authentications per key (a client address, a presented credential's digest, an
+ * OAuth client id) over a sliding window. Only failures consult it: past the limit a failing
+ * attempt is answered 429 with Retry-After instead of 401/400, so guessing is slowed per address and
+ * per credential, while a valid credential is never refused — ten wrong tokens a minute from
+ * someone else on 127.0.0.1 (or behind the same tunnel) keep no one out.
  */
 export class FailureLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -47,6 +51,17 @@ export class FailureLimiter {
     }
   }
 
+  /**
+   * Records a failure under each key (nulls skipped) and returns the longest wait any of them had
+   * before it: 0 when none was limited yet.
+   */
+  failAll(keys: readonly (string | null)[]): number {
+    const present = keys.filter((k): k is string => k !== null);
+    const wait = Math.max(0, ...present.map((k) => this.retryAfter(k)));
+    present.forEach((k) => this.fail(k));
+    return wait;
+  }
+
   private recent(address: string): number[] {
     const times = this.failures.get(address);
     if (!times) {
@@ -61,4 +76,9 @@ export class FailureLimiter {
     }
     return times;
   }
+}
+
+/** A short digest of a presented credential: the limiter keys by it and never holds the secret. */
+export function digest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 32);
 }

@@ -346,22 +346,15 @@ export class OAuthServer {
 
   private async token(req: IncomingMessage, res: ServerResponse, ctx: OAuthRequestContext): Promise<void> {
     const headers = { ...OPEN_CORS, ...NO_STORE };
+    let clientId: string | null = null;
     try {
-      const wait = this.deps.limiter.retryAfter(ctx.address);
-      if (wait > 0) {
-        sendJson(
-          res,
-          429,
-          { error: 'invalid_request', error_description: 'too many failed attempts; try again later' },
-          { ...headers, 'Retry-After': String(wait) },
-        );
-        return;
-      }
       const body = await readBody(req, BODY_LIMIT);
       if (body === 'too_large') {
         throw new OAuthRequestError('invalid_request', 'the token request is too large');
       }
       const params = parseTokenParams(body, headerValue(req, 'content-type'));
+      const basic = parseBasicAuth(headerValue(req, 'authorization'));
+      clientId = basic?.clientId ?? (typeof params['client_id'] === 'string' ? params['client_id'] : null);
       const tokens = await handleTokenRequest(
         {
           clients: this.deps.clients,
@@ -369,12 +362,12 @@ export class OAuthServer {
           codes: this.codes,
           record: this.deps.record,
         },
-        { params, basic: parseBasicAuth(headerValue(req, 'authorization')) },
+        { params, basic },
         ctx.base,
       );
       sendJson(res, 200, tokens, headers);
     } catch (err) {
-      this.sendError(res, err, headers, ctx);
+      this.sendError(res, err, headers, ctx, clientId === null ? null : `client ${clientId.slice(0, 200)}`);
     }
   }
 
@@ -410,16 +403,31 @@ export class OAuthServer {
     return url.href;
   }
 
+  /**
+   * An OAuth error answer. A failure that counts (a wrong secret, a bad code) is recorded per
+   * address and per client id; past the limit it is answered 429 instead — a valid request is never
+   * refused by the limiter.
+   */
   private sendError(
     res: ServerResponse,
     err: unknown,
     headers: Record<string, string>,
     ctx: OAuthRequestContext,
+    credentialKey: string | null = null,
   ): void {
     if (err instanceof OAuthRequestError) {
       if (err.countsAsFailure) {
-        this.deps.limiter.fail(ctx.address);
+        const wait = this.deps.limiter.failAll([`address ${ctx.address}`, credentialKey]);
         log.info('refused an OAuth request', { address: ctx.address, error: err.error, reason: err.message });
+        if (wait > 0) {
+          sendJson(
+            res,
+            429,
+            { error: 'invalid_request', error_description: 'too many failed attempts; try again later' },
+            { ...headers, 'Retry-After': String(wait) },
+          );
+          return;
+        }
       }
       const extra: Record<string, string> =
         err.status === 401 ? { 'WWW-Authenticate': 'Basic realm="droidbus"' } : {};
