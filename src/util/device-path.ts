@@ -1,11 +1,15 @@
 /**
  * Device paths as tools and `droidbus storage` accept them: absolute, without `.` or `..`
- * components, empty components or control characters. The device still resolves every path with
+ * components, empty components, control characters, lone surrogates or bidirectional controls. The
+ * device still resolves every path with
  * `realpath` before anything is read or written; this is the shape check before that.
  */
 
 /** The longest device path accepted. */
 export const MAX_DEVICE_PATH = 1024;
+
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export type DevicePathCheck = { ok: true; path: string } | { ok: false; message: string };
 
@@ -17,6 +21,18 @@ export function checkDevicePath(raw: string): DevicePathCheck {
 
   if (/[\u0000-\u001f\u007f]/.test(raw)) {
     return { ok: false, message: 'a device path may not contain line breaks or control characters' };
+  }
+  if (LONE_SURROGATE.test(raw)) {
+    // A lone surrogate has no UTF-8 form: the device would get U+FFFD, a file of another name.
+    return { ok: false, message: 'a device path may not contain a lone surrogate (it has no UTF-8 form)' };
+  }
+  if (/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(raw)) {
+    // Bidirectional controls make a listing show a name other than the one it is (CVE-2021-42574).
+    return {
+      ok: false,
+      message:
+        'a device path may not contain bidirectional control characters (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C)',
+    };
   }
   if (!raw.startsWith('/')) {
     return { ok: false, message: `'${raw.slice(0, 100)}' is not absolute: device paths start with /` };

@@ -194,6 +194,26 @@ describe('files in folders the user allowed', () => {
     expect(list.stdout).toContain(`${serial}\n  /sdcard/Download\n`);
   });
 
+  it('refuses a path with a lone surrogate or a bidi control, before any device command', async () => {
+    const surrogate = await refusedWith(
+      world.call('push_device_file', {
+        device_serial: serial,
+        exchange_name: 'a.txt',
+        path: '/sdcard/Download/a\ud800.txt',
+      }),
+      'invalid_argument',
+    );
+    expect(surrogate).toContain('lone surrogate');
+    const bidi = await refusedWith(
+      world.call('list_device_files', {
+        device_serial: serial,
+        path: '/sdcard/Download/invoice\u202Etxt.exe',
+      }),
+      'invalid_argument',
+    );
+    expect(bidi).toContain('bidirectional control');
+  });
+
   it('lists and pulls inside the allowed folder, resolving /sdcard, with small text inline', async () => {
     await world.shell(
       serial,
