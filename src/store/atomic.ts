@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -31,4 +31,44 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** `.<name>.<pid>.<hex>.tmp`: the temp file writeFileAtomic makes. */
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temp files of writes whose process died before renaming them (a kill -9 between
+ * the write and the rename), in `dir` and its sub-folders `depth` levels down; the file they would
+ * have replaced is whole. Returns the names removed.
+ */
+export function removeStaleTempFiles(dir: string, depth = 2): string[] {
+  const removed: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return removed;
+  }
+  for (const e of entries) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory() && depth > 0) {
+      removed.push(...removeStaleTempFiles(full, depth - 1));
+      continue;
+    }
+    const m = e.isFile() ? TEMP_NAME.exec(e.name) : null;
+    if (m !== null && Number(m[1]) !== process.pid && !alive(Number(m[1]))) {
+      rmSync(full, { force: true });
+      removed.push(full);
+    }
+  }
+  return removed;
 }

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { removeStaleTempFiles } from './atomic.js';
 
 /** The data directory: `$DROIDBUS_HOME`, else `~/.droidbus`. */
 export function dataDirPath(): string {
@@ -15,8 +16,15 @@ export function ensureDataDir(): string {
   if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) {
     chmodSync(dir, 0o700);
   }
+  if (swept !== dir) {
+    // Once per process and data directory: the temp files of killed writers go.
+    swept = dir;
+    removeStaleTempFiles(dir);
+  }
   return dir;
 }
+
+let swept: string | undefined;
 
 /** A path inside the data directory; sub-folders are created (0700). */
 export function dataPath(...parts: string[]): string {
