@@ -17,6 +17,7 @@ import { loadBuildOutput, selectDiagnostics } from './build-output-store.js';
 import { BuildRun, describeOrigin, type FinishedBuild } from './build-run.js';
 import { wrapperName } from './gradle-process.js';
 import { checkGradleTask, standardTaskNames } from './task-policy.js';
+import { recordInterruptedBuilds } from './interrupted-builds.js';
 import { projectVariants } from '../../project/variants.js';
 import { resolveVariantTask } from './variant-task.js';
 
@@ -184,6 +185,7 @@ async function runBuild(
       build_id: id,
       task: resolved.task,
       started_at: new Date().toISOString(),
+      origin: ctx.origin,
     });
     if (!lock.ok) {
       throw fail.failed(
@@ -237,7 +239,11 @@ async function runBuild(
   }
 }
 
-function start(_ctx: ActorContext): BuildState {
+function start(ctx: ActorContext): BuildState {
+  // A build whose process died is recorded as interrupted by the next process that starts builds.
+  recordInterruptedBuilds().catch((err: unknown) =>
+    ctx.log.warn('could not record the interrupted builds', { error: String(err) }),
+  );
   return { slot: null, finished: [], idleWaiters: new Set(), knownTasks: new Map() };
 }
 
@@ -268,7 +274,8 @@ export default defineActor({
         what_went_wrong: finished.whatWentWrong.slice(0, 5),
       };
     },
-    'build.status': ({ root }, state) => {
+    'build.status': async ({ root }, state) => {
+      await recordInterruptedBuilds();
       const run = state.slot?.run ?? null;
       // A build whose record is made is over, even while its record is being written.
       const running = run && !run.finalRecord ? run.snapshot() : null;
@@ -412,8 +419,9 @@ export default defineActor({
       }
       return { idle: state.slot === null, build_id: state.slot?.id ?? null };
     },
-    'build.history': ({ root, limit }) => ({
-      records: recentBuilds(root === null ? null : gradleRootOf(root), limit),
-    }),
+    'build.history': async ({ root, limit }) => {
+      await recordInterruptedBuilds();
+      return { records: recentBuilds(root === null ? null : gradleRootOf(root), limit) };
+    },
   },
 });

@@ -12,6 +12,7 @@ import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { dataDirPath } from '../../store/data-dir.js';
 import { logger } from '../../util/log.js';
+import type { Origin } from '../../bus/origin.js';
 
 const log = logger('build-lock');
 
@@ -26,6 +27,8 @@ export interface BuildLockHolder {
   build_id: string;
   task: string;
   started_at: string;
+  /** Who asked for the build (absent in owner files of older droidbus versions). */
+  origin?: Origin;
 }
 
 export type BuildLockResult =
@@ -43,8 +46,13 @@ function ownerPath(lockPath: string): string {
 }
 
 function readOwner(lockPath: string): BuildLockHolder | null {
+  return readOwnerFile(ownerPath(lockPath));
+}
+
+/** A lock's owner file, or null when it is missing or unreadable. */
+export function readOwnerFile(file: string): BuildLockHolder | null {
   try {
-    const raw = JSON.parse(readFileSync(ownerPath(lockPath), 'utf8')) as Partial<BuildLockHolder>;
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as Partial<BuildLockHolder>;
     return typeof raw.pid === 'number' ? (raw as BuildLockHolder) : null;
   } catch {
     return null;
@@ -52,7 +60,7 @@ function readOwner(lockPath: string): BuildLockHolder | null {
 }
 
 /** True unless the process is known to be gone (another user's process counts as alive). */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
