@@ -563,4 +563,14 @@ describe('a device that disconnects mid-stream', () => {
     expect(idle.tick_timer).toBe(false);
     expect(idle.streams.find((t) => t.serial === a)?.reason).toBe('stopped by stop_logcat');
   });
+
+  it('resumes the stream of a device that comes back; one stopped on request stays stopped', async () => {
+    const connected = await server.adb(['connect', b]);
+    expect(connected.stdout).toContain('connected');
+    const back = await until('the stream of the device that came back', stats, (v) =>
+      v.streams.some((t) => t.serial === b && t.state === 'streaming'),
+    );
+    expect(back.streams.find((t) => t.serial === a)?.state).toBe('stopped');
+    expect(back.live_streams).toBe(1);
+  });
 });
