@@ -92,13 +92,7 @@ export function leavingIntent(name: string): string | null {
 
 /** First words a refused task may start with (an abbreviation's first part is checked against them). */
 const LEAVING_FIRST = [
-  'publish',
-  'upload',
-  'deploy',
-  'distribute',
-  'promote',
-  'announce',
-  'uninstall',
+  ...LEAVING_VERBS,
   'release',
   'app',
   'close',
