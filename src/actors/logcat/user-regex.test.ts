@@ -44,10 +44,28 @@ describe('user regular expressions', () => {
     expect(requiredLiteral('(?i)timeout')).toBe(null);
     expect(requiredLiteral('[abc]def')).toBe('def');
     expect(requiredLiteral('\\d+')).toBe(null);
+    // Escapes whose operands stand for other characters are never read as literal text.
+    expect(requiredLiteral('\\x41BC')).toBe('BC');
+    expect(requiredLiteral('\\x{263a}ok')).toBe('ok');
+    expect(requiredLiteral('\\pLxy')).toBe('xy');
+    expect(requiredLiteral('\\p{Greek}ab')).toBe('ab');
+    expect(requiredLiteral('\\101zz')).toBe('zz');
+    expect(requiredLiteral('\\Qa.b\\Ecd')).toBe('cd');
   });
 
   it('never lets the literal prefilter drop a line RE2 alone would match', () => {
-    const patterns = ['ab(c|d)e', 'a\\.b+c', 'x{2}yz', '[ab]cd?e', 'ab*cd', '^abc', 'b(a)?cd$', 'a.c\\d'];
+    const patterns = [
+      'ab(c|d)e',
+      'a\\.b+c',
+      'x{2}yz',
+      '[ab]cd?e',
+      'ab*cd',
+      '^abc',
+      'b(a)?cd$',
+      'a.c\\d',
+      '\\x61bc',
+      '\\pLcd',
+    ];
     let seed = 7;
     const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     const alphabet = 'abcdexyz.1';

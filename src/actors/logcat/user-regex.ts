@@ -68,6 +68,7 @@ export function requiredLiteral(source: string): string | null {
         run += e;
       } else {
         end();
+        i = escapeEnd(source, i);
       }
     } else if (c === '(' || c === '[') {
       end();
@@ -87,6 +88,33 @@ export function requiredLiteral(source: string): string | null {
   end();
   const longest = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
   return longest.length >= 2 ? longest : null;
+}
+
+/**
+ * The last index of an escape's operand, `at` being its letter: `\x41`, `\x{263a}`, `\pL`,
+ * `\p{Greek}`, octal `\012`, `\Q…\E` — characters that stand for others, never a literal run.
+ */
+function escapeEnd(source: string, at: number): number {
+  const e = source[at];
+  const braced = source[at + 1] === '{' ? source.indexOf('}', at + 1) : -1;
+  if (e === 'x' || e === 'p' || e === 'P') {
+    if (braced >= 0) {
+      return braced;
+    }
+    return at + (e === 'x' ? 2 : 1);
+  }
+  if (e !== undefined && e >= '0' && e <= '7') {
+    let end = at;
+    while (end < at + 2 && /[0-7]/.test(source[end + 1] ?? '')) {
+      end++;
+    }
+    return end;
+  }
+  if (e === 'Q') {
+    const close = source.indexOf('\\E', at);
+    return close < 0 ? source.length : close + 1;
+  }
+  return at;
 }
 
 /** The index of the `)` or `]` closing the group or class that opens at `at` (escapes respected). */
