@@ -32,13 +32,20 @@ export class LocalBusClient implements BusClient {
       }
       const timeoutMs = options.timeoutMs ?? REQUESTS[type].timeoutMs;
       let onAbort: (() => void) | undefined;
+      // The bus may answer inside dispatch (an actor that is stopping is refused at once): the id
+      // is not known yet then, and the request was never open.
+      const sent: { id?: string } = {};
+      let settled = false;
       const done = (): void => {
-        this.open.delete(id);
+        settled = true;
+        if (sent.id !== undefined) {
+          this.open.delete(sent.id);
+        }
         if (onAbort) {
           options.signal?.removeEventListener('abort', onAbort);
         }
       };
-      const id = this.bus.dispatch(
+      sent.id = this.bus.dispatch(
         { type, payload, deadline: Date.now() + timeoutMs, origin: options.origin ?? this.origin },
         {
           resolve: (value) => {
@@ -52,9 +59,13 @@ export class LocalBusClient implements BusClient {
           ...(options.onProgress ? { progress: options.onProgress } : {}),
         },
       );
-      this.open.add(id);
+      if (settled) {
+        return;
+      }
+      const busId = sent.id;
+      this.open.add(busId);
       if (options.signal) {
-        onAbort = () => this.bus.cancel(id, 'cancelled by the client');
+        onAbort = () => this.bus.cancel(busId, 'cancelled by the client');
         options.signal.addEventListener('abort', onAbort, { once: true });
       }
     });

@@ -125,6 +125,18 @@ describe.each([
   });
 });
 
+describe('a request the bus answers at once', () => {
+  it('rejects with the bus error when it is refused inside dispatch (not with a ReferenceError)', async () => {
+    const quitting = runtime.startActorSystem();
+    await quitting.supervisor.shutdown();
+    // The supervisor refuses a new actor while shutting down before dispatch returns.
+    const err = await rejection(quitting.client({ kind: 'cli' }).request('system.ping', {}));
+    expect(err.code).toBe('UNAVAILABLE');
+    expect(err.message).toContain('shutting down');
+    await quitting.shutdown();
+  });
+});
+
 describe('the watchdog', () => {
   it('replaces a worker whose handler keeps its thread past the deadline, and the next request is answered', async () => {
     const spinning = runtime.startActorSystem({
