@@ -8,6 +8,7 @@ import {
   sessionBuildSchema,
   sessionStateSchema,
   sessionSummarySchema,
+  timelineEventSchema,
   type Attribution,
   type BuildSource,
   type SessionBuild,
@@ -100,17 +101,10 @@ export const sessionDetailSchema = sessionSummarySchema.extend({
   dropped_events: z.number().int(),
 });
 
-const launchSideSchema = z.object({
-  seq: z.number().int(),
-  at: z.string(),
-  device: z.string(),
-  activity: z.string().nullable(),
-  restart: z.boolean(),
-  total_ms: z.number().nullable(),
-  wait_ms: z.number().nullable(),
-  displayed_ms: z.number().nullable(),
-  launch_state: z.string().nullable(),
-});
+/** One side of a launch comparison: the launch as the session file keeps it, with its event's seq and time. */
+const launchSideSchema = timelineEventSchema.shape.launch
+  .unwrap()
+  .extend({ seq: z.number().int(), at: z.string() });
 
 const signatureCountSchema = z.object({
   signature: z.string(),

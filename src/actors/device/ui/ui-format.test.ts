@@ -1,22 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { treeOf, uiFixtureText } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_HIERARCHY_CHARS, formatHierarchy } from './ui-format.js';
 import { detectOverlays } from './ui-overlays.js';
-import { parseUiDump } from './ui-parse.js';
 import { nodeAt } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
-import type { UiTree } from './ui-types.js';
 
-const text = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url)).toString('utf8');
+const text = uiFixtureText;
 
-function tree(xml: string): UiTree {
-  const r = parseUiDump(xml);
-  if (!r.ok) {
-    throw new Error(r.error.message);
-  }
-  return r.value;
-}
+const tree = treeOf;
 
 const launcherXml = text('launcher-pixel.xml');
 const facebookXml = text('facebook-multiwindow.xml');

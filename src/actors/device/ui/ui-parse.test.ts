@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { uiFixture } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { isEditableClass, parseBounds, parseUiDump } from './ui-parse.js';
 import { nodeAt } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 
-const fixture = (name: string): Buffer =>
-  readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url));
+const fixture = uiFixture;
 
 function load(name: string, nodeLimit?: number): UiTree {
   const r = parseUiDump(fixture(name), nodeLimit === undefined ? {} : { node_limit: nodeLimit });

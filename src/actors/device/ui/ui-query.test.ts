@@ -1,16 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { treeOf, uiFixture } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { parseUiDump } from './ui-parse.js';
 import { findElements, findParent, interactiveRows, nodeAt, type FindQuery } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 
-function load(name: string): UiTree {
-  const r = parseUiDump(readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url)));
-  if (!r.ok) {
-    throw new Error(r.error.message);
-  }
-  return r.value;
-}
+const load = (name: string): UiTree => treeOf(uiFixture(name));
 
 const launcher = load('launcher-pixel.xml');
 const list = load('lingbook-list-cjk.xml');

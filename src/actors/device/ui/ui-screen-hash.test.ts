@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { treeOf, uiFixtureText } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { parseUiDump } from './ui-parse.js';
 import { normalizeVolatileText, screenHash } from './ui-screen-hash.js';
-import type { UiTree } from './ui-types.js';
 
-const text = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url)).toString('utf8');
+const text = uiFixtureText;
 
-function tree(xml: string): UiTree {
-  const r = parseUiDump(xml);
-  if (!r.ok) {
-    throw new Error(r.error.message);
-  }
-  return r.value;
-}
+const tree = treeOf;
 
 function hashOf(xml: string): string {
   return screenHash(tree(xml));

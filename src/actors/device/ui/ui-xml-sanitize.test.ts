@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { uiFixture } from './test-fixtures.js';
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +8,7 @@ import type { UiNode, UiTree } from './ui-types.js';
 import { decodeDumpBytes } from './ui-dump-decode.js';
 import { sanitizeUiXml } from './ui-xml-sanitize.js';
 
-const fixture = (name: string): Buffer =>
-  readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url));
+const fixture = uiFixture;
 
 function load(bytes: Uint8Array | string): UiTree {
   const r = parseUiDump(bytes);
