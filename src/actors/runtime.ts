@@ -1,7 +1,7 @@
 import { Bus } from '../bus/bus.js';
 import { LocalBusClient } from '../bus/local-client.js';
 import type { Origin } from '../bus/origin.js';
-import { keepLogcatStreams } from './logcat-streams-keeper.js';
+import { keepLogcatStreams, type StreamedDevicesRecord } from './logcat-streams-keeper.js';
 import { Supervisor } from './supervisor.js';
 import type { SupervisorOptions } from './supervisor.js';
 import { logger } from '../util/log.js';
@@ -14,6 +14,8 @@ export interface ActorSystem {
   readonly supervisor: Supervisor;
   /** A bus client for code in this process, asking as `origin`. */
   client(origin: Origin): LocalBusClient;
+  /** Stops restarting logcat streams (and recording them); resolves once the last record is written. */
+  stopKeepingStreams(): Promise<void>;
   /** Fails what is in flight, stops every actor and worker. */
   shutdown(reason?: string): Promise<void>;
 }
@@ -25,9 +27,13 @@ export function inlineRequested(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /**
  * Starts the bus and the supervisor. Worker threads start lazily, with the first actor placed on
- * them; with `inline` (default: DROIDBUS_INLINE) the actors run on this thread instead.
+ * them; with `inline` (default: DROIDBUS_INLINE) the actors run on this thread instead. With
+ * `streams` (the host), the devices streaming logcat are written down and streamed again after a kill.
  */
-export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
+export function startActorSystem(
+  options: SupervisorOptions = {},
+  streams?: StreamedDevicesRecord,
+): ActorSystem {
   const bus = new Bus();
   const supervisor = new Supervisor(bus, { ...options, inline: options.inline ?? inlineRequested() });
   // Device actors live as long as their device: started when adb lists it as `device`, stopped
@@ -47,13 +53,14 @@ export function startActorSystem(options: SupervisorOptions = {}): ActorSystem {
       });
     }
   });
-  const stopKeeping = keepLogcatStreams(bus);
+  const stopKeeping = keepLogcatStreams(bus, streams);
   return {
     bus,
     supervisor,
     client: (origin) => new LocalBusClient(bus, origin),
+    stopKeepingStreams: stopKeeping,
     async shutdown(reason = 'droidbus is shutting down') {
-      stopKeeping();
+      await stopKeeping();
       bus.close(reason);
       await supervisor.shutdown();
     },

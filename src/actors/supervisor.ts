@@ -446,6 +446,23 @@ export class Supervisor implements ActorEndpoint {
   }
 
   /**
+   * Terminates a worker thread on purpose (a fault drill: `droidbus loadtest --faults worker-kill`).
+   * Its actors restart as after a crash, and its in-flight requests fail with `why` and the
+   * request's actor and type. Returns the actors it hosted, or null when that thread is not running.
+   */
+  replaceWorker(group: string, index: number, why: string): string[] | null {
+    const slot = this.groups.get(group)?.[index];
+    const worker = slot?.worker;
+    if (!slot || !worker || this.inline || slot.stuck !== undefined) {
+      return null;
+    }
+    slot.stuck = why;
+    log.warn(`terminating worker ${group}#${index} on request`, { actors: [...slot.actors] });
+    void worker.terminate();
+    return [...slot.actors];
+  }
+
+  /**
    * Once a second: a worker holding a request past its deadline plus the grace is pinged; one that
    * has not answered the ping within PING_TIMEOUT_MS is stuck (a handler keeps its thread) and is
    * terminated — its actors restart as after a crash, their in-flight requests fail naming them.

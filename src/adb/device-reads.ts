@@ -69,6 +69,12 @@ export const READS = {
     argv: ['logcat', '-v', 'threadtime', '-T', '1'],
     kind: 'log',
   },
+  /** A stream resumed after the last line droidbus stored (the device left, or the adb server restarted). */
+  logStreamSince: {
+    name: 'logcat-stream-since',
+    argv: ['logcat', '-v', 'threadtime', '-T', SINCE],
+    kind: 'log',
+  },
   launchLog: {
     name: 'logcat-launches',
     argv: [

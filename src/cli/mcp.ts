@@ -33,6 +33,14 @@ const log = logger('mcp');
 export const HOST_QUIT_REASON = 'the droidbus host quit';
 /** How long an --attach-only frontend lets failed calls answer before it exits. */
 const EXIT_DRAIN_MS = 3_000;
+/** How long an --attach-only session waits for a host to come back after its host went away … */
+const DEFAULT_HOST_WAIT_S = 60;
+/** … trying to attach this often. */
+const REATTACH_EVERY_MS = 250;
+/** What an --attach-only session's calls answer while it waits for a host. */
+export function hostAwayMessage(waitS: number): string {
+  return `the droidbus host went away before answering; this session (--attach-only) waits up to ${waitS} s for a droidbus host to come back — call the tool again in a few seconds`;
+}
 
 const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only] [--inline]
 
@@ -45,8 +53,11 @@ its own actors. If the host quits later, the session carries on standalone.
   --toolsets LIST    serve only these toolsets (comma-separated); without it every toolset but
                      device-extras is served, so device-extras needs --toolsets to name it:
 ${describeToolsets()}
-  --attach-only      never run standalone: exit 2 when no droidbus host accepts the session, and
-                     exit 1 when the host quits later
+  --attach-only      never run standalone: exit 2 when no droidbus host accepts the session; when
+                     the host goes away later, attach again to the next host that starts within
+                     --host-wait seconds (calls answer that it is away meanwhile), else exit 1
+  --host-wait S      with --attach-only: seconds to wait for a host to come back (default ${DEFAULT_HOST_WAIT_S};
+                     0 exits at once)
   --inline           run standalone with the actors on this process's main thread instead of
                      worker threads (as DROIDBUS_INLINE=1 does): for load tests that show what
                      the worker threads buy, not for everyday use
@@ -101,6 +112,8 @@ interface McpArgs {
   /** --toolsets was given (the host is told only then). */
   explicit: boolean;
   attachOnly: boolean;
+  /** --attach-only: seconds to wait for a host to come back after the host went away. */
+  hostWaitS: number;
   inline: boolean;
   selection: ReturnType<typeof selectProject>;
   /** How this session chose its project itself (an argument, the working directory), else null. */
@@ -123,8 +136,17 @@ function parseArgs(argv: string[]): McpArgs | number {
   const { values } = parseCliArgs(rest, {
     project: { type: 'string' },
     'attach-only': { type: 'boolean' },
+    'host-wait': { type: 'string' },
     inline: { type: 'boolean' },
   });
+  const hostWait = values['host-wait'];
+  if (hostWait !== undefined && (!/^\d{1,5}$/.test(hostWait) || values['attach-only'] !== true)) {
+    throw new UsageError(
+      values['attach-only'] !== true
+        ? '--host-wait goes with --attach-only (a session that may run standalone does so when its host goes)'
+        : `--host-wait must be a whole number of seconds, not '${hostWait}'`,
+    );
+  }
   const attachOnly = values['attach-only'] === true;
   const inline = values.inline === true;
   if (inline && attachOnly) {
@@ -144,7 +166,8 @@ function parseArgs(argv: string[]): McpArgs | number {
     selection.selectedBy === 'argument' || selection.selectedBy === 'working_directory'
       ? selection.selectedBy
       : null;
-  return { toolsets, explicit, attachOnly, inline, selection, ownChoice };
+  const hostWaitS = hostWait === undefined ? DEFAULT_HOST_WAIT_S : Number(hostWait);
+  return { toolsets, explicit, attachOnly, hostWaitS, inline, selection, ownChoice };
 }
 
 /** One `droidbus mcp` session while it runs: attached through `link` or standalone on `system`. */
@@ -157,8 +180,10 @@ interface Frontend {
   link: HostLink | undefined;
   /** The standalone session's record (`droidbus status` lists it). */
   record: SessionRecord | undefined;
-  /** Resolves when the host goes away under --attach-only. */
+  /** Resolves when the host goes away under --attach-only and none comes back in time. */
   readonly hostGone: Promise<'host_gone'>;
+  /** The session has ended (no more attaching). */
+  ended: boolean;
   resolveHostGone: () => void;
 }
 
@@ -200,6 +225,51 @@ function goStandalone(f: Frontend, reason: string): void {
   saveRecord(f);
 }
 
+/** What this session asks a host for when it attaches. */
+function attachRequest(f: Pick<Frontend, 'args' | 'session'>): Parameters<typeof attachToHost>[0] {
+  const { args, session } = f;
+  return {
+    sessionId: session.sessionId,
+    project: args.ownChoice ? args.selection.root : null,
+    selectedBy: args.ownChoice,
+    origin: sessionOrigin({
+      ...session,
+      mode: { kind: 'attached', pinnedProject: null, hostProject: null },
+    }),
+    ...(args.explicit ? { toolsets: args.toolsets } : {}),
+  };
+}
+
+/**
+ * An --attach-only session whose host went away: attaches to the next host that accepts it within
+ * --host-wait seconds (a host restarted by hand or by its service manager), else ends the session.
+ */
+async function reattach(f: Frontend, how: 'quit' | 'gone'): Promise<void> {
+  const started = Date.now();
+  log.info(`the host ${how === 'quit' ? 'quit' : 'went away'}; waiting for a droidbus host to attach to`);
+  let last = '';
+  while (Date.now() - started < f.args.hostWaitS * 1000 && !f.ended) {
+    const outcome = await attachToHost(attachRequest(f));
+    if (outcome.kind === 'attached') {
+      await f.link?.close().catch(() => undefined);
+      useHost(f, outcome);
+      const waited = Date.now() - started;
+      log.info('attached to the droidbus host again', { waited_ms: waited });
+      f.activity.record({
+        kind: 'lifecycle',
+        name: 'reattached',
+        status: 'ok',
+        summary: `Attached again to the droidbus host after ${(waited / 1000).toFixed(1)} s`,
+      });
+      return;
+    }
+    last = outcome.reason;
+    await new Promise((r) => setTimeout(r, REATTACH_EVERY_MS));
+  }
+  log.warn('no droidbus host came back', { last });
+  f.resolveHostGone();
+}
+
 /** Serves the session through the host that accepted it; if the host goes, standalone (or exit). */
 function useHost(
   f: Frontend,
@@ -216,22 +286,26 @@ function useHost(
   if (wanted === null) {
     session.project = { root: reply.project, selectedBy: reply.project ? 'host' : null };
   }
-  const link = new HostLink(outcome.client, () => {
-    if (args.attachOnly) {
-      f.resolveHostGone();
-      return;
-    }
-    if (followsHost(session.mode) && session.project.root === null) {
-      session.project = args.selection;
-    }
-    goStandalone(f, HOST_QUIT_REASON);
-    f.activity.record({
-      kind: 'lifecycle',
-      name: 'continued_standalone',
-      status: 'ok',
-      summary: `Continuing standalone: ${HOST_QUIT_REASON}`,
-    });
-  });
+  const link = new HostLink(
+    outcome.client,
+    (how) => {
+      if (args.attachOnly) {
+        void reattach(f, how);
+        return;
+      }
+      if (followsHost(session.mode) && session.project.root === null) {
+        session.project = args.selection;
+      }
+      goStandalone(f, HOST_QUIT_REASON);
+      f.activity.record({
+        kind: 'lifecycle',
+        name: 'continued_standalone',
+        status: 'ok',
+        summary: `Continuing standalone: ${HOST_QUIT_REASON}`,
+      });
+    },
+    args.attachOnly ? hostAwayMessage(args.hostWaitS) : undefined,
+  );
   f.link = link;
   session.bus = link;
   link.on('host.project', ({ project }) => {
@@ -361,16 +435,7 @@ async function run(argv: string[]): Promise<number> {
   });
   const outcome = args.inline
     ? ({ kind: 'standalone', reason: '--inline: the actors run on the main thread' } as const)
-    : await attachToHost({
-        sessionId: session.sessionId,
-        project: wanted,
-        selectedBy: ownChoice,
-        origin: sessionOrigin({
-          ...session,
-          mode: { kind: 'attached', pinnedProject: null, hostProject: null },
-        }),
-        ...(args.explicit ? { toolsets } : {}),
-      });
+    : await attachToHost(attachRequest({ args, session }));
   if (outcome.kind === 'standalone' && args.attachOnly) {
     process.stderr.write(`droidbus mcp: cannot attach (--attach-only): ${outcome.reason}\n`);
     return 2;
@@ -386,6 +451,7 @@ async function run(argv: string[]): Promise<number> {
     record: undefined,
     hostGone: new Promise<'host_gone'>((resolve) => (resolveHostGone = () => resolve('host_gone'))),
     resolveHostGone: () => resolveHostGone(),
+    ended: false,
   };
   if (outcome.kind === 'attached') {
     useHost(f, outcome);
@@ -419,9 +485,12 @@ async function run(argv: string[]): Promise<number> {
     );
   }
   const ended = await Promise.race([closed, f.hostGone]);
+  f.ended = true;
   let code = 0;
   if (ended === 'host_gone') {
-    process.stderr.write(`droidbus mcp: ${HOST_QUIT_REASON}; exiting (--attach-only)\n`);
+    process.stderr.write(
+      `droidbus mcp: ${HOST_QUIT_REASON} and none came back within ${args.hostWaitS} s; exiting (--attach-only)\n`,
+    );
     await tap.whenIdle(EXIT_DRAIN_MS);
     code = 1;
   } else if (typeof ended === 'object') {

@@ -8,6 +8,7 @@ import type { Origin } from '../bus/origin.js';
 import { runtimeStats } from '../mcp/runtime-stats.js';
 import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
+import { forgetStreamedDevices, readStreamedDevices, writeStreamedDevices } from '../store/logcat-streams.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
 import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
@@ -196,6 +197,23 @@ function hostHandlers(core: HostCore): ConstructorParameters<typeof HostEndpoint
       actors: core.system.supervisor.inline ? ('inline' as const) : ('workers' as const),
     }),
     'host.set_project': (payload, origin) => setHostProject(core, payload.project, origin),
+    'host.replace_worker': ({ group, index }, origin) => {
+      if (origin.kind !== 'cli') {
+        throw new BusError(
+          'INVALID',
+          'only the person at this machine (a droidbus command) may terminate a worker',
+        );
+      }
+      const actors = core.system.supervisor.replaceWorker(
+        group,
+        index,
+        `worker thread ${group}#${index} was terminated on request (a fault drill)`,
+      );
+      if (actors === null) {
+        throw new BusError('NOT_FOUND', `no worker thread ${group}#${index} is running in this host`);
+      }
+      return { actors };
+    },
     'host.session_update': (payload, origin) => {
       if (origin.kind !== 'agent') {
         throw new BusError('INVALID', 'only an attached session can describe its client');
@@ -267,8 +285,13 @@ function stopHost(core: HostCore, server: net.Server, reason: string, stopped: (
     );
     // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
     server.close();
-    // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.
+    // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS. Streams
+    // stopped by quitting stay stopped: the next host does not stream them again.
     const notes = await runQuitHooks([...core.hooks]);
+    await system.stopKeepingStreams();
+    await forgetStreamedDevices().catch((err: unknown) =>
+      log.warn('could not forget the streamed devices', { error: String(err) }),
+    );
     // 2. Sessions learn first, so they swap to their own actors before their calls fail.
     system.bus.publish('host.quitting', { reason });
     // 3. Every request still in flight fails, saying the host quit.
@@ -308,7 +331,10 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const project = startProject(options.project);
   const server = net.createServer();
   await listenOnSocket(server, socketPath, dataDir);
-  const system = startActorSystem(options.supervisor);
+  const system = startActorSystem(options.supervisor, {
+    initial: readStreamedDevices(),
+    save: writeStreamedDevices,
+  });
   // Debug sessions listen to installs and crashes: running from the start, they miss none.
   system.supervisor
     .spawn('sessions')

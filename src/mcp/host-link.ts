@@ -24,6 +24,8 @@ export class HostLink implements BusClient {
   constructor(
     private readonly client: SocketBusClient,
     private readonly onLost: (how: 'quit' | 'gone') => void,
+    /** What calls answer once the host has gone (what the session does next). */
+    private readonly lostMessage: string = HOST_QUIT_MESSAGE,
   ) {
     this.offs.push(client.on('host.quitting', () => this.lose('quit')));
     this.offs.push(client.onDisconnect(() => this.lose('gone')));
@@ -40,7 +42,7 @@ export class HostLink implements BusClient {
     options?: RequestOptions,
   ): Promise<ResponseOf<T>> {
     if (this.lostHow) {
-      return Promise.reject(new BusError('UNAVAILABLE', HOST_QUIT_MESSAGE));
+      return Promise.reject(new BusError('UNAVAILABLE', this.lostMessage));
     }
     log.debug('request sent to the host', { type });
     return this.client.request(type, payload, options).catch((err: unknown) => {
@@ -50,7 +52,7 @@ export class HostLink implements BusClient {
         const extra = lead.test(err.message) ? err.message.replace(lead, '') : '';
         throw new BusError(
           'UNAVAILABLE',
-          `${HOST_QUIT_MESSAGE}${extra ? `. ${extra}` : ''}`,
+          `${this.lostMessage}${extra ? `. ${extra}` : ''}`,
           err.actor,
           err.details,
         );

@@ -71,7 +71,7 @@ function activity(home: string): ActivityEntry[] {
  */
 async function callWhileHostFrozen(host: HostProcess, session: Awaited<ReturnType<typeof countingClient>>) {
   process.kill(host.pid, 'SIGSTOP');
-  const call = session.client.callTool({ name: 'get_project_info', arguments: {} });
+  const call = session.client.callTool({ name: 'get_logcat_stats', arguments: {} });
   await waitFor(
     () => session.stderr().includes('request sent to the host {"type":"project.describe"}'),
     'the frontend to send project.describe to the host',
@@ -103,7 +103,7 @@ describe.each([
     expect(textOf(failed)).toContain('the droidbus host quit before answering');
     expect(textOf(failed)).toContain('call the tool again');
 
-    const next = await session.client.callTool({ name: 'get_project_info', arguments: {} });
+    const next = await session.client.callTool({ name: 'get_logcat_stats', arguments: {} });
     expect(next.isError).toBeFalsy();
     expect(next.structuredContent).toMatchObject({
       mode: 'standalone',
@@ -161,13 +161,13 @@ describe('after a crash', () => {
 });
 
 describe('droidbus mcp --attach-only', () => {
-  it('exits 1 when the host quits later', async () => {
+  it('with --host-wait 0, exits 1 when the host quits later', async () => {
     const home = shortTempDir('db-ao-');
     cleanups.push(() => home.remove());
     const env = { DROIDBUS_HOME: home.dir };
     const host = await startHostProcess([], { env });
     cleanups.push(() => host.stop('SIGKILL'));
-    const child = spawn(process.execPath, [CLI, 'mcp', '--attach-only'], {
+    const child = spawn(process.execPath, [CLI, 'mcp', '--attach-only', '--host-wait', '0'], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -193,7 +193,44 @@ describe('droidbus mcp --attach-only', () => {
     expect(out).toContain('attached to the droidbus host');
     await host.stop('SIGTERM');
     expect(await exited).toBe(1);
-    expect(err).toContain('the droidbus host quit; exiting (--attach-only)');
+    expect(err).toContain('the droidbus host quit and none came back within 0 s; exiting (--attach-only)');
+  });
+
+  it('attaches again to the next host after its host was killed; calls in the gap say it waits', async () => {
+    const home = shortTempDir('db-ra-');
+    cleanups.push(() => home.remove());
+    const env = { DROIDBUS_HOME: home.dir };
+    const first = await startHostProcess([], { env });
+    cleanups.push(() => first.stop('SIGKILL'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--attach-only'],
+      env: { ...(process.env as Record<string, string>), ...env },
+      cwd: work.dir,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'reattach-test', version: '1.0.0' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const before = await client.callTool({ name: 'get_logcat_stats', arguments: {} });
+    expect(before.isError).not.toBe(true);
+    await first.stop('SIGKILL');
+    // With no host, a call answers at once that the session waits for one.
+    const gap = await client.callTool({ name: 'get_logcat_stats', arguments: {} });
+    expect(gap.isError).toBe(true);
+    expect(textOf(gap)).toContain('waits up to 60 s for a droidbus host to come back');
+    const second = await startHostProcess([], { env });
+    cleanups.push(() => second.stop());
+    await waitFor(
+      async () => (await client.callTool({ name: 'get_logcat_stats', arguments: {} })).isError !== true,
+      'a call served by the new host',
+    );
+    const listed = JSON.parse((await runCli(['status', '--json'], { env })).stdout) as {
+      host: { pid: number };
+      sessions: { pid: number; mode: string }[];
+    };
+    expect(listed.host.pid).toBe(second.pid);
+    expect(listed.sessions).toEqual([expect.objectContaining({ pid: transport.pid, mode: 'attached' })]);
   });
 });
 

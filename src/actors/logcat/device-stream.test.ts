@@ -41,9 +41,12 @@ afterEach(async () => {
 });
 
 describe('logcatCommand', () => {
-  it('reads the buffer first by default, and only the newest record with from_now', () => {
-    expect(logcatCommand(false)).toBe('logcat -v threadtime');
-    expect(logcatCommand(true)).toBe('logcat -v threadtime -T 1');
+  it('reads the buffer first by default, only the newest record from now, and from a time resumed', () => {
+    expect(logcatCommand({ kind: 'buffer' })).toBe('logcat -v threadtime');
+    expect(logcatCommand({ kind: 'now' })).toBe('logcat -v threadtime -T 1');
+    expect(logcatCommand({ kind: 'resume', point: { since: '12-02 16:45:01.250', seen: new Map() } })).toBe(
+      "logcat -v threadtime -T '12-02 16:45:01.250'",
+    );
   });
 });
 
@@ -57,7 +60,7 @@ describe('DeviceStream', () => {
       crashes: () => undefined,
       state: (s) => states.push(s.state),
     });
-    const err = await stream.start(false, 300, new AbortController().signal).then(
+    const err = await stream.start({ kind: 'buffer' }, 300, new AbortController().signal).then(
       () => null,
       (e: unknown) => e,
     );
@@ -87,7 +90,7 @@ describe('DeviceStream', () => {
       state: () => undefined,
     });
     const controller = new AbortController();
-    const started = stream.start(false, 60_000, controller.signal);
+    const started = stream.start({ kind: 'buffer' }, 60_000, controller.signal);
     controller.abort();
     await expect(started).rejects.toMatchObject({ code: 'CANCELLED' });
     expect(stream.state).toBe('stopped');

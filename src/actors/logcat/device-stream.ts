@@ -16,6 +16,7 @@ import { sleep } from '../../util/sleep.js';
 import type { LogStore } from './log-store.js';
 import type { Crash } from './logcat-types.js';
 import { LogcatPipeline } from './logcat-pipeline.js';
+import { afterNewestOld, afterResumePoint, type LineDecision, type ResumePoint } from './resume-point.js';
 import { parsePs, type PsProcess } from './pid-map.js';
 
 /** What a stream tells its owner. */
@@ -31,9 +32,26 @@ const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long `ps` may take before the stream goes on without it. */
 const PS_TIMEOUT_MS = 5_000;
 
-/** The logcat command a stream runs; `fromNow` skips what the device's buffer already holds. */
-export function logcatCommand(fromNow: boolean): ShellCommand {
-  return readCommand(fromNow ? READS.logStreamFromNow : READS.logStream);
+/**
+ * Where a stream starts: the device's whole buffer, now (what the buffer already holds is skipped),
+ * or just after a resume point (what the store already has is skipped).
+ */
+export type StreamFrom = { kind: 'buffer' } | { kind: 'now' } | { kind: 'resume'; point: ResumePoint };
+
+/** The logcat command a stream runs. */
+export function logcatCommand(from: StreamFrom): ShellCommand {
+  switch (from.kind) {
+    case 'buffer':
+      return readCommand(READS.logStream);
+    case 'now':
+      return readCommand(READS.logStreamFromNow);
+    case 'resume':
+      return readCommand(READS.logStreamSince, { since: from.point.since });
+    default: {
+      const never: never = from;
+      return never;
+    }
+  }
 }
 
 /** The processes of a device, from `ps -A` (or plain `ps` on releases before Android 8). */
@@ -69,8 +87,8 @@ export class DeviceStream {
   private queuedBytes = 0;
   private readyWaiters: { resolve(): void; reject(err: unknown): void } | null = null;
   private done: Promise<void> | null = null;
-  /** With from_now, the one old record `logcat -T 1` prints first is dropped (bytes held until its line ends). */
-  private skipping: Buffer | null = null;
+  /** Decides the first lines of the stream (from now, or resumed); bytes are held until their line ends. */
+  private dropping: { held: Buffer; decide: (line: string) => LineDecision } | null = null;
 
   constructor(
     readonly serial: string,
@@ -87,7 +105,7 @@ export class DeviceStream {
    * did. Fails (and leaves nothing running) when neither happens within `timeoutMs`, when the
    * device refuses, or when `signal` aborts.
    */
-  async start(fromNow: boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  async start(from: StreamFrom, timeoutMs: number, signal: AbortSignal): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => {
       this.readyWaiters = { resolve, reject };
     });
@@ -96,8 +114,10 @@ export class DeviceStream {
       .then((list) => this.seed(list));
     const started = Date.now();
     this.live = true;
-    this.skipping = fromNow ? Buffer.alloc(0) : null;
-    this.done = this.run(this.client.stream(this.serial, logcatCommand(fromNow), this.abort.signal));
+    const decide =
+      from.kind === 'now' ? afterNewestOld() : from.kind === 'resume' ? afterResumePoint(from.point) : null;
+    this.dropping = decide ? { held: Buffer.alloc(0), decide } : null;
+    this.done = this.run(this.client.stream(this.serial, logcatCommand(from), this.abort.signal));
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => this.readyWaiters?.reject(fail.cancelled('start_logcat was cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
@@ -204,7 +224,7 @@ export class DeviceStream {
       for await (const raw of chunks) {
         this.bytes += raw.length;
         this.readyWaiters?.resolve();
-        const chunk = this.skipping === null ? raw : this.skipOldRecord(raw);
+        const chunk = this.dropping === null ? raw : this.dropFirstLines(raw, this.dropping);
         if (chunk.length === 0) {
           continue;
         }
@@ -232,27 +252,29 @@ export class DeviceStream {
   }
 
   /**
-   * `logcat -T 1` starts with the newest record already in the buffer: drop that line (separators
-   * before it pass), so from_now really reads only what comes after the start.
+   * The first lines of a stream from now or resumed: each is kept or dropped as `decide` says,
+   * until it says the rest is new (see resume-point.ts).
    */
-  private skipOldRecord(chunk: Buffer): Buffer {
-    let held = Buffer.concat([this.skipping ?? Buffer.alloc(0), chunk]);
+  private dropFirstLines(chunk: Buffer, dropping: NonNullable<DeviceStream['dropping']>): Buffer {
+    let held = dropping.held.length === 0 ? chunk : Buffer.concat([dropping.held, chunk]);
     const kept: Buffer[] = [];
     for (;;) {
       const nl = held.indexOf(10);
       if (nl < 0) {
-        this.skipping = held;
+        dropping.held = held;
         return Buffer.concat(kept);
       }
       const line = held.subarray(0, nl + 1);
-      held = held.subarray(nl + 1);
-      if (line.toString('latin1', 0, 10) === '--------- ') {
-        kept.push(line);
-        continue;
+      const decision = dropping.decide(line.toString('utf8', 0, Math.min(line.length, 8192)).replace(/\r?\n$/, ''));
+      if (decision === 'done') {
+        this.dropping = null;
+        kept.push(held);
+        return Buffer.concat(kept);
       }
-      this.skipping = null;
-      kept.push(held);
-      return Buffer.concat(kept);
+      if (decision === 'pass') {
+        kept.push(line);
+      }
+      held = held.subarray(nl + 1);
     }
   }
 

@@ -32,11 +32,11 @@ export default defineActor({
     'device.state': ({ serial, state }, service) => service.onDeviceState(serial, state),
   },
   handlers: {
-    'logcat.start': async ({ serial, from_now }, service, ctx) => {
+    'logcat.start': async ({ serial, from_now, resume }, service, ctx) => {
       // Only an online device streams; this also starts the devices actor, whose device.state
       // events stop the stream when the device leaves.
       await ctx.bus.request('devices.require', { serial }, { signal: ctx.signal });
-      return service.start(serial, from_now, ctx.signal);
+      return service.start(serial, resume ? 'resume' : from_now ? 'now' : 'buffer', ctx.signal);
     },
     'logcat.stop': async ({ serial }, service) => {
       const stopped = await service.stop(serial, 'stopped by stop_logcat');

@@ -18,6 +18,7 @@ import { LogcatQueryError } from './logcat-query-error.js';
 import type { Crash } from './logcat-types.js';
 import { crashSummary, fitCrashes, fitEntries, toWireCrash, toWireGroup } from './logcat-wire.js';
 import { minePackages } from './mine-packages.js';
+import { resumePointOf } from './resume-point.js';
 
 /** start_logcat's startup timeout (the reference's 5 s). */
 export const START_TIMEOUT_MS = 5_000;
@@ -53,8 +54,15 @@ export class LogcatService {
     });
   }
 
-  /** Starts a device's stream, or reports the one that runs. */
-  start(serial: string, fromNow: boolean, signal: AbortSignal): Promise<ResponseOf<'logcat.start'>> {
+  /**
+   * Starts a device's stream, or reports the one that runs. `resume` carries on after the newest
+   * line the store holds of the device (all of its buffer when the store holds none).
+   */
+  start(
+    serial: string,
+    from: 'buffer' | 'now' | 'resume',
+    signal: AbortSignal,
+  ): Promise<ResponseOf<'logcat.start'>> {
     const running = this.streams.get(serial);
     if (running && running.state === 'streaming') {
       return Promise.resolve({ stream: running.info(), already_streaming: true });
@@ -63,16 +71,17 @@ export class LogcatService {
     if (pending) {
       return pending;
     }
-    const started = this.open(serial, fromNow, signal).finally(() => this.starting.delete(serial));
+    const started = this.open(serial, from, signal).finally(() => this.starting.delete(serial));
     this.starting.set(serial, started);
     return started;
   }
 
   private async open(
     serial: string,
-    fromNow: boolean,
+    from: 'buffer' | 'now' | 'resume',
     signal: AbortSignal,
   ): Promise<ResponseOf<'logcat.start'>> {
+    const point = from === 'resume' ? resumePointOf(this.store, serial) : null;
     const stream = new DeviceStream(serial, this.client, this.store, this.groups, {
       crashes: (s, crashes) => this.onCrashes(s, crashes),
       state: (s) => this.onState(s),
@@ -81,7 +90,11 @@ export class LogcatService {
     this.stopped.delete(serial);
     this.onState(stream);
     this.ensureTimer();
-    await stream.start(fromNow, START_TIMEOUT_MS, signal);
+    await stream.start(
+      point !== null ? { kind: 'resume', point } : { kind: from === 'now' ? 'now' : 'buffer' },
+      START_TIMEOUT_MS,
+      signal,
+    );
     return { stream: stream.info(), already_streaming: false };
   }
 

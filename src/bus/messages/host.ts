@@ -92,6 +92,20 @@ export const hostRequests = {
     response: hostRuntimeSchema,
     timeoutMs: 5_000,
   }),
+  /**
+   * A fault drill: terminate one of the host's worker threads, as a crash would (its actors restart,
+   * their in-flight requests fail naming them). Only the person's own commands (a control
+   * connection) may ask. `droidbus loadtest --faults worker-kill` uses it.
+   */
+  'host.replace_worker': defineRequest({
+    actor: 'host',
+    request: z.object({
+      group: z.string().regex(/^[a-z]{1,32}$/),
+      index: z.number().int().min(0).max(64).default(0),
+    }),
+    response: z.object({ actors: z.array(z.string()) }),
+    timeoutMs: 5_000,
+  }),
   /** The host's person opens another project (or closes it: null). Refused for agents. */
   'host.set_project': defineRequest({
     actor: 'host',

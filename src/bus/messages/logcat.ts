@@ -289,7 +289,15 @@ export const logcatRequests = {
   /** Starts streaming a device's logcat (no-op when it already streams). Ready within 5 s or fails. */
   'logcat.start': defineRequest({
     actor: 'logcat',
-    request: byDevice.extend({ from_now: z.boolean().default(false) }),
+    request: byDevice.extend({
+      from_now: z.boolean().default(false),
+      /**
+       * Carry on after the newest line the store holds of the device, reading what its buffer kept
+       * since then (all of it when the store holds none): how a stream comes back after its device
+       * left, or after the logcat actor or the host was replaced. Wins over from_now.
+       */
+      resume: z.boolean().default(false),
+    }),
     response: z.object({ stream: streamInfoSchema, already_streaming: z.boolean() }),
     timeoutMs: 15_000,
   }),
