@@ -3,6 +3,7 @@ import type { ActorEndpoint, Bus } from '../bus/bus.js';
 import type { WireError } from '../bus/errors.js';
 import type { RequestEnvelope } from '../bus/envelope.js';
 import { logger } from '../util/log.js';
+import { releaseUiLocksOf } from './device/ui/ui-lock.js';
 import { InlineActorThread } from './inline-host.js';
 import { ACTOR_KINDS, DEFAULT_GROUPS, parseAddress } from './kinds.js';
 import type { KindConfig } from './kinds.js';
@@ -15,6 +16,8 @@ const MAX_RESTARTS_IN_WINDOW = 5;
 
 /** What hosts a slot's actors: a worker thread, or the inline host on this thread. */
 interface ActorThread {
+  /** The worker thread's id (the inline host has none). */
+  readonly threadId?: number;
   postMessage(message: ToWorker, transfer?: ArrayBuffer[]): void;
   terminate(): Promise<number>;
   on(event: 'message', listener: (message: FromWorker) => void): this;
@@ -277,7 +280,9 @@ export class Supervisor implements ActorEndpoint {
       slot.lastError = err.message;
       log.error(`worker ${slot.group}#${slot.index} failed`, { error: err.message });
     });
-    worker.on('exit', (code) => this.onWorkerExit(slot, worker, code));
+    // Read now: a Worker's threadId reads -1 once it has exited.
+    const threadId = worker.threadId;
+    worker.on('exit', (code) => this.onWorkerExit(slot, worker, code, threadId));
     slot.worker = worker;
     return worker;
   }
@@ -381,7 +386,7 @@ export class Supervisor implements ActorEndpoint {
     });
   }
 
-  private onWorkerExit(slot: Slot, worker: ActorThread, code: number): void {
+  private onWorkerExit(slot: Slot, worker: ActorThread, code: number, threadId: number | undefined): void {
     if (slot.worker !== worker) {
       return; // A worker we terminated on purpose during shutdown.
     }
@@ -397,6 +402,13 @@ export class Supervisor implements ActorEndpoint {
     log.error(`worker ${slot.group}#${slot.index} exited with code ${code}${cause}`, {
       actors: [...slot.actors],
     });
+    if (threadId !== undefined) {
+      // Its UI Automator locks would otherwise hold the devices' next captures until they go stale.
+      const released = releaseUiLocksOf(process.pid, threadId);
+      if (released > 0) {
+        log.warn(`released ${released} UI Automator lock(s) the worker held`);
+      }
+    }
     for (const [id, { address, type }] of slot.inflight) {
       this.answer(id, {
         code: 'CRASHED',

@@ -1,11 +1,17 @@
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 import { parseCliArgs } from './args.js';
-import { MIX_PARTS, defaultBuildMs, defaultRssInterval } from '../loadtest/options.js';
-import type { LoadtestOptions, MixPart } from '../loadtest/options.js';
+import {
+  FAULT_KINDS,
+  HOST_FAULTS,
+  MIX_PARTS,
+  defaultBuildMs,
+  defaultRssInterval,
+} from '../loadtest/options.js';
+import type { FaultKind, LoadtestOptions, MixPart } from '../loadtest/options.js';
 
 const USAGE = `Usage: droidbus loadtest --devices N --sessions M --duration S [--sim] [--attached] [--inline | --compare]
-                         [--mix ui,logcat,build,screenshot,admin] [--json] [sim and build options]
+                         [--mix ui,logcat,build,screenshot,admin] [--faults LIST] [--json] [sim and build options]
 
 Drives M MCP sessions (real droidbus mcp processes over stdio, driven by the MCP SDK client) against
 N devices for S seconds, each session running an agent loop on its share of the devices: read the
@@ -28,6 +34,14 @@ never touched. The loop taps and types only inside the sample app; on other scre
   --compare          run twice, with worker threads and inline, and print the figures side by side
   --mix LIST         what the agent loops do (default ui,logcat,build,screenshot,admin);
                      ui reads, finds, taps and types; admin relaunches the sample app every 8th round
+  --faults LIST      --sim: inject these faults during the run, one after another, and report for
+                     each the calls that failed (in flight, or started before it recovered), the
+                     time to recover, and the logcat lines lost or read twice; the agents go on
+                     until the last one recovered. device-drop (adb disconnect, back after
+                     --fault-down), adb-restart (kill-server, start-server, devices connected
+                     again), worker-kill (the host's device and logcat worker threads, one each;
+                     --attached), host-kill (SIGKILL, started again; --attached)
+  --fault-down MS    how long a dropped device stays away (default 3000)
   --json             also print one JSON object with every figure on the last line of stdout
   --dump-latency MS  --sim: how long uiautomator dump takes on a device (default 700)
   --logcat-rate N    --sim: logcat lines per second per device (default 200)
@@ -54,6 +68,26 @@ function intFlag(
     throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not '${value}'`);
   }
   return Number(value);
+}
+
+function parseFaults(value: string | undefined, sim: boolean, attached: boolean): FaultKind[] {
+  if (value === undefined) {
+    return [];
+  }
+  const faults = value.split(',').map((f) => f.trim());
+  for (const fault of faults) {
+    if (!(FAULT_KINDS as readonly string[]).includes(fault)) {
+      throw new UsageError(`--faults: unknown fault '${fault}' (the faults are ${FAULT_KINDS.join(', ')})`);
+    }
+  }
+  if (!sim) {
+    throw new UsageError('--faults needs --sim: faults act on the load test’s own adb server and devices');
+  }
+  const onHost = faults.filter((f) => (HOST_FAULTS as readonly string[]).includes(f));
+  if (onHost.length > 0 && !attached) {
+    throw new UsageError(`--faults ${onHost.join(',')} act on the host: add --attached`);
+  }
+  return faults as FaultKind[];
 }
 
 function parseMix(value: string | undefined): MixPart[] {
@@ -90,7 +124,12 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
     'build-ms': { type: 'string' },
     'parallel-rounds': { type: 'string' },
     'rss-interval': { type: 'string' },
+    faults: { type: 'string' },
+    'fault-down': { type: 'string' },
   });
+  if (values.faults !== undefined && values.compare) {
+    throw new UsageError('--faults goes with one mode: leave out --compare');
+  }
   if (values.inline && values.compare) {
     throw new UsageError('--compare runs both modes; leave out --inline');
   }
@@ -122,6 +161,8 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
         3_600_000,
         defaultRssInterval(durationS),
       ),
+      faults: parseFaults(values.faults, sim, values.attached === true),
+      faultDownMs: intFlag('fault-down', values['fault-down'], 0, 600_000, 3_000),
     },
   };
 }

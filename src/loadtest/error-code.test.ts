@@ -30,6 +30,16 @@ describe('error codes of failed tool calls', () => {
         'device 127.0.0.1:5555 is no longer connected. Call list_devices to see which devices are online.',
       ),
     ).toBe('DEVICE_OFFLINE');
+    expect(
+      codeOfToolText(
+        'worker thread devices#0 was terminated on request (a fault drill), so droidbus replaced its worker thread while device/127.0.0.1:5555 handled ui.hierarchy; droidbus restarted it — try again',
+      ),
+    ).toBe('CRASHED');
+    expect(
+      codeOfToolText(
+        'the droidbus host went away before answering; this session (--attach-only) waits up to 60 s for a droidbus host to come back — call the tool again in a few seconds',
+      ),
+    ).toBe('UNAVAILABLE');
     expect(codeOfToolText('No element matches text="Sign in".')).toBe('TOOL_ERROR');
   });
 

@@ -13,13 +13,13 @@ export function codeOfToolText(text: string): string {
     ],
     [/did not finish before its deadline|took longer than/i, 'TIMEOUT'],
     [/^Cancelled:/, 'CANCELLED'],
-    [/crashed while handling/, 'CRASHED'],
+    [/crashed while handling|replaced its worker thread/, 'CRASHED'],
     [
       /is no longer connected|went (offline|unauthorized)|Call list_devices to see which devices are online/,
       'DEVICE_OFFLINE',
     ],
     [/the screen changed since it was read/, 'SCREEN_CHANGED'],
-    [/host quit/, 'UNAVAILABLE'],
+    [/host quit|host went away/, 'UNAVAILABLE'],
     [/Try again; if it persists run run_health_check/, 'UNAVAILABLE'],
     [/another build|already running|build lock/i, 'BUILD_BUSY'],
   ];

@@ -7,6 +7,8 @@ export interface HostProcess {
   pid: number;
   /** The host's own figures over its socket (`host.runtime`). */
   runtime(): Promise<HostRuntime>;
+  /** SIGKILL, as a crash or the OOM killer would end it; resolves once it has exited. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,12 @@ export async function startHostProcess(options: {
         return await client.request('host.runtime', {});
       } finally {
         await client.close();
+      }
+    },
+    async kill() {
+      if (!gone) {
+        child.kill('SIGKILL');
+        await exited;
       }
     },
     async stop() {

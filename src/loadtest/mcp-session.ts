@@ -109,7 +109,8 @@ export async function startLoadSession(options: {
           structured: {},
         };
       }
-      callOptions.recorder?.record(name, performance.now() - t0, outcome.code);
+      const serial = typeof args['device_serial'] === 'string' ? args['device_serial'] : null;
+      callOptions.recorder?.record(name, performance.now() - t0, outcome.code, serial, outcome.text);
       return outcome;
     },
     async runtime() {

@@ -2,6 +2,12 @@
 export const MIX_PARTS = ['ui', 'logcat', 'build', 'screenshot', 'admin'] as const;
 export type MixPart = (typeof MIX_PARTS)[number];
 
+/** Faults a load test can inject (src/loadtest/faults.ts). */
+export const FAULT_KINDS = ['device-drop', 'adb-restart', 'worker-kill', 'host-kill'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+/** Faults that act on the host: they need sessions attached to one. */
+export const HOST_FAULTS: readonly FaultKind[] = ['worker-kill', 'host-kill'];
+
 /** The figures a load test runs with (`droidbus loadtest` flags). */
 export interface LoadtestOptions {
   /** Devices to drive: simulated ones with `sim`, else that many of the adb server's online devices. */
@@ -30,6 +36,10 @@ export interface LoadtestOptions {
   parallelRounds: number;
   /** Milliseconds between RSS samples (the memory series). */
   rssIntervalMs: number;
+  /** Faults injected during the run, one after another (src/loadtest/faults.ts). */
+  faults: FaultKind[];
+  /** How long a dropped device stays away, ms. */
+  faultDownMs: number;
 }
 
 /** How often the memory of every process is sampled: about 60 samples a run, at least 1 s apart. */

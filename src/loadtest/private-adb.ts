@@ -13,6 +13,11 @@ export interface PrivateAdbServer {
   /** ANDROID_ADB_SERVER_PORT and the server's HOME, for every process of the run. */
   env: Record<string, string>;
   client: AdbClient;
+  /**
+   * `adb kill-server` and `adb start-server` on the same port (a fault drill): every transport and
+   * forward goes; devices reached over TCP must be connected again.
+   */
+  restart(): Promise<void>;
   /** `adb -P PORT kill-server`, then removes its HOME. */
   stop(): Promise<void>;
 }
@@ -45,20 +50,28 @@ export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
     });
     if (started.code === 0) {
       let stopped = false;
+      const run = (verb: string) =>
+        runProcess(adb, ['-P', String(port), verb], { env: { ...process.env, ...env }, timeoutMs: 30_000 });
       return {
         port,
         adb,
         env,
         client: new AdbClient({ kind: 'tcp', host: '127.0.0.1', port, source: 'droidbus loadtest' }),
+        async restart() {
+          await run('kill-server');
+          const again = await run('start-server');
+          if (again.code !== 0) {
+            throw new Error(
+              `the adb server on port ${port} did not start again: ${(again.stderr || again.stdout).trim()}`,
+            );
+          }
+        },
         async stop() {
           if (stopped) {
             return;
           }
           stopped = true;
-          await runProcess(adb, ['-P', String(port), 'kill-server'], {
-            env: { ...process.env, ...env },
-            timeoutMs: 15_000,
-          });
+          await run('kill-server');
           rmSync(home, { recursive: true, force: true });
         },
       };

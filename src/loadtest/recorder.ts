@@ -10,6 +10,19 @@ export interface ToolFigures {
   max_ms: number;
 }
 
+/** One call on the run's clock (performance.now(), ms): what the fault report classifies. */
+export interface CallSpan {
+  tool: string;
+  /** The device the call named, or null. */
+  serial: string | null;
+  start: number;
+  end: number;
+  /** The error code when it failed, else null. */
+  code: string | null;
+  /** What a failed call answered (its first 300 characters). */
+  text: string | null;
+}
+
 /**
  * Collects every tool call of a run: its latency per tool and, for failures, the error code.
  * Latencies are kept whole (a number per call), so percentiles are exact over the run.
@@ -20,9 +33,26 @@ export class CallRecorder {
   private readonly codes = new Map<string, number>();
   private total = 0;
   private failed = 0;
+  /** Every call's span, when the run injects faults. */
+  readonly spans: CallSpan[] | null;
+
+  constructor(options: { spans?: boolean } = {}) {
+    this.spans = options.spans === true ? [] : null;
+  }
 
   /** Counts one call: its tool, how long it took, and the error code when it failed. */
-  record(tool: string, ms: number, errorCode: string | null): void {
+  record(
+    tool: string,
+    ms: number,
+    errorCode: string | null,
+    serial: string | null = null,
+    text: string | null = null,
+  ): void {
+    if (this.spans) {
+      const end = performance.now();
+      const said = errorCode === null ? null : (text ?? '').slice(0, 300);
+      this.spans.push({ tool, serial, start: end - ms, end, code: errorCode, text: said });
+    }
     let list = this.samples.get(tool);
     if (!list) {
       list = [];

@@ -2,6 +2,7 @@ import type { MixPart } from './options.js';
 import type { ParallelFigures } from './parallel.js';
 import type { RssSample } from './process-memory.js';
 import type { ToolFigures } from './recorder.js';
+import type { FaultReport } from './faults.js';
 
 /** Everything a load test measured: the JSON object `--json` prints on the last line. */
 export interface LoadtestReport {
@@ -80,6 +81,14 @@ export interface LoadtestReport {
   iterations: number;
   /** The private adb server's port (`--sim`; killed when the run ends), null with the user's server. */
   adb_port: number | null;
+  /** `--faults`: each injected fault, what failed while it lasted, its recovery and the logcat lines lost. */
+  faults: FaultReport[] | null;
+  /**
+   * `--faults`: failed calls no fault explains (not in flight when one struck, not started before it
+   * recovered), the first 20: none expected. Counted in unexpected_errors.
+   */
+  unexplained_failures:
+    { tool: string; serial: string | null; at_s: number; code: string; text: string }[] | null;
   /** Present with --compare: the same run with the actors inline. */
   inline?: LoadtestReport;
 }
@@ -186,6 +195,36 @@ function thin<T>(series: T[], n: number): T[] {
   return out;
 }
 
+/** One row per injected fault. */
+function faultsTable(faults: FaultReport[]): string {
+  return table(
+    [
+      'fault',
+      'target',
+      'at s',
+      'down ms',
+      'recovered in ms',
+      'in flight (failed)',
+      'failed before recovery',
+      'failed by code',
+      'logcat lines: device / lost / twice',
+    ],
+    faults.map((f) => [
+      f.fault,
+      f.target,
+      fmt(f.at_s),
+      String(f.down_ms),
+      f.recovered ? String(f.recovery_ms) : 'NOT RECOVERED',
+      `${f.in_flight} (${f.failed_in_flight})`,
+      String(f.failed_during),
+      Object.entries(f.failed_by_code)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ') || 'none',
+      f.logcat ? `${f.logcat.device_lines} / ${f.logcat.lost} / ${f.logcat.read_twice}` : '—',
+    ]),
+  );
+}
+
 /** The readable report: headline figures (side by side with --compare), per-tool latency, memory over time. */
 export function renderReport(report: LoadtestReport): string {
   const runs = report.inline ? [report, report.inline] : [report];
@@ -207,6 +246,23 @@ export function renderReport(report: LoadtestReport): string {
   out.push('');
   out.push(table(['figure', 'budget', ...runs.map(modeName)], summaryRows(runs)));
   out.push('');
+  if (report.faults) {
+    out.push('faults (calls counted are the affected devices’; recovery runs from the undoing):');
+    out.push(faultsTable(report.faults));
+    for (const f of report.faults) {
+      const said = Object.entries(f.failed_examples).map(([code, text]) => `${code}: ${text.slice(0, 160)}`);
+      for (const line of [...(f.note !== null ? [f.note] : []), ...said]) {
+        out.push(`  ${f.fault} ${f.target}: ${line}`);
+      }
+    }
+    const unexplained = report.unexplained_failures ?? [];
+    out.push(
+      unexplained.length === 0
+        ? 'failed calls no fault explains: none'
+        : `failed calls no fault explains: ${unexplained.map((u) => `${u.tool}${u.serial ? ` on ${u.serial}` : ''} at ${u.at_s} s (${u.code})`).join('; ')}`,
+    );
+    out.push('');
+  }
   const tools = [...new Set(runs.flatMap((r) => Object.keys(r.tools)))].sort();
   const cell = (r: LoadtestReport, tool: string): string[] => {
     const t = r.tools[tool];

@@ -7,6 +7,8 @@ import { hostSocketPath } from '../store/host-socket.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
 import { VERSION } from '../version.js';
 import { BUILD_TASK, runAgentLoop, runBuildLoop } from './agent-loop.js';
+import { classify, plannedFaults, runFaultSchedule } from './faults.js';
+import type { FaultWorld, Injected } from './faults.js';
 import { startHostProcess } from './host-process.js';
 import type { HostProcess } from './host-process.js';
 import { startLoadSession } from './mcp-session.js';
@@ -101,7 +103,11 @@ interface LoadWorld {
   serials: string[];
   adbServer: Awaited<ReturnType<typeof prepareDevices>>['adbServer'];
   sim: Awaited<ReturnType<typeof prepareDevices>>['sim'];
+  /** The host (a new one after a host-kill fault). */
   host: HostProcess | null;
+  /** Starts the host again as the run first did (the host-kill fault). */
+  startHost: (() => Promise<HostProcess>) | null;
+  hostSocket: string;
   sessions: LoadSession[];
 }
 
@@ -132,18 +138,24 @@ async function startWorld(
   }
 
   // 3. The host, when sessions attach.
-  let host: HostProcess | null = null;
-  if (options.attached) {
+  const hostSocket = hostSocketPath(home);
+  const holder: { host: HostProcess | null } = { host: null };
+  const startHost = options.attached
+    ? () =>
+        startHostProcess({
+          cli,
+          project,
+          env: { ...env, ...(options.inline ? { DROIDBUS_INLINE: '1' } : {}) },
+          socketPath: hostSocket,
+          cwd: base,
+        })
+    : null;
+  if (startHost) {
     progress.note('starting droidbus host');
-    host = await startHostProcess({
-      cli,
-      project,
-      env: { ...env, ...(options.inline ? { DROIDBUS_INLINE: '1' } : {}) },
-      socketPath: hostSocketPath(home),
-      cwd: base,
+    holder.host = await startHost();
+    cleanups.push(async () => {
+      await holder.host?.stop();
     });
-    const started = host;
-    cleanups.push(() => started.stop());
   }
 
   // 4. The sessions.
@@ -165,7 +177,20 @@ async function startWorld(
       sessions[index] = session;
     },
   );
-  return { serials, adbServer, sim, host, sessions };
+  return {
+    serials,
+    adbServer,
+    sim,
+    get host() {
+      return holder.host;
+    },
+    set host(next) {
+      holder.host = next;
+    },
+    startHost,
+    hostSocket,
+    sessions,
+  };
 }
 
 /** What the load phase measured. */
@@ -180,6 +205,9 @@ interface LoadFigures {
   ownDelay: ReturnType<ReturnType<typeof startEventLoopProbe>['read']>;
   storesAfter: { received: number; entries: number; bytes: number }[];
   logcatLines: number;
+  faults: Injected[];
+  /** When the load began, on the calls' clock (performance.now()). */
+  loadStart: number;
 }
 
 /** Warms up, measures parallel efficiency, then runs the agent loops (and the build loop) for the duration. */
@@ -204,7 +232,7 @@ async function runLoad(
   const parallel = await measureParallel(sessions[0]!, serials, options.parallelRounds);
 
   // 6. The load.
-  const recorder = new CallRecorder();
+  const recorder = new CallRecorder({ spans: options.faults.length > 0 });
   if (mix.has('logcat')) {
     await Promise.all(
       sessions.map((s, k) =>
@@ -250,6 +278,16 @@ async function runLoad(
   const build = mix.has('build')
     ? runBuildLoop({ session: sessions[0]!, recorder, stopped: isStopped, buildMs: options.buildMs })
     : Promise.resolve(null);
+  const faults =
+    options.faults.length === 0
+      ? Promise.resolve([])
+      : runFaultSchedule(
+          faultWorld(options, world, shares),
+          plannedFaults(options.faults),
+          options.durationS * 1000,
+          t0,
+          (line) => progress.note(line),
+        );
   progress.note(
     `running for ${options.durationS} s (${loops.length} agent loop(s)${mix.has('build') ? `, ${BUILD_TASK} in a loop` : ''})`,
   );
@@ -264,6 +302,8 @@ async function runLoad(
     1000,
   );
   await sleep(options.durationS * 1000, signal);
+  // The agents go on until the last fault has recovered.
+  const injected = await faults;
   stopped = true;
   clearInterval(ticker);
   progress.update({
@@ -294,6 +334,37 @@ async function runLoad(
     ownDelay,
     storesAfter,
     logcatLines,
+    faults: injected,
+    loadStart: t0,
+  };
+}
+
+/** What the faults act on, in this run. */
+function faultWorld(options: LoadtestOptions, world: LoadWorld, shares: string[][]): FaultWorld {
+  if (world.adbServer === null) {
+    throw new LoadtestRefusal('faults need --sim: they act on the load test’s own adb server and devices');
+  }
+  const owner = new Map(
+    shares.flatMap((list, k) => list.map((serial) => [serial, world.sessions[k]!] as const)),
+  );
+  const startHost = world.startHost;
+  return {
+    serials: world.serials,
+    adbServer: world.adbServer,
+    sessionOf: (serial) => owner.get(serial) ?? world.sessions[0]!,
+    logcat: options.mix.includes('logcat'),
+    downMs: options.faultDownMs,
+    host:
+      startHost === null
+        ? null
+        : {
+            socketPath: world.hostSocket,
+            pid: () => world.host?.pid ?? -1,
+            async killAndRestart() {
+              await world.host?.kill();
+              world.host = await startHost();
+            },
+          },
   };
 }
 
@@ -339,6 +410,13 @@ async function reportOf(
   // they read is refused (SCREEN_CHANGED), or its element is gone (TOOL_ERROR), or they wait on
   // each other's capture (BUSY). With a device each, none of these may happen.
   const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED', 'TOOL_ERROR'] : [];
+  const faulted = options.faults.length > 0 ? classify(figures.faults, recorder.spans ?? []) : null;
+  // With faults, the failures they explain are expected; the others are counted.
+  const unexpected = faulted
+    ? faulted.unexplained.filter((s) => !allowed.includes(s.code ?? '')).length
+    : Object.entries(errors)
+        .filter(([code]) => !allowed.includes(code))
+        .reduce((a, [, n]) => a + n, 0);
   const report: LoadtestReport = {
     droidbus_loadtest: 1,
     version: VERSION,
@@ -369,9 +447,7 @@ async function reportOf(
     tools: recorder.tools(),
     errors,
     allowed_error_codes: allowed,
-    unexpected_errors: Object.entries(errors)
-      .filter(([code]) => !allowed.includes(code))
-      .reduce((a, [, n]) => a + n, 0),
+    unexpected_errors: unexpected,
     event_loop_delay_p99_ms: {
       frontends: loops99,
       frontend_max: Math.max(...loops99),
@@ -408,6 +484,15 @@ async function reportOf(
     builds: builds ? { completed: builds.builds, failed: builds.failed } : null,
     iterations,
     adb_port: adbServer?.port ?? null,
+    faults: faulted?.reports ?? null,
+    unexplained_failures:
+      faulted?.unexplained.slice(0, 20).map((s) => ({
+        tool: s.tool,
+        serial: s.serial,
+        at_s: Math.round((s.start - figures.loadStart) / 100) / 10,
+        code: s.code ?? '',
+        text: s.text ?? '',
+      })) ?? null,
   };
   return report;
 }

@@ -265,7 +265,9 @@ export class DeviceStream {
         return Buffer.concat(kept);
       }
       const line = held.subarray(0, nl + 1);
-      const decision = dropping.decide(line.toString('utf8', 0, Math.min(line.length, 8192)).replace(/\r?\n$/, ''));
+      const decision = dropping.decide(
+        line.toString('utf8', 0, Math.min(line.length, 8192)).replace(/\r?\n$/, ''),
+      );
       if (decision === 'done') {
         this.dropping = null;
         kept.push(held);

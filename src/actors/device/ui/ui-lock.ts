@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
 import { BusError } from '../../../bus/errors.js';
 import { dataPath } from '../../../store/data-dir.js';
@@ -12,19 +13,62 @@ export function uiLockPath(serial: string): string {
   return dataPath('ui-automator-locks', `${hash}.lock`);
 }
 
-function holderPid(file: string): number | null {
+/** The lock's holder as it wrote itself down (cleared on release), or null. */
+function holderOf(file: string): { pid: number; thread: number | null } | null {
   try {
-    const pid = (JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid;
-    return typeof pid === 'number' ? pid : null;
+    const { pid, thread } = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; thread?: unknown };
+    return typeof pid === 'number' ? { pid, thread: typeof thread === 'number' ? thread : null } : null;
   } catch {
     return null;
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes a lock its holder can no longer release (proper-lockfile's lock is the `.lock` folder). */
+function breakLock(file: string): void {
+  writeFileSync(file, '', { mode: 0o600 });
+  rmSync(`${file}.lock`, { recursive: true, force: true });
+}
+
+/**
+ * Releases the UI Automator locks a worker thread of process `pid` held when it ended (the
+ * supervisor calls it when it replaces a crashed or stuck worker): the next capture need not wait
+ * for them to go stale. Returns how many it released.
+ */
+export function releaseUiLocksOf(pid: number, thread: number): number {
+  const dir = path.dirname(uiLockPath('x'));
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.lock'));
+  } catch {
+    return 0;
+  }
+  let released = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const holder = holderOf(file);
+    if (holder?.pid === pid && holder.thread === thread) {
+      breakLock(file);
+      released++;
+    }
+  }
+  return released;
+}
+
 /**
  * Runs `work` holding the device's UI Automator lock across processes (a device serves one UI
  * Automator client at a time). Waits for another process's capture until `deadline`, then fails
- * BUSY naming that process. The lock goes stale 15 s after a holder died without releasing it.
+ * BUSY naming that process. A lock whose holder process has died is taken over at once; one whose
+ * holder thread died is released by the supervisor (releaseUiLocksOf); any other goes stale 15 s
+ * after its holder stopped refreshing it.
  */
 export async function withUiAutomatorLock<T>(
   serial: string,
@@ -46,8 +90,14 @@ export async function withUiAutomatorLock<T>(
           `cannot take the UI Automator lock ${path.basename(file)}: ${(err as Error).message}`,
         );
       }
+      const holder = holderOf(file);
+      if (holder !== null && !alive(holder.pid)) {
+        // The holder process died mid-capture (killed, crashed): its lock is nobody's.
+        breakLock(file);
+        continue;
+      }
       if (Date.now() + 50 >= deadline) {
-        const pid = holderPid(file);
+        const pid = holder?.pid ?? null;
         throw new BusError(
           'BUSY',
           `device ${serial} is busy with a UI Automator request from another droidbus process${pid ? ` (pid ${pid})` : ''}; try again when it is done`,
@@ -59,9 +109,13 @@ export async function withUiAutomatorLock<T>(
     }
   }
   try {
-    writeFileSync(file, JSON.stringify({ pid: process.pid, since: Date.now() }), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ pid: process.pid, thread: threadId, since: Date.now() }), {
+      mode: 0o600,
+    });
     return await work();
   } finally {
+    // Cleared first: a holder on file always holds (or died holding) the lock.
+    writeFileSync(file, '', { mode: 0o600 });
     await release().catch(() => undefined);
   }
 }
