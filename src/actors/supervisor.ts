@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { ActorEndpoint, Bus } from '../bus/bus.js';
 import type { WireError } from '../bus/errors.js';
 import type { RequestEnvelope } from '../bus/envelope.js';
@@ -7,48 +6,20 @@ import { releaseUiLocksOf } from './device/ui/ui-lock.js';
 import { InlineActorThread } from './inline-host.js';
 import { ACTOR_KINDS, DEFAULT_GROUPS, parseAddress } from './kinds.js';
 import type { KindConfig } from './kinds.js';
+import { newSlot, startWorker, type ActorThread, type Slot } from './worker-slot.js';
 import type { CancelCode, FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
 
 const log = logger('supervisor');
-const WORKER_ENTRY = new URL('./worker-host.js', import.meta.url);
 const RESTART_WINDOW_MS = 60_000;
 const MAX_RESTARTS_IN_WINDOW = 5;
-
-/** What hosts a slot's actors: a worker thread, or the inline host on this thread. */
-interface ActorThread {
-  /** The worker thread's id (the inline host has none). */
-  readonly threadId?: number;
-  postMessage(message: ToWorker, transfer?: ArrayBuffer[]): void;
-  terminate(): Promise<number>;
-  on(event: 'message', listener: (message: FromWorker) => void): this;
-  on(event: 'error', listener: (err: Error) => void): this;
-  on(event: 'exit', listener: (code: number) => void): this;
-}
-
-interface Slot {
-  group: string;
-  index: number;
-  worker: ActorThread | undefined;
-  actors: Set<string>;
-  /** Bus requests handed to this worker's actors and not answered yet. */
-  inflight: Map<string, { address: string; type: string; deadline: number }>;
-  /** The watchdog's ping waiting for its pong, when it asked whether the thread still turns. */
-  probe: { id: number; sentAt: number; address: string; type: string } | undefined;
-  /** Why the watchdog terminated this worker (the message its in-flight requests fail with). */
-  stuck: string | undefined;
-  /** Requests this worker's actors sent: their id → the bus id. */
-  outgoing: Map<string, string>;
-  topics: Set<string>;
-  restarts: number[];
-  lastError: string | undefined;
-  dead: boolean;
-}
 
 interface ActorRecord {
   kind: string;
   key: string | undefined;
   slot: Slot;
   state: 'starting' | 'started' | 'stopping';
+  /** Why it is stopping, when the stopper said (its device went away). */
+  stopWhy?: WireError | undefined;
   started: Promise<void>;
   settleStart: (error?: WireError) => void;
   stopped?: () => void;
@@ -102,20 +73,7 @@ export class Supervisor implements ActorEndpoint {
     for (const [group, threads] of Object.entries({ ...DEFAULT_GROUPS, ...options.groups })) {
       this.groups.set(
         group,
-        Array.from({ length: Math.max(1, threads) }, (_, index) => ({
-          group,
-          index,
-          worker: undefined,
-          actors: new Set<string>(),
-          inflight: new Map(),
-          outgoing: new Map(),
-          topics: new Set<string>(),
-          restarts: [],
-          lastError: undefined,
-          dead: false,
-          probe: undefined,
-          stuck: undefined,
-        })),
+        Array.from({ length: Math.max(1, threads) }, (_, index) => newSlot(group, index)),
       );
     }
     bus.attach(this);
@@ -142,11 +100,13 @@ export class Supervisor implements ActorEndpoint {
       record = spawned;
     }
     if (record.state === 'stopping') {
-      this.answer(envelope.id, {
-        code: 'UNAVAILABLE',
-        message: `the ${address} actor is stopping`,
-        actor: address,
-      });
+      // Why it stops (its device went away) is what a request arriving now needs to hear.
+      this.answer(
+        envelope.id,
+        record.stopWhy
+          ? { ...record.stopWhy, actor: address }
+          : { code: 'UNAVAILABLE', message: `the ${address} actor is stopping`, actor: address },
+      );
       return;
     }
     const slot = record.slot;
@@ -192,6 +152,7 @@ export class Supervisor implements ActorEndpoint {
       return;
     }
     record.state = 'stopping';
+    record.stopWhy = why;
     await new Promise<void>((resolve) => {
       record.stopped = resolve;
       this.post(record.slot, why ? { t: 'stop', address, why } : { t: 'stop', address });
@@ -515,13 +476,4 @@ export class Supervisor implements ActorEndpoint {
   private post(slot: Slot, message: ToWorker): void {
     this.ensureWorker(slot).postMessage(message);
   }
-}
-
-/** Starts a worker thread that hosts actors. */
-function startWorker(data: WorkerData): Worker {
-  // stdout: true keeps a worker's stdout off ours: stdout is the MCP protocol. It goes to stderr.
-  const worker = new Worker(WORKER_ENTRY, { workerData: data, stdout: true, stderr: true });
-  worker.stdout.pipe(process.stderr, { end: false });
-  worker.stderr.pipe(process.stderr, { end: false });
-  return worker;
 }

@@ -6,12 +6,9 @@ import { AgentActionRecorder } from '../mcp/agent-actions.js';
 import { attachToHost } from '../mcp/attach-client.js';
 import { HostLink } from '../mcp/host-link.js';
 import type { BusClient } from '../bus/client.js';
-import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { createMcpServer } from '../mcp/server.js';
 import { createSessionState, followsHost, sessionOrigin, type SessionState } from '../mcp/session.js';
 import { skillResource } from '../mcp/skill.js';
-import { DEFAULT_TOOLSETS, ToolsetError, describeToolsets, parseToolsets } from '../mcp/toolsets.js';
-import type { Toolset } from '../mcp/toolsets.js';
 import { LineStdioTransport } from '../mcp/stdio-transport.js';
 import { tapTransport, type TransportTap } from '../mcp/transport-tap.js';
 import { runtimeResource } from '../mcp/runtime-stats.js';
@@ -23,9 +20,8 @@ import { projectResources } from '../mcp/project-resources.js';
 import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
-import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
-import { UsageError } from './command.js';
+import { USAGE, parseArgs, type McpArgs } from './mcp-args.js';
 
 const log = logger('mcp');
 
@@ -33,55 +29,11 @@ const log = logger('mcp');
 export const HOST_QUIT_REASON = 'the droidbus host quit';
 /** How long an --attach-only frontend lets failed calls answer before it exits. */
 const EXIT_DRAIN_MS = 3_000;
-/** How long an --attach-only session waits for a host to come back after its host went away … */
-const DEFAULT_HOST_WAIT_S = 60;
 /** … trying to attach this often. */
 const REATTACH_EVERY_MS = 250;
 /** What an --attach-only session's calls answer while it waits for a host. */
 export function hostAwayMessage(waitS: number): string {
   return `the droidbus host went away before answering; this session (--attach-only) waits up to ${waitS} s for a droidbus host to come back — call the tool again in a few seconds`;
-}
-
-const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only] [--inline]
-
-Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client). It attaches to a
-running droidbus host when the host accepts it within 1.5 s, and otherwise runs standalone with
-its own actors. If the host quits later, the session carries on standalone.
-
-  --project PATH     the Android project (default: the Gradle build around the working directory;
-                     attached, the host's project; standalone, else the last active project)
-  --toolsets LIST    serve only these toolsets (comma-separated); without it every toolset but
-                     device-extras is served, so device-extras needs --toolsets to name it:
-${describeToolsets()}
-  --attach-only      never run standalone: exit 2 when no droidbus host accepts the session; when
-                     the host goes away later, attach again to the next host that starts within
-                     --host-wait seconds (calls answer that it is away meanwhile), else exit 1
-  --host-wait S      with --attach-only: seconds to wait for a host to come back (default ${DEFAULT_HOST_WAIT_S};
-                     0 exits at once)
-  --inline           run standalone with the actors on this process's main thread instead of
-                     worker threads (as DROIDBUS_INLINE=1 does): for load tests that show what
-                     the worker threads buy, not for everyday use
-
-Logs go to stderr (DROIDBUS_LOG=error|warn|info|debug). stdout carries only the MCP protocol.`;
-
-/** Reads `--toolsets` before general parsing so every form of a bad value gets the toolset message. */
-function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; explicit: boolean; rest: string[] } {
-  const rest: string[] = [];
-  let toolsets: Toolset[] | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--toolsets') {
-      const value = argv[i + 1];
-      toolsets = parseToolsets(value === undefined || value.startsWith('--') ? undefined : value);
-      i++;
-    } else if (arg.startsWith('--toolsets=')) {
-      toolsets = parseToolsets(arg.slice('--toolsets='.length));
-    } else {
-      rest.push(arg);
-    }
-  }
-  // Without --toolsets every toolset is served except the opt-in ones (device-extras).
-  return { toolsets: toolsets ?? [...DEFAULT_TOOLSETS], explicit: toolsets !== undefined, rest };
 }
 
 /** The script this process runs, as `droidbus status` finds it again in the process table. */
@@ -104,70 +56,6 @@ async function waitForBuild(bus: BusClient): Promise<void> {
   } catch (err) {
     log.warn('could not wait for the running build', { error: String(err) });
   }
-}
-
-/** What the command line asked for. */
-interface McpArgs {
-  toolsets: Toolset[];
-  /** --toolsets was given (the host is told only then). */
-  explicit: boolean;
-  attachOnly: boolean;
-  /** --attach-only: seconds to wait for a host to come back after the host went away. */
-  hostWaitS: number;
-  inline: boolean;
-  selection: ReturnType<typeof selectProject>;
-  /** How this session chose its project itself (an argument, the working directory), else null. */
-  ownChoice: 'argument' | 'working_directory' | null;
-}
-
-/** The arguments, or the exit code after saying what is wrong with --toolsets. */
-function parseArgs(argv: string[]): McpArgs | number {
-  let parsedToolsets: ReturnType<typeof toolsetsFrom>;
-  try {
-    parsedToolsets = toolsetsFrom(argv);
-  } catch (err) {
-    if (err instanceof ToolsetError) {
-      process.stderr.write(`droidbus mcp: ${err.message}\nThe toolsets are:\n${describeToolsets()}\n`);
-      return 2;
-    }
-    throw err;
-  }
-  const { toolsets, explicit, rest } = parsedToolsets;
-  const { values } = parseCliArgs(rest, {
-    project: { type: 'string' },
-    'attach-only': { type: 'boolean' },
-    'host-wait': { type: 'string' },
-    inline: { type: 'boolean' },
-  });
-  const hostWait = values['host-wait'];
-  if (hostWait !== undefined && (!/^\d{1,5}$/.test(hostWait) || values['attach-only'] !== true)) {
-    throw new UsageError(
-      values['attach-only'] !== true
-        ? '--host-wait goes with --attach-only (a session that may run standalone does so when its host goes)'
-        : `--host-wait must be a whole number of seconds, not '${hostWait}'`,
-    );
-  }
-  const attachOnly = values['attach-only'] === true;
-  const inline = values.inline === true;
-  if (inline && attachOnly) {
-    throw new UsageError('--inline runs standalone, so it cannot go with --attach-only');
-  }
-  let selection;
-  try {
-    selection = selectProject(values.project, process.cwd());
-  } catch (err) {
-    if (err instanceof ProjectArgumentError) {
-      throw new UsageError(err.message);
-    }
-    throw err;
-  }
-  // Only a project this session chose itself is asked for; the last active one is a standalone fallback.
-  const ownChoice =
-    selection.selectedBy === 'argument' || selection.selectedBy === 'working_directory'
-      ? selection.selectedBy
-      : null;
-  const hostWaitS = hostWait === undefined ? DEFAULT_HOST_WAIT_S : Number(hostWait);
-  return { toolsets, explicit, attachOnly, hostWaitS, inline, selection, ownChoice };
 }
 
 /** One `droidbus mcp` session while it runs: attached through `link` or standalone on `system`. */
@@ -426,7 +314,6 @@ async function run(argv: string[]): Promise<number> {
     process.env['DROIDBUS_INLINE'] = '1';
   }
   const { toolsets, ownChoice } = args;
-  const wanted = ownChoice ? args.selection.root : null;
   const session = createSessionState({
     project: args.selection,
     mode: { kind: 'standalone', standaloneReason: null },

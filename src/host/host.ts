@@ -285,18 +285,18 @@ function stopHost(core: HostCore, server: net.Server, reason: string, stopped: (
     );
     // Closing the listener removes the socket file (libuv unlinks it), so a new host may start.
     server.close();
-    // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS. Streams
-    // stopped by quitting stay stopped: the next host does not stream them again.
+    // 1. Hooks (the build actor cancels a running build), at most QUIT_HOOK_TIMEOUT_MS.
     const notes = await runQuitHooks([...core.hooks]);
-    await system.stopKeepingStreams();
-    await forgetStreamedDevices().catch((err: unknown) =>
-      log.warn('could not forget the streamed devices', { error: String(err) }),
-    );
     // 2. Sessions learn first, so they swap to their own actors before their calls fail.
     system.bus.publish('host.quitting', { reason });
     // 3. Every request still in flight fails, saying the host quit.
     const detail = notes.length > 0 ? ` ${notes.join(' ')}` : '';
     system.bus.close(`${reason} before answering.${detail}`);
+    // Streams stopped by quitting stay stopped: the next host does not stream them again.
+    await system.stopKeepingStreams();
+    await forgetStreamedDevices().catch((err: unknown) =>
+      log.warn('could not forget the streamed devices', { error: String(err) }),
+    );
     // 4. The connections close once their last lines are out; HTTP requests in flight finish.
     await Promise.all(
       [...core.connections]

@@ -5,20 +5,25 @@ import { fileURLToPath } from 'node:url';
 import { trustProject } from '../project/trust.js';
 import { hostSocketPath } from '../store/host-socket.js';
 import { startEventLoopProbe } from '../util/event-loop.js';
-import { VERSION } from '../version.js';
 import { BUILD_TASK, runAgentLoop, runBuildLoop } from './agent-loop.js';
-import { classify, plannedFaults, runFaultSchedule } from './faults.js';
-import type { FaultWorld, Injected } from './faults.js';
+import { plannedFaults, runFaultSchedule } from './faults.js';
+import {
+  faultWorld,
+  readLogcatStores,
+  type LoadFigures,
+  type LoadWorld,
+  type StoreFigures,
+} from './load-world.js';
+import { loadAverage, reportOf } from './report-of.js';
 import { startHostProcess } from './host-process.js';
 import type { HostProcess } from './host-process.js';
 import { startLoadSession } from './mcp-session.js';
-import type { FrontendRuntime, LoadSession } from './mcp-session.js';
+import type { LoadSession } from './mcp-session.js';
 import type { LoadtestOptions } from './options.js';
 import { measureParallel } from './parallel.js';
 import { startCpuWindow } from './process-cpu.js';
 import { RssSampler } from './process-memory.js';
 import type { ProgressBar } from './progress.js';
-import { round2 } from './quantile.js';
 import { CallRecorder } from './recorder.js';
 import type { LoadtestReport } from './report.js';
 import { LoadtestRefusal, prepareDevices } from './run-devices.js';
@@ -85,30 +90,6 @@ export function assignDevices(serials: readonly string[], sessions: number): str
 /** A base folder short enough for the host's socket path (unix sockets allow ~103 bytes). */
 function shortTempBase(): string {
   return process.platform === 'win32' ? os.tmpdir() : '/tmp';
-}
-
-function loadAverage(): number[] {
-  return os.loadavg().map((l) => round2(l));
-}
-
-/**
- * Runs one load test: the devices (simulated, or the user's online ones), an optional host, M MCP
- * sessions each driving its devices with an agent loop (and one building in the background), and
- * the figures: throughput, latency per tool, errors by code, event-loop delay of every frontend
- * and the host, overlapping dumps, parallel efficiency, peak RSS and its series over time.
- * Everything it starts runs with a DROIDBUS_HOME of its own and is stopped before it returns.
- */
-/** What a run started: the devices, the host when sessions attach, the sessions. */
-interface LoadWorld {
-  serials: string[];
-  adbServer: Awaited<ReturnType<typeof prepareDevices>>['adbServer'];
-  sim: Awaited<ReturnType<typeof prepareDevices>>['sim'];
-  /** The host (a new one after a host-kill fault). */
-  host: HostProcess | null;
-  /** Starts the host again as the run first did (the host-kill fault). */
-  startHost: (() => Promise<HostProcess>) | null;
-  hostSocket: string;
-  sessions: LoadSession[];
 }
 
 /** Starts the devices, the sample project (for builds), the host (attached) and the sessions. */
@@ -193,21 +174,22 @@ async function startWorld(
   };
 }
 
-/** What the load phase measured. */
-interface LoadFigures {
-  recorder: CallRecorder;
-  parallel: Awaited<ReturnType<typeof measureParallel>>;
-  iterations: number;
-  builds: Awaited<ReturnType<typeof runBuildLoop>> | null;
-  elapsedS: number;
-  frontendShares: ReturnType<ReturnType<typeof startCpuWindow>['stop']>[];
-  hostShare: ReturnType<ReturnType<typeof startCpuWindow>['stop']> | null;
-  ownDelay: ReturnType<ReturnType<typeof startEventLoopProbe>['read']>;
-  storesAfter: { received: number; entries: number; bytes: number }[];
-  logcatLines: number;
-  faults: Injected[];
-  /** When the load began, on the calls' clock (performance.now()). */
-  loadStart: number;
+/** Warms up (each session starts its device actors), then measures parallel efficiency. */
+async function warmUp(
+  options: LoadtestOptions,
+  world: LoadWorld,
+  shares: string[][],
+  progress: ProgressBar,
+): Promise<Awaited<ReturnType<typeof measureParallel>>> {
+  const { serials, sessions } = world;
+  progress.note('warming up: one capture per device and session');
+  await Promise.all(
+    sessions.map((s, k) =>
+      Promise.all(shares[k]!.map((serial) => s.call('list_clickable_elements', { device_serial: serial }))),
+    ),
+  );
+  progress.note(`measuring parallel efficiency on ${serials.length} device(s)`);
+  return measureParallel(sessions[0]!, serials, options.parallelRounds);
 }
 
 /** Warms up, measures parallel efficiency, then runs the agent loops (and the build loop) for the duration. */
@@ -220,16 +202,8 @@ async function runLoad(
   const { serials, sessions, host } = world;
   const mix = new Set(options.mix);
   const admin = mix.has('admin');
-  // 5. Warm up (each session starts its device actors), then measure parallel efficiency.
   const shares = assignDevices(serials, options.sessions);
-  progress.note('warming up: one capture per device and session');
-  await Promise.all(
-    sessions.map((s, k) =>
-      Promise.all(shares[k]!.map((serial) => s.call('list_clickable_elements', { device_serial: serial }))),
-    ),
-  );
-  progress.note(`measuring parallel efficiency on ${serials.length} device(s)`);
-  const parallel = await measureParallel(sessions[0]!, serials, options.parallelRounds);
+  const parallel = await warmUp(options, world, shares, progress);
 
   // 6. The load.
   const recorder = new CallRecorder({ spans: options.faults.length > 0 });
@@ -244,15 +218,7 @@ async function runLoad(
   }
   // Lines the logcat actors received: all sessions' stores standalone, the host's one store attached.
   const logcatReaders = mix.has('logcat') ? (options.attached ? sessions.slice(0, 1) : sessions) : [];
-  const logcatStores = (): Promise<{ received: number; entries: number; bytes: number }[]> =>
-    Promise.all(
-      logcatReaders.map(async (s) => {
-        const r = await s.call('get_logcat_stats', {});
-        const store = r.structured['store'] as
-          { received?: number; entries?: number; bytes?: number } | undefined;
-        return { received: store?.received ?? 0, entries: store?.entries ?? 0, bytes: store?.bytes ?? 0 };
-      }),
-    );
+  const logcatStores = (): Promise<StoreFigures[]> => readLogcatStores(logcatReaders);
   const receivedBefore = (await logcatStores()).reduce((a, s) => a + s.received, 0);
   const frontendCpu = sessions.map((s) => startCpuWindow(s.pid));
   const hostCpu = host ? startCpuWindow(host.pid) : null;
@@ -339,164 +305,13 @@ async function runLoad(
   };
 }
 
-/** What the faults act on, in this run. */
-function faultWorld(options: LoadtestOptions, world: LoadWorld, shares: string[][]): FaultWorld {
-  if (world.adbServer === null) {
-    throw new LoadtestRefusal('faults need --sim: they act on the load test’s own adb server and devices');
-  }
-  const owner = new Map(
-    shares.flatMap((list, k) => list.map((serial) => [serial, world.sessions[k]!] as const)),
-  );
-  const startHost = world.startHost;
-  return {
-    serials: world.serials,
-    adbServer: world.adbServer,
-    sessionOf: (serial) => owner.get(serial) ?? world.sessions[0]!,
-    logcat: options.mix.includes('logcat'),
-    downMs: options.faultDownMs,
-    host:
-      startHost === null
-        ? null
-        : {
-            socketPath: world.hostSocket,
-            pid: () => world.host?.pid ?? -1,
-            async killAndRestart() {
-              await world.host?.kill();
-              world.host = await startHost();
-            },
-          },
-  };
-}
-
-/** The report: the load's figures with the processes' memory, event-loop delay and the sim's counts. */
-async function reportOf(
-  options: LoadtestOptions,
-  world: LoadWorld,
-  figures: LoadFigures,
-  sampler: RssSampler,
-  loadStart: number[],
-): Promise<LoadtestReport> {
-  const { serials, sessions, host, sim, adbServer } = world;
-  const {
-    recorder,
-    parallel,
-    iterations,
-    builds,
-    elapsedS,
-    frontendShares,
-    hostShare,
-    ownDelay,
-    storesAfter,
-    logcatLines,
-  } = figures;
-  const mix = new Set(options.mix);
-  const notes: string[] = [];
-  // 7. The figures.
-  const runtimes = await Promise.all(
-    sessions.map((s) => s.runtime().catch((): FrontendRuntime | null => null)),
-  );
-  const hostRuntime = host ? await host.runtime().catch(() => null) : null;
-  const simStats = sim ? await sim.stats() : null;
-  if (simStats && simStats.devices_read < serials.length) {
-    notes.push(`sim stats: only ${simStats.devices_read} of ${serials.length} devices answered`);
-  }
-  sampler.stop();
-  const frontendPeaks = sessions.map((s) => sampler.peak(s.pid));
-  const known = frontendPeaks.filter((p): p is number => p !== null);
-  const loops99 = runtimes.map((r) => r?.event_loop.p99_ms ?? NaN);
-  const loopsMax = runtimes.map((r) => r?.event_loop.max_ms ?? NaN);
-  const errors = recorder.errorsByCode();
-  // Agents sharing a device change its screen under each other: an action meant for the screen
-  // they read is refused (SCREEN_CHANGED), or its element is gone (TOOL_ERROR), or they wait on
-  // each other's capture (BUSY). With a device each, none of these may happen.
-  const allowed = options.sessions > serials.length ? ['BUSY', 'SCREEN_CHANGED', 'TOOL_ERROR'] : [];
-  const faulted = options.faults.length > 0 ? classify(figures.faults, recorder.spans ?? []) : null;
-  // With faults, the failures they explain are expected; the others are counted.
-  const unexpected = faulted
-    ? faulted.unexplained.filter((s) => !allowed.includes(s.code ?? '')).length
-    : Object.entries(errors)
-        .filter(([code]) => !allowed.includes(code))
-        .reduce((a, [, n]) => a + n, 0);
-  const report: LoadtestReport = {
-    droidbus_loadtest: 1,
-    version: VERSION,
-    actors: options.inline ? 'inline' : 'workers',
-    attached: options.attached,
-    sim: options.sim,
-    devices: serials.length,
-    sessions: options.sessions,
-    duration_s: options.durationS,
-    mix: options.mix,
-    notes,
-    dump_latency_ms: options.sim ? options.dumpLatencyMs : null,
-    logcat_lines_per_s_per_device: options.sim ? options.logcatRate : null,
-    logcat_lines_parsed_per_s: mix.has('logcat') ? Math.round(logcatLines / elapsedS) : null,
-    logcat_store:
-      storesAfter.length === 0
-        ? null
-        : {
-            entries_max: Math.max(...storesAfter.map((s) => s.entries)),
-            mb_max: round2(Math.max(...storesAfter.map((s) => s.bytes)) / 1048576),
-          },
-    build_lines_per_s: mix.has('build') ? options.buildRate : null,
-    cpus: os.availableParallelism(),
-    load_average: { start: loadStart, end: loadAverage() },
-    elapsed_s: round2(elapsedS),
-    calls: recorder.calls,
-    calls_per_s: round2(recorder.calls / elapsedS),
-    tools: recorder.tools(),
-    errors,
-    allowed_error_codes: allowed,
-    unexpected_errors: unexpected,
-    event_loop_delay_p99_ms: {
-      frontends: loops99,
-      frontend_max: Math.max(...loops99),
-      host: hostRuntime?.event_loop.p99_ms ?? null,
-      loadtest: ownDelay.p99_ms,
-    },
-    event_loop_delay_max_ms: {
-      frontend_max: Math.max(...loopsMax),
-      host: hostRuntime?.event_loop.max_ms ?? null,
-    },
-    cpu_pct: {
-      frontends_main_thread: frontendShares.map((c) => c.main_thread_pct),
-      frontends_process: frontendShares.map((c) => c.process_pct),
-      host_main_thread: hostShare?.main_thread_pct ?? null,
-      host_process: hostShare?.process_pct ?? null,
-    },
-    overlapping_dumps: simStats?.overlapping_dumps ?? null,
-    dumps: simStats?.dumps ?? null,
-    parallel_efficiency: parallel.efficiency,
-    parallel,
-    main_heap_mb: {
-      frontends: runtimes.map((r) => r?.heap_used_mb ?? null),
-      host: hostRuntime?.heap_used_mb ?? null,
-    },
-    peak_rss_mb: {
-      host: host ? sampler.peak(host.pid) : null,
-      frontends: frontendPeaks,
-      frontend_max: known.length > 0 ? Math.max(...known) : null,
-      frontends_total: known.length > 0 ? round2(known.reduce((a, b) => a + b, 0)) : null,
-      sim: sim ? sampler.peak(sim.pid) : null,
-      loadtest: RssSampler.ownPeak(),
-    },
-    rss_series: sampler.series,
-    builds: builds ? { completed: builds.builds, failed: builds.failed } : null,
-    iterations,
-    adb_port: adbServer?.port ?? null,
-    faults: faulted?.reports ?? null,
-    unexplained_failures:
-      faulted?.unexplained.slice(0, 20).map((s) => ({
-        tool: s.tool,
-        serial: s.serial,
-        at_s: Math.round((s.start - figures.loadStart) / 100) / 10,
-        code: s.code ?? '',
-        text: s.text ?? '',
-      })) ?? null,
-  };
-  return report;
-}
-
+/**
+ * Runs one load test: the devices (simulated, or the user's online ones), an optional host, M MCP
+ * sessions each driving its devices with an agent loop (and one building in the background), and
+ * the figures: throughput, latency per tool, errors by code, event-loop delay of every frontend
+ * and the host, overlapping dumps, parallel efficiency, peak RSS and its series over time.
+ * Everything it starts runs with a DROIDBUS_HOME of its own and is stopped before it returns.
+ */
 export async function runLoadtest(options: LoadtestOptions, hooks: LoadtestHooks): Promise<LoadtestReport> {
   const { progress } = hooks;
   const cli = hooks.cli ?? builtCli();

@@ -71,7 +71,7 @@ function activity(home: string): ActivityEntry[] {
  */
 async function callWhileHostFrozen(host: HostProcess, session: Awaited<ReturnType<typeof countingClient>>) {
   process.kill(host.pid, 'SIGSTOP');
-  const call = session.client.callTool({ name: 'get_logcat_stats', arguments: {} });
+  const call = session.client.callTool({ name: 'get_project_info', arguments: {} });
   await waitFor(
     () => session.stderr().includes('request sent to the host {"type":"project.describe"}'),
     'the frontend to send project.describe to the host',
@@ -103,7 +103,7 @@ describe.each([
     expect(textOf(failed)).toContain('the droidbus host quit before answering');
     expect(textOf(failed)).toContain('call the tool again');
 
-    const next = await session.client.callTool({ name: 'get_logcat_stats', arguments: {} });
+    const next = await session.client.callTool({ name: 'get_project_info', arguments: {} });
     expect(next.isError).toBeFalsy();
     expect(next.structuredContent).toMatchObject({
       mode: 'standalone',

@@ -47,6 +47,8 @@ const FIELDS = [
   'builds',
   'iterations',
   'adb_port',
+  'faults',
+  'unexplained_failures',
 ];
 
 interface Report {
@@ -67,6 +69,20 @@ interface Report {
   rss_series: unknown[];
   builds: { completed: number; failed: number } | null;
   adb_port: number | null;
+  faults: FaultRow[] | null;
+  unexplained_failures: { tool: string; code: string; text: string }[] | null;
+}
+
+interface FaultRow {
+  fault: string;
+  target: string;
+  recovered: boolean;
+  recovery_ms: number | null;
+  in_flight: number;
+  failed_in_flight: number;
+  failed_during: number;
+  failed_by_code: Record<string, number>;
+  logcat: { devices: number; device_lines: number; lost: number; read_twice: number } | null;
 }
 
 function lastJsonLine(stdout: string): Report {
@@ -183,6 +199,68 @@ describe('droidbus loadtest', () => {
     expect(report.unexpected_errors).toBe(0);
     expect(report.allowed_error_codes).toContain('BUSY');
   }, 180_000);
+});
+
+describe('droidbus loadtest --faults', () => {
+  it('injects every fault into an attached run; each recovers, only calls it explains fail, no logcat line is lost or read twice', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--devices',
+      '2',
+      '--sessions',
+      '2',
+      '--duration',
+      '20',
+      '--attached',
+      '--mix',
+      'ui,logcat',
+      '--faults',
+      'device-drop,adb-restart,worker-kill,host-kill',
+      '--fault-down',
+      '1500',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout);
+    const faults = report.faults!;
+    // worker-kill is one injection per killed thread: the device actors' and the logcat actor's.
+    expect(faults.map((f) => f.fault)).toEqual([
+      'device-drop',
+      'adb-restart',
+      'worker-kill',
+      'worker-kill',
+      'host-kill',
+    ]);
+    expect(faults.map((f) => f.target).slice(2, 4)).toEqual(['worker devices#0', 'worker logcat#0']);
+    for (const f of faults) {
+      expect(f.recovered, JSON.stringify(f)).toBe(true);
+      expect(f.recovery_ms).toBeGreaterThanOrEqual(0);
+      // Lines the devices logged from the fault to the recovery, every one of them stored once.
+      expect(f.logcat?.device_lines, f.fault).toBeGreaterThan(0);
+      expect(f.logcat?.lost, f.fault).toBe(0);
+      expect(f.logcat?.read_twice, f.fault).toBe(0);
+    }
+    // A dropped device costs its own calls only: each failure names it as offline.
+    expect(Object.keys(faults[0]!.failed_by_code)).toEqual(['DEVICE_OFFLINE']);
+    // Attached sessions lose their host and attach to the next one: calls in the gap say so.
+    expect(Object.keys(faults[4]!.failed_by_code)).toEqual(['UNAVAILABLE']);
+    expect(report.unexplained_failures).toEqual([]);
+    expect(report.unexpected_errors).toBe(0);
+    expect(report.overlapping_dumps).toBe(0);
+    expect(r.stdout).toContain('failed calls no fault explains: none');
+  }, 240_000);
+
+  it('refuses faults without simulated devices, and host faults without a host', async () => {
+    const noSim = await runCli(['loadtest', '--faults', 'device-drop']);
+    expect(noSim.code).toBe(2);
+    expect(noSim.stderr).toContain('--faults needs --sim');
+    const noHost = await runCli(['loadtest', '--sim', '--faults', 'host-kill,worker-kill']);
+    expect(noHost.code).toBe(2);
+    expect(noHost.stderr).toContain('--faults host-kill,worker-kill act on the host: add --attached');
+    const unknown = await runCli(['loadtest', '--sim', '--faults', 'meteor']);
+    expect(unknown.stderr).toContain("unknown fault 'meteor'");
+  });
 });
 
 describe('droidbus loadtest without --sim', () => {

@@ -93,28 +93,38 @@ describe('the logcat actor on the bus', () => {
     expect(native.summary).toMatch(/SIG[A-Z]+/);
   });
 
-  it('streams the device again, from now, when the logcat worker crashes', async () => {
+  it('streams the device again when the logcat worker crashes, reading its buffer whole: nothing it had is lost', async () => {
     const client = system.client({ kind: 'cli' });
+    const held = await client.request('logcat.entries', { count: 10_000 });
+    const groupsBefore = (await client.request('logcat.crashes', {})).groups.map((g) => g.id).sort();
+    expect(groupsBefore).toHaveLength(2);
     const before = states.length;
     const crashesBefore = crashes.length;
     await system.supervisor.crashWorkerOf('logcat');
     await until('the stream to start again', () =>
       states.slice(before).some((s) => s.serial === serial && s.state === 'streaming'),
     );
-    // A fresh worker: an empty store that fills with new lines, and no crash read a second time.
-    const r = await lastRead(
-      () => client.request('logcat.entries', { count: 5 }),
-      (v) => v.entries.length > 0,
+    // A fresh worker whose store was empty: it read the device's buffer again, so every line the
+    // old store held (the device still has them) is there, and the crashes with their groups.
+    const key = (e: { time: string; pid: number; tid: number; tag: string; message: string }): string =>
+      `${e.time}|${e.pid}|${e.tid}|${e.tag}|${e.message}`;
+    const again = await lastRead(
+      () => client.request('logcat.entries', { count: 10_000 }),
+      (v) => v.entries.length >= held.entries.length,
       20_000,
       100,
     );
-    expect(r.entries.length).toBeGreaterThan(0);
-    const stats = await client.request('logcat.stats', {});
-    expect(stats.streams).toEqual([expect.objectContaining({ serial, state: 'streaming' })]);
+    const now = new Set(again.entries.map(key));
+    expect(held.entries.filter((e) => !now.has(key(e)))).toEqual([]);
+    // The crashes read again are announced with the pid and group they had, so a debug session
+    // (which keys a crash by pid, group and time) keeps each once.
+    await until('the crashes announced again', () => crashes.length >= crashesBefore + 3);
     const afterCrash = await client.request('logcat.crashes', {});
-    expect(afterCrash.groups).toHaveLength(0);
+    expect(afterCrash.groups.map((g) => g.id).sort()).toEqual(groupsBefore);
     expect(afterCrash.streaming).toEqual([serial]);
-    expect(crashes.length).toBe(crashesBefore);
+    const first = crashes.slice(0, crashesBefore).map((c) => `${c.pid}|${c.group_id}|${c.kind}`);
+    const repeated = crashes.slice(crashesBefore).map((c) => `${c.pid}|${c.group_id}|${c.kind}`);
+    expect(repeated.sort()).toEqual(first.sort());
   });
 
   it('stops the stream with "device disconnected" when the device vanishes, leaving nothing running', async () => {
