@@ -374,30 +374,31 @@ export function classify(
   faults: readonly Injected[],
   spans: readonly CallSpan[],
 ): { reports: FaultReport[]; unexplained: CallSpan[] } {
-  const explained = new Set<CallSpan>();
+  const hits = (f: Injected, s: CallSpan): boolean =>
+    f.report.fault !== 'device-drop' || (s.serial !== null && f.affected.includes(s.serial));
+  const flying = (f: Injected, s: CallSpan): boolean => hits(f, s) && s.start < f.start && s.end > f.start;
+  const during = (f: Injected, s: CallSpan): boolean => hits(f, s) && s.start >= f.start && s.start <= f.end;
+  // A failed call belongs to the fault it was in flight for (a build that outlives one fault and
+  // fails at the next), else to the one it started under.
+  const owner = new Map<CallSpan, { fault: Injected; flying: boolean }>();
+  for (const s of spans.filter((x) => x.code !== null)) {
+    const f = faults.find((x) => flying(x, s)) ?? faults.find((x) => during(x, s));
+    if (f) {
+      owner.set(s, { fault: f, flying: flying(f, s) });
+    }
+  }
   const reports = faults.map((f): FaultReport => {
-    const affected = new Set(f.affected);
-    const all = f.report.fault !== 'device-drop';
-    const hits = (s: CallSpan): boolean => all || (s.serial !== null && affected.has(s.serial));
-    let inFlight = 0;
-    let failedInFlight = 0;
-    let failedDuring = 0;
     const codes: Record<string, number> = {};
     const examples: Record<string, string> = {};
-    for (const s of spans) {
-      if (!hits(s)) {
+    let failedInFlight = 0;
+    let failedDuring = 0;
+    for (const [s, o] of owner) {
+      if (o.fault !== f) {
         continue;
       }
-      const flying = s.start < f.start && s.end > f.start;
-      const during = s.start >= f.start && s.start <= f.end;
-      inFlight += flying ? 1 : 0;
-      if (s.code === null || !(flying || during)) {
-        continue;
-      }
-      explained.add(s);
-      codes[s.code] = (codes[s.code] ?? 0) + 1;
-      examples[s.code] ??= `${s.tool}: ${s.text ?? ''}`;
-      if (flying) {
+      codes[s.code!] = (codes[s.code!] ?? 0) + 1;
+      examples[s.code!] ??= `${s.tool}: ${s.text ?? ''}`;
+      if (o.flying) {
         failedInFlight++;
       } else {
         failedDuring++;
@@ -405,7 +406,7 @@ export function classify(
     }
     return {
       ...f.report,
-      in_flight: inFlight,
+      in_flight: spans.filter((s) => flying(f, s)).length,
       failed_in_flight: failedInFlight,
       failed_during: failedDuring,
       failed_by_code: codes,
@@ -413,6 +414,6 @@ export function classify(
       logcat: f.logcat,
     };
   });
-  const unexplained = spans.filter((s) => s.code !== null && !explained.has(s));
+  const unexplained = spans.filter((s) => s.code !== null && !owner.has(s));
   return { reports, unexplained };
 }
