@@ -74,6 +74,12 @@ const BUNDLED: Bundled[] = [
         source: 'capture',
       },
       {
+        read: READS.gfxinfo,
+        fill: { package: 'com.instagram.android' },
+        file: 'tests/fixtures/logcat/gfxinfo-instagram-android12.txt',
+        source: 'capture',
+      },
+      {
         read: READS.windows,
         file: 'tests/fixtures/windows/android12-launcher-ime-hidden-appium.txt',
         source: 'capture',

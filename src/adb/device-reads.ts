@@ -92,6 +92,7 @@ export const READS = {
   },
   packageDump: read('dumpsys-package', 'dumpsys', 'package', PKG),
   meminfo: read('dumpsys-meminfo', 'dumpsys', 'meminfo', PKG),
+  gfxinfo: read('dumpsys-gfxinfo', 'dumpsys', 'gfxinfo', PKG),
   exitInfo: read('dumpsys-exit-info', 'dumpsys', 'activity', 'exit-info', PKG),
   apkPaths: read('pm-path', 'pm', 'path', PKG),
   pidOf: read('pidof', 'pidof', PKG),
@@ -136,6 +137,8 @@ export const DEVICE_WRITE_VERBS: readonly string[] = [
   'cmd notification',
   'cmd statusbar',
   'rm -f',
+  // `dumpsys gfxinfo PKG reset` prints the frame statistics, then clears them (X: the package).
+  'dumpsys gfxinfo X reset',
 ];
 
 /** Whether a read takes a package (or an APK of one). */

@@ -79,6 +79,44 @@ export const diagnoseCrash = definePrompt({
   },
 });
 
+/** Investigates stutter: measure one interaction's frames, then look for the cause. */
+export const diagnoseJank = definePrompt({
+  name: 'diagnose-jank',
+  title: 'Diagnose jank',
+  description:
+    'Find out why an app stutters: measure the frames of one interaction (reset, drive the UI, read frame stats), then look at the jank reasons, memory and the log.',
+  arguments: [
+    {
+      name: 'package',
+      description: 'The app package that stutters',
+      required: true,
+      pattern: PACKAGE,
+      example: 'com.example.app',
+    },
+    {
+      name: 'device_serial',
+      description: 'The device it stutters on (optional)',
+      required: false,
+      pattern: SERIAL,
+      example: 'emulator-5554',
+    },
+  ],
+  render: (a) => {
+    const pkg = a['package'];
+    const serial = a['device_serial'];
+    const onDevice = serial ? ` and \`device_serial: ${serial}\`` : '';
+    return [
+      `Find out why ${pkg} stutters${serial ? ` on device ${serial}` : ''}. Measure before you explain, with the droidbus tools:`,
+      `1. \`start_logcat\`${serial ? ` with \`device_serial: ${serial}\`` : ''} if it is not streaming, and bring ${pkg} to the screen that stutters (\`launch_app\`, \`list_clickable_elements\`, \`ui_tap_element\`).`,
+      `2. \`get_frame_stats\` with \`package: ${pkg}\`${onDevice} and \`reset: true\`: the counters start over now.`,
+      '3. Drive the interaction that stutters, a few times: scroll with `ui_swipe`, tap with `ui_tap_element`, type with `ui_type_text`.',
+      `4. \`get_frame_stats\` with \`package: ${pkg}\` again: frames, janky frames and %, the frame-time and GPU percentiles, and the jank reasons (slow UI thread: work on the main thread; slow bitmap uploads: large images; slow draw commands: a heavy view tree; missed deadlines).`,
+      `5. \`get_logcat_entries\` with \`package: ${pkg}\` and \`query: "tag:Choreographer | tag:OpenGLRenderer"\` for skipped frames and Davey lines (frames over 700 ms), and \`get_memory_info\` with \`package: ${pkg}\` (garbage collection pauses and large heaps stutter too).`,
+      'Name the likely cause with the figures, point at the code that runs on the main thread during the interaction, propose a fix, and measure again with steps 2–4 after it.',
+    ].join('\n');
+  },
+});
+
 /** Builds and fixes: run the task, read structured errors, fix, repeat. */
 export const buildAndFix = definePrompt({
   name: 'build-and-fix',
@@ -151,7 +189,12 @@ export const fullDeploy = definePrompt({
 });
 
 /** Every prompt droidbus serves. */
-export const ALL_PROMPTS: readonly PromptDefinition[] = [diagnoseCrash, fullDeploy, buildAndFix];
+export const ALL_PROMPTS: readonly PromptDefinition[] = [
+  diagnoseCrash,
+  diagnoseJank,
+  fullDeploy,
+  buildAndFix,
+];
 
 /** Checks a prompts/get call's arguments; returns them, or throws invalid_params. */
 export function checkPromptArguments(

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from './define-tool.js';
 import { appStateTools } from './tools/app-state.js';
+import { frameStatsTools } from './tools/frame-stats.js';
 import { buildTools } from './tools/build.js';
 import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
@@ -23,6 +24,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...uiTools,
   ...logcatTools,
   ...appStateTools,
+  ...frameStatsTools,
   ...buildTools,
   ...notificationTools,
   ...deviceFileTools,

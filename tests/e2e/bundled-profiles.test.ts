@@ -118,6 +118,16 @@ describe('every read tool over every bundled profile', () => {
     expect(notes.map((n) => n.package)).toContain('android');
     // dumpsys-meminfo-systemui: TOTAL PSS 96932, TOTAL RSS 182691.
     expect(r['get_memory_info']!.structured).toMatchObject({ total_pss_kb: 96932, total_rss_kb: 182691 });
+    // gfxinfo-instagram-android12: 51 frames, 9 janky (17.65 %), 13 by the legacy measure.
+    const frames = await ok('get_frame_stats', {
+      device_serial: serialOf.get('pixel-8-pro-android16'),
+      package: 'com.instagram.android',
+    });
+    expect(frames.structured['stats']).toMatchObject({
+      pid: 31185,
+      summary: { frames: 51, janky_frames: 9, janky_pct: 17.65, janky_legacy: { frames: 13, pct: 25.49 } },
+      pipeline: 'Skia (OpenGL)',
+    });
     // android12-launcher-ime-hidden-appium: StatusBar, InputMethod (hidden), the launcher.
     const windows = r['list_windows']!.structured['windows'] as { title: string }[];
     expect(windows.map((w) => w.title)).toEqual([

@@ -481,9 +481,51 @@ describe('app state', () => {
     expect(stopped.text).toContain('not running');
   });
 
+  it('get_frame_stats measures one interaction: reset, three taps, read again', async () => {
+    await deviceShell(a, `monkey -p ${SAMPLE_PACKAGE} 1`);
+    type Stats = {
+      reset: boolean;
+      stats: {
+        pid: number;
+        summary: { frames: number; janky_frames: number; reasons: Record<string, number> };
+      };
+    };
+    const before = await ok<Stats>('get_frame_stats', {
+      device_serial: a,
+      package: SAMPLE_PACKAGE,
+      reset: true,
+    });
+    expect(before.reset).toBe(true);
+    expect(before.stats.pid).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) {
+      await deviceShell(a, 'input tap 10 10');
+    }
+    const after = await ok<Stats>('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });
+    // The sim's model: a tap draws 8 frames, one in ten of them a 24 ms slow UI-thread frame.
+    expect(after.reset).toBe(false);
+    expect(after.stats.summary).toMatchObject({ frames: 24, janky_frames: 2 });
+    expect(after.stats.summary.reasons).toMatchObject({ slow_ui_thread: 2, frame_deadline_missed: 2 });
+    // Read without reset: the counters go on.
+    await deviceShell(a, 'input tap 10 10');
+    const more = await ok<Stats>('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });
+    expect(more.stats.summary.frames).toBe(32);
+
+    await deviceShell(a, `am force-stop ${SAMPLE_PACKAGE}`);
+    const stopped = await call('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });
+    expect(stopped.isError).toBe(true);
+    expect(stopped.text).toContain('not running');
+    expect(stopped.text).toContain('No process found for: com.droidbus.sample');
+  });
+
   it('refuses a hostile package name before any device command, and nothing runs on the device', async () => {
     const hostile = 'com.x;touch /data/local/tmp/p';
-    for (const tool of ['get_exit_reasons', 'dump_app_info', 'get_memory_info', 'get_app_runtime_state']) {
+    for (const tool of [
+      'get_exit_reasons',
+      'dump_app_info',
+      'get_memory_info',
+      'get_app_runtime_state',
+      'get_frame_stats',
+    ]) {
       expect(await invalidParams(tool, { device_serial: a, package: hostile })).toContain('package');
     }
     await invalidParams('get_logcat_entries', { package: hostile });

@@ -5,7 +5,7 @@
  */
 import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
-import type { ShellCommand } from '../../adb/shell-command.js';
+import { sh, type ShellCommand } from '../../adb/shell-command.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { scopeIncludes } from '../../project/package-scope.js';
 import type { PackageScope } from '../../project/package-scope.js';
@@ -14,6 +14,7 @@ import { parseResumedActivity } from '../device/device-facts.js';
 import { parseExitInfo, summarizeExitInfo } from './exit-info.js';
 import type { ExitInfoRecord } from './exit-info.js';
 import { toWireExit } from './logcat-wire.js';
+import { parseGfxInfo } from './gfxinfo.js';
 import { parseMeminfo } from './meminfo.js';
 import { parsePackageDump } from './package-dump.js';
 
@@ -102,6 +103,24 @@ export async function readMeminfo(
   const meminfo = parseMeminfo(dump);
   const note = meminfo === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
   return { meminfo, note: note || null };
+}
+
+/**
+ * `get_frame_stats`: `dumpsys gfxinfo PKG`, parsed; with `reset`, `dumpsys gfxinfo PKG reset`,
+ * which prints the same and then clears the counters.
+ */
+export async function readFrameStats(
+  client: AdbClient,
+  serial: string,
+  pkg: string,
+  reset: boolean,
+  signal: AbortSignal,
+): Promise<ResponseOf<'app.frame_stats'>> {
+  const command = reset ? sh`dumpsys gfxinfo ${pkg} reset` : readCommand(READS.gfxinfo, { package: pkg });
+  const [dump = ''] = await run(client, serial, command, signal);
+  const stats = parseGfxInfo(dump, pkg);
+  const note = stats === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
+  return { stats, reset: reset && stats !== null, note: note || null };
 }
 
 /** `get_app_runtime_state`: installed, running, in front, memory and the last exit, in one round trip. */

@@ -3,6 +3,7 @@ import { defineActor } from '../actor.js';
 import { adbClient } from '../adb-instance.js';
 import {
   readExitInfo,
+  readFrameStats,
   readMeminfo,
   readPackageInfo,
   readRuntimeState,
@@ -56,6 +57,8 @@ export default defineActor({
       readPackageInfo(adbClient(), serial, pkg, ctx.signal),
     'app.meminfo': ({ serial, package: pkg }, _service, ctx) =>
       readMeminfo(adbClient(), serial, pkg, ctx.signal),
+    'app.frame_stats': ({ serial, package: pkg, reset }, _service, ctx) =>
+      readFrameStats(adbClient(), serial, pkg, reset, ctx.signal),
     'app.runtime_state': ({ serial, package: pkg }, service, ctx) =>
       readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
     'app.scope_packages': ({ serial, scope }, _service, ctx) =>

@@ -3,6 +3,7 @@ import { runShell } from '../shell/interpreter.js';
 import { SHELL_ENV } from './shell-env.js';
 import { IterableInput, readLines, type InputStream, type OutputStream } from '../shell/streams.js';
 import type { CommandFn } from '../shell/command.js';
+import { FrameStatsModel, type FrameCause } from './frame-stats.js';
 import { ExitInfoStore } from './exit-info.js';
 import { buildDeviceFs } from './fs-layout.js';
 import type { MemFs } from './fs.js';
@@ -89,6 +90,10 @@ export class Device implements SimDevice {
   readonly packages = new Map<string, InstalledPackage>();
   readonly ui: UiState;
   readonly exits = new ExitInfoStore();
+  /** The device booted an hour before it appeared (as its process table says). */
+  private readonly bootedAt = Date.now() - 3_600_000;
+  /** Frames each app process rendered (`dumpsys gfxinfo`). */
+  readonly frames = new FrameStatsModel(() => (Date.now() - this.bootedAt) * 1e6);
   readonly notifications: SimNotification[] = [];
   readonly locations = new Map<string, Fix>();
   readonly stats: DeviceStats = {
@@ -363,6 +368,14 @@ export class Device implements SimDevice {
 
   topActivity(): ActivityRecord {
     return this.ui.top();
+  }
+
+  /** The foreground app's process renders the frames an input makes. */
+  renderFrames(cause: FrameCause, pkg: string = this.foregroundPackage()): void {
+    const proc = this.procs.forPackage(pkg);
+    if (proc !== undefined) {
+      this.frames.render(proc.pid, cause);
+    }
   }
 
   // ---- packages and processes ----------------------------------------------------------------

@@ -126,6 +126,7 @@ export function startActivity(
     });
     kind = cold ? 'COLD' : 'WARM';
   }
+  dev.renderFrames('launch', pkg);
   const t = launchTimes(dev, kind);
   if (kind !== 'HOT') {
     const simple = cls.slice(cls.lastIndexOf('.') + 1);

@@ -263,31 +263,13 @@ function display(dev: Device): string {
 `;
 }
 
-function gfxinfo(dev: Device, pkg: string | undefined): string {
+/** `dumpsys gfxinfo PKG [reset]` from the device's frame model (frame-stats.ts). */
+function gfxinfo(dev: Device, pkg: string | undefined, args: readonly string[]): string {
   const proc = pkg === undefined ? undefined : dev.procs.forPackage(pkg);
   if (pkg === undefined || proc === undefined) {
     return `No process found for: ${pkg ?? ''}\n`;
   }
-  return `Applications Graphics Acceleration Info:
-Uptime: 3692345 Realtime: 3692345
-
-** Graphics info for pid ${proc.pid} [${pkg}] **
-
-Stats since: 3600000000000ns
-Total frames rendered: 412
-Janky frames: 9 (2.18%)
-Janky frames (legacy): 17 (4.13%)
-50th percentile: 6ms
-90th percentile: 11ms
-95th percentile: 14ms
-99th percentile: 34ms
-Number Missed Vsync: 2
-Number High input latency: 0
-Number Slow UI thread: 5
-Number Slow bitmap uploads: 0
-Number Slow issue draw commands: 3
-Number Frame deadline missed: 9
-`;
+  return dev.frames.dump(proc.pid, pkg, dev.sdk, args.includes('reset'));
 }
 
 /** `dumpsys SERVICE [ARGS]` for the services clients read. */
@@ -314,7 +296,7 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       out = meminfo(dev, operand);
       break;
     case 'gfxinfo':
-      out = gfxinfo(dev, operand);
+      out = gfxinfo(dev, operand, args);
       break;
     case 'activity': {
       const sub = args[0];

@@ -33,6 +33,8 @@ export function tap(dev: Device, x: number, y: number): void {
   if (!dev.ui.screenOn || dev.ui.loaded !== null) {
     return;
   }
+  // The app under the finger draws the press (a ripple) whether or not the tap does anything.
+  dev.renderFrames('tap');
   const target = tapTarget(dev.currentTree(), x, y);
   if (target === null || target.action === undefined) {
     return;
@@ -107,6 +109,7 @@ export function swipe(dev: Device, x1: number, y1: number, x2: number, y2: numbe
   if (swipeInShade(dev, x1, y1, x2, y2)) {
     return;
   }
+  dev.renderFrames('swipe');
   const target = scrollTarget(dev.currentTree(), x1, y1);
   if (target === null) {
     return;
@@ -124,6 +127,7 @@ export function back(dev: Device): void {
   if (dev.ui.loaded !== null) {
     return;
   }
+  dev.renderFrames('key');
   dev.ui.back();
 }
 
@@ -135,6 +139,7 @@ export function typeText(dev: Device, text: string): boolean {
     return false;
   }
   rec.state.fields[field] = (rec.state.fields[field] ?? '') + text;
+  dev.renderFrames('text');
   if (rec.cls === LOGIN) {
     rec.state.error = false;
   }
