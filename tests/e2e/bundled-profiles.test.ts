@@ -123,9 +123,17 @@ describe('every read tool over every bundled profile', () => {
       device_serial: serialOf.get('pixel-8-pro-android16'),
       package: 'com.instagram.android',
     });
-    expect(frames.structured['stats']).toMatchObject({
+    expect(frames.structured).toMatchObject({
       pid: 31185,
-      summary: { frames: 51, janky_frames: 9, janky_pct: 17.65, janky_legacy: { frames: 13, pct: 25.49 } },
+      blocks: [
+        {
+          window: null,
+          frames: 51,
+          janky_frames: 9,
+          janky_pct: 17.65,
+          janky_legacy: { frames: 13, pct: 25.49 },
+        },
+      ],
       pipeline: 'Skia (OpenGL)',
     });
     // android12-launcher-ime-hidden-appium: StatusBar, InputMethod (hidden), the launcher.

@@ -485,10 +485,8 @@ describe('app state', () => {
     await deviceShell(a, `monkey -p ${SAMPLE_PACKAGE} 1`);
     type Stats = {
       reset: boolean;
-      stats: {
-        pid: number;
-        summary: { frames: number; janky_frames: number; reasons: Record<string, number> };
-      };
+      pid: number;
+      blocks: { frames: number; janky_frames: number; reasons: Record<string, number> }[];
     };
     const before = await ok<Stats>('get_frame_stats', {
       device_serial: a,
@@ -496,19 +494,19 @@ describe('app state', () => {
       reset: true,
     });
     expect(before.reset).toBe(true);
-    expect(before.stats.pid).toBeGreaterThan(0);
+    expect(before.pid).toBeGreaterThan(0);
     for (let i = 0; i < 3; i++) {
       await deviceShell(a, 'input tap 10 10');
     }
     const after = await ok<Stats>('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });
     // The sim's model: a tap draws 8 frames, one in ten of them a 24 ms slow UI-thread frame.
     expect(after.reset).toBe(false);
-    expect(after.stats.summary).toMatchObject({ frames: 24, janky_frames: 2 });
-    expect(after.stats.summary.reasons).toMatchObject({ slow_ui_thread: 2, frame_deadline_missed: 2 });
+    expect(after.blocks[0]).toMatchObject({ frames: 24, janky_frames: 2 });
+    expect(after.blocks[0]!.reasons).toMatchObject({ slow_ui_thread: 2, frame_deadline_missed: 2 });
     // Read without reset: the counters go on.
     await deviceShell(a, 'input tap 10 10');
     const more = await ok<Stats>('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });
-    expect(more.stats.summary.frames).toBe(32);
+    expect(more.blocks[0]!.frames).toBe(32);
 
     await deviceShell(a, `am force-stop ${SAMPLE_PACKAGE}`);
     const stopped = await call('get_frame_stats', { device_serial: a, package: SAMPLE_PACKAGE });

@@ -13,7 +13,6 @@ import type {
   GfxInfoWire as GfxInfo,
 } from '../../bus/messages/logcat.js';
 
-type Percentiles = FrameStatsBlock['percentiles_ms'];
 type ViewRoot = GfxInfo['view_roots'][number];
 
 const HEADER = /^\*\* Graphics info for pid (\d+) \[([^\]]+)\] \*\*/;
@@ -26,10 +25,9 @@ function emptyBlock(window: string | null): FrameStatsBlock {
     janky_frames: 0,
     janky_pct: 0,
     janky_legacy: null,
-    percentiles_ms: { p50: null, p90: null, p95: null, p99: null },
+    percentiles_ms: {},
     gpu_percentiles_ms: null,
     reasons: {},
-    histogram: [],
   };
 }
 
@@ -47,17 +45,6 @@ function localNumber(text: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-function histogramOf(text: string): { ms: number; frames: number }[] {
-  const out: { ms: number; frames: number }[] = [];
-  for (const m of text.matchAll(/(\d+)ms=(\d+)/g)) {
-    const frames = Number(m[2]);
-    if (frames > 0) {
-      out.push({ ms: Number(m[1]), frames });
-    }
-  }
-  return out;
-}
-
 /** Reads one line of a block into it; false when the line is not a block line. */
 function readBlockLine(block: FrameStatsBlock, line: string): boolean {
   let m: RegExpExecArray | null;
@@ -71,20 +58,19 @@ function readBlockLine(block: FrameStatsBlock, line: string): boolean {
     block.janky_frames = Number(m[1]);
     block.janky_pct = localNumber(m[2]!) ?? 0;
   } else if ((m = /^(50|90|95|99)th (gpu )?percentile: (\d+)ms/.exec(line))) {
-    const key = `p${m[1]}` as keyof Percentiles;
+    const key = `p${m[1]}`;
     if (m[2]) {
-      block.gpu_percentiles_ms ??= { p50: null, p90: null, p95: null, p99: null };
+      block.gpu_percentiles_ms ??= {};
       block.gpu_percentiles_ms[key] = Number(m[3]);
     } else {
       block.percentiles_ms[key] = Number(m[3]);
     }
   } else if ((m = /^Number (.+?): (\d+)$/.exec(line))) {
     block.reasons[reasonKey(m[1]!)] = Number(m[2]);
-  } else if (line.startsWith('HISTOGRAM:')) {
-    block.histogram = histogramOf(line);
-  } else if (!line.startsWith('GPU HISTOGRAM:') && !line.startsWith('Note: ')) {
+  } else if (!/^(GPU )?HISTOGRAM:/.test(line) && !line.startsWith('Note: ')) {
     return false;
   }
+  // The histograms (what the percentiles summarize) and notes belong to the block but are not kept.
   return true;
 }
 
@@ -193,20 +179,10 @@ export function parseGfxInfo(text: string, pkg: string): GfxInfo | null {
   const index = found.indexOf(main);
   const end = found[index + 1]?.at ?? lines.length;
   const { blocks, pipeline, viewRoots } = readSection(lines, main.at, end);
-  const [summary = null, ...windows] = blocks;
   return {
     pid: main.pid,
-    process: main.process,
-    summary: summary && summary.window === null ? summary : null,
-    windows: summary && summary.window !== null ? blocks : windows,
+    blocks,
     view_roots: viewRoots,
     pipeline,
-    other_processes: found
-      .filter((s) => s !== main)
-      .map((s) => {
-        const next = found[found.indexOf(s) + 1]?.at ?? lines.length;
-        const first = readSection(lines, s.at, next).blocks[0];
-        return { pid: s.pid, process: s.process, frames: first?.frames ?? null };
-      }),
   };
 }

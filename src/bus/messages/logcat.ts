@@ -3,6 +3,10 @@ import { crashKindSchema } from '../../store/formats/debug-session.js';
 import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { packageScopeSchema } from './project.js';
+import { gfxinfoWireSchema } from './gfxinfo.js';
+
+export { frameStatsBlockSchema, gfxinfoWireSchema } from './gfxinfo.js';
+export type { FrameStatsBlockWire, GfxInfoWire } from './gfxinfo.js';
 
 /**
  * Requests and events of the logcat actor: the device streams, the bounded store and its queries,
@@ -263,53 +267,6 @@ export const crashContextSchema = z.object({
 export type CrashContext = z.infer<typeof crashContextSchema>;
 
 /** `app.runtime_state`: installed, running, in front, memory and the last exit of one package. */
-const percentilesSchema = z.object({
-  p50: z.number().nullable(),
-  p90: z.number().nullable(),
-  p95: z.number().nullable(),
-  p99: z.number().nullable(),
-});
-
-/** One block of `dumpsys gfxinfo` frame statistics: the process's, or one window's. */
-export const frameStatsBlockSchema = z.object({
-  /** The window (or package) the block is about; null for the whole process. */
-  window: z.string().nullable(),
-  /** The monotonic clock when the counters started (the process start or the last reset), ns. */
-  stats_since_ns: z.number().nullable(),
-  frames: z.number().int(),
-  janky_frames: z.number().int(),
-  janky_pct: z.number(),
-  /** Android 12+: jank by the older definition (a frame over the refresh interval). */
-  janky_legacy: z.object({ frames: z.number().int(), pct: z.number() }).nullable(),
-  percentiles_ms: percentilesSchema,
-  gpu_percentiles_ms: percentilesSchema.nullable(),
-  /** Jank reasons as the device counts them: missed_vsync, high_input_latency, slow_ui_thread, … */
-  reasons: z.record(z.string(), z.number().int()),
-  /** The frame-time histogram's non-empty buckets. */
-  histogram: z.array(z.object({ ms: z.number(), frames: z.number().int() })),
-});
-
-/** `dumpsys gfxinfo PACKAGE`, parsed (src/actors/logcat/gfxinfo.ts). */
-export const gfxinfoWireSchema = z.object({
-  pid: z.number().int().nullable(),
-  process: z.string(),
-  summary: frameStatsBlockSchema.nullable(),
-  windows: z.array(frameStatsBlockSchema),
-  view_roots: z.array(
-    z.object({
-      name: z.string(),
-      visible: z.boolean().nullable(),
-      views: z.number().int().nullable(),
-      render_nodes_kb: z.number().nullable(),
-    }),
-  ),
-  pipeline: z.string().nullable(),
-  other_processes: z.array(
-    z.object({ pid: z.number().int(), process: z.string(), frames: z.number().int().nullable() }),
-  ),
-});
-export type GfxInfoWire = z.infer<typeof gfxinfoWireSchema>;
-export type FrameStatsBlockWire = z.infer<typeof frameStatsBlockSchema>;
 
 export const appRuntimeStateSchema = z.object({
   installed: z.boolean(),

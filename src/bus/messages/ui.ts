@@ -13,7 +13,7 @@ export const treePathSchema = z
 export const screenHashSchema = z
   .string()
   .regex(/^[0-9a-f]{16}$/, 'a screen hash is 16 hex digits, as the reading tools return it')
-  .describe('screen_hash of a read; refused if it changed');
+  .describe('Refused if the screen_hash changed');
 
 export const boundsSchema = z.object({
   left: z.number(),

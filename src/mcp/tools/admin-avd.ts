@@ -36,7 +36,7 @@ export const launchAvd = defineTool({
   kind: 'write',
   title: 'Start an emulator',
   description:
-    "Starts an AVD with the SDK's emulator and waits (up to 60 s, with progress) until adb lists it online and booted; returns its serial — the emulator whose AVD name matches, even when others start at the same time — and already_running when it was running (or being started) already, so no second emulator starts. Cancelling the call stops an emulator it started.",
+    "Starts an AVD with the SDK's emulator and waits (up to 60 s, with progress) until adb lists it online and booted; returns its serial, and already_running when it was running (or being started) already, so no second emulator starts. Cancelling the call stops an emulator it started.",
   input: z.object({ name: avdNameSchema }),
   output: responseOf('avd.launch'),
   projectIndependent: true,

@@ -98,7 +98,7 @@ export const openDeepLink = defineDeviceTool({
   kind: 'write',
   title: 'Open a deep link',
   description:
-    'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob. An error `am` prints ("unable to resolve Intent") is a tool error even with exit status 0.',
+    'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob.',
   input: z.object({
     uri: dataUriSchema.describe('The link, e.g. myapp://item/42 or https://example.com/item/42'),
   }),

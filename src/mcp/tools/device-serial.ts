@@ -3,7 +3,7 @@ import type { ToolContext } from '../define-tool.js';
 import { ArgumentError, ToolError } from '../define-tool.js';
 
 /** The optional `device_serial` parameter of device tools. */
-export const optionalSerial = serialSchema.optional().describe('Device serial (optional with one device)');
+export const optionalSerial = serialSchema.optional().describe('Serial; optional with one device');
 
 /** The required `device_serial` parameter of tools that change a device. */
 export const requiredSerial = serialSchema.describe('Device serial as list_devices shows it');

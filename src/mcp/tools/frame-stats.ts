@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { gfxinfoWireSchema, packageNameSchema, type FrameStatsBlockWire } from '../../bus/messages/logcat.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { ToolError } from '../define-tool.js';
+import { responseOf } from '../responses.js';
 import { defaultPackage } from './project-package.js';
 
 /** The jank reasons in the order an Android developer reads them, with the words for each. */
@@ -36,21 +37,17 @@ export const getFrameStats = defineDeviceTool({
   toolset: 'core',
   // With reset it clears the app's frame counters: not read-only.
   kind: 'write',
-  title: 'Frame stats (jank)',
+  title: 'Frame stats',
   description:
-    "An app's rendering from dumpsys gfxinfo: frames rendered, janky frames and %, frame-time and GPU percentiles, jank reasons (slow UI thread, bitmap uploads, draw commands, missed deadlines), per window when the device splits them. reset: true clears the counters after reading, so reset, drive the UI, read again measures that interaction.",
+    "An app's frames (dumpsys gfxinfo): janky %, frame-time and GPU percentiles, jank reasons (per window). Per action: reset: true, act, call again.",
   input: z.object({
     package: packageNameSchema.optional().describe("Package; default: the project's app"),
-    reset: z
-      .boolean()
-      .default(false)
-      .describe('Clear the counters after reading them (the next call counts from now)'),
+    reset: z.boolean().default(false).describe('Clear the counters after reading them'),
   }),
-  output: z.object({
+  output: gfxinfoWireSchema.extend({
     device_serial: z.string(),
     package: z.string(),
-    reset: z.boolean(),
-    stats: gfxinfoWireSchema,
+    reset: responseOf('app.frame_stats').shape.reset,
   }),
   projectIndependent: false,
   async handle(args, ctx) {
@@ -63,11 +60,10 @@ export const getFrameStats = defineDeviceTool({
       );
     }
     const s = r.stats;
+    const head = `${pkg} (pid ${s.pid ?? '?'}) on ${serial}`;
     const lines = [
-      ...(s.summary
-        ? blockLines(s.summary, `${pkg} (pid ${s.pid ?? '?'}) on ${serial}`)
-        : [`${pkg} (pid ${s.pid ?? '?'}) on ${serial}: no frame statistics yet`]),
-      ...s.windows.flatMap((w) => blockLines(w, `window ${w.window ?? '?'}`)),
+      ...(s.blocks.length === 0 ? [`${head}: no frame statistics yet`] : []),
+      ...s.blocks.flatMap((b) => blockLines(b, b.window === null ? head : `window ${b.window}`)),
       ...(s.view_roots.length > 1
         ? [
             `${s.view_roots.length} view roots: ${s.view_roots.map((v) => `${v.name}${v.views !== null ? ` (${v.views} views)` : ''}`).join('; ')}`,
@@ -77,7 +73,7 @@ export const getFrameStats = defineDeviceTool({
     ];
     return {
       text: lines.join('\n'),
-      structured: { device_serial: serial, package: pkg, reset: r.reset, stats: s },
+      structured: { ...s, device_serial: serial, package: pkg, reset: r.reset },
     };
   },
 });

@@ -83,7 +83,7 @@ export const getProjectInfo = defineTool({
   kind: 'read',
   title: 'Project info',
   description:
-    'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle (and what to do if not), and the session mode (standalone or attached to the droidbus host).',
+    'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle, and whether the session is attached to the droidbus host.',
   output: projectInfoOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -130,7 +130,7 @@ export const runHealthCheck = defineTool({
   kind: 'read',
   title: 'Health check',
   description:
-    "Checks what Android work needs on this machine: the JDK Gradle would use (JAVA_HOME / PATH / org.gradle.java.home; below 17 is flagged), the Android SDK (ANDROID_HOME, ANDROID_SDK_ROOT, local.properties for trusted projects, default locations), adb and its version, and the project's Gradle wrapper. Each failed check carries a hint on how to fix it.",
+    "Checks what Android work needs on this machine: the JDK Gradle would use (below 17 is flagged), the Android SDK, adb and its version, and the project's Gradle wrapper. Each failed check carries a hint on how to fix it.",
   output: healthReportSchema,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -238,7 +238,7 @@ export const findApkPath = defineTool({
   kind: 'read',
   title: 'Find the APK',
   description:
-    "Finds the APK a variant's build wrote in the application module's build outputs, through output-metadata.json when present, else the variant's output folder. module is needed when the project has several application modules (:mobile, or the task that built it, :mobile:assembleDebug). Answers found: false with the reason when none or several match.",
+    "Finds the APK a variant's build wrote in the application module's build outputs (output-metadata.json, else the variant's output folder). module is needed when the project has several application modules (:mobile, or :mobile:assembleDebug). Answers found: false with the reason when none or several match.",
   input: z.object({
     variant: z
       .string()
