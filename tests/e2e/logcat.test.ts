@@ -433,10 +433,13 @@ describe('app state', () => {
       version_name: string;
       version_code: number;
       target_sdk: number;
+      user_id: number | null;
       enabled: boolean;
       permissions: { granted: string[]; denied: string[] };
     }>('dump_app_info', { device_serial: a, package: SAMPLE_PACKAGE });
     expect(info.package).toBe(SAMPLE_PACKAGE);
+    // An app's uid: `userId=` before Android 16, `appId=` from it.
+    expect(info.user_id).toBeGreaterThanOrEqual(10000);
     expect(info.version_name).toBeTruthy();
     expect(info.version_code).toBeGreaterThan(0);
     expect(info.target_sdk).toBeGreaterThan(20);

@@ -205,6 +205,19 @@ describe('dumpsys package', () => {
     );
   });
 
+  it('reads the app id Android 16 prints as appId= (older releases: userId=)', () => {
+    expect(
+      parsePackageDump(fixture('dumpsys-package-android16-excerpt.txt'), 'com.android.calendar'),
+    ).toMatchObject({
+      package: 'com.android.calendar',
+      user_id: 10103,
+      version_name: '16',
+      min_sdk: 36,
+      target_sdk: 36,
+      last_update_time: '2026-06-10 09:02:03',
+    });
+  });
+
   it('reads a key named like an object property (__proto__, constructor) as an unknown key', () => {
     const dump =
       'Packages:\n  Package [com.example.app] (1a2b3c):\n    __proto__=x\n    constructor=y\n    userId=10123\n';

@@ -153,6 +153,8 @@ const orNull = (value: string): string | null => (value === 'null' ? null : valu
 /** How each `key=value` line of a package section sets its field. */
 const KEY_FIELDS: Record<string, (info: PackageInfo, value: string) => void> = {
   userId: (info, v) => (info.user_id = Number(v) || null),
+  // Android 16 prints the same id as `appId=` (Settings.dumpPackageLPr, SDK 36).
+  appId: (info, v) => (info.user_id = Number(v) || null),
   versionName: (info, v) => (info.version_name = v),
   minSdk: (info, v) => (info.min_sdk = Number(v) || null),
   targetSdk: (info, v) => (info.target_sdk = Number(v) || null),

@@ -18,7 +18,9 @@ function packageSection(dev: Device, p: InstalledPackage): string[] {
   const sdk = dev.sdk;
   const lines = [
     `  Package [${info.name}] (${hexId(info.name + dev.identity.serial)}):`,
-    `    appId=${p.uid}`,
+    // Android 16 (SDK 36) prints `appId=` (a Baklava dump quoted in Perfetto's DumpsysPackageParser);
+    // earlier releases `userId=` (tests/fixtures/logcat/dumpsys-package-samsung.txt).
+    `    ${sdk >= 36 ? 'appId' : 'userId'}=${p.uid}`,
     `    pkg=Package{${hexId(info.name + 'pkg')} ${info.name}}`,
     `    codePath=${info.codePath}`,
     `    resourcePath=${info.codePath}`,
