@@ -113,6 +113,17 @@ function goStandalone(f: Frontend, reason: string): void {
   saveRecord(f);
 }
 
+/** Tells the host which client this session serves (`droidbus status` and the page show it). */
+function tellHostTheClient(f: Frontend): void {
+  const { session } = f;
+  f.link
+    ?.request('host.session_update', {
+      client_name: session.clientName?.slice(0, 200) ?? null,
+      client_version: session.clientVersion?.slice(0, 100) ?? null,
+    })
+    .catch((err: unknown) => log.debug('could not tell the host the client name', { error: String(err) }));
+}
+
 /** What this session asks a host for when it attaches. */
 function attachRequest(f: Pick<Frontend, 'args' | 'session'>): Parameters<typeof attachToHost>[0] {
   const { args, session } = f;
@@ -141,6 +152,9 @@ async function reattach(f: Frontend, how: 'quit' | 'gone'): Promise<void> {
     if (outcome.kind === 'attached') {
       await f.link?.close().catch(() => undefined);
       useHost(f, outcome);
+      if (f.session.clientName !== null) {
+        tellHostTheClient(f);
+      }
       const waited = Date.now() - started;
       log.info('attached to the droidbus host again', { waited_ms: waited });
       f.activity.record({
@@ -237,14 +251,7 @@ function serverFor(f: Frontend, probe: EventLoopProbe): Server {
       summary: `Client initialized (${session.clientName ?? 'unknown client'}${session.clientVersion ? ` ${session.clientVersion}` : ''}) — ${session.mode.kind}`,
     });
     if (session.mode.kind === 'attached' && f.link && !f.link.lost) {
-      f.link
-        .request('host.session_update', {
-          client_name: session.clientName?.slice(0, 200) ?? null,
-          client_version: session.clientVersion?.slice(0, 100) ?? null,
-        })
-        .catch((err: unknown) =>
-          log.debug('could not tell the host the client name', { error: String(err) }),
-        );
+      tellHostTheClient(f);
     } else if (f.record) {
       f.record = { ...f.record, client_name: session.clientName };
       saveRecord(f);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '../util/process-info.js';
 
 /**
  * Writes a file atomically: a unique temp file beside it, fsync, then rename over the target, so
@@ -36,15 +37,6 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
 /** `.<name>.<pid>.<hex>.tmp`: the temp file writeFileAtomic makes. */
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes the temp files of writes whose process died before renaming them (a kill -9 between
  * the write and the rename), in `dir` and its sub-folders `depth` levels down; the file they would
@@ -65,7 +57,7 @@ export function removeStaleTempFiles(dir: string, depth = 2): string[] {
       continue;
     }
     const m = e.isFile() ? TEMP_NAME.exec(e.name) : null;
-    if (m !== null && Number(m[1]) !== process.pid && !alive(Number(m[1]))) {
+    if (m !== null && Number(m[1]) !== process.pid && !isProcessAlive(Number(m[1]))) {
       rmSync(full, { force: true });
       removed.push(full);
     }

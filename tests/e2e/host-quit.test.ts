@@ -227,10 +227,12 @@ describe('droidbus mcp --attach-only', () => {
     );
     const listed = JSON.parse((await runCli(['status', '--json'], { env })).stdout) as {
       host: { pid: number };
-      sessions: { pid: number; mode: string }[];
+      sessions: { pid: number; mode: string; client_name: string | null }[];
     };
     expect(listed.host.pid).toBe(second.pid);
-    expect(listed.sessions).toEqual([expect.objectContaining({ pid: transport.pid, mode: 'attached' })]);
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ pid: transport.pid, mode: 'attached', client_name: 'reattach-test' }),
+    ]);
   });
 });
 

@@ -6,6 +6,7 @@ import lockfile from 'proper-lockfile';
 import { BusError } from '../../../bus/errors.js';
 import { dataPath } from '../../../store/data-dir.js';
 import { sleep } from '../../../util/sleep.js';
+import { isProcessAlive } from '../../../util/process-info.js';
 
 /** The lock file of a device's UI Automator, shared by every droidbus process of this user. */
 export function uiLockPath(serial: string): string {
@@ -20,15 +21,6 @@ function holderOf(file: string): { pid: number; thread: number | null } | null {
     return typeof pid === 'number' ? { pid, thread: typeof thread === 'number' ? thread : null } : null;
   } catch {
     return null;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -91,7 +83,7 @@ export async function withUiAutomatorLock<T>(
         );
       }
       const holder = holderOf(file);
-      if (holder !== null && !alive(holder.pid)) {
+      if (holder !== null && !isProcessAlive(holder.pid)) {
         // The holder process died mid-capture (killed, crashed): its lock is nobody's.
         breakLock(file);
         continue;
