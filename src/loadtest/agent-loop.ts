@@ -72,16 +72,19 @@ export async function runAgentLoop(ctx: AgentLoopContext): Promise<number> {
     ctx.session.call(name, { device_serial: ctx.serial, ...args }, { recorder: ctx.recorder });
   let iteration = 0;
   let sinceSeq: number | undefined;
+  // The first round runs whole, however long it takes (a loaded machine, a short run): every part
+  // of the mix is called at least once; after that the loop ends with the call in flight.
+  const inner: AgentLoopContext = { ...ctx, stopped: () => iteration > 1 && ctx.stopped() };
   while (!ctx.stopped()) {
     iteration++;
     const started = performance.now();
     if (ctx.mix.has('ui')) {
-      await uiStep(ctx, call, iteration, rnd);
+      await uiStep(inner, call, iteration, rnd);
     }
-    if (!ctx.stopped() && ctx.mix.has('screenshot') && iteration % 3 === 1) {
+    if (!inner.stopped() && ctx.mix.has('screenshot') && iteration % 3 === 1) {
       await call('screenshot');
     }
-    if (!ctx.stopped() && ctx.mix.has('logcat')) {
+    if (!inner.stopped() && ctx.mix.has('logcat')) {
       const entries = await call('get_logcat_entries', {
         count: 100,
         ...(sinceSeq !== undefined ? { since_seq: sinceSeq } : {}),
@@ -97,11 +100,11 @@ export async function runAgentLoop(ctx: AgentLoopContext): Promise<number> {
         await call('get_crash_logs', { count: 5 });
       }
     }
-    if (!ctx.stopped() && ctx.admin && iteration % 8 === 0) {
+    if (!inner.stopped() && ctx.admin && iteration % 8 === 0) {
       await call('launch_app', { package: SAMPLE_PACKAGE });
     }
     const rest = MIN_ITERATION_MS - (performance.now() - started);
-    if (rest > 0 && !ctx.stopped()) {
+    if (rest > 0 && !inner.stopped()) {
       await new Promise((r) => setTimeout(r, rest));
     }
   }
