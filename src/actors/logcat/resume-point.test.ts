@@ -69,20 +69,27 @@ describe('the resume point of a device', () => {
 });
 
 describe('a resumed stream’s first lines', () => {
-  it('drop what the store has (lines before the time, and those at it), keep separators and every new line', () => {
+  it('drop what the store has (the one line logd may give before the time, and those at it), keep separators and every new line', () => {
     const lines = linesOf('threadtime-api25.txt');
     const point = resumePointOf(stored('threadtime-api25.txt'), 'emulator-5554')!;
-    // logd may start one entry before the asked time (LogReader's start search): give it all.
-    const again = [
-      ...lines,
-      `${point.since}  1697  1697 I PackageManager: a new line in the same millisecond`,
-    ];
+    // What `logcat -T since` prints: a divider, at most one entry before the time (LogReader's
+    // start search), the entries at the time, then what came after.
+    const atSince = lines.filter((l) => l.startsWith(point.since));
+    const before = lines.filter((l) => !l.startsWith('--------- ') && l.slice(0, 18) < point.since).at(-1)!;
+    const fresh = `${point.since}  1697  1697 I PackageManager: a new line in the same millisecond`;
     const later = '05-17 09:27:02.700  1697  1697 I PackageManager: later';
-    expect(kept(afterResumePoint(point), [...again, later])).toEqual([
-      ...lines.filter((l) => l.startsWith('--------- ')),
-      again[again.length - 1],
-      later,
-    ]);
+    const printed = ['--------- beginning of main', before, ...atSince, fresh, later];
+    expect(kept(afterResumePoint(point), printed)).toEqual(['--------- beginning of main', fresh, later]);
+  });
+
+  it('keeps every line once two in a row are older than the resume point (a device clock that went back)', () => {
+    const point = { since: '12-31 23:59:59.990', seen: new Map<string, number>() };
+    const lines = [
+      '12-31 23:59:59.980  1697  1697 I Tag     : the one line logd may give before the time',
+      '01-01 00:00:00.005  1697  1697 I Tag     : after the year turned',
+      '01-01 00:00:00.010  1697  1697 I Tag     : and on',
+    ];
+    expect(kept(afterResumePoint(point), lines)).toEqual(lines.slice(1));
   });
 
   it('keeps a line logged again at the same millisecond once more than the store has it', () => {

@@ -72,9 +72,15 @@ export function isSeparator(line: string): boolean {
 
 const TIME = /^\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/;
 
-/** Drops the lines a resumed stream prints that the store already has (see the module comment). */
+/**
+ * Drops the lines a resumed stream prints that the store already has (see the module comment).
+ * logd starts at most one entry before the asked time; a second older line means the device's
+ * clock is not the one the store saw (it rebooted with an earlier clock, or the year turned), so
+ * from there every line is kept rather than dropping new lines for looking old.
+ */
 export function afterResumePoint(point: ResumePoint): (line: string) => LineDecision {
   const seen = new Map(point.seen);
+  let older = 0;
   return (line) => {
     if (isSeparator(line)) {
       return 'pass';
@@ -84,7 +90,7 @@ export function afterResumePoint(point: ResumePoint): (line: string) => LineDeci
       return 'done';
     }
     if (time < point.since) {
-      return 'drop';
+      return ++older > 1 ? 'done' : 'drop';
     }
     if (time === point.since) {
       const key = threadtimeLineKey(line);
