@@ -27,6 +27,9 @@ const TICK_MS = 1_000;
 const MAX_STOPPED = 64;
 const SETTINGS_TTL_MS = 5_000;
 
+/** Where a started stream begins: the device's buffer, now, or after the store's newest line of it. */
+export type StreamStart = 'buffer' | 'now' | 'resume';
+
 /** Options of the service (tests shrink the store). */
 export interface LogcatServiceOptions {
   maxEntries?: number;
@@ -58,11 +61,7 @@ export class LogcatService {
    * Starts a device's stream, or reports the one that runs. `resume` carries on after the newest
    * line the store holds of the device (all of its buffer when the store holds none).
    */
-  start(
-    serial: string,
-    from: 'buffer' | 'now' | 'resume',
-    signal: AbortSignal,
-  ): Promise<ResponseOf<'logcat.start'>> {
+  start(serial: string, from: StreamStart, signal: AbortSignal): Promise<ResponseOf<'logcat.start'>> {
     const running = this.streams.get(serial);
     if (running && running.state === 'streaming') {
       return Promise.resolve({ stream: running.info(), already_streaming: true });
@@ -78,7 +77,7 @@ export class LogcatService {
 
   private async open(
     serial: string,
-    from: 'buffer' | 'now' | 'resume',
+    from: StreamStart,
     signal: AbortSignal,
   ): Promise<ResponseOf<'logcat.start'>> {
     const point = from === 'resume' ? resumePointOf(this.store, serial) : null;

@@ -90,10 +90,8 @@ export class Device implements SimDevice {
   readonly packages = new Map<string, InstalledPackage>();
   readonly ui: UiState;
   readonly exits = new ExitInfoStore();
-  /** The device booted an hour before it appeared (as its process table says). */
-  private readonly bootedAt = Date.now() - 3_600_000;
-  /** Frames each app process rendered (`dumpsys gfxinfo`). */
-  readonly frames = new FrameStatsModel(() => (Date.now() - this.bootedAt) * 1e6);
+  /** Frames each app process rendered (`dumpsys gfxinfo`), on the clock of the device's boot. */
+  readonly frames = new FrameStatsModel(() => (Date.now() - this.procs.bootTime) * 1e6);
   readonly notifications: SimNotification[] = [];
   readonly locations = new Map<string, Fix>();
   readonly stats: DeviceStats = {

@@ -17,7 +17,10 @@ const PATTERN_MS = [6, 7, 5, 8, 6, 9, 6, 7, 11, 24];
 /** The GPU's share of each frame, ms. */
 const GPU_PATTERN_MS = [3, 3, 2, 4, 3, 4, 3, 3, 5, 9];
 const FRAME_INTERVAL_MS = 1000 / 60;
-/** Frames an input renders. */
+/**
+ * Frames an input renders. Model values, not measured on a phone (no public capture gives them):
+ * enough frames per input that a test's few inputs produce janky frames to count.
+ */
 export const FRAMES_PER = { tap: 8, key: 2, text: 2, swipe: 30, launch: 24 } as const;
 export type FrameCause = keyof typeof FRAMES_PER;
 
@@ -37,7 +40,7 @@ function bucketMs(index: number): number {
   return i;
 }
 
-/** ProfileData's bucket of a frame time: the normal bucket index, or a slow one past the normal ones. */
+/** ProfileData's normal bucket of a frame time (the model's frames never reach the 150 ms slow buckets). */
 function bucketOf(ms: number): number {
   if (ms <= 5) {
     return 0;

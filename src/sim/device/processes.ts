@@ -180,7 +180,8 @@ const BASE: readonly Omit<Proc, 'startTime'>[] = [
 export class ProcessTable {
   private readonly apps = new Map<number, Proc>();
   private nextPid: number;
-  private readonly bootTime: number;
+  /** When the device booted (epoch ms): an hour before it appeared. */
+  readonly bootTime: number;
 
   constructor(firstAppPid: number) {
     this.nextPid = firstAppPid;
