@@ -2,12 +2,13 @@
  * Retrace benchmark: a 60-frame trace against a generated 20 MB mapping, cold (read + hash + index
  * + first retrace, in a fresh process each time) and warm (median and p99 of many runs on a built
  * index), side by side with ProGuard's ReTrace from Debian (a JVM per call, as the reference's SDK
- * `retrace` is used). Prints figures; never fails on timing.
+ * `retrace` is used). Then R8's own retrace test suite (tests/fixtures/retrace/r8): how many of its
+ * cases each tool prints exactly as R8 expects. Prints figures; never fails on timing.
  *
  *   npx tsx bench/retrace.ts
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +208,40 @@ async function main(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+  suiteFigures(RETRACE_JAR_CANDIDATES.find((p) => existsSync(p)));
+}
+
+/** R8's retrace suite: the cases droidbus (default and --verbose) and ProGuard ReTrace print as R8 expects. */
+function suiteFigures(jar: string | undefined): void {
+  const suite = fileURLToPath(new URL('../tests/fixtures/retrace/r8', import.meta.url));
+  const cases = readdirSync(suite);
+  let ours = 0;
+  let oursVerbose = 0;
+  let proguard = 0;
+  for (const name of cases) {
+    const file = (f: string): string => join(suite, name, f);
+    const index = buildMappingIndex(readFileSync(file('mapping.txt')));
+    const trace = readFileSync(file('trace.txt'), 'utf8');
+    const expected = readFileSync(file('expected.txt'), 'utf8');
+    ours += retraceTrace(index, trace).text === expected ? 1 : 0;
+    oursVerbose +=
+      retraceTrace(index, trace, { verbose: true }).text ===
+      readFileSync(file('expected-verbose.txt'), 'utf8')
+        ? 1
+        : 0;
+    if (jar !== undefined) {
+      const r = spawnSync('java', ['-jar', jar, file('mapping.txt'), file('trace.txt')], {
+        encoding: 'utf8',
+      });
+      proguard += r.status === 0 && r.stdout === expected ? 1 : 0;
+    }
+  }
+  console.log('');
+  console.log(`R8's retrace test suite (${cases.length} cases), output identical to R8's expected output:`);
+  console.log(`  droidbus: ${ours}/${cases.length} default, ${oursVerbose}/${cases.length} --verbose`);
+  console.log(
+    `  ProGuard ReTrace: ${jar === undefined ? 'not installed' : `${proguard}/${cases.length} default`}`,
+  );
 }
 
 if (process.argv[2] === '--cold-child') {

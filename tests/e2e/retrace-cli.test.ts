@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLI = join(import.meta.dirname, '../../dist/cli.js');
-const FIXTURE = join(import.meta.dirname, '../fixtures/retrace/inline-frames');
+const FIXTURE = join(import.meta.dirname, '../fixtures/retrace/r8/InlineWithLineNumbersStackTrace');
 
 interface Run {
   code: number | null;

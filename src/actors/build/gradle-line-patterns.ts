@@ -30,7 +30,7 @@ const LINT = /^(.+?):(\d+)(?::(\d+))?: (Error|Warning|Information): (.+?)(?: \[(
 const AAPT = /^(?:ERROR: ?)?(.+?):(\d+)(?::(\d+)(?:-(\d+)(?::(\d+))?)?)?: AAPT: (error|warning): (.*)$/;
 const AAPT_OLD = /^(?:Output:\s+)?(.+?\.xml):(\d+)(?::(\d+))?: error: (.*)$/;
 const R8_SUMMARY =
-  /^ERROR: ?Missing classes detected while running R8\. .*?generated in (.+?missing_rules\.txt)\.?$/;
+  /^(ERROR|WARNING): ?Missing classes detected while running R8\. .*?generated in (.+?missing_rules\.txt)\.?$/;
 const R8_TOOL_WITH_FILE = /^(ERROR|WARNING): ?(.+?): (R8|D8): (.*)$/;
 const R8_TOOL = /^(ERROR|WARNING): ?(?:R8|D8): (.*)$/;
 const R8_MISSING = /^Missing class (\S+)(?: \((.*))?$/;
@@ -207,18 +207,25 @@ export function matchAgpbi(line: string): BuildDiagnostic | null {
 
 export type R8Match = { kind: 'summary' | 'tool' | 'missing'; diagnostic: BuildDiagnostic };
 
-/** R8/D8 lines: the missing-classes summary, `ERROR: R8: …`, `ERROR:/f.jar: D8: …`, and `Missing class X (…)`. */
-export function matchR8(line: string, inR8Context: boolean): R8Match | null {
+/** Inside R8 output: the severity of the R8 line bare `Missing class …` lines continue; null outside. */
+export type R8Context = 'error' | 'warning' | null;
+
+/**
+ * R8/D8 lines: the missing-classes summary, `ERROR: R8: …`, `ERROR:/f.jar: D8: …`, and `Missing class X (…)`,
+ * which R8 prints bare after the first one of a run and which takes that one's severity
+ * (`WARNING:R8: Missing class …` then `Missing class …` when the missing classes are only warned about).
+ */
+export function matchR8(line: string, r8Context: R8Context): R8Match | null {
   if (line.startsWith('ERROR') || line.startsWith('WARNING')) {
     const sum = R8_SUMMARY.exec(line);
     if (sum) {
       return {
         kind: 'summary',
         diagnostic: diagnostic({
-          severity: 'error',
+          severity: sum[1] === 'ERROR' ? 'error' : 'warning',
           source: 'r8',
-          file: sum[1] as string,
-          message: line.replace(/^ERROR: ?/, ''),
+          file: sum[2] as string,
+          message: line.replace(/^(?:ERROR|WARNING): ?/, ''),
         }),
       };
     }
@@ -246,12 +253,12 @@ export function matchR8(line: string, inR8Context: boolean): R8Match | null {
       };
     }
   }
-  if (inR8Context && line.startsWith('Missing class ')) {
+  if (r8Context !== null && line.startsWith('Missing class ')) {
     const m = R8_MISSING.exec(line);
     if (m) {
       return {
         kind: 'missing',
-        diagnostic: diagnostic({ severity: 'error', source: 'r8', message: line.trim() }),
+        diagnostic: diagnostic({ severity: r8Context, source: 'r8', message: line.trim() }),
       };
     }
   }

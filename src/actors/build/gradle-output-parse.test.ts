@@ -245,6 +245,20 @@ describe('real Gradle failures come back as structured diagnostics', () => {
     );
   });
 
+  it('R8 missing classes it only warns about stay warnings, the bare continuation lines too', () => {
+    const parsed = parseGradleOutput(fixture('r8-missing-class-warning.txt'));
+    expect(
+      parsed.diagnostics.map((d) => [d.severity, d.message.match(/^Missing class (\S+)/)?.[1] ?? d.file]),
+    ).toEqual([
+      ['warning', '/Users/mcomella/dev/fenix/app/build/outputs/mapping/nightly/missing_rules.txt'],
+      ['warning', 'io.sentry.android.fragment.FragmentLifecycleIntegration'],
+      ['warning', 'io.sentry.android.timber.SentryTimberIntegration'],
+    ]);
+    expect(parsed.diagnostics.every((d) => d.task === ':app:minifyNightlyWithR8' && d.source === 'r8')).toBe(
+      true,
+    );
+  });
+
   it('KSP errors with and without a location, including a message on the following line', () => {
     expectDiagnostics('ksp-no-providers.txt', [
       {

@@ -6,6 +6,7 @@
  */
 import { DiagnosticSet, type BuildDiagnostic } from './diagnostic.js';
 import { recognizeLine, type LineContext } from './line-diagnostics.js';
+import type { R8Context } from './gradle-line-patterns.js';
 import { continuePending, finishPending, type Pending } from './multiline-diagnostics.js';
 import { OLD_TASK_HEADER, TASK_HEADER, taskSource } from './task-source.js';
 import {
@@ -85,7 +86,7 @@ class Parser implements GradleOutputParser {
   private readonly wwwTexts: string[] = [];
   private whereNext = false;
   private where: { file: string; line: number } | null = null;
-  private r8Context = false;
+  private r8Context: R8Context = null;
   private ccContext = false;
   private result: BuildResult | null = null;
   private durationMs: number | null = null;
@@ -175,7 +176,7 @@ class Parser implements GradleOutputParser {
 
   private setTask(task: string, status: string | undefined): void {
     this.task = task;
-    this.r8Context = taskSource(task) === 'r8';
+    this.r8Context = taskSource(task) === 'r8' ? 'error' : null;
     this.ccContext = false;
     if (status === 'FAILED') {
       this.noteFailed(task);

@@ -13,6 +13,7 @@ import {
   matchKsp,
   matchLint,
   matchR8,
+  type R8Context,
 } from './gradle-line-patterns.js';
 import { addDuplicate, type DuplicateGroup, type Pending } from './multiline-diagnostics.js';
 import { taskSource } from './task-source.js';
@@ -20,8 +21,11 @@ import { taskSource } from './task-source.js';
 /** What the parser knows when a line arrives; `r8` and `configCache` are updated by the line. */
 export interface LineContext {
   task: string | null;
-  /** Inside R8 output, where bare `Missing class …` lines are R8's. */
-  r8: boolean;
+  /**
+   * Inside R8 output, where bare `Missing class …` lines are R8's: the severity they take (that of the
+   * `ERROR: R8:` or `WARNING:R8:` line they follow); null outside.
+   */
+  r8: R8Context;
   /** Inside a configuration-cache problem list. */
   configCache: boolean;
   /** Inside a "What went wrong" block (a failure, not a warning). */
@@ -84,7 +88,9 @@ export function recognizeLine(t: string, ctx: LineContext, outputLine: number): 
   }
   const r8 = matchR8(t, ctx.r8);
   if (r8) {
-    ctx.r8 = true;
+    if (r8.kind !== 'missing') {
+      ctx.r8 = r8.diagnostic.severity === 'warning' ? 'warning' : 'error';
+    }
     return r8.kind === 'summary'
       ? done(r8.diagnostic)
       : { kind: 'pending', pending: { kind: 'r8', d: withTask(r8.diagnostic) } };

@@ -58,6 +58,11 @@ interface Narrowed {
 /**
  * Looks up a frame. `position` is undefined when the frame has no line-number part at all, -1 when
  * the part is empty (`Unknown Source`), else the obfuscated line.
+ *
+ * A frame without a line (or at line 0) is read as R8 8.3 does: the range that covers line 0, else a
+ * member's first range without a minified range, and when neither exists the member itself (its
+ * outermost signature, no line) — R8 assumes no inlining happened before a method's first line, so a
+ * preamble position does not list every inlinee as an alternative.
  */
 export function lookupFrame(
   mapping: ClassMapping | undefined,
@@ -76,10 +81,10 @@ export function lookupFrame(
     ranges: p,
     member: mapping.members.get((p[p.length - 1] as MappedRange).residualKey),
   }));
-  const hasPosition = position !== undefined && position >= 0;
+  const hasPosition = position !== undefined && position > 0;
   let narrowed = narrow(
     partitions,
-    hasPosition ? (p) => rangesForLine(p.ranges, position) : (p) => p.ranges,
+    hasPosition ? (p) => rangesForLine(p.ranges, position, false) : (p) => rangesForLine(p.ranges, 0, true),
     position,
     context.rewritePosition,
   );
@@ -91,11 +96,25 @@ export function lookupFrame(
       context.rewritePosition,
     );
   }
+  if (narrowed === null && !hasPosition) {
+    narrowed = {
+      members: partitions.map((p) => (isSingleCatchAll(p.ranges) ? p : { ranges: [], member: p.member })),
+      position,
+    };
+  }
   if (narrowed === null) {
     return EMPTY_LOOKUP;
   }
   const ambiguous = isAmbiguous(narrowed);
-  return { empty: false, ambiguous, elements: elementsOf(mapping, narrowed, ambiguous) };
+  return { empty: false, ambiguous, elements: elementsOf(mapping, methodName, narrowed, ambiguous) };
+}
+
+/** R8's MAX_LINE_NUMBER: `0:65535` is a range that covers every line. */
+const MAX_LINE_NUMBER = 65535;
+
+function isSingleCatchAll(ranges: MappedRange[]): boolean {
+  const only = ranges.length === 1 ? ranges[0] : undefined;
+  return only !== undefined && only.minFrom === 0 && only.minTo === MAX_LINE_NUMBER;
 }
 
 function narrow(
@@ -115,7 +134,7 @@ function narrow(
       if (callsite !== null) {
         // The previous frame was an outline: this frame's real position is the call site's.
         const newPosition = callsite.get(rewritePosition) ?? rewritePosition;
-        return narrow(partitions, (p) => rangesForLine(p.ranges, newPosition), newPosition, null);
+        return narrow(partitions, (p) => rangesForLine(p.ranges, newPosition, false), newPosition, null);
       }
     }
     members.push({ ranges: selected, member: partition.member });
@@ -123,11 +142,19 @@ function narrow(
   return members.length === 0 ? null : { members, position };
 }
 
-/** The ranges whose minified range holds the line, with the inline ranges that follow them. */
-function rangesForLine(ranges: MappedRange[], line: number): MappedRange[] {
+/**
+ * The ranges whose minified range holds the line, with the inline ranges that follow them; failing
+ * that, when `takeNoLineRange`, the first range without a minified range (R8's allRangesForLine).
+ */
+function rangesForLine(ranges: MappedRange[], line: number, takeNoLineRange: boolean): MappedRange[] {
+  let noLineRange: MappedRange | null = null;
   for (let i = 0; i < ranges.length; i++) {
     const r = ranges[i] as MappedRange;
-    if (minifiedContains(r, line)) {
+    if (!hasMinified(r)) {
+      if (noLineRange === null && takeNoLineRange) {
+        noLineRange = r;
+      }
+    } else if (minifiedContains(r, line)) {
       let j = i + 1;
       while (j < ranges.length && sameMinified(ranges[j] as MappedRange, r)) {
         j++;
@@ -135,7 +162,7 @@ function rangesForLine(ranges: MappedRange[], line: number): MappedRange[] {
       return ranges.slice(i, j);
     }
   }
-  return [];
+  return noLineRange === null ? [] : [noLineRange];
 }
 
 /**
@@ -207,6 +234,26 @@ function isRangeAmbiguous(r: MappedRange): boolean {
   return !hasMinified(r) || r.minTo - r.minFrom !== r.origTo - r.origFrom;
 }
 
+/** A member as a range without lines (R8's `new MappedRange(null, signature, null, renamed)`). */
+function memberRange(member: MemberFlags, renamed: string): MappedRange {
+  const signature = member.signature;
+  return {
+    minFrom: -1,
+    minTo: -1,
+    signature,
+    origFrom: -1,
+    origTo: -1,
+    origCardinal: false,
+    renamed,
+    residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
+    synthesized: false,
+    outline: false,
+    outlineCallsite: null,
+    rewriteFrame: null,
+    residualDescriptor: null,
+  };
+}
+
 interface RangeForFrame {
   range: MappedRange;
   /** The original line when the range alone decides it. */
@@ -220,10 +267,25 @@ function defaultRangeForFrame(range: MappedRange): RangeForFrame {
   };
 }
 
-function elementsOf(mapping: ClassMapping, narrowed: Narrowed, ambiguous: boolean): FrameElement[] {
+function elementsOf(
+  mapping: ClassMapping,
+  renamed: string,
+  narrowed: Narrowed,
+  ambiguous: boolean,
+): FrameElement[] {
   const elements: FrameElement[] = [];
   for (const partition of narrowed.members) {
     const ranges = partition.ranges;
+    if (ranges.length === 0) {
+      // A preamble position: the member itself, without a line.
+      if (partition.member !== undefined) {
+        const range = memberRange(partition.member, renamed);
+        elements.push(
+          element(mapping, [defaultRangeForFrame(range)], partition.member, narrowed.position, ambiguous),
+        );
+      }
+      continue;
+    }
     let group: MappedRange[] = [ranges[0] as MappedRange];
     for (let i = 1; i < ranges.length; i++) {
       const r = ranges[i] as MappedRange;

@@ -4,7 +4,6 @@ import type {
   ClassMapping,
   FieldMapping,
   MappedRange,
-  MemberFlags,
   MethodSignature,
   RewriteFrameRule,
 } from './mapping-model.js';
@@ -20,6 +19,7 @@ const MEMBER_LINE =
 
 /** The member line before: whether the next one continues its inline group. */
 interface PreviousMember {
+  signature: MethodSignature;
   renamed: string;
   minFrom: number;
   minTo: number;
@@ -34,7 +34,7 @@ class ClassBody {
   private lastRange: MappedRange | null = null;
   // R8 collects member-level ("referential") metadata until the inline group ends and then puts it
   // on the member of the group's last line.
-  private pending: MemberFlags | null = null;
+  private pending: { synthesized: boolean; outline: boolean } | null = null;
   private previous: PreviousMember | null = null;
 
   constructor(
@@ -143,12 +143,14 @@ class ClassBody {
     origB: string | undefined,
     renamed: string,
   ): void {
+    const [minFrom, minTo] = orderedRange(minA, minB);
+    const [origFrom, origTo] = orderedRange(origA, origB ?? origA);
     const range: MappedRange = {
-      minFrom: minA === undefined ? -1 : Number(minA),
-      minTo: minB === undefined ? -1 : Number(minB),
+      minFrom,
+      minTo,
       signature,
-      origFrom: origA === undefined ? -1 : Number(origA),
-      origTo: origA === undefined ? -1 : origB === undefined ? Number(origA) : Number(origB),
+      origFrom,
+      origTo,
       origCardinal: origA !== undefined && origB === undefined,
       renamed,
       residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
@@ -158,9 +160,6 @@ class ClassBody {
       rewriteFrame: null,
       residualDescriptor: null,
     };
-    if (range.minFrom > range.minTo) {
-      throw new MappingError(`invalid minified range ${range.minFrom}:${range.minTo}`, this.lineNo);
-    }
     const previous = this.previous;
     const continues =
       previous !== null &&
@@ -172,7 +171,13 @@ class ClassBody {
     if (!continues) {
       this.commitPending();
     }
-    this.previous = { renamed, minFrom: range.minFrom, minTo: range.minTo, key: range.residualKey };
+    this.previous = {
+      signature,
+      renamed,
+      minFrom: range.minFrom,
+      minTo: range.minTo,
+      key: range.residualKey,
+    };
     this.lastRange = range;
     const list = this.result.methods.get(renamed);
     if (list === undefined) {
@@ -182,13 +187,20 @@ class ClassBody {
     }
   }
 
+  /** Ends an inline group: its last line is a member (R8's addMemberEntryOrCopyInformation). */
   private commitPending(): void {
-    if (this.pending !== null && this.previous !== null) {
+    const previous = this.previous;
+    if (previous !== null) {
       const members = this.result.members;
-      const flags = members.get(this.previous.key) ?? { synthesized: false, outline: false };
-      flags.synthesized ||= this.pending.synthesized;
-      flags.outline ||= this.pending.outline;
-      members.set(this.previous.key, flags);
+      let member = members.get(previous.key);
+      if (member === undefined) {
+        member = { signature: previous.signature, synthesized: false, outline: false };
+        members.set(previous.key, member);
+      }
+      if (this.pending !== null) {
+        member.synthesized ||= this.pending.synthesized;
+        member.outline ||= this.pending.outline;
+      }
     }
     this.pending = null;
   }
@@ -223,6 +235,22 @@ export function parseClassBody(
     pos = eol + 1;
   }
   return body.end();
+}
+
+/**
+ * A `from:to` range as R8's ProguardMapReader.parseRange reads it: old R8 versions wrote some ranges
+ * reversed, so `5:3` is `3:5`, and `7:0` (a wrong 0 end) is the single line 7. [-1, -1] when absent.
+ */
+function orderedRange(from: string | undefined, to: string | undefined): [number, number] {
+  if (from === undefined || to === undefined) {
+    return [-1, -1];
+  }
+  const a = Number(from);
+  const b = Number(to);
+  if (a <= b) {
+    return [a, b];
+  }
+  return b === 0 ? [a, a] : [b, a];
 }
 
 function methodSignature(returnType: string, name: string, params: string): MethodSignature {

@@ -103,7 +103,11 @@ describe('the mapping index', () => {
     expect(main?.methods.get('b')?.[0]?.residualDescriptor).toBe('(I)V');
     const [outline] = main?.methods.get('c') ?? [];
     expect(outline?.outline).toBe(true);
-    expect(main?.members.get('int c()')).toEqual({ synthesized: false, outline: true });
+    expect(main?.members.get('int c()')).toMatchObject({
+      signature: { name: 'outline' },
+      synthesized: false,
+      outline: true,
+    });
     const [caller] = main?.methods.get('d') ?? [];
     expect([...(caller?.outlineCallsite ?? new Map<number, number>())]).toEqual([
       [1, 4],

@@ -45,6 +45,8 @@ export interface MappedRange {
 
 /** Member-level facts R8 keeps on the member naming (keyed by residual signature). */
 export interface MemberFlags {
+  /** The original signature of the member's outermost frame, as first written for this residual key. */
+  signature: MethodSignature;
   synthesized: boolean;
   outline: boolean;
 }

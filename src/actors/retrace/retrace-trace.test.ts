@@ -138,7 +138,23 @@ describe('parseStackLine', () => {
     expect(parseStackLine('Caused by: a.b.c: msg').kind).toBe('exception');
     expect(parseStackLine('Exception in thread "main" a.b.c').kind).toBe('exception');
     expect(parseStackLine('    ... 42 more').kind).toBe('text');
-    expect(parseStackLine('FATAL EXCEPTION: main').kind).toBe('text');
+    // R8 8.3's expression names a class in the last word after a colon; retrace looks it up and, as the
+    // mapping does not have it, reports nothing.
+    const fatal = parseStackLine('FATAL EXCEPTION: main');
+    expect(fatal.line.slice(fatal.className!.start, fatal.className!.end)).toBe('main');
+    expect(retraceTrace(buildMappingIndex('a.b -> c:\n'), 'FATAL EXCEPTION: main\n').frames).toEqual([]);
+  });
+
+  it('finds a logcat exception header when R8 lands on a word the mapping does not have', () => {
+    const index = buildMappingIndex('com.example.Boom -> a.b:\n');
+    const line = '03-15 12:00:00.123  1234  1234 E AndroidRuntime: Caused by: a.b: bad state: gone';
+    expect(retraceTrace(index, line).text).toBe(
+      '03-15 12:00:00.123  1234  1234 E AndroidRuntime: Caused by: com.example.Boom: bad state: gone',
+    );
+    // Without the prefix R8's reading stands: its class is the message's last word.
+    expect(retraceTrace(index, 'Caused by: a.b: bad state: gone').text).toBe(
+      'Caused by: a.b: bad state: gone',
+    );
   });
 });
 

@@ -5,7 +5,7 @@ import type { ClassMapping } from './mapping-model.js';
 import { lookupClass, sourceFileOfOriginal } from './mapping-index.js';
 import { inferSourceFile } from './source-file.js';
 import type { ParsedStackLine } from './stack-line.js';
-import { lineNumberOf, parseStackLine } from './stack-line.js';
+import { isExceptionHeader, lineNumberOf, parseStackLine } from './stack-line.js';
 import type { TraceProxy } from './trace-proxy.js';
 import { compareProxies, insertOr, renderProxy, sameProxy } from './trace-proxy.js';
 
@@ -85,8 +85,9 @@ export function retraceTrace(
   const mapIds: string[] = [];
   let unmapped = 0;
   let context: TraceContext = EMPTY_CONTEXT;
+  const isMapped = (className: string): boolean => lookupClass(index, className) !== undefined;
   lines.forEach((line, i) => {
-    const parsed = parseStackLine(line);
+    const parsed = parseStackLine(line, isMapped);
     const step = retraceLine(index, parsed, context, verbose);
     context = step.context;
     out.push(...step.output);
@@ -94,6 +95,11 @@ export function retraceTrace(
       return;
     }
     const frame = step.frame as RetracedFrame;
+    if (frame.kind === 'exception' && !frame.classMapped && !isExceptionHeader(line)) {
+      // R8's expression names a class in many a message (`FATAL EXCEPTION: main` names `main`): outside an
+      // exception header, a word the mapping does not have is no finding.
+      return;
+    }
     frame.index = i;
     frames.push(frame);
     if (frame.kind === 'frame' && !frame.methodMapped) {

@@ -1,20 +1,23 @@
 /**
  * Splits one stack-trace line into the parts retrace rewrites, with R8's default regular expression
- * (StackTraceRegularExpressionParser.DEFAULT_REGULAR_EXPRESSION, R8 8.x):
+ * (StackTraceRegularExpressionParser.DEFAULT_REGULAR_EXPRESSION, R8 8.3):
  *
  *   (?:.*?\bat\s+%c\.%m\s*\(%S\)\p{Z}*(?:~\[.*\])?)
- *   |(Suppressed:\s+|Caused [bB]y:\s+)?%c:\s.*
- *   |Exception in .*".*"\s%c
+ *   |(?:(?:(?:%c|.*)?[:"]\s+)?%c(?:(:|]).*)?)
  *
- * The first branch is a frame (`… at a.b.c(SourceFile:12)`, whatever precedes it); the others an
- * exception header (`a.b.c: message`, `Caused by: a.b.c: …`, `Exception in thread "main" a.b.c`).
- * A class written with a class-loader or module prefix (`app//a.b.c`, `loader/module@1.0/a.b.c`) is
- * the part after the last `/`, the prefix is kept as it was.
+ * The first branch is a frame (`… at a.b.c(SourceFile:12)`, whatever precedes it); the second names a
+ * class anywhere a class may stand: an exception header (`a.b.c: message`, `Caused by: a.b.c: …`,
+ * `Exception in thread "main" a.b.c`), the last `: word` of a message (`…: net::ERR_…` names `net`), a
+ * `[CIRCULAR REFERENCE: a.b]`. When both `%c` of the second branch matched, the first one counts
+ * (R8 registers the first class group that matched), except the word `Suppressed`. A class written with
+ * a class-loader or module prefix (`app//a.b.c`, `loader/module@1.0/a.b.c`) is the part after the last
+ * `/`, the prefix is kept as it was.
  *
- * One extension: a logcat prefix (`03-15 12:00:00.123  1234  1234 E AndroidRuntime: `, or the
- * brief/time formats) is set aside first and the rest parsed as above, so exception headers inside
- * logcat output are retraced too. R8 retraces the frames of such lines (its `.*?` swallows the
- * prefix) but not their exception headers.
+ * One extension, for logcat: when the class R8's expression finds is not in the mapping and the line
+ * starts with a logcat prefix (`03-15 12:00:00.123  1234  1234 E AndroidRuntime: `, or the brief/time
+ * formats), the rest is read as an exception header (`Caused by: a.b.c: …`, R8 8.0's rule). R8's greedy
+ * `.*` finds a message's last word there instead, so it retraces a logcat line's frames but not its
+ * exception headers.
  */
 
 /** A half-open character span of the line. */
@@ -35,15 +38,24 @@ export interface ParsedStackLine {
 
 // Java's \s is ASCII whitespace; \p{Z} are Unicode separators.
 const WS = String.raw`[ \t\n\x0B\f\r]`;
-// R8's identifierSegment `[^\s\[;:(<]+`. Its class expression `(segment\.)*segment` matches the same
-// strings as one segment (a segment may hold dots), so one segment is used: no nested quantifier.
-const SEGMENT = String.raw`[^ \t\n\x0B\f\r\[;:(<]+`;
+// R8's identifierSegment: a first character that is not a digit, then none of `\s[];:()<>`. Its class
+// expression `(segment\.)*segment` matches the same strings as one segment (a segment may hold dots),
+// so one segment is used: no nested quantifier.
+const SEGMENT = String.raw`[^\d \t\n\x0B\f\r\[\];:()<>][^ \t\n\x0B\f\r\[\];:()<>]*`;
 const METHOD = String.raw`(?:${SEGMENT}|<init>|<clinit>)`;
 
 const DEFAULT_PATTERN = new RegExp(
   '^(?:' +
     String.raw`(?:.*?\bat${WS}+(?<c1>${SEGMENT})\.(?<m>${METHOD})${WS}*\((?<S>.*)\)\p{Z}*(?:~\[.*\])?)` +
-    String.raw`|(?:Suppressed:${WS}+|Caused [bB]y:${WS}+)?(?<c2>${SEGMENT}):${WS}.*` +
+    String.raw`|(?:(?:(?:(?<c2>${SEGMENT})|.*)?[:"]${WS}+)?(?<c3>${SEGMENT})(?::.*|\].*)?)` +
+    ')$',
+  'du',
+);
+
+/** R8 8.0's exception header, read after a logcat prefix. */
+const HEADER_PATTERN = new RegExp(
+  '^(?:' +
+    String.raw`(?:Suppressed:${WS}+|Caused [bB]y:${WS}+)?(?<c2>${SEGMENT}):${WS}.*` +
     String.raw`|Exception in .*".*"${WS}(?<c3>${SEGMENT})` +
     ')$',
   'du',
@@ -53,17 +65,35 @@ const DEFAULT_PATTERN = new RegExp(
 const LOGCAT_PREFIX =
   /^(?:(?:\d{4}-)?\d\d-\d\d[ T]\d\d:\d\d:\d\d\.\d+\s+(?:[\w.-]+\s+)?\d+\s+\d+\s+[VDIWEFAS]\s+.*?: |(?:(?:\d{4}-)?\d\d-\d\d[ T]\d\d:\d\d:\d\d\.\d+\s+)?[VDIWEFAS]\/[^(]*\(\s*\d+\): )/;
 
-/** Parses one line; lines that are neither frames nor exception headers come back as `text`. */
-export function parseStackLine(line: string): ParsedStackLine {
-  const prefix = LOGCAT_PREFIX.exec(line);
-  if (prefix !== null) {
-    const inner = parseUnprefixed(line.slice(prefix[0].length));
-    return shift(inner, line, prefix[0].length);
+/**
+ * Parses one line; lines that are neither frames nor name a class come back as `text`. `isMapped`
+ * (is this obfuscated class in the mapping?) lets a logcat line's exception header be found when
+ * R8's expression lands on a word the mapping does not have.
+ */
+export function parseStackLine(line: string, isMapped?: (className: string) => boolean): ParsedStackLine {
+  const parsed = parseWith(DEFAULT_PATTERN, line);
+  if (parsed.kind !== 'exception' || isMapped === undefined || isMapped(classNameOf(parsed))) {
+    return parsed;
   }
-  return parseUnprefixed(line);
+  const prefix = LOGCAT_PREFIX.exec(line);
+  if (prefix === null) {
+    return parsed;
+  }
+  const header = shift(parseWith(HEADER_PATTERN, line.slice(prefix[0].length)), line, prefix[0].length);
+  return header.kind === 'exception' && isMapped(classNameOf(header)) ? header : parsed;
 }
 
-function parseUnprefixed(line: string): ParsedStackLine {
+/** Whether the line (after any logcat prefix) is an exception header: `a.b.C: msg`, `Caused by: …`, `Exception in …`. */
+export function isExceptionHeader(line: string): boolean {
+  const prefix = LOGCAT_PREFIX.exec(line);
+  return HEADER_PATTERN.test(prefix === null ? line : line.slice(prefix[0].length));
+}
+
+function classNameOf(parsed: ParsedStackLine): string {
+  return parsed.line.slice(parsed.className!.start, parsed.className!.end);
+}
+
+function parseWith(pattern: RegExp, line: string): ParsedStackLine {
   const result: ParsedStackLine = {
     line,
     kind: 'text',
@@ -72,7 +102,7 @@ function parseUnprefixed(line: string): ParsedStackLine {
     sourceFile: null,
     lineNumber: null,
   };
-  const m = DEFAULT_PATTERN.exec(line);
+  const m = pattern.exec(line);
   const groups = m?.indices?.groups;
   if (!m || !groups) {
     return result;
@@ -91,7 +121,8 @@ function parseUnprefixed(line: string): ParsedStackLine {
     }
     return result;
   }
-  const c = groups['c2'] ?? groups['c3'];
+  const c2 = groups['c2'];
+  const c = c2 && line.slice(c2[0], c2[1]) !== 'Suppressed' ? c2 : groups['c3'];
   if (c) {
     result.kind = 'exception';
     result.className = classSpan(line, c);

@@ -173,6 +173,9 @@ export async function captureUi(
           return captured(parsed.value, 'uiautomator-dump', started);
         }
         lastProblem = parsed.error.message;
+        if (parsed.error.code === 'EMPTY_DUMP' && attempt >= 3) {
+          break; // no window three times running: the screen is off, not changing
+        }
       } else {
         lastProblem =
           text.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'uiautomator printed nothing';

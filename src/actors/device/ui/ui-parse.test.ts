@@ -191,9 +191,12 @@ describe('parseUiDump on real dumps', () => {
     expect(parseUiDump(new Uint8Array()).ok).toBe(false);
   });
 
-  it('parses an empty hierarchy to no windows', () => {
-    const r = parseUiDump('<hierarchy rotation="3"/>');
-    expect(r.ok && r.value.windows.length === 0 && r.value.rotation === 3).toBe(true);
+  it('fails on a hierarchy without a node: a read that found no window, not an empty screen', () => {
+    // The shape AOSP's AccessibilityNodeInfoDumper writes with no window root (KXmlSerializer closes the
+    // empty element), see tests/fixtures/ui/SOURCES.md.
+    const r = parseUiDump(uiFixture('no-window-root.xml'));
+    expect(r.ok ? null : r.error.code).toBe('EMPTY_DUMP');
+    expect(r.ok ? '' : r.error.message).toMatch(/not one node: UI Automator found no window/);
   });
 });
 

@@ -185,7 +185,8 @@ function unionBounds(all: UiBounds[]): UiBounds {
 
 /**
  * Parses a dump (raw bytes or text) into a `UiTree`, repairing common malformations first. Fails
- * with `EMPTY_DUMP` when the output holds no hierarchy and `INVALID_XML` when nothing parses.
+ * with `EMPTY_DUMP` when the output holds no hierarchy or a hierarchy without a node, and `INVALID_XML`
+ * when nothing parses.
  */
 export function parseUiDump(input: Uint8Array | string, options: ParseOptions = {}): UiResult<UiTree> {
   const limit = Math.min(MAX_NODE_LIMIT, Math.max(1, Math.floor(options.node_limit ?? DEFAULT_NODE_LIMIT)));
@@ -231,6 +232,14 @@ export function parseUiDump(input: Uint8Array | string, options: ParseOptions = 
     }
   }
   const nodes = builder.nodes;
+  if (nodes.length === 0) {
+    // AccessibilityNodeInfoDumper writes `<hierarchy rotation="0" />` when it got no window root: not a
+    // screen with nothing on it (even a blank activity has its DecorView), but a read that found no window.
+    return uiFail(
+      'EMPTY_DUMP',
+      'the dump has a hierarchy but not one node: UI Automator found no window to read (the screen is off, or a window was being replaced); wake the device or try again',
+    );
+  }
   const windowBounds = raw.map((r, w) => {
     const metaBounds = r.meta ? str(r.meta, 'bounds') : '';
     if (metaBounds !== '') {
