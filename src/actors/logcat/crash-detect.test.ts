@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CrashDetector, type DetectedCrash } from './crash-detect.js';
+import { emptyNativeTrace, parseTombstone } from './crash-trace.js';
 import { LogEnricher } from './logcat-enrich.js';
 import { parseLogcat } from './logcat-parse.js';
 import { PidMap } from './pid-map.js';
@@ -259,5 +260,66 @@ describe('interleaving and timing', () => {
     detector.tick(out);
     expect(out.map((d) => d.crash.kind)).toEqual(['java']);
     expect(detector.pending).toBe(0);
+  });
+
+  /** Feeds lines, then `ticks` ticks (a pause of about that many seconds). */
+  function feedThenPause(
+    detector: CrashDetector,
+    lines: string[],
+    ticks: number,
+    out: DetectedCrash[],
+  ): void {
+    for (const e of entriesOf(lines.join('\n'))) {
+      detector.feed(e, out);
+    }
+    for (let i = 0; i < ticks; i++) {
+      detector.tick(out);
+    }
+  }
+
+  it('waits for a tombstone that comes 1.5 s after the libc line: one crash, with its process', () => {
+    const lines = fixture('studio-old-houdini-native.txt').trimEnd().split('\n');
+    const detector = new CrashDetector({ device: 'emulator-5554' });
+    const out: DetectedCrash[] = [];
+    feedThenPause(detector, lines.slice(0, 1), 2, out); // the libc line, then a pause that spans two ticks
+    expect(out).toHaveLength(0);
+    feedThenPause(detector, lines.slice(1), 2, out);
+    expect(out.map((d) => [d.crash.kind, d.crash.process, d.crash.signal, d.crash.frames.length])).toEqual([
+      ['native', 'com.hlw.movie', 'SIGSEGV', 4],
+    ]);
+    expect(detector.pending).toBe(0);
+  });
+
+  it('keeps a tombstone open across a pause before its backtrace', () => {
+    const lines = fixture('studio-old-houdini-native.txt').trimEnd().split('\n');
+    const backtrace = lines.findIndex((l) => l.endsWith('backtrace:'));
+    const detector = new CrashDetector({ device: 'emulator-5554' });
+    const out: DetectedCrash[] = [];
+    feedThenPause(detector, lines.slice(0, backtrace), 2, out);
+    expect(out).toHaveLength(0);
+    feedThenPause(detector, lines.slice(backtrace), 2, out);
+    expect(out.map((d) => d.crash.frames.length)).toEqual([4]);
+  });
+
+  it('names the process by its main thread when debuggerd printed an empty command line', () => {
+    // The capture with its process name emptied: debuggerd prints `>>>  <<<` (and `Cmdline: `) when
+    // /proc/PID/cmdline is empty (AOSP debuggerd/libdebuggerd/tombstone_proto_to_text.cpp).
+    const text = fixture('studio-old-houdini-native.txt').replace('>>> com.hlw.movie <<<', '>>>  <<<');
+    const c = only(detect(entriesOf(text)).all, 'native');
+    expect(c.process).toBe('com.hlw.movie');
+  });
+
+  it("reads a file tombstone's crash from its first pid line, not the other threads dumped after it", () => {
+    const text = fixture('tombstone-vortek.txt').trimEnd();
+    const other =
+      '--- --- --- --- --- --- --- --- --- --- --- --- --- --- --- ---\npid: 1, tid: 99, name: Other  >>> other <<<';
+    const first = parseTombstone(text.split('\n'), emptyNativeTrace());
+    const withOthers = parseTombstone(`${text}\n${other}`.split('\n'), emptyNativeTrace());
+    expect([withOthers.pid, withOthers.tid, withOthers.process]).toEqual([
+      first.pid,
+      first.tid,
+      first.process,
+    ]);
+    expect(first.pid).toBeGreaterThan(1);
   });
 });

@@ -45,6 +45,8 @@ interface Block {
   truncated: boolean;
   lastLine: number;
   lastTick: number;
+  /** Native blocks: a backtrace frame arrived (until then the block waits longer for the rest). */
+  sawFrames: boolean;
 }
 
 interface PendingSignal {
@@ -55,6 +57,14 @@ interface PendingSignal {
 }
 
 const RUNTIME = 'AndroidRuntime';
+
+/**
+ * Ticks (seconds) a libc `Fatal signal` waits for its tombstone, and a tombstone for its backtrace:
+ * crash_dump has to attach to and unwind the process first, which on a loaded phone takes seconds, and
+ * logd delivers its lines in bursts. Once the backtrace began, a tombstone ends like any block.
+ */
+const TOMBSTONE_WAIT_TICKS = 5;
+const FRAME_LINE = /^\s*#\d+ pc /;
 
 function isJavaStart(message: string): boolean {
   return message.startsWith('FATAL EXCEPTION') || message.startsWith('*** FATAL EXCEPTION IN SYSTEM PROCESS');
@@ -111,7 +121,8 @@ export class CrashDetector {
 
   /**
    * Call periodically (the actor's timer): blocks and pending signals that received nothing since
-   * the previous tick are finished. A crash is complete at most two ticks after its last line.
+   * the previous tick are finished. A crash is complete at most two ticks after its last line; a libc
+   * line waiting for its tombstone, or a tombstone for its backtrace, waits up to six.
    */
   tick(out: DetectedCrash[]): void {
     this.tickNo++;
@@ -185,6 +196,7 @@ export class CrashDetector {
       truncated: false,
       lastLine: this.lineNo,
       lastTick: this.tickNo,
+      sawFrames: false,
     };
     map.set(e.pid, b);
     this.open++;
@@ -196,6 +208,9 @@ export class CrashDetector {
     e.category = b.kind === 'anr' ? 'anr' : 'crash';
     b.lastLine = this.lineNo;
     b.lastTick = this.tickNo;
+    if (b.kind === 'native' && !b.sawFrames && FRAME_LINE.test(e.message)) {
+      b.sawFrames = true;
+    }
     if (b.entries.length < this.maxLines) {
       b.entries.push(e);
     } else {
@@ -242,19 +257,20 @@ export class CrashDetector {
   }
 
   private expire(out: DetectedCrash[], byTick: boolean): void {
-    const stale = (lastLine: number, lastTick: number): boolean =>
+    const stale = (lastLine: number, lastTick: number, waitTicks: number): boolean =>
       byTick
-        ? lastTick < this.tickNo - 1 || this.lineNo - lastLine > this.idleLines
+        ? lastTick < this.tickNo - waitTicks || this.lineNo - lastLine > this.idleLines
         : this.lineNo - lastLine > this.idleLines;
     for (const map of [this.java, this.anr, this.native]) {
       for (const b of [...map.values()]) {
-        if (stale(b.lastLine, b.lastTick)) {
+        const wait = b.kind === 'native' && !b.sawFrames ? TOMBSTONE_WAIT_TICKS : 1;
+        if (stale(b.lastLine, b.lastTick, wait)) {
           this.finish(b, out);
         }
       }
     }
     for (const [pid, s] of [...this.signals]) {
-      if (stale(s.lastLine, s.lastTick)) {
+      if (stale(s.lastLine, s.lastTick, TOMBSTONE_WAIT_TICKS)) {
         this.signals.delete(pid);
         this.open--;
         out.push(this.nativeCrash(s.trace, [s.entry], false, s.entry));
@@ -388,7 +404,11 @@ export class CrashDetector {
     const c = this.base('native', first, entries, truncated);
     c.pid = trace.pid;
     c.tid = trace.tid;
-    c.process = trace.process ?? (trace.pid > 0 ? (this.pids?.processOf(trace.pid) ?? null) : null);
+    // Unnamed (an empty command line): what the device's process list says, else the crashing main
+    // thread's name, which is the process's own (its last 15 characters).
+    const listed = trace.pid > 0 ? this.pids?.processOf(trace.pid) : undefined;
+    const mainThread = trace.pid > 0 && trace.tid === trace.pid ? trace.thread : null;
+    c.process = trace.process ?? listed ?? mainThread;
     c.package = this.resolvePackage(trace.process, trace.pid, first?.tag === 'libc' ? first : undefined);
     c.thread = trace.thread;
     c.signal = trace.signal;

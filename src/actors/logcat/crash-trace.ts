@@ -220,6 +220,7 @@ export function parseFatalSignal(message: string, into: NativeTrace): boolean {
 export function parseTombstone(messages: readonly string[], into: NativeTrace): NativeTrace {
   let inBacktrace = false;
   let backtraceDone = false;
+  let sawPidLine = false;
   for (const raw of messages) {
     const line = raw.trim();
     if (line.length === 0) {
@@ -247,10 +248,11 @@ export function parseTombstone(messages: readonly string[], into: NativeTrace): 
     }
     const pid = PID_LINE.exec(line);
     if (pid !== null) {
-      into.pid = Number(pid[1]);
-      into.tid = Number(pid[2]);
-      into.thread = (pid[3] ?? '').trim() || into.thread;
-      into.process = pid[4] ?? into.process;
+      // A file tombstone repeats the pid line for every other thread it dumps: the first is the crash's.
+      if (!sawPidLine) {
+        sawPidLine = true;
+        readPidLine(pid, into);
+      }
       continue;
     }
     const sig = SIGNAL_LINE.exec(line);
@@ -270,10 +272,21 @@ export function parseTombstone(messages: readonly string[], into: NativeTrace): 
     } else if (line.startsWith("ABI: '")) {
       into.abi = line.slice(6, -1);
     } else if (line.startsWith('Cmdline: ') && into.process === null) {
-      into.process = line.slice(9);
+      into.process = line.slice(9).trim() || null;
     }
   }
   return into;
+}
+
+/**
+ * `pid: P, tid: T, name: THREAD  >>> PROCESS <<<`. An empty process (debuggerd prints `>>>  <<<` and an
+ * empty `Cmdline:` for a process whose command line is empty) stays unknown here, not "".
+ */
+function readPidLine(m: RegExpExecArray, into: NativeTrace): void {
+  into.pid = Number(m[1]);
+  into.tid = Number(m[2]);
+  into.thread = (m[3] ?? '').trim() || into.thread;
+  into.process = (m[4] ?? '').trim() || into.process;
 }
 
 /** Fields read from an ANR block. */
