@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readBuildFile } from './android-config.js';
 
@@ -186,5 +187,32 @@ describe('android config from a build file', () => {
     const { android } = readBuildFile(`plugins { id("java-library") }`, 'kotlin');
     expect(android.hasAndroidBlock).toBe(false);
     expect(android.buildTypes.map((b) => b.name)).toEqual(['debug', 'release']);
+  });
+
+  it("reads an applicationId and namespace set from the build file's own constant", () => {
+    // drinkthestars/shady app/build.gradle.kts (tests/fixtures/projects/SOURCES.md): `val appId = "…"`,
+    // then `namespace = appId` and `applicationId = appId`.
+    const text = readFileSync(
+      new URL('../../tests/fixtures/projects/build-files/shady-app.build.gradle.kts', import.meta.url),
+      'utf8',
+    );
+    const { android } = readBuildFile(text, 'kotlin');
+    expect([android.namespace, android.applicationId, android.minSdk]).toEqual([
+      'com.goofy.goober.shady',
+      'com.goofy.goober.shady',
+      33,
+    ]);
+    expect(android.unknown).not.toContain('defaultConfig.applicationId');
+    // A name declared twice, or set from something not a literal, stays unknown.
+    const twice = readBuildFile(
+      `val id = "a.b"\nval id = "c.d"\nandroid { defaultConfig { applicationId = id } }`,
+      'kotlin',
+    );
+    expect(twice.android.applicationId).toBeNull();
+    const groovy = readBuildFile(
+      `def APP_ID = 'x.y'\nandroid { defaultConfig { applicationId APP_ID } }`,
+      'groovy',
+    );
+    expect(groovy.android.applicationId).toBe('x.y');
   });
 });

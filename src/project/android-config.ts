@@ -7,7 +7,14 @@
  * this file"; `null` means "set to something only Gradle can evaluate".
  */
 import { readScript, type ScriptDialect, type ScriptNode } from './gradle-script-reader.js';
-import { blocksNamed, evaluate, itemName, readStatement, type Evaluated } from './script-statements.js';
+import {
+  blocksNamed,
+  evaluate,
+  inlineFileConstants,
+  itemName,
+  readStatement,
+  type Evaluated,
+} from './script-statements.js';
 import {
   asBoolean,
   asNumber,
@@ -268,7 +275,7 @@ function withDefaultBuildTypes(declared: RawBuildType[]): BuildTypeConfig[] {
 
 /** Reads a module build file. `dialect` follows the file name (`.kts` is Kotlin). */
 export function readBuildFile(text: string, dialect: ScriptDialect): BuildFileInfo {
-  const tree = readScript(text, dialect);
+  const tree = inlineFileConstants(readScript(text, dialect));
   const { plugins, agpVersion } = readPlugins(tree);
   const unknown: string[] = [];
   const androidBlocks = blocksNamed(tree, 'android');

@@ -281,3 +281,68 @@ function headerIs(tokens: Token[], name: string): boolean {
     isPunct(tokens[head.next], '(') && isPunct(tokens[head.next + 1], ')') && head.next + 2 === tokens.length
   );
 }
+
+const DECLARATION_MODIFIERS = new Set(['private', 'internal', 'public', 'const', 'final', 'static']);
+const DECLARATION_KEYWORDS = new Set(['val', 'def', 'String']);
+
+/**
+ * Replaces the uses of a build file's own top-level constants with their values, so `applicationId =
+ * APP_ID` reads as the literal it is. A constant is a top-level `val NAME = "…"` (Kotlin, `const`/`private`
+ * allowed) or `def NAME = '…'` / `String NAME = '…'` (Groovy) whose value is a literal, declared once.
+ * A use is the bare name anywhere else (not after a `.`, not the declaration itself).
+ */
+export function inlineFileConstants(nodes: ScriptNode[]): ScriptNode[] {
+  const values = new Map<string, Token>();
+  const declaredTwice = new Set<string>();
+  for (const node of nodes) {
+    const declared = node.body === null ? constantDeclaration(node.tokens) : null;
+    if (declared !== null) {
+      if (values.has(declared.name)) {
+        declaredTwice.add(declared.name);
+      }
+      values.set(declared.name, declared.value);
+    }
+  }
+  for (const name of declaredTwice) {
+    values.delete(name);
+  }
+  if (values.size === 0) {
+    return nodes;
+  }
+  const substitute = (list: ScriptNode[]): ScriptNode[] =>
+    list.map((node) => ({
+      ...node,
+      tokens: constantDeclaration(node.tokens) !== null ? node.tokens : node.tokens.map(replace),
+      body: node.body === null ? null : substitute(node.body),
+    }));
+  function replace(t: Token, i: number, tokens: Token[]): Token {
+    const value = t.kind === 'ident' ? values.get(t.text) : undefined;
+    if (value === undefined || isPunct(tokens[i - 1], '.') || isPunct(tokens[i + 1], '=')) {
+      return t;
+    }
+    return { ...value, line: t.line };
+  }
+  return substitute(nodes);
+}
+
+function constantDeclaration(tokens: Token[]): { name: string; value: Token } | null {
+  let i = 0;
+  while (tokens[i]?.kind === 'ident' && DECLARATION_MODIFIERS.has((tokens[i] as Token).text)) {
+    i++;
+  }
+  const keyword = tokens[i];
+  const name = tokens[i + 1];
+  const value = tokens[i + 3];
+  if (
+    keyword?.kind !== 'ident' ||
+    !DECLARATION_KEYWORDS.has(keyword.text) ||
+    name?.kind !== 'ident' ||
+    !isPunct(tokens[i + 2], '=') ||
+    value === undefined ||
+    tokens.length !== i + 4 ||
+    !((value.kind === 'string' && !value.interpolated) || value.kind === 'number')
+  ) {
+    return null;
+  }
+  return { name: name.text, value };
+}
