@@ -26,6 +26,26 @@ beforeAll(async () => {
   const full = path.join(base, 'app/build/outputs/apk/fullProd/debug');
   await mkdir(full, { recursive: true });
   await writeFile(path.join(full, 'app-full-prod-debug.apk'), 'APK');
+  // demoProdRelease: an ABI-split build with a universal APK (AGP's real metadata, tests/fixtures/gradle);
+  // demoStagingRelease: the same splits without the universal one.
+  const splits = JSON.parse(
+    await readFile(path.join(FIXTURES, 'gradle/output-metadata/release-abi-splits.json'), 'utf8'),
+  ) as { variantName: string; elements: { type: string; outputFile: string }[] };
+  for (const [variant, dir, withUniversal] of [
+    ['demoProdRelease', 'demoProd/release', true],
+    ['demoStagingRelease', 'demoStaging/release', false],
+  ] as const) {
+    const out = path.join(base, 'app/build/outputs/apk', dir);
+    await mkdir(out, { recursive: true });
+    const elements = splits.elements.filter((e) => withUniversal || e.type !== 'UNIVERSAL');
+    await writeFile(
+      path.join(out, 'output-metadata.json'),
+      JSON.stringify({ ...splits, variantName: variant, elements }),
+    );
+    for (const e of elements) {
+      await writeFile(path.join(out, e.outputFile), 'APK');
+    }
+  }
   project = await inspectProject(base);
 });
 
@@ -55,10 +75,25 @@ describe('findApk', () => {
     });
   });
 
+  it('picks the universal APK of an ABI-split build, and says what to do when there is none', async () => {
+    expect(await findApk(project, { variant: 'demoProdRelease' })).toMatchObject({
+      found: true,
+      path: expect.stringMatching(/demoProd\/release\/termux-app_apt-android-7-release_universal\.apk$/),
+      via: 'output-metadata',
+    });
+    const none = await findApk(project, { variant: 'demoStagingRelease' });
+    expect(none).toMatchObject({
+      found: false,
+      candidates: expect.arrayContaining([expect.stringContaining('x86_64')]),
+    });
+    expect(none.found ? '' : none.reason).toMatch(/splits of one variant without a universal APK/);
+    expect(none.found ? '' : none.reason).not.toMatch(/pass variant/);
+  });
+
   it('answers found: false with a reason when several APKs match, none does, or the module is not an app', async () => {
     expect(await findApk(project)).toMatchObject({
       found: false,
-      reason: expect.stringContaining('2 APKs match :app'),
+      reason: expect.stringMatching(/\d+ APKs match :app.*pass variant/),
       candidates: expect.arrayContaining([expect.stringContaining('app-full-prod-debug.apk')]),
     });
     expect(await findApk(project, { variant: 'fullStagingRelease' })).toMatchObject({

@@ -83,17 +83,21 @@ export async function findApk(
     variant: string;
     applicationId: string | null;
     via: 'output-metadata' | 'directory';
+    /** The universal APK of a split build (AGP writes type UNIVERSAL, no filters). */
+    universal: boolean;
   }[] = [];
   for (const v of wanted) {
     const meta = metadata.filter((m) => m.metadata.variantName === v.name);
     if (meta.length > 0) {
       for (const m of meta) {
+        const split = m.metadata.elements.some((el) => el.filters.length > 0);
         for (const el of m.metadata.elements) {
           hits.push({
             rel: `${m.dir}/${el.outputFile}`,
             variant: v.name,
             applicationId: m.metadata.applicationId,
             via: 'output-metadata',
+            universal: el.type === 'UNIVERSAL' || (split && el.filters.length === 0),
           });
         }
       }
@@ -101,7 +105,13 @@ export async function findApk(
     }
     if (v.apkDir !== null) {
       for (const rel of await apksIn(project.root, v.apkDir)) {
-        hits.push({ rel, variant: v.name, applicationId: v.applicationId, via: 'directory' });
+        hits.push({
+          rel,
+          variant: v.name,
+          applicationId: v.applicationId,
+          via: 'directory',
+          universal: false,
+        });
       }
     }
   }
@@ -114,8 +124,12 @@ export async function findApk(
     }
   }
   const candidates = existing.map((h) => h.rel);
-  if (existing.length === 1) {
-    const [h] = existing as [(typeof existing)[number]];
+  const variantsFound = new Set(existing.map((h) => h.variant));
+  // ABI or density splits of one variant: the universal APK installs on any device.
+  const universal = variantsFound.size === 1 ? existing.filter((h) => h.universal) : [];
+  const single = existing.length === 1 ? existing : universal.length === 1 ? universal : [];
+  if (single.length === 1) {
+    const [h] = single as [(typeof existing)[number]];
     return {
       found: true,
       path: h.path,
@@ -133,9 +147,13 @@ export async function findApk(
       candidates,
     };
   }
+  const advice =
+    variantsFound.size > 1
+      ? 'pass variant'
+      : 'they are splits of one variant without a universal APK (enable `universalApk true` in `splits`, or install the one for the device ABI)';
   return {
     found: false,
-    reason: `${existing.length} APKs match ${what}: ${candidates.join(', ')}; pass variant${opts.variant ? ' (or pick one of these)' : ''}`,
+    reason: `${existing.length} APKs match ${what}: ${candidates.join(', ')}; ${advice}`,
     candidates,
   };
 }
