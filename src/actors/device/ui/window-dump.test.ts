@@ -86,4 +86,24 @@ describe('dumpsys window windows', () => {
     expect(windowKind(null, 'NotificationShade', 'com.android.systemui')).toBe('notification_shade');
     expect(windowKind('1', 'a/b', 'com.x')).toBe('application');
   });
+
+  it('reads the OEM header form that ends the title with its type: clean titles, the type from the header', () => {
+    // The real Android 11 dump with its headers rewritten to the form some OEM Android 14 builds print
+    // (`Window{6d67f78 u0 StatusBar type=2000 }`, reported by issue 22; no public capture was found),
+    // and the `ty=` of the shade's attributes removed so the header's type is the only one.
+    const real = fixture('android11-anr-dialog-appium.txt');
+    const oem = real
+      .replace(/^(\s*Window #\d+ Window\{[0-9a-f]+ u0 .*?)\}:$/gm, (_, head: string) =>
+        head.includes('NotificationShade') ? `${head} type=2040 }:` : `${head} type=1 }:`,
+      )
+      .replace(' ty=2040 ', ' ');
+    const before = parseWindowDump(real).windows;
+    const after = parseWindowDump(oem).windows;
+    expect(after.map((w) => w.title)).toEqual(before.map((w) => w.title));
+    expect(after.length).toBe(before.length);
+    expect(after.find((w) => w.title === 'NotificationShade')).toMatchObject({
+      type: 'NOTIFICATION_SHADE',
+      kind: 'notification_shade',
+    });
+  });
 });

@@ -52,6 +52,11 @@ const DIALOG_PACKAGES = new Set([
 ]);
 
 const WINDOW_HEAD = /^\s*Window #(\d+) Window\{([0-9a-fA-F]+) u-?\d+ (.*)\}:\s*$/;
+/**
+ * Some OEM Android 14 builds end a window's title with its type: `Window{6d67f78 u0 StatusBar type=2000 }`
+ * (reported from a device by issue 22; no public capture found). The title is what precedes it.
+ */
+const TITLE_TYPE = /^(.*?) type=(\d+) ?$/;
 const RECT = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/;
 
 /** The readable type: a name stays, a number becomes its name when known. */
@@ -114,22 +119,29 @@ function rect(m: RegExpExecArray): WindowEntry['frame'] {
   return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
 }
 
+function splitTitle(raw: string): { title: string; headerType: string | null } {
+  const m = TITLE_TYPE.exec(raw);
+  return m === null ? { title: raw, headerType: null } : { title: m[1]!, headerType: m[2]! };
+}
+
 /** Parses the dump; `mCurrentFocus=Window{hash u0 title}` anywhere in the text marks the focused window. */
 export function parseWindowDump(text: string): WindowList {
   const lines = text.split(/\r?\n/);
-  const blocks: { index: number; hash: string; title: string; lines: string[] }[] = [];
+  const blocks: { index: number; hash: string; title: string; headerType: string | null; lines: string[] }[] =
+    [];
   let focusHash: string | null = null;
   let focusTitle: string | null = null;
   for (const line of lines) {
     const head = WINDOW_HEAD.exec(line);
     if (head) {
-      blocks.push({ index: Number(head[1]), hash: head[2]!, title: head[3]!, lines: [] });
+      const { title, headerType } = splitTitle(head[3]!);
+      blocks.push({ index: Number(head[1]), hash: head[2]!, title, headerType, lines: [] });
       continue;
     }
     const focus = /^\s*mCurrentFocus=Window\{([0-9a-fA-F]+) u-?\d+ (.*)\}\s*$/.exec(line);
     if (focus) {
       focusHash = focus[1]!;
-      focusTitle = focus[2]!;
+      focusTitle = splitTitle(focus[2]!).title;
       continue;
     }
     blocks[blocks.length - 1]?.lines.push(line);
@@ -145,7 +157,7 @@ export function parseWindowDump(text: string): WindowList {
       return null;
     };
     const pkg = find(/\bpackage=(\S+)/)?.[1] ?? null;
-    const type = typeName(find(/\bty=(\S+)/)?.[1] ?? null);
+    const type = typeName(find(/\bty=(\S+)/)?.[1] ?? b.headerType);
     const mFrame = find(/\bmFrame=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])/);
     const frameInFrames = find(/^\s*Frames:.*\bframe=(\[-?\d+,-?\d+\]\[-?\d+,-?\d+\])/);
     const frameText = mFrame?.[1] ?? frameInFrames?.[1] ?? null;
