@@ -55,11 +55,21 @@ describe('sanitizeUiXml', () => {
     ['lingbook-list-controls.xml', ORIGINAL.list, ['control_chars']],
     ['lingbook-list-utf16le.xml', ORIGINAL.list, ['utf16le']],
     ['spotlight-invalid-utf8.xml', ORIGINAL.spotlight, ['invalid_utf8']],
+    ['lingbook-list-gbk.xml', ORIGINAL.list, ['encoding_gbk']],
     ['facebook-trailing-garbage.xml', ORIGINAL.facebook, ['trailing_text']],
   ])('repairs damaged/%s to the same tree as the original', (damaged, original, repairs) => {
     const fixed = load(fixture(`damaged/${damaged}`));
     expect(fixed.repairs).toEqual(repairs);
     sameTree(load(fixture(original)), fixed);
+  });
+
+  it('reads a Korean dump in CP949 that declares UTF-8 as CP949, not as U+FFFD', () => {
+    const fixed = load(fixture('damaged/launcher-korean-cp949.xml'));
+    expect(fixed.repairs).toEqual(['encoding_euc-kr']);
+    const texts = fixed.nodes.map((n) => n.text).filter((t) => t !== '');
+    expect(texts).toContain('마이페이지에서 프로필을 관리해요.');
+    expect(texts).toContain('오늘의 네컷 기록');
+    expect(texts.join('')).not.toContain('\uFFFD');
   });
 
   it('escapes a bare & and a < in attribute values, keeping the characters in the text', () => {
