@@ -245,6 +245,51 @@ describe('real Gradle failures come back as structured diagnostics', () => {
     );
   });
 
+  it("keeps a task's second failure that its located errors do not explain (a JVM-target mismatch)", () => {
+    // Composed from two real outputs: kotlin-windows-file-uri.txt (two located errors, then the generic
+    // "Compilation error" block), and the JVM-target failure of ko2ic/image_downloader issue #155, in
+    // Gradle's "Build completed with 2 failures" form.
+    const located = fixture('kotlin-windows-file-uri.txt').split('FAILURE:')[0] as string;
+    const text = [
+      located.trimEnd(),
+      '',
+      'FAILURE: Build completed with 2 failures.',
+      '',
+      '1: Task failed with an exception.',
+      '-----------',
+      '* What went wrong:',
+      "Execution failed for task ':app:compileDebugKotlin'.",
+      '> A failure occurred while executing org.jetbrains.kotlin.compilerRunner.GradleCompilerRunnerWithWorkers$GradleKotlinCompilerWorkAction',
+      '   > Compilation error. See log for more details',
+      '',
+      '==============================================================================',
+      '',
+      '2: Task failed with an exception.',
+      '-----------',
+      '* What went wrong:',
+      "Execution failed for task ':app:compileDebugKotlin'.",
+      "> Inconsistent JVM-target compatibility detected for tasks 'compileDebugJavaWithJavac' (1.8) and 'compileDebugKotlin' (17).",
+      '',
+      '  Consider using JVM Toolchain: https://kotl.in/gradle/jvm/toolchain',
+      '  Learn more about JVM-target validation: https://kotl.in/gradle/jvm/target-validation',
+      '',
+      '* Try:',
+      '> Run with --stacktrace option to get the stack trace.',
+      '',
+      'BUILD FAILED in 9s',
+    ].join('\n');
+    const { diagnostics } = parseGradleOutput(text);
+    expect(diagnostics.map((d) => [d.source, d.line, d.message.split('\n')[0]])).toEqual([
+      ['kotlin', 3, 'Unresolved reference: io'],
+      ['kotlin', 5, 'Unresolved reference: FlutterActivity'],
+      [
+        'gradle',
+        null,
+        "Inconsistent JVM-target compatibility detected for tasks 'compileDebugJavaWithJavac' (1.8) and 'compileDebugKotlin' (17).",
+      ],
+    ]);
+  });
+
   it('R8 missing classes it only warns about stay warnings, the bare continuation lines too', () => {
     const parsed = parseGradleOutput(fixture('r8-missing-class-warning.txt'));
     expect(

@@ -13,6 +13,7 @@ import {
   blockDiagnostic,
   blockText,
   EXECUTION_FAILED,
+  saysMoreThan,
   WHERE_LOCATION,
   type WhatWentWrong,
 } from './what-went-wrong.js';
@@ -314,10 +315,10 @@ class Parser implements GradleOutputParser {
       this.wwwTexts.push(full);
     }
     const producedInBlock = this.set.list.length > block.startedAt;
-    const explained = this.set.list.some(
+    const ofTask = this.set.list.filter(
       (d) => d.severity === 'error' && (d.task === block.task || (d.task === null && block.task !== null)),
     );
-    if (!producedInBlock && !explained) {
+    if (!producedInBlock && (ofTask.length === 0 || saysMoreThan(block, ofTask))) {
       this.emit(blockDiagnostic(block), out);
     }
   }
