@@ -20,7 +20,11 @@ export interface ServerCheck {
  * SDK's adb (ANDROID_HOME, ANDROID_SDK_ROOT, PATH, the default SDK folders) — as the adb client
  * itself would — and says so. A remote server (ADB_SERVER_SOCKET) is never started.
  */
-export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): Promise<ServerCheck> {
+export async function ensureAdbServer(
+  client: AdbClient,
+  signal?: AbortSignal,
+  startIfAbsent = true,
+): Promise<ServerCheck> {
   try {
     const version = await client.serverVersion(signal ? { signal } : {});
     return {
@@ -34,6 +38,9 @@ export async function ensureAdbServer(client: AdbClient, signal?: AbortSignal): 
     }
   }
   const address = client.address;
+  if (!startIfAbsent) {
+    throw new AdbError('server_unreachable', `no adb server answers at ${describeAdbServer(address)}`);
+  }
   if (address.kind !== 'tcp' || !['127.0.0.1', 'localhost', '::1'].includes(address.host)) {
     throw new AdbError(
       'server_unreachable',

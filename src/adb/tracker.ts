@@ -11,8 +11,8 @@ const log = logger('adb-tracker');
 export interface TrackerEvents {
   /** The whole list, each time it changes. */
   onList(devices: AdbDeviceEntry[]): void;
-  /** The server went away or came back (message for people). */
-  onServer?(state: 'up' | 'down', message: string): void;
+  /** The server went away or came back (message for people; its protocol version when up). */
+  onServer?(state: 'up' | 'down', message: string, version?: number): void;
 }
 
 /**
@@ -30,6 +30,8 @@ export class DeviceTracker {
   constructor(
     private readonly client: AdbClient,
     private readonly events: TrackerEvents,
+    /** Start a local server when none answers (the implicit local server; never a named one). */
+    private readonly startServer = true,
   ) {}
 
   /** The list as last reported. */
@@ -69,11 +71,11 @@ export class DeviceTracker {
   private async loop(ready: () => void): Promise<void> {
     while (!this.stopped) {
       try {
-        const check = await ensureAdbServer(this.client, this.abort.signal);
+        const check = await ensureAdbServer(this.client, this.abort.signal, this.startServer);
         if (check.started) {
           log.warn(check.message);
         }
-        this.events.onServer?.('up', check.message);
+        this.events.onServer?.('up', check.message, check.version);
         await this.follow(ready);
         if (!this.stopped) {
           this.events.onServer?.('down', 'the adb server closed the device tracking connection');

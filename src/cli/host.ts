@@ -11,12 +11,14 @@ import type { PageOptions } from '../host/ui/page-server.js';
 import { ProjectArgumentError, selectProject } from '../mcp/project-select.js';
 import { BusError } from '../bus/errors.js';
 import { VERSION } from '../version.js';
+import { ADB_SERVER_USAGE, applyAdbServers } from './adb-server-args.js';
 import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 
 const USAGE = `Usage: droidbus host [--project PATH] [--http [ADDR:PORT]] [--ui [ADDR:]PORT | --no-ui]
                      [--tls-self-signed | --tls-cert FILE --tls-key FILE]
+                     [--adb-server [NAME=]ADDR ...] [--allow-remote-adb-server]
        droidbus host open PATH
        droidbus host close
 
@@ -42,6 +44,7 @@ dropped. Stop it with Ctrl-C (or SIGTERM): attached sessions carry on standalone
                    serve HTTPS with a self-signed certificate kept in the data directory
   --tls-cert FILE, --tls-key FILE
                    serve HTTPS with this certificate and key (PEM)
+${ADB_SERVER_USAGE}
 
   open PATH        the running host opens another project (sessions that follow the host move
                    with it; sessions pinned to the old project get an error for project tools)
@@ -243,7 +246,12 @@ async function run(argv: string[]): Promise<number> {
     'tls-self-signed': { type: 'boolean' },
     ui: { type: 'string' },
     'no-ui': { type: 'boolean' },
+    'adb-server': { type: 'string', multiple: true },
+    'allow-remote-adb-server': { type: 'boolean' },
   });
+  for (const warning of applyAdbServers(values['adb-server'], values['allow-remote-adb-server'] === true)) {
+    process.stderr.write(`droidbus host: ${warning}\n`);
+  }
   const http = httpOptions(httpAddress, values);
   const ui = pageOptions(values, http);
   let project: string | null;

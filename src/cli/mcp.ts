@@ -15,6 +15,7 @@ import { runtimeResource } from '../mcp/runtime-stats.js';
 import { ActivityLog, rotateActivityLog } from '../store/activity-log.js';
 import { removeSessionRecord, writeSessionRecord } from '../store/session-records.js';
 import type { SessionRecord } from '../store/session-records.js';
+import { applyAdbServers } from './adb-server-args.js';
 import { readSettings, updateSettings } from '../store/settings.js';
 import { projectResources } from '../mcp/project-resources.js';
 import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
@@ -319,6 +320,10 @@ async function run(argv: string[]): Promise<number> {
   }
   if (args.inline) {
     process.env['DROIDBUS_INLINE'] = '1';
+  }
+  // Standalone, this session's actors serve the adb servers settings.json names (attached: the host's).
+  for (const warning of applyAdbServers(undefined, false)) {
+    process.stderr.write(`droidbus mcp: ${warning}\n`);
   }
   const { toolsets, ownChoice } = args;
   const session = createSessionState({

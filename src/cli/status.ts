@@ -1,3 +1,4 @@
+import type { AdbServerState } from '../bus/messages/devices.js';
 import type { HostInfo } from '../bus/messages/host.js';
 import { connectControl } from '../host/control-client.js';
 import { listSessionRecords } from '../store/session-records.js';
@@ -43,10 +44,12 @@ async function run(argv: string[]): Promise<number> {
   const { values } = parseCliArgs(argv, { json: { type: 'boolean' } });
   let host: HostInfo | null = null;
   let hostProblem: string | null = null;
+  let adbServers: AdbServerState[] = [];
   try {
     const { client } = await connectControl();
     try {
       host = await client.request('host.info', {});
+      adbServers = (await client.request('devices.list', {}).catch(() => null))?.servers ?? [];
     } finally {
       await client.close();
     }
@@ -94,8 +97,11 @@ async function run(argv: string[]): Promise<number> {
 
   if (values.json) {
     process.stdout.write(
-      JSON.stringify({ version: VERSION, host, host_problem: hostProblem, sessions, mismatches }, null, 2) +
-        '\n',
+      JSON.stringify(
+        { version: VERSION, host, host_problem: hostProblem, adb_servers: adbServers, sessions, mismatches },
+        null,
+        2,
+      ) + '\n',
     );
     return 0;
   }
@@ -111,6 +117,11 @@ async function run(argv: string[]): Promise<number> {
     }
     if (host.page) {
       out.push(`  page:    ${host.page.url} (log in with the link droidbus ui prints)`);
+    }
+    for (const a of adbServers) {
+      out.push(
+        `  adb:     ${a.label} ${a.address}: ${a.up ? `up${a.version !== null ? `, protocol ${a.version}` : ''}, ${a.devices} device${a.devices === 1 ? '' : 's'}` : `unreachable (${a.message})`}`,
+      );
     }
   } else {
     out.push(`Host: not running (${hostProblem ?? 'unknown'})`);

@@ -76,6 +76,10 @@ export const settingsSchema = z.looseObject({
       default_build_log_lines: 200,
     }),
   http: httpSettingsSchema,
+  /** The adb servers to serve devices from (`[NAME=]ADDR`, as --adb-server takes them); empty: the local one. */
+  adb_servers: z.array(z.string().max(300)).max(32).catch([]).default([]),
+  /** Accept adb servers on other machines (the adb protocol has no authentication). */
+  allow_remote_adb_server: z.boolean().catch(false).default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

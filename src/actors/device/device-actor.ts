@@ -1,3 +1,4 @@
+import { configuredAdbServers } from '../../adb/servers.js';
 import { requireBroadcastScope, requirePackageInScope } from './apps/package-scope.js';
 import os from 'node:os';
 import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
@@ -181,8 +182,11 @@ async function deviceInfo(state: DeviceState, ctx: HandlerContext): Promise<Resp
   const p = parseGetprop(props);
   const get = (key: string): string | null => p.get(key) || null;
   const sdk = Number(get('ro.build.version.sdk'));
+  const servers = configuredAdbServers();
+  const adbSerial = servers.route(state.serial)?.serial ?? state.serial;
   return {
     serial: state.serial,
+    adb_server: servers.multi ? (servers.route(state.serial)?.server.label ?? null) : null,
     model: get('ro.product.model'),
     manufacturer: get('ro.product.manufacturer'),
     brand: get('ro.product.brand'),
@@ -192,7 +196,7 @@ async function deviceInfo(state: DeviceState, ctx: HandlerContext): Promise<Resp
     abi: get('ro.product.cpu.abi'),
     fingerprint: get('ro.build.fingerprint'),
     is_emulator:
-      get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || /^emulator-\d+$/.test(state.serial),
+      get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || /^emulator-\d+$/.test(adbSerial),
     screen: parseWm(size, density),
     battery_level: parseBatteryLevel(battery),
     foreground: parseResumedActivity(activities),

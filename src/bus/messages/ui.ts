@@ -122,6 +122,8 @@ export type InputAction = z.infer<typeof inputActionSchema>;
 /** One device's facts, as get_device_info returns them. */
 export const deviceInfoSchema = z.object({
   serial: z.string(),
+  /** The adb server the device is on (its label) when droidbus serves several; null with one. */
+  adb_server: z.string().nullable(),
   model: z.string().nullable(),
   manufacturer: z.string().nullable(),
   brand: z.string().nullable(),

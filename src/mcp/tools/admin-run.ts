@@ -3,6 +3,7 @@ import { serialSchema } from '../../bus/messages/devices.js';
 import { ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { buildAnswer, requireRoot } from './build.js';
+import { canonicalSerial } from './device-serial.js';
 
 /**
  * run_run_configuration: the run actor's `run.configuration` (resolve, build, install, launch — the
@@ -36,7 +37,9 @@ export const runRunConfiguration = defineTool({
       {
         root: requireRoot(ctx),
         name: args.name,
-        ...(args.device_serial !== undefined ? { device_serial: args.device_serial } : {}),
+        ...(args.device_serial !== undefined
+          ? { device_serial: (await canonicalSerial(ctx, args.device_serial))! }
+          : {}),
         want_progress: ctx.wantsProgress,
       },
       // Cancelling the call cancels the build; a client that goes away does not (see cancelSignal).

@@ -9,12 +9,13 @@ export const optionalSerial = serialSchema.optional().describe('Serial; optional
 export const requiredSerial = serialSchema.describe('Device serial as list_devices shows it');
 
 /**
- * The device a call acts on: the given serial, else the only online device. Several online
+ * The device a call acts on: the given serial (or device id), else the only online device. Several online
  * devices without a serial is refused (`invalid_argument`) naming them; none is a tool error.
  */
 export async function resolveSerial(ctx: ToolContext, serial: string | undefined): Promise<string> {
   if (serial !== undefined) {
-    return serial;
+    // With several adb servers a plain serial that only one has stands for `LABEL/serial`.
+    return (await ctx.bus.request('devices.resolve', { serial }, { signal: ctx.signal })).serial;
   }
   const { devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
   const online = devices.filter((d) => d.state === 'device').map((d) => d.serial);
@@ -30,4 +31,17 @@ export async function resolveSerial(ctx: ToolContext, serial: string | undefined
   throw new ArgumentError(
     `Several devices are online (${online.join(', ')}): pass device_serial to choose one.`,
   );
+}
+
+/**
+ * A serial a caller gave to filter or stop by (the device may be gone): with several adb servers a plain
+ * serial only one server has stands for its `LABEL/serial`; undefined stays undefined.
+ */
+export async function canonicalSerial(
+  ctx: ToolContext,
+  serial: string | undefined,
+): Promise<string | undefined> {
+  return serial === undefined
+    ? undefined
+    : (await ctx.bus.request('devices.resolve', { serial }, { signal: ctx.signal })).serial;
 }

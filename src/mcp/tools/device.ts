@@ -7,6 +7,7 @@ import { defineDeviceTool } from '../define-device-tool.js';
 
 const listDevicesOutput = z.object({
   adb_server: z.object({ address: z.string(), up: z.boolean(), message: z.string() }),
+  adb_servers: responseOf('devices.list').shape.servers,
   devices: responseOf('devices.list').shape.devices,
   online: z.number().int(),
 });
@@ -21,17 +22,20 @@ export const listDevices = defineTool({
   output: listDevicesOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
-    const { server, devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
+    const { server, servers, devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
     const online = devices.filter((d) => d.state === 'device').length;
     const lines = devices.map(
       (d) => `${d.serial}  ${d.state}  ${d.model ?? '?'}  (${d.connection})${d.hint ? ` — ${d.hint}` : ''}`,
     );
-    const head = server.up
-      ? `${online} of ${devices.length} device${devices.length === 1 ? '' : 's'} online (adb server ${server.address}).`
-      : `The adb server at ${server.address} is not reachable: ${server.message}`;
+    const several = servers.length > 1;
+    const head = several
+      ? `${online} of ${devices.length} device${devices.length === 1 ? '' : 's'} online on ${servers.length} adb servers: ${servers.map((s) => `${s.label} ${s.address} ${s.up ? `(${s.devices})` : `unreachable: ${s.message}`}`).join('; ')}.`
+      : server.up
+        ? `${online} of ${devices.length} device${devices.length === 1 ? '' : 's'} online (adb server ${server.address}).`
+        : `The adb server at ${server.address} is not reachable: ${server.message}`;
     return {
       text: [head, ...lines].join('\n'),
-      structured: { adb_server: server, devices, online },
+      structured: { adb_server: server, adb_servers: servers, devices, online },
     };
   },
 });
@@ -47,7 +51,7 @@ export const getDeviceInfo = defineDeviceTool({
   async handle(args, ctx) {
     const info = await ctx.ask('device.info', {});
     const lines = [
-      `${info.serial}: ${[info.manufacturer, info.model].filter(Boolean).join(' ') || 'unknown model'}${info.is_emulator ? ' (emulator)' : ''}`,
+      `${info.serial}: ${[info.manufacturer, info.model].filter(Boolean).join(' ') || 'unknown model'}${info.is_emulator ? ' (emulator)' : ''}${info.adb_server !== null ? `, on adb server ${info.adb_server}` : ''}`,
       `Android ${info.android_version ?? '?'} (API ${info.sdk ?? '?'}), ${info.abi ?? 'unknown ABI'}`,
       info.screen
         ? `Screen ${info.screen.width}x${info.screen.height}${info.screen.density ? ` @ ${info.screen.density} dpi` : ''}${info.screen.override ? ` (override ${info.screen.override})` : ''}`

@@ -12,6 +12,7 @@ import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
+import { canonicalSerial } from './device-serial.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
 const filterSerial = serialSchema.optional().describe('Only lines of this device');
@@ -87,7 +88,7 @@ export const stopLogcat = defineTool({
   async handle(args, ctx) {
     const { stopped } = await ctx.bus.request(
       'logcat.stop',
-      args.device_serial !== undefined ? { serial: args.device_serial } : {},
+      args.device_serial !== undefined ? { serial: (await canonicalSerial(ctx, args.device_serial))! } : {},
       { signal: ctx.signal },
     );
     return {
@@ -117,7 +118,7 @@ export const clearLogcat = defineTool({
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'logcat.clear',
-      args.device_serial !== undefined ? { serial: args.device_serial } : {},
+      args.device_serial !== undefined ? { serial: (await canonicalSerial(ctx, args.device_serial))! } : {},
       { signal: ctx.signal },
     );
     return {
@@ -196,7 +197,7 @@ export const getLogcatEntries = defineTool({
       }
     }
     if (args.device_serial !== undefined) {
-      payload.serial = args.device_serial;
+      payload.serial = (await canonicalSerial(ctx, args.device_serial))!;
     }
     if (args.query !== undefined && queryNamesMine(args.query)) {
       payload.mine = (await projectScope(ctx, 'package:mine has no packages to stand for')).scope;
@@ -304,7 +305,9 @@ export const getCrashLogs = defineTool({
       {
         count: args.count,
         ...(args.package !== undefined ? { package: args.package } : {}),
-        ...(args.device_serial !== undefined ? { serial: args.device_serial } : {}),
+        ...(args.device_serial !== undefined
+          ? { serial: (await canonicalSerial(ctx, args.device_serial))! }
+          : {}),
         ...(args.before_seq !== undefined ? { before_seq: args.before_seq } : {}),
       },
       { signal: ctx.signal },

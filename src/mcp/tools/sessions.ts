@@ -10,6 +10,7 @@ import {
 } from '../../bus/messages/sessions.js';
 import type { RequestOf, ResponseOf } from '../../bus/registry.js';
 import { defineTool } from '../define-tool.js';
+import { canonicalSerial } from './device-serial.js';
 
 /** `2025-05-01T12:00:00.000Z` → `2025-05-01 12:00:00Z`: short enough for one line per session. */
 function when(iso: string | null): string {
@@ -64,7 +65,7 @@ export const listDebugSessions = defineTool({
       payload.package = args.package;
     }
     if (args.device_serial !== undefined) {
-      payload.device = args.device_serial;
+      payload.device = (await canonicalSerial(ctx, args.device_serial))!;
     }
     if (args.state !== undefined) {
       payload.state = args.state;

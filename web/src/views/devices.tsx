@@ -164,19 +164,22 @@ export function DevicesView() {
     }
   }, [list.data]);
   useEvent('devices.changed', (p) => setDevices(p.devices));
-  const server = list.data?.server;
+  const servers = list.data?.servers ?? [];
+  const several = servers.length > 1;
   return (
     <section aria-labelledby="devices-h">
       <h3 id="devices-h" class="sr-only">
         Connected devices
       </h3>
-      {server && (
-        <p class={server.up ? 'muted' : 'banner error'}>
+      {servers.map((server) => (
+        <p key={server.label} class={server.up ? 'muted' : 'banner error'}>
+          {several ? `${server.label}: ` : ''}
           {server.message.includes(server.address)
             ? server.message
             : `adb server ${server.address}: ${server.message}`}
+          {several && server.up ? ` — ${server.devices} device${server.devices === 1 ? '' : 's'}` : ''}
         </p>
-      )}
+      ))}
       {list.error && <p class="banner error">{list.error.message}</p>}
       {devices && devices.length === 0 && (
         <p class="empty">

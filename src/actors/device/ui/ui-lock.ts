@@ -3,14 +3,19 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import lockfile from 'proper-lockfile';
+import { configuredAdbServers } from '../../../adb/servers.js';
 import { BusError } from '../../../bus/errors.js';
 import { dataPath } from '../../../store/data-dir.js';
 import { sleep } from '../../../util/sleep.js';
 import { isProcessAlive } from '../../../util/process-info.js';
 
-/** The lock file of a device's UI Automator, shared by every droidbus process of this user. */
+/**
+ * The lock file of a device's UI Automator, shared by every droidbus process of this user: keyed by
+ * the device's adb server address and serial, so processes that name the server differently agree.
+ */
 export function uiLockPath(serial: string): string {
-  const hash = createHash('sha256').update(serial).digest('hex').slice(0, 24);
+  const key = configuredAdbServers().lockKeyOf(serial);
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 24);
   return dataPath('ui-automator-locks', `${hash}.lock`);
 }
 
