@@ -33,7 +33,10 @@ export function applyAdbServers(flags: readonly string[] | undefined, allowRemot
   try {
     const specs = texts.map((t) => parseAdbServerSpec(t));
     checkAdbServerSpecs(specs);
-    const warnings = refuseRemoteServers(specs, allowRemoteFlag || settings?.allow_remote_adb_server === true);
+    const warnings = refuseRemoteServers(
+      specs,
+      allowRemoteFlag || settings?.allow_remote_adb_server === true,
+    );
     process.env[ADB_SERVERS_ENV] = serializeAdbServers(specs);
     return warnings;
   } catch (err) {
