@@ -4,6 +4,7 @@ import { parseCliArgs } from './args.js';
 import {
   FAULT_KINDS,
   HOST_FAULTS,
+  ONE_SERVER_FAULTS,
   MIX_PARTS,
   defaultBuildMs,
   defaultRssInterval,
@@ -28,6 +29,8 @@ never touched. The loop taps and types only inside the sample app; on other scre
   --duration S       seconds the agent loops run (default 30)
   --sim              start a private adb server (adb -P PORT start-server, killed at the end) and N
                      simulated devices (droidbus sim); without it, N online devices of your adb server
+  --adb-servers K    --sim: K private adb servers (default 1), each with its share of the devices,
+                     served together (devices are then sK/serial)
   --attached         start a droidbus host and attach every session to it (at most 16)
   --inline           run the actors on the frontends' (with --attached, the host's) main thread
                      instead of worker threads: what the design would be without them
@@ -40,7 +43,9 @@ never touched. The loop taps and types only inside the sample app; on other scre
                      until the last one recovered. device-drop (adb disconnect, back after
                      --fault-down), adb-restart (kill-server, start-server, devices connected
                      again), worker-kill (the host's device and logcat worker threads, one each;
-                     --attached), host-kill (SIGKILL, started again; --attached)
+                     --attached), host-kill (SIGKILL, started again; --attached), server-kill
+                     (one of --adb-servers killed for --fault-down, then started and its devices
+                     connected again; the other servers' calls are counted apart)
   --fault-down MS    how long a dropped device stays away (default 3000)
   --json             also print one JSON object with every figure on the last line of stdout
   --dump-latency MS  --sim: how long uiautomator dump takes on a device (default 700)
@@ -70,7 +75,12 @@ function intFlag(
   return Number(value);
 }
 
-function parseFaults(value: string | undefined, sim: boolean, attached: boolean): FaultKind[] {
+function parseFaults(
+  value: string | undefined,
+  sim: boolean,
+  attached: boolean,
+  adbServers: number,
+): FaultKind[] {
   if (value === undefined) {
     return [];
   }
@@ -82,6 +92,15 @@ function parseFaults(value: string | undefined, sim: boolean, attached: boolean)
   }
   if (!sim) {
     throw new UsageError('--faults needs --sim: faults act on the load test’s own adb server and devices');
+  }
+  const perServer = faults.filter((f) => (ONE_SERVER_FAULTS as readonly string[]).includes(f));
+  if (adbServers > 1 && perServer.length > 0) {
+    throw new UsageError(
+      `--faults ${perServer.join(',')} act on one adb server: with --adb-servers use server-kill`,
+    );
+  }
+  if (adbServers < 2 && faults.includes('server-kill')) {
+    throw new UsageError('--faults server-kill needs --adb-servers 2 or more');
   }
   const onHost = faults.filter((f) => (HOST_FAULTS as readonly string[]).includes(f));
   if (onHost.length > 0 && !attached) {
@@ -126,6 +145,7 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
     'rss-interval': { type: 'string' },
     faults: { type: 'string' },
     'fault-down': { type: 'string' },
+    'adb-servers': { type: 'string' },
   });
   if (values.faults !== undefined && values.compare) {
     throw new UsageError('--faults goes with one mode: leave out --compare');
@@ -134,6 +154,10 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
     throw new UsageError('--compare runs both modes; leave out --inline');
   }
   const sim = values.sim === true;
+  const adbServers = intFlag('adb-servers', values['adb-servers'], 1, 8, 1);
+  if (adbServers > 1 && !sim) {
+    throw new UsageError('--adb-servers starts private adb servers with simulated devices: it needs --sim');
+  }
   if (!sim && (values['dump-latency'] !== undefined || values['logcat-rate'] !== undefined)) {
     throw new UsageError('--dump-latency and --logcat-rate set up simulated devices: they need --sim');
   }
@@ -145,6 +169,7 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
       sessions: intFlag('sessions', values.sessions, 1, 64, 2),
       durationS,
       sim,
+      adbServers,
       attached: values.attached === true,
       inline: values.inline === true,
       mix: parseMix(values.mix),
@@ -161,7 +186,7 @@ export function parseLoadtestArgs(argv: string[]): { options: LoadtestOptions; c
         3_600_000,
         defaultRssInterval(durationS),
       ),
-      faults: parseFaults(values.faults, sim, values.attached === true),
+      faults: parseFaults(values.faults, sim, values.attached === true, adbServers),
       faultDownMs: intFlag('fault-down', values['fault-down'], 0, 600_000, 3_000),
     },
   };

@@ -8,7 +8,10 @@
  *  - `worker-kill`: a worker thread of the host is terminated, as a crash would end it — the device
  *    actors' first thread, then the logcat thread;
  *  - `host-kill`: the host gets SIGKILL and is started again, as a service manager would; the
- *    --attach-only sessions attach to the new host.
+ *    --attach-only sessions attach to the new host;
+ *  - `server-kill` (--adb-servers): the last adb server is killed (`adb kill-server`) for `downMs`,
+ *    then started on its port and its devices connected again; only its devices are affected, so a
+ *    failed call of another server's device counts as unexplained.
  * Recovery is measured from the moment the fault is undone (the device reconnected, the server or
  * host started again; for a killed worker, the kill itself: droidbus restarts it) to the moment
  * each affected device answers a UI read through its session and, with logcat in the mix, streams
@@ -21,6 +24,7 @@ import { connectControl } from '../host/control-client.js';
 import type { LoadSession } from './mcp-session.js';
 import type { FaultKind } from './options.js';
 import type { PrivateAdbServer } from './private-adb.js';
+import type { ServerGroup } from './run-devices.js';
 import type { CallSpan } from './recorder.js';
 import { waitUntilOnline } from './sim-process.js';
 
@@ -68,6 +72,8 @@ export interface FaultWorld {
   /** The session that drives each device (it probes recovery and reads the device's logcat). */
   sessionOf(serial: string): LoadSession;
   logcat: boolean;
+  /** With several adb servers: each and its devices (server-kill acts on the last). */
+  servers: ServerGroup[] | null;
   /** The host's pid, and a way to kill it and start another; null when sessions run standalone. */
   host: { pid(): number; killAndRestart(): Promise<void>; socketPath: string } | null;
   downMs: number;
@@ -179,6 +185,18 @@ async function inject(
       await world.host.killAndRestart();
       return { target: `host pid ${pid} → ${world.host.pid()}`, affected: serials, note: null };
     }
+    case 'server-kill': {
+      const group = world.servers?.[world.servers.length - 1];
+      if (!group) {
+        throw new Error('server-kill needs --adb-servers 2 or more');
+      }
+      await group.server.kill();
+      await sleep(world.downMs);
+      await group.server.startAgain();
+      await Promise.all(group.serials.map((s) => group.server.client.connect(s).catch(() => undefined)));
+      await waitUntilOnline(group.server.client, group.serials, Date.now() + RECOVERY_DEADLINE_MS, 2_000);
+      return { target: `adb server ${group.label} :${group.server.port}`, affected: group.ids, note: null };
+    }
     default: {
       const never: never = planned.kind;
       throw new Error(`unknown fault ${String(never)}`);
@@ -277,7 +295,11 @@ export async function compareLogcat(
   for (const serial of fault.affected) {
     const session = world.sessionOf(serial);
     await caughtUp(session, serial, to);
-    const read = await world.adbServer.client.shell(serial, sh`logcat -d -v threadtime -t ${from}`, {
+    // With several servers the device is read through its own server, by its serial there.
+    const group = world.servers?.find((g) => g.ids.includes(serial));
+    const client = group?.server.client ?? world.adbServer.client;
+    const onServer = group ? group.serials[group.ids.indexOf(serial)]! : serial;
+    const read = await client.shell(onServer, sh`logcat -d -v threadtime -t ${from}`, {
       timeoutMs: 30_000,
       maxBytes: 64 * 1024 * 1024,
     });

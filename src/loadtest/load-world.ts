@@ -18,6 +18,7 @@ export interface LoadWorld {
   serials: string[];
   adbServer: Awaited<ReturnType<typeof prepareDevices>>['adbServer'];
   sim: Awaited<ReturnType<typeof prepareDevices>>['sim'];
+  servers: Awaited<ReturnType<typeof prepareDevices>>['servers'];
   /** The host (a new one after a host-kill fault). */
   host: HostProcess | null;
   /** Starts the host again as the run first did (the host-kill fault). */
@@ -55,6 +56,7 @@ export function faultWorld(options: LoadtestOptions, world: LoadWorld, shares: s
   return {
     serials: world.serials,
     adbServer: world.adbServer,
+    servers: world.servers,
     sessionOf: (serial) => owner.get(serial) ?? world.sessions[0]!,
     logcat: options.mix.includes('logcat'),
     downMs: options.faultDownMs,

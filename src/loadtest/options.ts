@@ -3,10 +3,12 @@ export const MIX_PARTS = ['ui', 'logcat', 'build', 'screenshot', 'admin'] as con
 export type MixPart = (typeof MIX_PARTS)[number];
 
 /** Faults a load test can inject (src/loadtest/faults.ts). */
-export const FAULT_KINDS = ['device-drop', 'adb-restart', 'worker-kill', 'host-kill'] as const;
+export const FAULT_KINDS = ['device-drop', 'adb-restart', 'worker-kill', 'host-kill', 'server-kill'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Faults that act on the host: they need sessions attached to one. */
 export const HOST_FAULTS: readonly FaultKind[] = ['worker-kill', 'host-kill'];
+/** Faults that act on one adb server's devices as one server's: a run with one adb server only. */
+export const ONE_SERVER_FAULTS: readonly FaultKind[] = ['device-drop', 'adb-restart'];
 
 /** The figures a load test runs with (`droidbus loadtest` flags). */
 export interface LoadtestOptions {
@@ -18,6 +20,8 @@ export interface LoadtestOptions {
   durationS: number;
   /** Start a private adb server and `droidbus sim` devices instead of using the user's. */
   sim: boolean;
+  /** `--sim`: private adb servers, each with its share of the devices, all served by every droidbus. */
+  adbServers: number;
   /** Start a `droidbus host` and attach every session to it. */
   attached: boolean;
   /** Run the actors on the frontends' (or the host's) main thread. */

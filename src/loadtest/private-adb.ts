@@ -18,6 +18,9 @@ export interface PrivateAdbServer {
    * forward goes; devices reached over TCP must be connected again.
    */
   restart(): Promise<void>;
+  /** `adb kill-server` alone (the server-kill fault); `startAgain` brings it back on the same port. */
+  kill(): Promise<void>;
+  startAgain(): Promise<void>;
   /** `adb -P PORT kill-server`, then removes its HOME. */
   stop(): Promise<void>;
 }
@@ -52,6 +55,14 @@ export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
       let stopped = false;
       const run = (verb: string) =>
         runProcess(adb, ['-P', String(port), verb], { env: { ...process.env, ...env }, timeoutMs: 30_000 });
+      const startAgain = async (): Promise<void> => {
+        const again = await run('start-server');
+        if (again.code !== 0) {
+          throw new Error(
+            `the adb server on port ${port} did not start again: ${(again.stderr || again.stdout).trim()}`,
+          );
+        }
+      };
       return {
         port,
         adb,
@@ -59,13 +70,12 @@ export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
         client: new AdbClient({ kind: 'tcp', host: '127.0.0.1', port, source: 'droidbus loadtest' }),
         async restart() {
           await run('kill-server');
-          const again = await run('start-server');
-          if (again.code !== 0) {
-            throw new Error(
-              `the adb server on port ${port} did not start again: ${(again.stderr || again.stdout).trim()}`,
-            );
-          }
+          await startAgain();
         },
+        async kill() {
+          await run('kill-server');
+        },
+        startAgain,
         async stop() {
           if (stopped) {
             return;

@@ -2,6 +2,7 @@
  * A load test's report: the load's figures with the processes' memory, event-loop delay, the sim's
  * counts, and (with faults) what each fault cost.
  */
+import { serverFigures } from './server-figures.js';
 import os from 'node:os';
 import { VERSION } from '../version.js';
 import { classify } from './faults.js';
@@ -157,6 +158,7 @@ export async function reportOf(
     adb_port: adbServer?.port ?? null,
     faults: faulted?.reports ?? null,
     unexplained_failures: faulted?.unexplained ?? null,
+    adb_servers: world.servers ? serverFigures(world.servers, recorder.spans ?? [], figures.faults) : null,
   };
   return report;
 }

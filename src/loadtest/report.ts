@@ -3,6 +3,7 @@ import type { ParallelFigures } from './parallel.js';
 import type { RssSample } from './process-memory.js';
 import type { ToolFigures } from './recorder.js';
 import type { FaultReport } from './faults.js';
+import { serversTable, type ServerFigures } from './server-figures.js';
 
 /** Everything a load test measured: the JSON object `--json` prints on the last line. */
 export interface LoadtestReport {
@@ -89,6 +90,8 @@ export interface LoadtestReport {
    */
   unexplained_failures:
     { tool: string; serial: string | null; at_s: number; code: string; text: string }[] | null;
+  /** `--adb-servers`: each private adb server's devices' calls, counted apart. */
+  adb_servers: ServerFigures[] | null;
   /** Present with --compare: the same run with the actors inline. */
   inline?: LoadtestReport;
 }
@@ -246,6 +249,9 @@ export function renderReport(report: LoadtestReport): string {
   out.push('');
   out.push(table(['figure', 'budget', ...runs.map(modeName)], summaryRows(runs)));
   out.push('');
+  if (report.adb_servers) {
+    out.push(...serversTable(report.adb_servers), '');
+  }
   if (report.faults) {
     out.push('faults (calls counted are the affected devices’; recovery runs from the undoing):');
     out.push(faultsTable(report.faults));

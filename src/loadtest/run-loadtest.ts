@@ -107,7 +107,13 @@ async function startWorld(
     SIM_GRADLE_DURATION_MS: String(options.buildMs),
   };
   delete env['DROIDBUS_INLINE'];
-  const { serials, adbServer, sim } = await prepareDevices({ ...options, cli, env, progress, cleanups });
+  const { serials, adbServer, sim, servers } = await prepareDevices({
+    ...options,
+    cli,
+    env,
+    progress,
+    cleanups,
+  });
 
   // 2. The sample project for the background build, trusted in this run's own home.
   let project: string | null = null;
@@ -162,6 +168,7 @@ async function startWorld(
     serials,
     adbServer,
     sim,
+    servers,
     get host() {
       return holder.host;
     },
@@ -206,7 +213,8 @@ async function runLoad(
   const parallel = await warmUp(options, world, shares, progress);
 
   // 6. The load.
-  const recorder = new CallRecorder({ spans: options.faults.length > 0 });
+  // Spans: the faults classify them, and with several adb servers each server's calls are counted apart.
+  const recorder = new CallRecorder({ spans: options.faults.length > 0 || world.servers !== null });
   if (mix.has('logcat')) {
     await Promise.all(
       sessions.map((s, k) =>

@@ -251,6 +251,50 @@ describe('droidbus loadtest --faults', () => {
     expect(r.stdout).toContain('failed calls no fault explains: none');
   }, 240_000);
 
+  it('serves two private adb servers at once; killing one costs only its devices’ calls', async () => {
+    const r = await runCli([
+      'loadtest',
+      '--sim',
+      '--adb-servers',
+      '2',
+      '--devices',
+      '2',
+      '--sessions',
+      '1',
+      '--duration',
+      '10',
+      '--mix',
+      'ui,logcat',
+      '--faults',
+      'server-kill',
+      '--fault-down',
+      '1500',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = lastJsonLine(r.stdout) as Report & {
+      adb_servers: {
+        label: string;
+        devices: number;
+        calls: number;
+        while_other_down: { calls: number; failed: number };
+      }[];
+    };
+    expect(report.adb_servers.map((s) => [s.label, s.devices])).toEqual([
+      ['s1', 1],
+      ['s2', 1],
+    ]);
+    const [fault] = report.faults!;
+    expect(fault).toMatchObject({ fault: 'server-kill', recovered: true });
+    expect(fault!.target).toMatch(/^adb server s2 :\d+$/);
+    expect(fault!.logcat?.lost).toBe(0);
+    // The server that stayed up answered every call made while the other was down.
+    expect(report.adb_servers[0]!.while_other_down.calls).toBeGreaterThan(0);
+    expect(report.adb_servers[0]!.while_other_down.failed).toBe(0);
+    expect(report.unexplained_failures).toEqual([]);
+    expect(r.stdout).toMatch(/adb servers .*\n.*\n {2}s1 /);
+  }, 180_000);
+
   it('refuses faults without simulated devices, and host faults without a host', async () => {
     const noSim = await runCli(['loadtest', '--faults', 'device-drop']);
     expect(noSim.code).toBe(2);
@@ -260,6 +304,10 @@ describe('droidbus loadtest --faults', () => {
     expect(noHost.stderr).toContain('--faults host-kill,worker-kill act on the host: add --attached');
     const unknown = await runCli(['loadtest', '--sim', '--faults', 'meteor']);
     expect(unknown.stderr).toContain("unknown fault 'meteor'");
+    const oneServer = await runCli(['loadtest', '--sim', '--faults', 'server-kill']);
+    expect(oneServer.stderr).toContain('server-kill needs --adb-servers 2 or more');
+    const noSimServers = await runCli(['loadtest', '--adb-servers', '2']);
+    expect(noSimServers.stderr).toContain('--adb-servers starts private adb servers');
   });
 });
 
