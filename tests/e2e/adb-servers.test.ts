@@ -8,6 +8,7 @@ import { startMcp } from '../helpers/mcp-client.js';
 import type { McpSessionHandle } from '../helpers/mcp-client.js';
 import { startSimFarm } from '../helpers/sim-farm.js';
 import type { SimFarm } from '../helpers/sim-farm.js';
+import { runCli } from '../helpers/run-cli.js';
 import { until } from '../helpers/until.js';
 
 // One droidbus host serving the devices of two real adb servers (Debian's adb, on their own ports),
@@ -119,6 +120,21 @@ describe('several adb servers', () => {
     ]);
     const info = await call('get_device_info', { device_serial: `b/${onlyB}` });
     expect(info.structured).toMatchObject({ serial: `b/${onlyB}`, adb_server: 'b' });
+  });
+
+  it('droidbus status lists each server with its state and devices', async () => {
+    const r = await runCli(['status'], { env: { DROIDBUS_HOME: home.dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`adb: +a 127\\.0\\.0\\.1:${a.port}: up, protocol \\d+, 2 devices`));
+    expect(r.stdout).toMatch(new RegExp(`adb: +b 127\\.0\\.0\\.1:${b.port}: up, protocol \\d+, 2 devices`));
+  });
+
+  it('refuses a server on another machine without --allow-remote-adb-server, saying why', async () => {
+    const r = await runCli(['host', '--no-ui', '--adb-server', 'lab=tcp:192.0.2.7:5037'], {
+      env: { DROIDBUS_HOME: home.dir },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/lab=192\.0\.2\.7:5037 is not on this machine.*no authentication.*ssh -N -L/s);
   });
 
   it('takes a plain serial that one server has, and names both ids for one that two have', async () => {
