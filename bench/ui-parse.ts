@@ -188,6 +188,12 @@ console.log(
     .join(' ')} on ${os.cpus().length} cores`,
 );
 console.log('wall-clock median and p99 per run, and the median CPU time of the process per run');
+// The real launcher dump (25 nodes, 9.5 KB): the size of an app screen's dump.
+await benchDump(
+  '8 KB dump (real launcher screen)',
+  readFileSync(new URL('../tests/fixtures/ui/launcher-pixel.xml', import.meta.url)),
+  200,
+);
 await benchDump('100 KB dump', bigDump(100 * 1024), 60);
 await benchDump('1 MB dump', bigDump(1024 * 1024), 20);
 await benchScreenshot(1080, 2400, 15);

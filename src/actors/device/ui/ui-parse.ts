@@ -5,8 +5,8 @@
  * `uiautomator dump --windows` (`<displays><display><window><hierarchy>…`). In every shape each
  * window's root node becomes a top-level entry, so tree paths start with the window's position.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { sanitizeUiXml } from './ui-xml-sanitize.js';
+import { readUiXml, type XmlElement } from './ui-xml-read.js';
 import type { UiBounds, UiNode, UiResult, UiTree, UiWindow } from './ui-types.js';
 import { uiFail } from './ui-types.js';
 import { inferWindowKind, kindFromWindowType } from './ui-windows.js';
@@ -18,22 +18,6 @@ export interface ParseOptions {
   /** Nodes kept at most (default 10,000); the rest are dropped and `truncated` is set. */
   node_limit?: number;
 }
-
-type XmlElement = Record<string, unknown>;
-
-const xmlParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  parseAttributeValue: false,
-  parseTagValue: false,
-  trimValues: false,
-  processEntities: true,
-  // Needed for numeric character references (`&#10;`), which UI Automator writes for newlines.
-  htmlEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  isArray: (name) => name === 'node' || name === 'window' || name === 'display',
-});
 
 const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/;
 
@@ -185,8 +169,8 @@ function unionBounds(all: UiBounds[]): UiBounds {
 
 /**
  * Parses a dump (raw bytes or text) into a `UiTree`, repairing common malformations first. Fails
- * with `EMPTY_DUMP` when the output holds no hierarchy or a hierarchy without a node, and `INVALID_XML`
- * when nothing parses.
+ * with `EMPTY_DUMP` when the output holds no hierarchy or a hierarchy without a node (the sanitizer
+ * makes anything else well-formed, and ui-xml-read.ts reads it in one pass).
  */
 export function parseUiDump(input: Uint8Array | string, options: ParseOptions = {}): UiResult<UiTree> {
   const limit = Math.min(MAX_NODE_LIMIT, Math.max(1, Math.floor(options.node_limit ?? DEFAULT_NODE_LIMIT)));
@@ -195,15 +179,7 @@ export function parseUiDump(input: Uint8Array | string, options: ParseOptions = 
     return sanitized;
   }
   const { xml, root, repairs } = sanitized.value;
-  let doc: XmlElement;
-  try {
-    doc = xmlParser.parse(xml) as XmlElement;
-  } catch (e) {
-    return uiFail(
-      'INVALID_XML',
-      `the UI dump could not be parsed: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
+  const doc = readUiXml(xml);
 
   const raw: RawWindow[] = [];
   let rotation: number | null = null;
