@@ -18,11 +18,21 @@ function decode(value: string): string {
     return value;
   }
   return value.replace(ENTITY, (all, amp, lt, gt, quot, apos, dec: string, hex: string) => {
-    if (amp) return '&';
-    if (lt) return '<';
-    if (gt) return '>';
-    if (quot) return '"';
-    if (apos) return "'";
+    if (amp) {
+      return '&';
+    }
+    if (lt) {
+      return '<';
+    }
+    if (gt) {
+      return '>';
+    }
+    if (quot) {
+      return '"';
+    }
+    if (apos) {
+      return "'";
+    }
     const cp = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex, 16);
     return cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
   });
