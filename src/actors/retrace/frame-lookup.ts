@@ -1,5 +1,12 @@
 import type { ClassMapping, MappedRange, MemberFlags } from './mapping-model.js';
-import { hasMinified, hasOriginal, minifiedContains, originalLineOf, sameMinified } from './mapping-model.js';
+import {
+  hasMinified,
+  hasOriginal,
+  minifiedContains,
+  newMappedRange,
+  originalLineOf,
+  sameMinified,
+} from './mapping-model.js';
 
 /**
  * Looking up one obfuscated frame (class, method name, line) in a class's mapping, with R8's rules
@@ -236,22 +243,13 @@ function isRangeAmbiguous(r: MappedRange): boolean {
 
 /** A member as a range without lines (R8's `new MappedRange(null, signature, null, renamed)`). */
 function memberRange(member: MemberFlags, renamed: string): MappedRange {
-  const signature = member.signature;
-  return {
+  return newMappedRange(member.signature, renamed, {
     minFrom: -1,
     minTo: -1,
-    signature,
     origFrom: -1,
     origTo: -1,
     origCardinal: false,
-    renamed,
-    residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
-    synthesized: false,
-    outline: false,
-    outlineCallsite: null,
-    rewriteFrame: null,
-    residualDescriptor: null,
-  };
+  });
 }
 
 interface RangeForFrame {

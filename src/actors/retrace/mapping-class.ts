@@ -7,7 +7,7 @@ import type {
   MethodSignature,
   RewriteFrameRule,
 } from './mapping-model.js';
-import { MappingError, VERSION_1_0, VERSION_2_0, VERSION_2_2 } from './mapping-model.js';
+import { MappingError, VERSION_1_0, VERSION_2_0, VERSION_2_2, newMappedRange } from './mapping-model.js';
 
 /**
  * One member line, R8's grammar:
@@ -145,21 +145,13 @@ class ClassBody {
   ): void {
     const [minFrom, minTo] = orderedRange(minA, minB);
     const [origFrom, origTo] = orderedRange(origA, origB ?? origA);
-    const range: MappedRange = {
+    const range = newMappedRange(signature, renamed, {
       minFrom,
       minTo,
-      signature,
       origFrom,
       origTo,
       origCardinal: origA !== undefined && origB === undefined,
-      renamed,
-      residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
-      synthesized: false,
-      outline: false,
-      outlineCallsite: null,
-      rewriteFrame: null,
-      residualDescriptor: null,
-    };
+    });
     const previous = this.previous;
     const continues =
       previous !== null &&

@@ -90,6 +90,25 @@ export class MappingError extends Error {
   }
 }
 
+/** A method line's range: its lines (-1 for none), signature and renamed name, no metadata yet. */
+export function newMappedRange(
+  signature: MethodSignature,
+  renamed: string,
+  lines: { minFrom: number; minTo: number; origFrom: number; origTo: number; origCardinal: boolean },
+): MappedRange {
+  return {
+    ...lines,
+    signature,
+    renamed,
+    residualKey: `${signature.returnType} ${renamed}(${signature.params.join(',')})`,
+    synthesized: false,
+    outline: false,
+    outlineCallsite: null,
+    rewriteFrame: null,
+    residualDescriptor: null,
+  };
+}
+
 export function hasMinified(range: MappedRange): boolean {
   return range.minFrom >= 0;
 }
