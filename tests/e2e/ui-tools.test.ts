@@ -408,6 +408,37 @@ describe('screenshots', () => {
     expect(Buffer.from(image.data, 'base64').equals(direct.stdoutBytes)).toBe(true);
   });
 
+  it('encodes as JPEG or WebP when asked: the same pixels in fewer bytes, the mime type saying which', async () => {
+    const bytesOf = async (format?: string) => {
+      const r = await world.call('screenshot', { device_serial: serial, ...(format ? { format } : {}) });
+      const image = r.raw.content[0] as { data: string; mimeType: string };
+      const data = Buffer.from(image.data, 'base64');
+      const meta = await sharp(data).metadata();
+      return {
+        mime: image.mimeType,
+        format: meta.format,
+        size: [meta.width, meta.height],
+        bytes: data.length,
+      };
+    };
+    const png = await bytesOf();
+    const jpeg = await bytesOf('jpeg');
+    const webp = await bytesOf('webp');
+    expect([png.mime, jpeg.mime, webp.mime]).toEqual(['image/png', 'image/jpeg', 'image/webp']);
+    expect([png.format, jpeg.format, webp.format]).toEqual(['png', 'jpeg', 'webp']);
+    expect(jpeg.size).toEqual(png.size);
+    expect(webp.size).toEqual(png.size);
+    expect(jpeg.bytes).toBeLessThan(png.bytes);
+    expect(webp.bytes).toBeLessThan(png.bytes);
+    const refused = await world.call('screenshot', {
+      device_serial: serial,
+      full_size: true,
+      format: 'jpeg',
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('byte for byte');
+  });
+
   it('refuses max_dimension with full_size, or out of range, with invalid_params', async () => {
     expect(
       await refusedWith(

@@ -109,6 +109,13 @@ async function screenshot(
   payload: PayloadOf<'device.screenshot'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.screenshot'>> {
+  const format = payload.format ?? 'png';
+  if (payload.full_size === true && format !== 'png') {
+    throw new BusError(
+      'INVALID',
+      'full_size returns the capture byte for byte, which is a PNG: leave out format',
+    );
+  }
   const raw = await withAdbErrors(() =>
     adbClient().exec(state.serial, readCommand(READS.screencap), {
       signal: ctx.signal,
@@ -143,8 +150,14 @@ async function screenshot(
     image = annotated.png;
     legend = annotated.legend;
   }
+  if (format !== 'png') {
+    image = unwrapImage(
+      await screenshots().run({ op: 'encode', png: image, format }, { signal: ctx.signal }),
+    );
+  }
   return {
     png: image as Uint8Array<ArrayBuffer>,
+    mime: `image/${format}`,
     deviceWidth: scaled.deviceWidth,
     deviceHeight: scaled.deviceHeight,
     imageWidth: scaled.imageWidth,

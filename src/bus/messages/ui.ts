@@ -288,9 +288,13 @@ export const uiRequests = {
       max_dimension: z.number().int().min(256).max(8192).optional(),
       full_size: z.boolean().optional(),
       annotate: z.boolean().default(false),
+      /** The image's encoding (default png); jpeg and webp at quality 80, smaller for the same pixels. */
+      format: z.enum(['png', 'jpeg', 'webp']).optional(),
     }),
     response: z.object({
+      /** The image, encoded as `mime` says (the field keeps its name from when it was PNG only). */
       png: z.instanceof(Uint8Array),
+      mime: z.enum(['image/png', 'image/jpeg', 'image/webp']),
       deviceWidth: z.number().int(),
       deviceHeight: z.number().int(),
       imageWidth: z.number().int(),

@@ -71,7 +71,7 @@ export const screenshot = defineDeviceTool({
   kind: 'read',
   title: 'Screenshot',
   description:
-    'Takes a PNG screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
+    'Takes a screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
   input: z.object({
     max_dimension: z
       .number()
@@ -88,6 +88,10 @@ export const screenshot = defineDeviceTool({
       .boolean()
       .default(false)
       .describe('Number the interactive elements on the image and return the legend'),
+    format: z
+      .enum(['png', 'jpeg', 'webp'])
+      .optional()
+      .describe('Encoding (default png; jpeg/webp are smaller)'),
   }),
   output: responseOf('device.screenshot').pick({
     deviceWidth: true,
@@ -106,6 +110,7 @@ export const screenshot = defineDeviceTool({
       annotate: args.annotate,
       ...(args.max_dimension !== undefined ? { max_dimension: args.max_dimension } : {}),
       ...(args.full_size !== undefined ? { full_size: args.full_size } : {}),
+      ...(args.format !== undefined ? { format: args.format } : {}),
     });
     const structured = {
       deviceWidth: shot.deviceWidth,
@@ -121,7 +126,7 @@ export const screenshot = defineDeviceTool({
         {
           type: 'image',
           data: Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength).toString('base64'),
-          mimeType: 'image/png',
+          mimeType: shot.mime,
         },
       ],
       text: JSON.stringify(structured),

@@ -13,12 +13,35 @@ sharp.cache(false);
 /** A screenshot job for the image pool: scaling (area average) costs tens of ms of CPU. */
 export type ScreenshotTask =
   | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean }
-  | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number };
+  | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number }
+  | { op: 'encode'; png: Uint8Array; format: 'jpeg' | 'webp' };
 
 /** What each op of the image pool answers. */
 export interface ScreenshotResults {
   scale: UiResult<ScaledScreenshot>;
   annotate: UiResult<AnnotatedScreenshot>;
+  encode: UiResult<Uint8Array>;
+}
+
+/** Quality of the lossy encodings: small text at 1,280 px stays legible (README, Screenshots). */
+export const LOSSY_QUALITY = 80;
+
+/** The image again as JPEG or WebP (the `format` option). */
+async function encode(png: Uint8Array, format: 'jpeg' | 'webp'): Promise<UiResult<Uint8Array>> {
+  try {
+    const image = sharp(png);
+    const out = await (
+      format === 'jpeg'
+        ? image.jpeg({ quality: LOSSY_QUALITY })
+        : image.webp({ quality: LOSSY_QUALITY, effort: 2 })
+    ).toBuffer();
+    return { ok: true, value: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
+  } catch (e) {
+    return {
+      ok: false,
+      error: { code: 'IMAGE_FAILED', message: `the image could not be encoded as ${format}: ${String(e)}` },
+    };
+  }
 }
 
 /** The pool's task function (see src/actors/pool.ts). */
@@ -31,6 +54,8 @@ const run: TaskFunction<ScreenshotTask, ScreenshotResults> = async (task) => {
       });
     case 'annotate':
       return annotateScreenshot(task.png, task.rows, task.scale);
+    case 'encode':
+      return encode(task.png, task.format);
     default: {
       const never: never = task;
       throw new Error(`unknown screenshot task ${JSON.stringify(never)}`);
