@@ -25,6 +25,8 @@ export async function startSimProcess(options: {
   logcatRate: number;
   env: Record<string, string>;
   readyTimeoutMs?: number;
+  /** More `droidbus sim` arguments (`--command-log FILE`). */
+  extraArgs?: string[];
 }): Promise<SimProcess> {
   const args = [
     options.cli,
@@ -38,6 +40,7 @@ export async function startSimProcess(options: {
     String(options.dumpLatencyMs),
     '--logcat-rate',
     String(options.logcatRate),
+    ...(options.extraArgs ?? []),
   ];
   const child = spawn(process.execPath, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
