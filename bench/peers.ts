@@ -1,5 +1,5 @@
 /**
- * droidbus side by side with mobile-mcp (npm @mobilenext/mobile-mcp, a pinned devDependency), the
+ * droidbus side by side with mobile-mcp (npm @mobilenext/mobile-mcp, pinned below and installed on first run), the
  * most-used TypeScript Android MCP server, in its two modes: mobilecli (its default) and legacy adb
  * (MOBILEMCP_LEGACY_ROBOT=1). Every server is a real stdio MCP server driven by the official SDK
  * client, against the same simulated devices behind one adb server (Debian's adb), the same work per
@@ -15,7 +15,7 @@
  *
  *   npm run build && npx tsx bench/peers.ts [--rounds 15] [--json]
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,9 +37,39 @@ const ROUNDS = flag('rounds', 15);
 const DUMP_LATENCY_MS = flag('dump-latency', 700);
 const DEVICES = 16;
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const MOBILE_MCP = fileURLToPath(
-  new URL('../node_modules/@mobilenext/mobile-mcp/lib/index.js', import.meta.url),
+/** The peer, pinned; installed on first run into node_modules/.cache (its platform binaries keep it out of the lockfile). */
+const MOBILE_MCP_VERSION = '1.0.4';
+const PEER_DIR = fileURLToPath(
+  new URL(`../node_modules/.cache/bench-peers/${MOBILE_MCP_VERSION}`, import.meta.url),
 );
+const MOBILE_MCP = path.join(PEER_DIR, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
+
+/** Installs mobile-mcp at its pinned version into PEER_DIR unless it is there. */
+async function installPeer(): Promise<void> {
+  if (existsSync(MOBILE_MCP)) {
+    return;
+  }
+  mkdirSync(PEER_DIR, { recursive: true });
+  process.stderr.write(`installing @mobilenext/mobile-mcp@${MOBILE_MCP_VERSION} into ${PEER_DIR}\n`);
+  const r = await runProcess(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      PEER_DIR,
+      `@mobilenext/mobile-mcp@${MOBILE_MCP_VERSION}`,
+    ],
+    { timeoutMs: 600_000 },
+  );
+  if (r.code !== 0 || !existsSync(MOBILE_MCP)) {
+    throw new Error(
+      `could not install mobile-mcp ${MOBILE_MCP_VERSION}: ${(r.stderr || r.stdout).slice(-500)}`,
+    );
+  }
+}
 const SAMPLE = 'com.droidbus.sample';
 const now = (): number => performance.timeOrigin + performance.now();
 
@@ -320,6 +350,7 @@ function table(results: Map<string, Map<ServerName, Sample[]>>, servers: Server[
 }
 
 async function main(): Promise<void> {
+  await installPeer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-peers-'));
   const onDefault = !(await listening(5037));
   const port = onDefault ? 5037 : await freePort();
