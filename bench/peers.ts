@@ -27,6 +27,7 @@ import { runProcess } from '../src/util/exec.js';
 import { startSimProcess } from '../src/loadtest/sim-process.js';
 import { AdbClient } from '../src/adb/client.js';
 import { freePort } from '../src/util/free-port.js';
+import { quantile } from './stats.js';
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: number): number => {
@@ -232,11 +233,6 @@ async function call(server: Server, tool: string, args: Record<string, unknown>)
   }
   return { t0, t1: now(), error: error !== null };
 }
-
-const quantile = (list: number[], q: number): number => {
-  const s = [...list].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor(q * s.length))] as number);
-};
 
 /** Each row, `ROUNDS` times, the servers in a rotated order each round, on one device. */
 async function rows(

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { scaleScreenshot } from '../src/actors/device/index.js';
 import { LOSSY_QUALITY } from '../src/actors/device/screenshot/screenshot-task.js';
+import { quantile, timeLoop } from './stats.js';
 
 sharp.cache(false);
 const W = 1080;
@@ -32,16 +33,8 @@ for (const px of [24, 28, 32, 36, 42, 48]) {
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">${parts.join('')}</svg>`;
 const capture = new Uint8Array(await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer());
 
-async function median(runs: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await fn();
-    t.push(performance.now() - s);
-  }
-  return t.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
+const median = async (runs: number, fn: () => Promise<unknown>): Promise<number> =>
+  quantile(await timeLoop(runs, fn, 1), 0.5);
 
 const scaled = await scaleScreenshot(capture, {});
 if (!scaled.ok) {

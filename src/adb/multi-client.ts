@@ -27,7 +27,8 @@ export class MultiAdbClient extends AdbClient {
     return this.clients.get(label);
   }
 
-  private async via<T>(id: string, call: (client: AdbClient, serial: string) => Promise<T>): Promise<T> {
+  /** The server and serial behind an id; an error naming the servers when it names none. */
+  private target(id: string): { client: AdbClient; serial: string; server: AdbServerSpec } {
     const r = this.servers.route(id);
     if (r === null) {
       throw new AdbError(
@@ -35,10 +36,15 @@ export class MultiAdbClient extends AdbClient {
         `device '${id}' names no adb server droidbus serves (${this.servers.list.map((s) => s.label).join(', ')}): write it LABEL/serial as list_devices shows it`,
       );
     }
+    return { client: this.clients.get(r.server.label) as AdbClient, serial: r.serial, server: r.server };
+  }
+
+  private async via<T>(id: string, call: (client: AdbClient, serial: string) => Promise<T>): Promise<T> {
+    const t = this.target(id);
     try {
-      return await call(this.clients.get(r.server.label) as AdbClient, r.serial);
+      return await call(t.client, t.serial);
     } catch (err) {
-      throw err instanceof AdbError ? named(err, id, r.serial, r.server) : err;
+      throw err instanceof AdbError ? named(err, id, t.serial, t.server) : err;
     }
   }
 
@@ -57,7 +63,7 @@ export class MultiAdbClient extends AdbClient {
   override forget(id: string): void {
     const r = this.servers.route(id);
     if (r !== null) {
-      this.clients.get(r.server.label)?.forget(r.serial);
+      this.target(id).client.forget(r.serial);
     }
   }
 
@@ -82,25 +88,21 @@ export class MultiAdbClient extends AdbClient {
   }
 
   override async *stream(id: string, command: ShellCommand, signal: AbortSignal): AsyncGenerator<Buffer> {
-    const r = this.servers.route(id);
-    if (r === null) {
-      throw new AdbError('device_not_found', `device '${id}' names no adb server droidbus serves`);
-    }
+    const t = this.target(id);
     try {
-      yield* (this.clients.get(r.server.label) as AdbClient).stream(r.serial, command, signal);
+      yield* t.client.stream(t.serial, command, signal);
     } catch (err) {
-      throw err instanceof AdbError ? named(err, id, r.serial, r.server) : err;
+      throw err instanceof AdbError ? named(err, id, t.serial, t.server) : err;
     }
   }
 
   override open(id: string, service: string, options?: CommandOptions) {
-    const r = this.servers.route(id);
-    if (r === null) {
-      return Promise.reject(
-        new AdbError('device_not_found', `device '${id}' names no adb server droidbus serves`),
-      );
+    try {
+      const t = this.target(id);
+      return t.client.open(t.serial, service, options);
+    } catch (err) {
+      return Promise.reject(err as Error);
     }
-    return (this.clients.get(r.server.label) as AdbClient).open(r.serial, service, options);
   }
 
   override stat(id: string, path: string): Promise<AdbSyncStat> {

@@ -58,20 +58,29 @@ export async function prepareDevices(options: {
     return prepareServerGroups(options);
   }
   options.progress.note(`starting a private adb server and ${options.devices} simulated device(s)`);
-  const adbServer = await startPrivateAdbServer();
-  options.cleanups.push(() => adbServer.stop());
+  const { server: adbServer, sim } = await startServerWithSim(options, options.devices);
   Object.assign(options.env, adbServer.env);
+  return { serials: sim.serials, adbServer, sim, servers: null };
+}
+
+/** One private adb server with `devices` simulated devices behind it (both stopped by the cleanups). */
+async function startServerWithSim(
+  options: Parameters<typeof prepareDevices>[0],
+  devices: number,
+): Promise<{ server: PrivateAdbServer; sim: SimProcess }> {
+  const server = await startPrivateAdbServer();
+  options.cleanups.push(() => server.stop());
   const sim = await startSimProcess({
     cli: options.cli,
-    adbPort: adbServer.port,
-    client: adbServer.client,
-    devices: options.devices,
+    adbPort: server.port,
+    client: server.client,
+    devices,
     dumpLatencyMs: options.dumpLatencyMs,
     logcatRate: options.logcatRate,
-    env: options.env,
+    env: { ...options.env, ...server.env },
   });
   options.cleanups.push(() => sim.stop());
-  return { serials: sim.serials, adbServer, sim, servers: null };
+  return { server, sim };
 }
 
 /**
@@ -87,19 +96,8 @@ async function prepareServerGroups(options: Parameters<typeof prepareDevices>[0]
   const groups: ServerGroup[] = [];
   const sims: SimProcess[] = [];
   for (let i = 0; i < k; i++) {
-    const server = await startPrivateAdbServer();
-    options.cleanups.push(() => server.stop());
     const share = Math.floor(options.devices / k) + (i < options.devices % k ? 1 : 0);
-    const sim = await startSimProcess({
-      cli: options.cli,
-      adbPort: server.port,
-      client: server.client,
-      devices: share,
-      dumpLatencyMs: options.dumpLatencyMs,
-      logcatRate: options.logcatRate,
-      env: { ...options.env, ...server.env },
-    });
-    options.cleanups.push(() => sim.stop());
+    const { server, sim } = await startServerWithSim(options, share);
     sims.push(sim);
     const label = `s${i + 1}`;
     groups.push({ label, server, serials: sim.serials, ids: sim.serials.map((s) => `${label}/${s}`) });

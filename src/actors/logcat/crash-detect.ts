@@ -8,6 +8,7 @@
 import type { Crash, CrashKind, LogEntry } from './logcat-types.js';
 import {
   emptyNativeTrace,
+  FRAME_LINE,
   parseAnr,
   parseFatalSignal,
   parseJavaTrace,
@@ -64,7 +65,6 @@ const RUNTIME = 'AndroidRuntime';
  * logd delivers its lines in bursts. Once the backtrace began, a tombstone ends like any block.
  */
 const TOMBSTONE_WAIT_TICKS = 5;
-const FRAME_LINE = /^\s*#\d+ pc /;
 
 function isJavaStart(message: string): boolean {
   return message.startsWith('FATAL EXCEPTION') || message.startsWith('*** FATAL EXCEPTION IN SYSTEM PROCESS');
@@ -208,7 +208,7 @@ export class CrashDetector {
     e.category = b.kind === 'anr' ? 'anr' : 'crash';
     b.lastLine = this.lineNo;
     b.lastTick = this.tickNo;
-    if (b.kind === 'native' && !b.sawFrames && FRAME_LINE.test(e.message)) {
+    if (b.kind === 'native' && !b.sawFrames && FRAME_LINE.test(e.message.trim())) {
       b.sawFrames = true;
     }
     if (b.entries.length < this.maxLines) {

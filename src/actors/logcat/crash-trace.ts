@@ -182,7 +182,8 @@ export function emptyNativeTrace(): NativeTrace {
 
 const SIGNAL_LINE = /^signal (\d+) \((\w+)\), code (-?\d+)(?: \((\w+)\))?(?:, fault addr (\S+))?/;
 const PID_LINE = /^pid: (\d+), tid: (\d+)(?:, name: (.*?))?(?:\s+>>> (.*) <<<)?\s*$/;
-const FRAME_LINE = /^#\d+\s+pc\s+[0-9a-fA-F]+/;
+/** A backtrace frame of a tombstone (`#00 pc 0004bd80  /apex/…/libc.so`), trimmed. */
+export const FRAME_LINE = /^#\d+\s+pc\s+[0-9a-fA-F]+/;
 
 /**
  * The libc line a crashing process logs itself. Forms seen: `Fatal signal 11 (SIGSEGV), code 1

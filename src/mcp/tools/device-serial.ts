@@ -14,8 +14,7 @@ export const requiredSerial = serialSchema.describe('Device serial as list_devic
  */
 export async function resolveSerial(ctx: ToolContext, serial: string | undefined): Promise<string> {
   if (serial !== undefined) {
-    // With several adb servers a plain serial that only one has stands for `LABEL/serial`.
-    return (await ctx.bus.request('devices.resolve', { serial }, { signal: ctx.signal })).serial;
+    return (await canonicalSerial(ctx, serial))!;
   }
   const { devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
   const online = devices.filter((d) => d.state === 'device').map((d) => d.serial);

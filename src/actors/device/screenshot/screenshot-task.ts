@@ -5,6 +5,7 @@ import type { AnnotatedScreenshot, AnnotationRow } from './screenshot-annotate.j
 import { scaleScreenshot } from './screenshot-scale.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';
 import type { UiResult } from '../ui/ui-types.js';
+import { uiFail } from '../ui/ui-types.js';
 
 // No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
 // only hold on to the last captures' pixels.
@@ -37,10 +38,7 @@ async function encode(png: Uint8Array, format: 'jpeg' | 'webp'): Promise<UiResul
     ).toBuffer();
     return { ok: true, value: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
   } catch (e) {
-    return {
-      ok: false,
-      error: { code: 'IMAGE_FAILED', message: `the image could not be encoded as ${format}: ${String(e)}` },
-    };
+    return uiFail('IMAGE_FAILED', `the image could not be encoded as ${format}: ${String(e)}`);
   }
 }
 
