@@ -273,24 +273,37 @@ async function rows(
   return out;
 }
 
-/** One device's screen read alone, then N at once: efficiency = one's time / all N's time. */
-async function parallel(server: Server, serials: string[], n: number): Promise<number> {
+/**
+ * One device's screen read alone, then N at once: efficiency = one's time / all N's time. Reads
+ * that fail make the figure meaningless (a timed-out read is fast), so they are counted instead.
+ */
+async function parallel(server: Server, serials: string[], n: number): Promise<Parallel> {
   const read = (serial: string) =>
     server.name === 'droidbus'
       ? call(server, 'list_clickable_elements', { device_serial: serial })
       : call(server, 'mobile_list_elements_on_screen', { device: serial });
   await Promise.all(serials.slice(0, n).map(read));
-  const one: number[] = [];
-  const all: number[] = [];
-  for (let i = 0; i < 1; i++) {
-    const a = await read(serials[0]!);
-    one.push(a.t1 - a.t0);
-    const t0 = now();
-    await Promise.all(serials.slice(0, n).map(read));
-    all.push(now() - t0);
-  }
-  return quantile(one, 0.5) / quantile(all, 0.5);
+  const one = await read(serials[0]!);
+  const t0 = now();
+  const all = await Promise.all(serials.slice(0, n).map(read));
+  const failed = all.filter((r) => r.error).length;
+  return { efficiency: (one.t1 - one.t0) / (now() - t0), failed, of: n, single_failed: one.error };
 }
+
+interface Parallel {
+  efficiency: number;
+  /** Reads that failed of the `of` at once. */
+  failed: number;
+  of: number;
+  single_failed: boolean;
+}
+
+const showParallel = (p: Parallel): string =>
+  p.single_failed
+    ? 'the single read failed'
+    : p.failed > 0
+      ? `${p.failed} of ${p.of} failed`
+      : p.efficiency.toFixed(2);
 
 const fmt = (v: number): string =>
   Number.isFinite(v) ? (v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en')) : '—';
@@ -385,7 +398,7 @@ async function main(): Promise<void> {
     const serial = sim.serials[0]!;
     const results = await rows(servers, serial, logFile);
     const { lines, json } = table(results, servers);
-    const eff: Record<string, Record<number, number>> = {};
+    const eff: Record<string, Record<number, Parallel>> = {};
     for (const s of servers.filter((x) => x.client !== null)) {
       eff[s.name] = { 4: await parallel(s, sim.serials, 4), 16: await parallel(s, sim.serials, 16) };
     }
@@ -393,7 +406,7 @@ async function main(): Promise<void> {
       `| list elements on 4 / 16 devices at once, parallel efficiency | ${servers
         .map((s) =>
           eff[s.name]
-            ? `${eff[s.name]![4]!.toFixed(2)} / ${eff[s.name]![16]!.toFixed(2)}`
+            ? `${showParallel(eff[s.name]![4]!)} / ${showParallel(eff[s.name]![16]!)}`
             : (s.problem ?? '—'),
         )
         .join(' | ')} | |`,

@@ -189,8 +189,8 @@ export default defineActor({
       };
     },
     'devices.resolve': async ({ serial }, state, ctx) => {
-      if (state.devices.some((d) => d.serial === serial) || !state.servers.multi || serial.includes('/')) {
-        return { serial };
+      if (!state.servers.multi || serial.includes('/')) {
+        return { serial, fixed: true };
       }
       await refreshIfUnsettled(state, ctx, serial);
       const ids = state.tracked
@@ -199,7 +199,8 @@ export default defineActor({
       if (ids.length > 1) {
         throw fail.invalid(`serial '${serial}' is on several adb servers: pass one of ${ids.join(', ')}`);
       }
-      return { serial: ids[0] ?? serial };
+      // Another server may list it later (ambiguous then): not fixed.
+      return { serial: ids[0] ?? serial, fixed: false };
     },
     'devices.require': async ({ serial }, state, ctx) => {
       await refreshIfUnsettled(state, ctx, serial);

@@ -67,7 +67,11 @@ export const devicesRequests = {
   'devices.resolve': defineRequest({
     actor: 'devices',
     request: z.object({ serial: serialSchema }),
-    response: z.object({ serial: z.string() }),
+    response: z.object({
+      serial: z.string(),
+      /** The serial stands for this id whatever devices come and go (one adb server, or an id already): callers may remember it. */
+      fixed: z.boolean(),
+    }),
     timeoutMs: 20_000,
   }),
   /** One device's entry; DEVICE_OFFLINE when adb does not list it as `device`. */

@@ -32,15 +32,32 @@ export async function resolveSerial(ctx: ToolContext, serial: string | undefined
   );
 }
 
+/** Per bus: the serials that resolve to the same id whatever devices come and go (see devices.resolve). */
+const fixedIds = new WeakMap<object, Map<string, string>>();
+
 /**
  * A serial a caller gave to filter or stop by (the device may be gone): with several adb servers a plain
- * serial only one server has stands for its `LABEL/serial`; undefined stays undefined.
+ * serial only one server has stands for its `LABEL/serial`; undefined stays undefined. An answer the
+ * devices actor calls fixed is remembered, so a device tool's call costs no round trip for it.
  */
 export async function canonicalSerial(
   ctx: ToolContext,
   serial: string | undefined,
 ): Promise<string | undefined> {
-  return serial === undefined
-    ? undefined
-    : (await ctx.bus.request('devices.resolve', { serial }, { signal: ctx.signal })).serial;
+  if (serial === undefined) {
+    return undefined;
+  }
+  const known = fixedIds.get(ctx.bus)?.get(serial);
+  if (known !== undefined) {
+    return known;
+  }
+  const resolved = await ctx.bus.request('devices.resolve', { serial }, { signal: ctx.signal });
+  if (resolved.fixed) {
+    const ids = fixedIds.get(ctx.bus) ?? new Map<string, string>();
+    if (ids.size >= 1024) {
+      ids.clear(); // serials an agent made up, over and over: a bound, not a policy
+    }
+    fixedIds.set(ctx.bus, ids.set(serial, resolved.serial));
+  }
+  return resolved.serial;
 }

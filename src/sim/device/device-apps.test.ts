@@ -226,6 +226,30 @@ describe('packages', () => {
     expect((await runOn(d, 'pm clear com.droidbus.sample')).stdout).toBe('Failed\n');
   });
 
+  it('answers query-activities as PackageManagerShellCommand prints it: every launcher app, or none', async () => {
+    const d = device();
+    const launcher =
+      'cmd package query-activities -a android.intent.action.MAIN -c android.intent.category.LAUNCHER';
+    const all = (await runOn(d, launcher)).stdout;
+    const packages = all
+      .split('\n')
+      .filter((l) => l.trim().startsWith('packageName='))
+      .map((l) => l.trim().slice('packageName='.length));
+    expect(packages).toContain('com.droidbus.sample');
+    expect(packages).toContain('com.android.settings');
+    expect(all.startsWith(`${packages.length} activities found:\n  Activity #0:\n    priority=0 `)).toBe(
+      true,
+    );
+    expect(all).toContain(
+      '    ActivityInfo:\n      name=com.droidbus.sample.LoginActivity\n      packageName=com.droidbus.sample\n',
+    );
+    expect((await runOn(d, `${launcher} --components -p com.droidbus.sample`)).stdout).toBe(
+      'com.droidbus.sample/.LoginActivity\n',
+    );
+    await runOn(d, 'pm disable-user com.droidbus.sample');
+    expect((await runOn(d, `${launcher} -p com.droidbus.sample`)).stdout).toBe('No activities found\n');
+  });
+
   it('lets run-as work for a debuggable build', async () => {
     const d = device();
     const apk = demoApk(5, true);

@@ -191,6 +191,40 @@ describe('areaAverage', () => {
     }
   });
 
+  it('equals it on screen-like RGBA too: flat runs, repeated rows, rows at any byte offset', () => {
+    // Blocks of one colour, rows repeated in bands, a few noisy rows: every shortcut and the sums.
+    const w = 45;
+    const h = 31;
+    const src = new Uint8Array(w * h * 4 + 1);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const band = Math.floor(y / 4);
+        const noisy = y % 7 === 3;
+        for (let c = 0; c < 4; c++) {
+          src[1 + (y * w + x) * 4 + c] = noisy
+            ? (x * 31 + y * 17 + c * 59) % 256
+            : c === 3
+              ? 255
+              : (Math.floor(x / 5) * 40 + band * 25 + c * 70) % 256;
+        }
+      }
+    }
+    const aligned = src.slice(1);
+    const unaligned = src.subarray(1); // byteOffset 1: the 32-bit reading cannot apply
+    for (const [ow, oh] of [
+      [24, 16],
+      [18, 12],
+      [45, 31],
+      [11, 9],
+    ] as Array<[number, number]>) {
+      const slow = naiveAreaAverage(aligned, w, h, 4, ow, oh);
+      for (const input of [aligned, unaligned]) {
+        const fast = Array.from(areaAverage(input, w, h, 4, ow, oh));
+        fast.forEach((v, i) => expect(Math.abs(v - (slow[i] ?? 0))).toBeLessThanOrEqual(0.5001));
+      }
+    }
+  });
+
   it('refuses to enlarge', () => {
     expect(() => areaAverage(new Uint8Array(4), 2, 2, 1, 3, 2)).toThrow(RangeError);
   });

@@ -194,10 +194,12 @@ async function shrinkPng(
       averager.pushRow(data, y * info.width * info.channels);
     }
   }
+  // zlib level 2: 4–8 % more bytes than level 6 in half the time (8 → 4.6 ms on a list screen, 26 → 12 ms
+  // on a page of small text, both 576×1280); the model is billed by pixels, not bytes.
   const out = await sharp(averager.finish(), {
     raw: { width: outW, height: outH, channels: averager.channels as 1 | 2 | 3 | 4 },
   })
-    .png({ compressionLevel: 6 })
+    .png({ compressionLevel: 2 })
     .toBuffer();
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -37,20 +37,35 @@ interface Link {
   instrumentation: AbortController | null;
 }
 
-const installed = new Map<string, { at: number; yes: boolean }>();
+const installed = new Map<string, { at: number; yes: boolean; refreshing: boolean }>();
 const links = new Map<string, Link>();
 
-/** Whether the helper's two APKs are on the device (asked at most every 30 s). */
+/**
+ * Whether the helper's two APKs are on the device. Asked on a device's first capture; after that the
+ * answer is used at once and asked again in the background when it is 30 s old, so no capture waits
+ * for the two adb commands (pm list packages, pidof) it takes.
+ */
 export async function helperInstalled(serial: string, signal: AbortSignal): Promise<boolean> {
+  const ask = (on: AbortSignal): Promise<boolean> =>
+    helperState(adbClient(), serial, on)
+      .then((s) => s.installed)
+      .catch(() => false);
   const known = installed.get(serial);
-  if (known !== undefined && Date.now() - known.at < INSTALLED_TTL_MS) {
-    return known.yes;
+  if (known === undefined) {
+    const yes = await ask(signal);
+    installed.set(serial, { at: Date.now(), yes, refreshing: false });
+    return yes;
   }
-  const yes = await helperState(adbClient(), serial, signal)
-    .then((s) => s.installed)
-    .catch(() => false);
-  installed.set(serial, { at: Date.now(), yes });
-  return yes;
+  if (Date.now() - known.at >= INSTALLED_TTL_MS && !known.refreshing) {
+    known.refreshing = true;
+    void ask(AbortSignal.timeout(INSTALLED_TTL_MS)).then((yes) => {
+      // Unless the device was forgotten meanwhile (gone, or the helper changed).
+      if (installed.get(serial) === known) {
+        installed.set(serial, { at: Date.now(), yes, refreshing: false });
+      }
+    });
+  }
+  return known.yes;
 }
 
 /** Forgets what was known of a device's helper (it went away, or the person changed it). */
