@@ -44,6 +44,10 @@ const PEER_DIR = fileURLToPath(
   new URL(`../node_modules/.cache/bench-peers/${MOBILE_MCP_VERSION}`, import.meta.url),
 );
 const MOBILE_MCP = path.join(PEER_DIR, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
+const MOBILECLI = path.join(
+  PEER_DIR,
+  `node_modules/@mobilenext/mobilecli-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/mobilecli-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`,
+);
 
 /** Installs mobile-mcp at its pinned version into PEER_DIR unless it is there. */
 async function installPeer(): Promise<void> {
@@ -434,6 +438,8 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => s.client?.close().catch(() => undefined)));
     await sim?.stop();
+    // mobile-mcp starts mobilecli's daemon, which outlives it (parent pid 1) unless told to stop.
+    await runProcess(MOBILECLI, ['daemon', 'stop'], { env, timeoutMs: 15_000 }).catch(() => undefined);
     await runProcess('adb', ['-P', String(port), 'kill-server'], { env, timeoutMs: 15_000 });
     rmSync(home, { recursive: true, force: true });
   }
