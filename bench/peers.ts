@@ -15,7 +15,7 @@
  *
  *   npm run build && npx tsx bench/peers.ts [--rounds 15] [--json]
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,7 @@ import { runProcess } from '../src/util/exec.js';
 import { startSimProcess } from '../src/loadtest/sim-process.js';
 import { AdbClient } from '../src/adb/client.js';
 import { freePort } from '../src/util/free-port.js';
+import { deviceTime, now, readLog } from './lib/device-time.js';
 import { quantile } from './stats.js';
 
 const argv = process.argv.slice(2);
@@ -76,7 +77,6 @@ async function installPeer(): Promise<void> {
   }
 }
 const SAMPLE = 'com.droidbus.sample';
-const now = (): number => performance.timeOrigin + performance.now();
 
 type ServerName = 'droidbus' | 'mobilecli' | 'legacy';
 interface Server {
@@ -183,37 +183,6 @@ async function start(name: ServerName, env: Record<string, string>): Promise<Ser
   const client = new Client({ name: 'droidbus-bench-peers', version: '1.0.0' });
   await client.connect(transport);
   return { name, client, problem: null };
-}
-
-/** The device's busy time within [a, b] (the union of its commands' spans) and how many commands ran. */
-function deviceTime(log: { t0: number; t1: number; dev: string }[], serial: string, a: number, b: number) {
-  const spans = log
-    .filter((e) => e.dev === serial && e.t1 >= a && e.t0 <= b)
-    .map((e) => [Math.max(a, e.t0), Math.min(b, e.t1)] as const)
-    .sort((x, y) => x[0] - y[0]);
-  let busy = 0;
-  let end = -Infinity;
-  for (const [s, e] of spans) {
-    if (s > end) {
-      busy += e - s;
-      end = e;
-    } else if (e > end) {
-      busy += e - end;
-      end = e;
-    }
-  }
-  return { busy, commands: spans.length };
-}
-
-function readLog(file: string): { t0: number; t1: number; dev: string }[] {
-  try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { t0: number; t1: number; dev: string });
-  } catch {
-    return [];
-  }
 }
 
 /** The first failure of each server and tool, to show in the table. */

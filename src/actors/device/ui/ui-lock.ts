@@ -28,13 +28,15 @@ export function uiLockPath(serial: string): string {
 const STALE_MS = 15_000;
 const STALE_REFRESH_MS = 3_000;
 
-function tryLock(file: string): boolean {
+/** Takes the lock: the link's target when taken, null when another holds it. */
+function tryLock(file: string): string | null {
+  const mine = `${process.pid}:${threadId}:${Date.now()}`;
   try {
-    symlinkSync(`${process.pid}:${threadId}:${Date.now()}`, file);
-    return true;
+    symlinkSync(mine, file);
+    return mine;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      return false;
+      return null;
     }
     throw new BusError(
       'FAILED',
@@ -109,7 +111,8 @@ export async function withUiAutomatorLock<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const file = uiLockPath(serial);
-  while (!tryLock(file)) {
+  let mine: string | null;
+  while ((mine = tryLock(file)) === null) {
     const holder = holderOf(file);
     if (holder === null) {
       continue; // released between the two calls
@@ -130,7 +133,6 @@ export async function withUiAutomatorLock<T>(
     }
     await sleep(50, signal, true);
   }
-  const mine = readlinkSync(file);
   const refresh = setInterval(() => {
     try {
       const now = new Date();
