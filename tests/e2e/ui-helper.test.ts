@@ -5,7 +5,7 @@
  * every window from its page source.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceWorld, type DeviceWorld, type ToolOutcome } from '../helpers/device-world.js';
+import { eventually, startDeviceWorld, type DeviceWorld, type ToolOutcome } from '../helpers/device-world.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -125,6 +125,21 @@ describe('the UI helper as the reader', () => {
     const r = await hierarchy();
     expect(r.structured['reader']).toBe('helper');
     expect(await world.shell(serial, 'pidof io.appium.uiautomator2.server')).toMatch(/\d/);
+  });
+
+  it('reads through the helper again once the device comes back from a disconnect', async () => {
+    expect((await hierarchy()).structured['reader']).toBe('helper');
+    await world.server.adb(['disconnect', serial]);
+    await eventually(async () => {
+      const r = await world.call('get_ui_hierarchy', { device_serial: serial });
+      return r.isError ? r : undefined;
+    });
+    await world.server.adb(['connect', serial]);
+    const back = await eventually(async () => {
+      const r = await world.call('get_ui_hierarchy', { device_serial: serial, max_rows: 500 });
+      return r.isError ? undefined : r;
+    });
+    expect(back.structured['reader']).toBe('helper');
   });
 
   it('lets two droidbus processes read one device in turns through the one helper', async () => {

@@ -35,6 +35,7 @@ import { compareStates } from './ui/ui-compare.js';
 import { formatHierarchy } from './ui/ui-format.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput } from './ui/ui-actions.js';
+import { forgetHelper } from './ui/ui-helper-reader.js';
 import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
 
@@ -253,6 +254,8 @@ export default defineActor({
   },
   stop(_state, ctx) {
     adbClient().forget(ctx.key!);
+    // Its instrumentation stream and port forward went with the device: read it afresh when it is back.
+    forgetHelper(ctx.key!);
   },
   handlers: {
     'ui.hierarchy': async (p, state, ctx) => {
