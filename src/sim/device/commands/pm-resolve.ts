@@ -6,18 +6,23 @@
 import { shortComponent } from '../packages.js';
 import { resolveActivity } from './am.js';
 import { parseIntentArgs } from './intent.js';
+import type { Intent } from './intent.js';
 import { exception } from './pm-exception.js';
 import type { PmContext as Ctx } from './pm-exception.js';
 
 /** `--brief` / `--components` and the intent of `resolve-activity` and `query-activities`. */
-function resolveArgs(args: string[]): { brief: boolean; components: boolean; rest: string[] } {
-  return {
-    brief: args.includes('--brief'),
-    components: args.includes('--components'),
-    rest: args.filter(
-      (a, i) => a !== '--brief' && a !== '--components' && a !== '--user' && args[i - 1] !== '--user',
-    ),
-  };
+function resolveArgs(
+  args: string[],
+): { brief: boolean; components: boolean; intent: Intent } | { error: string } {
+  const rest = args.filter(
+    (a, i) => a !== '--brief' && a !== '--components' && a !== '--user' && args[i - 1] !== '--user',
+  );
+  try {
+    const { intent } = parseIntentArgs(rest);
+    return { brief: args.includes('--brief'), components: args.includes('--components'), intent };
+  } catch (err) {
+    return { error: String(err instanceof Error ? err.message : err) };
+  }
 }
 
 /**
@@ -44,14 +49,11 @@ function printResolveInfo(
 }
 
 export async function resolve(ctx: Ctx, args: string[]): Promise<number> {
-  const { rest, ...mode } = resolveArgs(args);
-  let parsed;
-  try {
-    parsed = parseIntentArgs(rest);
-  } catch (err) {
-    return exception(ctx, 'resolve-activity', String(err instanceof Error ? err.message : err));
+  const mode = resolveArgs(args);
+  if ('error' in mode) {
+    return exception(ctx, 'resolve-activity', mode.error);
   }
-  const r = resolveActivity(ctx.host, parsed.intent);
+  const r = resolveActivity(ctx.host, mode.intent);
   if (r.kind !== 'ok') {
     await ctx.stdout.write('No activity found\n');
     return 0;
@@ -67,14 +69,11 @@ export async function resolve(ctx: Ctx, args: string[]): Promise<number> {
  * "  Activity #i:" before each match, or "No activities found".
  */
 export async function queryActivities(ctx: Ctx, args: string[]): Promise<number> {
-  const { rest, ...mode } = resolveArgs(args);
-  let parsed;
-  try {
-    parsed = parseIntentArgs(rest);
-  } catch (err) {
-    return exception(ctx, 'query-activities', String(err instanceof Error ? err.message : err));
+  const mode = resolveArgs(args);
+  if ('error' in mode) {
+    return exception(ctx, 'query-activities', mode.error);
   }
-  const { intent } = parsed;
+  const { intent } = mode;
   const launcherQuery =
     intent.component === null &&
     (intent.action ?? 'android.intent.action.MAIN') === 'android.intent.action.MAIN' &&
