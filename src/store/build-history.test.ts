@@ -1,18 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BuildRecord } from '../bus/messages/build.js';
-import { tempDir } from '../../tests/helpers/paths.js';
+import { useTempDataHome } from '../../tests/helpers/data-home.js';
 import { MAX_HISTORY, appendHistory, historyPath, readHistory, recentBuilds } from './build-history.js';
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir('droidbus-build-history-');
-  process.env['DROIDBUS_HOME'] = home.dir;
-});
-afterEach(() => {
-  delete process.env['DROIDBUS_HOME'];
-  home.remove();
-});
+useTempDataHome('droidbus-build-history-');
 
 function record(i: number, root = '/p'): BuildRecord {
   return {

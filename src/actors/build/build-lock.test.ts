@@ -1,19 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../tests/helpers/paths.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDataHome } from '../../../tests/helpers/data-home.js';
 import { acquireBuildLock, buildLockPath, type BuildLockHolder } from './build-lock.js';
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir('droidbus-build-lock-');
-  process.env['DROIDBUS_HOME'] = home.dir;
-});
-afterEach(() => {
-  delete process.env['DROIDBUS_HOME'];
-  home.remove();
-});
+const homeDir = useTempDataHome('droidbus-build-lock-');
 
 const holder = (over: Partial<BuildLockHolder> = {}): BuildLockHolder => ({
   pid: process.pid,
@@ -62,8 +54,8 @@ describe('the build lock', () => {
 
   it('refuses with the reason, rather than building unlocked, when the data directory cannot hold the lock', async () => {
     // A data directory below a regular file cannot be created, whoever runs the test.
-    writeFileSync(path.join(home.dir, 'file'), '');
-    process.env['DROIDBUS_HOME'] = path.join(home.dir, 'file', 'home');
+    writeFileSync(path.join(homeDir(), 'file'), '');
+    process.env['DROIDBUS_HOME'] = path.join(homeDir(), 'file', 'home');
     const r = await acquireBuildLock(holder());
     expect(r).toMatchObject({ ok: false, held: false, holder: null });
     expect(!r.ok && r.reason).toMatch(/cannot create the build lock folder .*ENOTDIR/);

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../../../tests/helpers/paths.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDataHome } from '../../../tests/helpers/data-home.js';
+import { ROOT } from '../../../tests/helpers/paths.js';
 import { appendHistory, historyPath, readHistory } from '../build-history.js';
 import { readIndex, readSessionFile, sessionsDir } from '../debug-sessions.js';
 import { readInstallRecords, recordInstall } from '../installed-builds.js';
@@ -9,15 +10,7 @@ import { readInstallRecords, recordInstall } from '../installed-builds.js';
 /** Real writes of the data directory by earlier droidbus versions (see the folder's README). */
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'store');
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir('droidbus-formats-');
-  process.env['DROIDBUS_HOME'] = home.dir;
-});
-afterEach(() => {
-  delete process.env['DROIDBUS_HOME'];
-  home.remove();
-});
+const homeDir = useTempDataHome('droidbus-formats-');
 
 function place(fixture: string, target: string): void {
   mkdirSync(path.dirname(target), { recursive: true });
@@ -38,7 +31,7 @@ describe('data-directory files of earlier versions', () => {
 
   it('loads the build history, install records and debug session files droidbus writes today', async () => {
     place('build-history.json', historyPath());
-    place('installed-builds.json', path.join(home.dir, 'installed-builds.json'));
+    place('installed-builds.json', path.join(homeDir(), 'installed-builds.json'));
     const session = JSON.parse(readFileSync(path.join(FIXTURES, 'debug-session.json'), 'utf8')) as {
       id: string;
     };
@@ -58,13 +51,13 @@ describe('data-directory files of earlier versions', () => {
     });
     expect(index.sessions.map((s) => s.id)).toEqual([session.id]);
     // A record this reader cannot parse (a newer droidbus wrote it) is kept when the file is rewritten.
-    const raw = JSON.parse(readFileSync(path.join(home.dir, 'installed-builds.json'), 'utf8')) as {
+    const raw = JSON.parse(readFileSync(path.join(homeDir(), 'installed-builds.json'), 'utf8')) as {
       installs: unknown[];
     };
     raw.installs.push({ id: 'from-a-newer-droidbus', shape: 'unknown' });
-    writeFileSync(path.join(home.dir, 'installed-builds.json'), JSON.stringify(raw));
+    writeFileSync(path.join(homeDir(), 'installed-builds.json'), JSON.stringify(raw));
     await recordInstall({ ...install!, id: 'i-next' });
-    const kept = JSON.parse(readFileSync(path.join(home.dir, 'installed-builds.json'), 'utf8')) as {
+    const kept = JSON.parse(readFileSync(path.join(homeDir(), 'installed-builds.json'), 'utf8')) as {
       installs: { id: string }[];
     };
     expect(kept.installs.map((r) => r.id)).toEqual([install!.id, 'from-a-newer-droidbus', 'i-next']);

@@ -10,20 +10,12 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../../tests/helpers/paths.js';
+import { describe, expect, it } from 'vitest';
+import { useTempDataHome } from '../../../../tests/helpers/data-home.js';
 import { BusError } from '../../../bus/errors.js';
 import { releaseUiLocksOf, uiLockPath, withUiAutomatorLock } from './ui-lock.js';
 
-let home: ReturnType<typeof tempDir>;
-beforeEach(() => {
-  home = tempDir('droidbus-ui-lock-');
-  process.env['DROIDBUS_HOME'] = home.dir;
-});
-afterEach(() => {
-  delete process.env['DROIDBUS_HOME'];
-  home.remove();
-});
+useTempDataHome('droidbus-ui-lock-');
 
 const SERIAL = 'emulator-5554';
 

@@ -65,7 +65,8 @@ export async function resolve(ctx: Ctx, args: string[]): Promise<number> {
 /**
  * `cmd package query-activities` (PackageManagerShellCommand.runQueryIntentActivities): the
  * launcher query lists every enabled app with a launcher activity (the intent's package, if it names
- * one); any other intent lists what `resolve-activity` would pick. "N activities found:" and
+ * one), by package name (every sim activity has priority 0, the order PackageManager sorts by first);
+ * any other intent lists what `resolve-activity` would pick. "N activities found:" and
  * "  Activity #i:" before each match, or "No activities found".
  */
 export async function queryActivities(ctx: Ctx, args: string[]): Promise<number> {
