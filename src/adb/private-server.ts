@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { freePort } from '../util/free-port.js';
 import os from 'node:os';
 import path from 'node:path';
-import { AdbClient } from '../adb/client.js';
-import { locateAdb, locateSdk } from '../adb/sdk.js';
+import { AdbClient } from './client.js';
+import { locateAdb, locateSdk } from './sdk.js';
 import { runProcess } from '../util/exec.js';
 
-/** An adb server of the load test's own, on a private port. */
+/** A private adb server (the load test's, the demo's), on a free port with a HOME of its own. */
 export interface PrivateAdbServer {
   port: number;
   adb: string;
@@ -29,16 +29,16 @@ export interface PrivateAdbServer {
  * Starts `adb -P PORT start-server` with the adb droidbus itself would use (the SDK's, else PATH),
  * on a free port and with a HOME of its own, so the user's server, keys and emulators are left
  * alone: the server does not scan the emulator ports (ADB_LOCAL_TRANSPORT_MAX_PORT), it sees only
- * the devices the load test connects.
+ * the devices its owner connects. `owner` names it in the client's messages ("droidbus loadtest").
  */
-export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
+export async function startPrivateAdbServer(owner: string): Promise<PrivateAdbServer> {
   const adb = locateAdb(locateSdk(null, false).path);
   if (!adb) {
     throw new Error(
       'no adb found (ANDROID_HOME/platform-tools, ANDROID_SDK_ROOT, the default SDK folder, PATH): install Android SDK Platform-Tools',
     );
   }
-  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-loadtest-adb-'));
+  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-private-adb-'));
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -67,7 +67,7 @@ export async function startPrivateAdbServer(): Promise<PrivateAdbServer> {
         port,
         adb,
         env,
-        client: new AdbClient({ kind: 'tcp', host: '127.0.0.1', port, source: 'droidbus loadtest' }),
+        client: new AdbClient({ kind: 'tcp', host: '127.0.0.1', port, source: owner }),
         async restart() {
           await run('kill-server');
           await startAgain();

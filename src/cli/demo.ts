@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { runDemo } from '../demo/demo-run.js';
+import { ensureDataDir } from '../store/data-dir.js';
 import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 
@@ -11,7 +12,8 @@ folder and trusted in a private droidbus data folder), then build → install �
 launch time) → read the screen → fill the login form → tap through → crash the app → read the crash
 deobfuscated against the installed build → show the debug session. Nothing of yours is touched.
 
-  --out DIR   where screenshots and summary.json go (default: ./droidbus-demo)
+  --out DIR   where screenshots and summary.json go (default: demo/ in the droidbus data folder,
+              ~/.droidbus/demo or $DROIDBUS_HOME/demo; never the current folder)
   --keep      keep the temporary sample project and data folder
   --json      print summary.json to stdout at the end instead of the readable walk
 
@@ -28,7 +30,7 @@ async function run(argv: string[]): Promise<number> {
     keep: { type: 'boolean' },
     json: { type: 'boolean' },
   });
-  const outDir = path.resolve(values.out ?? 'droidbus-demo');
+  const outDir = values.out !== undefined ? path.resolve(values.out) : path.join(ensureDataDir(), 'demo');
   const c = painter(process.stdout.isTTY === true && !process.env['NO_COLOR'] && !values.json);
   const say = (line: string): void => {
     (values.json ? process.stderr : process.stdout).write(line + '\n');

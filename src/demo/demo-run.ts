@@ -1,20 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from '../util/free-port.js';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AdbClient } from '../adb/client.js';
-import { locateAdb, locateSdk } from '../adb/sdk.js';
-import { ensureAdbServer } from '../adb/server-start.js';
+import { startPrivateAdbServer } from '../adb/private-server.js';
+import type { PrivateAdbServer } from '../adb/private-server.js';
 import { trustProject } from '../project/trust.js';
 import { startFarm } from '../sim/farm.js';
 import type { Farm } from '../sim/farm.js';
 import { SAMPLE_PACKAGE } from '../sim/sample-app.js';
 import { writeSampleProject } from '../sim/sample-project/index.js';
-import { runProcess } from '../util/exec.js';
 import { DemoFailed, DemoRecorder } from './demo-steps.js';
 import type { DemoStep } from './demo-steps.js';
 
@@ -92,7 +89,7 @@ interface DemoRun {
   work: string;
   home: string;
   project: string;
-  adbPort: number;
+  adbServer: PrivateAdbServer | undefined;
   farm: Farm | undefined;
   client: Client | undefined;
 }
@@ -100,16 +97,16 @@ interface DemoRun {
 /** A private adb server, a sim device, the trusted sample project and an MCP session on them. */
 async function setUp(run: DemoRun): Promise<{ mcp: Client; serial: string }> {
   await run.recorder.step('start a private adb server', async () => {
-    run.adbPort = await freePort();
-    const check = await ensureAdbServer(
-      new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: run.adbPort, source: 'demo' }),
-    );
-    return `adb server on 127.0.0.1:${run.adbPort} (protocol ${check.version})`;
+    // Its own port and HOME, and no scan of the emulator ports: an emulator or phone of yours is
+    // neither seen nor touched.
+    run.adbServer = await startPrivateAdbServer('droidbus demo');
+    const version = await run.adbServer.client.serverVersion();
+    return `adb server on 127.0.0.1:${run.adbServer.port} (protocol ${version})`;
   });
   await run.recorder.step('start a simulated device', async () => {
     run.farm = await startFarm({
       devices: 1,
-      adbPort: run.adbPort,
+      adbPort: run.adbServer!.port,
       startServer: false,
       notify: run.options.note,
     });
@@ -130,7 +127,7 @@ async function setUp(run: DemoRun): Promise<{ mcp: Client; serial: string }> {
       env: {
         ...(process.env as Record<string, string>),
         DROIDBUS_HOME: run.home,
-        ANDROID_ADB_SERVER_PORT: String(run.adbPort),
+        ...run.adbServer!.env,
         SIM_GRADLE_DURATION_MS: '1500',
       },
       stderr: 'ignore',
@@ -354,12 +351,7 @@ async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<
 async function tearDown(run: DemoRun, previousHome: string | undefined): Promise<void> {
   await run.client?.close().catch(() => undefined);
   await run.farm?.stop().catch(() => undefined);
-  if (run.adbPort) {
-    const adb = locateAdb(locateSdk(null, false).path);
-    if (adb) {
-      await runProcess(adb, ['-P', String(run.adbPort), 'kill-server'], { timeoutMs: 10_000 });
-    }
-  }
+  await run.adbServer?.stop().catch(() => undefined);
   if (previousHome === undefined) {
     delete process.env['DROIDBUS_HOME'];
   } else {
@@ -387,7 +379,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     work,
     home: path.join(work, 'home'),
     project: path.join(work, 'sample'),
-    adbPort: 0,
+    adbServer: undefined,
     farm: undefined,
     client: undefined,
   };

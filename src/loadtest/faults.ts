@@ -23,7 +23,7 @@ import { entryKey, isSeparator, threadtimeLineKey, threadtimeOf } from '../actor
 import { connectControl } from '../host/control-client.js';
 import type { LoadSession } from './mcp-session.js';
 import type { FaultKind } from './options.js';
-import type { PrivateAdbServer } from './private-adb.js';
+import type { PrivateAdbServer } from '../adb/private-server.js';
 import type { ServerGroup } from './run-devices.js';
 import type { CallSpan } from './recorder.js';
 import { waitUntilOnline } from './sim-process.js';

@@ -1,7 +1,7 @@
 import { AdbClient } from '../adb/client.js';
 import { ADB_SERVERS_ENV } from '../adb/servers.js';
-import { startPrivateAdbServer } from './private-adb.js';
-import type { PrivateAdbServer } from './private-adb.js';
+import { startPrivateAdbServer } from '../adb/private-server.js';
+import type { PrivateAdbServer } from '../adb/private-server.js';
 import type { ProgressBar } from './progress.js';
 import { startSimProcess } from './sim-process.js';
 import type { SimProcess } from './sim-process.js';
@@ -68,7 +68,7 @@ async function startServerWithSim(
   options: Parameters<typeof prepareDevices>[0],
   devices: number,
 ): Promise<{ server: PrivateAdbServer; sim: SimProcess }> {
-  const server = await startPrivateAdbServer();
+  const server = await startPrivateAdbServer('droidbus loadtest');
   options.cleanups.push(() => server.stop());
   const sim = await startSimProcess({
     cli: options.cli,
