@@ -57,6 +57,7 @@ export const READS = {
   autoRotate: read('settings-accelerometer-rotation', 'settings', 'get', 'system', 'accelerometer_rotation'),
   userRotation: read('settings-user-rotation', 'settings', 'get', 'system', 'user_rotation'),
   inputMethod: read('settings-input-method', 'settings', 'get', 'secure', 'default_input_method'),
+  imeState: read('dumpsys-input-method', 'dumpsys', 'input_method'),
   processes: read('ps-all', 'ps', '-A'),
   processesOld: read('ps', 'ps'),
   uiDump: read('uiautomator-dump', 'uiautomator', 'dump', '/dev/tty'),

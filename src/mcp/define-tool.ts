@@ -150,6 +150,8 @@ export const TOOL_ERROR_CODES = [
   'unavailable',
   /** The work ran and failed (a build, a test run, a device command). */
   'failed',
+  /** A UI action's expect_screen_hash is not the screen now: nothing was done; read it again. */
+  'screen_changed',
   'crashed',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];

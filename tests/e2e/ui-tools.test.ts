@@ -222,6 +222,11 @@ describe('driving the UI', () => {
     });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('the screen changed since it was read');
+    // Its own code, so an agent tells a stale read from a failed action; the new hash beside it.
+    const error = (r.structured as { error: { code: string; details?: { screen_hash?: string } } }).error;
+    expect(error.code).toBe('screen_changed');
+    expect(error.details?.screen_hash).toMatch(/^[0-9a-f]+$/);
+    expect(error.details?.screen_hash).not.toBe(hash);
     expect((await world.simStats(serial)).last_input).toEqual(before.last_input);
   });
 
@@ -280,8 +285,14 @@ describe('driving the UI', () => {
       (await world.call('find_ui_elements', { device_serial: serial, text_contains: 'with spaces' }))
         .structured['total'],
     ).toBe(0);
+    // Tapping the field opened the keyboard: the system says so, though no capture shows its window.
+    expect(await world.shell(serial, 'dumpsys input_method')).toContain('mInputShown=true');
     const hidden = await world.call('hide_soft_keyboard', { device_serial: serial });
-    expect(hidden.text).toMatch(/Hid the soft keyboard|not showing/);
+    expect(hidden.text).toContain('Hid the soft keyboard.');
+    expect((await world.simStats(serial)).last_input).toEqual(['keyevent', 'KEYCODE_BACK']);
+    expect(await world.shell(serial, 'dumpsys input_method')).toContain('mInputShown=false');
+    const again = await world.call('hide_soft_keyboard', { device_serial: serial });
+    expect(again.text).toContain('not showing');
     const key = await world.call('send_ui_key', { device_serial: serial, key: 'BACK' });
     expect(key.isError).toBe(false);
     expect((await world.simStats(serial)).last_input).toEqual(['keyevent', 'KEYCODE_BACK']);

@@ -34,7 +34,7 @@ import type { Capture } from './ui/ui-capture.js';
 import { compareStates } from './ui/ui-compare.js';
 import { formatHierarchy } from './ui/ui-format.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
-import { performInput } from './ui/ui-actions.js';
+import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { forgetHelper } from './ui/ui-helper-reader.js';
 import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
@@ -85,17 +85,6 @@ async function capture(state: DeviceState, ctx: HandlerContext, deadline = ctx.d
 /** Before an action that may change the screen: the never-idle memory no longer holds. */
 function screenMayChange(state: DeviceState): void {
   state.neverIdleSince = null;
-}
-
-function expectHash(current: Capture, expected: string | undefined): void {
-  if (expected !== undefined && current.hash !== expected) {
-    throw new BusError(
-      'FAILED',
-      `the screen changed since it was read (expected screen_hash ${expected}, it is now ${current.hash}); read it again`,
-      undefined,
-      { screen_hash: current.hash },
-    );
-  }
 }
 
 function unwrapImage<T>(result: UiResult<T>): T {
@@ -287,7 +276,7 @@ export default defineActor({
     },
     'ui.parent': async (p, state, ctx) => {
       const cap = await capture(state, ctx);
-      expectHash(cap, p.expect_screen_hash);
+      refuseChangedScreen(cap, p.expect_screen_hash);
       const node = nodeAt(cap.tree, p.tree_path);
       if (!node) {
         throw new BusError(
@@ -347,7 +336,7 @@ export default defineActor({
     },
     'ui.scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);
-      expectHash(cap, p.expect_screen_hash);
+      refuseChangedScreen(cap, p.expect_screen_hash);
       let swipes = 0;
       let reachedEnd = false;
       for (;;) {

@@ -8,6 +8,7 @@ import { withAdbErrors } from '../../adb-errors.js';
 import { adbClient } from '../../adb-instance.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
+import { parseImeShown } from './ime-state.js';
 import { nodeAt, toElement } from './ui-query.js';
 import type { UiElement } from './ui-query.js';
 import {
@@ -99,6 +100,21 @@ async function swipeAlong(
   await run(ctx, argv, ran);
 }
 
+/**
+ * Refuses to act when the screen is not the one the agent read (`expect_screen_hash`): a tool error
+ * with its own code, `screen_changed`, and the screen's hash now, so an agent tells it from a failure.
+ */
+export function refuseChangedScreen(current: Capture, expected: string | undefined): void {
+  if (expected !== undefined && current.hash !== expected) {
+    throw new BusError(
+      'FAILED',
+      `the screen changed since it was read (expected screen_hash ${expected}, it is now ${current.hash}); nothing was done. Read the screen again and act on what it shows now.`,
+      undefined,
+      { reason: 'screen_changed', screen_hash: current.hash },
+    );
+  }
+}
+
 /** The node at a tree path on a fresh capture, or a tool error that says what to do. */
 function resolveNode(capture: Capture, treePath: string): UiNode {
   const node = nodeAt(capture.tree, treePath);
@@ -109,6 +125,17 @@ function resolveNode(capture: Capture, treePath: string): UiNode {
     );
   }
   return node;
+}
+
+/** Whether the system shows the soft keyboard (`mInputShown`), or null when its dump does not say. */
+async function imeShown(ctx: ActionContext): Promise<boolean | null> {
+  const out = await withAdbErrors(() =>
+    adbClient().shell(ctx.serial, readCommand(READS.imeState), {
+      signal: ctx.signal,
+      timeoutMs: INPUT_TIMEOUT_MS,
+    }),
+  );
+  return parseImeShown(out.stdout);
 }
 
 async function adbKeyboardIsActive(ctx: ActionContext): Promise<boolean> {
@@ -193,15 +220,7 @@ export async function performInput(
   let capture: Capture | null = null;
   const fresh = async (): Promise<Capture> => (capture ??= await ctx.capture());
   if (expectHash !== undefined) {
-    const now = await fresh();
-    if (now.hash !== expectHash) {
-      throw new BusError(
-        'FAILED',
-        `the screen changed since it was read (expected screen_hash ${expectHash}, it is now ${now.hash}); nothing was done. Read the screen again and act on what it shows now.`,
-        undefined,
-        { screen_hash: now.hash },
-      );
-    }
+    refuseChangedScreen(await fresh(), expectHash);
   }
   switch (input.action) {
     case 'tap':
@@ -275,12 +294,20 @@ export async function performInput(
       return { done: 'Cleared the focused field.', element: toElement(cap.tree, node), commands: ran };
     }
     case 'hide_keyboard': {
-      const cap = await fresh();
-      if (!detectOverlays(cap.tree).keyboard) {
+      // The system's IME state, not the capture: a dump never holds the keyboard's window.
+      const shown = (await imeShown(ctx)) ?? detectOverlays((await fresh()).tree).keyboard !== null;
+      if (!shown) {
         return { done: 'The soft keyboard is not showing; nothing to do.', element: null, commands: ran };
       }
       await pressKey(ctx, 'BACK', ran);
-      return { done: 'Hid the soft keyboard.', element: null, commands: ran };
+      return {
+        done:
+          (await imeShown(ctx)) === true
+            ? 'Pressed BACK, but the soft keyboard still shows (dumpsys input_method).'
+            : 'Hid the soft keyboard.',
+        element: null,
+        commands: ran,
+      };
     }
     case 'key':
       return { done: `Sent ${await pressKey(ctx, input.key, ran)}.`, element: null, commands: ran };
