@@ -124,6 +124,67 @@ export async function healthReport(
   return ctx.bus.request('system.health', { project_root: root, trusted }, { signal: ctx.signal });
 }
 
+/**
+ * The health report as the model reads it: a headline, then one line per check. The headline is
+ * derived from the same verdicts the lines print, so it never says "passed" above a FAIL line; the
+ * Gradle wrapper is "n/a" when no project is open (nothing to check, nothing failed).
+ */
+export function formatHealthReport(report: HealthReport): string {
+  const { checks } = report;
+  const rows: { name: string; verdict: 'ok' | 'FAIL' | 'n/a'; detail: string; hint: string | null }[] = [
+    {
+      name: 'java',
+      verdict: checks.java.ok ? 'ok' : 'FAIL',
+      detail: checks.java.version ? `${checks.java.version} (${checks.java.bin})` : 'not found',
+      hint: checks.java.hint,
+    },
+    {
+      name: 'android sdk',
+      verdict: checks.android_sdk.ok ? 'ok' : 'FAIL',
+      detail: checks.android_sdk.path ?? 'not found',
+      hint: checks.android_sdk.hint,
+    },
+    {
+      name: 'adb',
+      verdict: checks.adb.ok ? 'ok' : 'FAIL',
+      detail: checks.adb.version ? `${checks.adb.version} (${checks.adb.path})` : 'not found',
+      hint: checks.adb.hint,
+    },
+    report.project_root === null
+      ? {
+          name: 'gradle wrapper',
+          verdict: 'n/a',
+          detail: 'no project is open',
+          hint: checks.gradle_wrapper.hint,
+        }
+      : {
+          name: 'gradle wrapper',
+          verdict: checks.gradle_wrapper.ok ? 'ok' : 'FAIL',
+          detail: checks.gradle_wrapper.path
+            ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.stand_in ? ' (the stand-in droidbus sim wrote: no real Gradle runs)' : checks.gradle_wrapper.gradle_version ? ` (Gradle ${checks.gradle_wrapper.gradle_version})` : ''}`
+            : 'not found',
+          hint: checks.gradle_wrapper.hint,
+        },
+  ];
+  const failed = rows.filter((r) => r.verdict === 'FAIL');
+  const headline =
+    failed.length > 0 || !report.all_ok
+      ? `Some checks failed${failed.length > 0 ? ` (${failed.map((r) => r.name).join(', ')})` : ''}.`
+      : report.project_root !== null && !report.trusted
+        ? `All checks passed, but the project is not trusted: droidbus builds it after the user runs droidbus trust ${JSON.stringify(report.project_root)}.`
+        : 'All checks passed.';
+  const lines = [headline];
+  for (const r of rows) {
+    lines.push(
+      `${r.verdict.padEnd(4)} ${r.name}: ${r.detail}${r.verdict !== 'ok' && r.hint ? ` — ${r.hint}` : ''}`,
+    );
+    if (r.name === 'java' && checks.java.warning) {
+      lines.push(`     ${checks.java.warning}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 export const runHealthCheck = defineTool({
   name: 'run_health_check',
   toolset: 'core',
@@ -135,43 +196,7 @@ export const runHealthCheck = defineTool({
   projectIndependent: true,
   async handle(_args, ctx) {
     const report = await healthReport(ctx);
-    const { checks } = report;
-    const line = (name: string, ok: boolean, detail: string, hint: string | null): string =>
-      `${ok ? 'ok  ' : 'FAIL'} ${name}: ${detail}${!ok && hint ? ` — ${hint}` : ''}`;
-    const text = [
-      !report.all_ok
-        ? 'Some checks failed.'
-        : report.project_root !== null && !report.trusted
-          ? `All checks passed, but the project is not trusted: droidbus builds it after the user runs droidbus trust ${JSON.stringify(report.project_root)}.`
-          : 'All checks passed.',
-      line(
-        'java',
-        checks.java.ok,
-        checks.java.version ? `${checks.java.version} (${checks.java.bin})` : 'not found',
-        checks.java.hint,
-      ),
-      ...(checks.java.warning ? [`     ${checks.java.warning}`] : []),
-      line(
-        'android sdk',
-        checks.android_sdk.ok,
-        checks.android_sdk.path ?? 'not found',
-        checks.android_sdk.hint,
-      ),
-      line(
-        'adb',
-        checks.adb.ok,
-        checks.adb.version ? `${checks.adb.version} (${checks.adb.path})` : 'not found',
-        checks.adb.hint,
-      ),
-      line(
-        'gradle wrapper',
-        checks.gradle_wrapper.ok,
-        checks.gradle_wrapper.path
-          ? `${checks.gradle_wrapper.path}${checks.gradle_wrapper.stand_in ? ' (the stand-in droidbus sim wrote: no real Gradle runs)' : checks.gradle_wrapper.gradle_version ? ` (Gradle ${checks.gradle_wrapper.gradle_version})` : ''}`
-          : 'not found',
-        checks.gradle_wrapper.hint,
-      ),
-    ].join('\n');
+    const text = formatHealthReport(report);
     return { text, structured: report };
   },
 });
