@@ -5,8 +5,9 @@ import { UsageError } from './command.js';
 import { loadMappingIndex, mappingInfo, retraceTrace } from '../actors/retrace/index.js';
 import type { MappingIndex } from '../actors/retrace/index.js';
 import { MappingError } from '../actors/retrace/index.js';
+import { mapIdsInTrace } from '../actors/retrace/retrace-match.js';
 
-const USAGE = `Usage: droidbus retrace --mapping FILE [TRACE_FILE] [--verbose] [--json]
+const USAGE = `Usage: droidbus retrace --mapping FILE [TRACE_FILE] [--verbose] [--json] [--force]
 
 Deobfuscates a Java/Android stack trace with an R8 or ProGuard mapping file and prints it the way
 R8's retrace prints it: inlined frames expanded, ambiguous frames as '<OR> at …' lines, compiler
@@ -18,9 +19,12 @@ Options:
   --mapping FILE   the mapping file (app/build/outputs/mapping/<variant>/mapping.txt)
   --verbose        print methods with their signatures (R8's --verbose)
   --json           print the structured result: text, frames, unmapped frames, map ids, mapping facts
+  --force          retrace even when the trace's r8-map-id frames name another build's mapping than
+                   FILE's pg_map_id (the names printed are then likely wrong)
   --help           show this help
 
-Exit status: 0 on success, 2 on bad usage or a missing, unreadable or invalid mapping or trace file.`;
+Exit status: 0 on success, 2 on bad usage, a missing, unreadable or invalid mapping or trace file,
+or a trace from another build than the mapping's (without --force).`;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -36,7 +40,7 @@ function fail(message: string): number {
 }
 
 async function run(argv: string[]): Promise<number> {
-  let values: { mapping?: string; verbose?: boolean; json?: boolean };
+  let values: { mapping?: string; verbose?: boolean; json?: boolean; force?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -47,6 +51,7 @@ async function run(argv: string[]): Promise<number> {
         mapping: { type: 'string' },
         verbose: { type: 'boolean' },
         json: { type: 'boolean' },
+        force: { type: 'boolean' },
       },
     }));
   } catch (err) {
@@ -80,6 +85,21 @@ async function run(argv: string[]): Promise<number> {
   } catch (err) {
     return fail(
       `cannot read trace file ${traceFile ?? '<stdin>'}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  // R8 names the build in each frame (`r8-map-id-<id>`) and in the mapping (`# pg_map_id:`): a
+  // mismatch means another build's mapping, whose names would be confidently wrong.
+  const mappingId = mappingInfo(index).mapId;
+  const others = mappingId === null ? [] : mapIdsInTrace(trace).filter((id) => id !== mappingId);
+  if (others.length > 0) {
+    const what = `the trace's frames name map id ${others.join(', ')} (r8-map-id-…), but ${values.mapping} is pg_map_id ${mappingId}: it is another build's mapping`;
+    if (values.force !== true) {
+      return fail(
+        `${what}. Use the mapping.txt of the build that made this trace, or pass --force to retrace anyway.`,
+      );
+    }
+    process.stderr.write(
+      `droidbus retrace: warning: ${what}; retracing anyway (--force), the names may be wrong\n`,
     );
   }
   let result;

@@ -121,4 +121,30 @@ describe('droidbus retrace', () => {
     expect(noMapping.code).toBe(2);
     expect(noMapping.stderr).toMatch(/--mapping FILE is required/);
   });
+
+  it("refuses a mapping whose pg_map_id is not the trace's r8-map-id, unless --force", async () => {
+    const fs = await import('node:fs/promises');
+    const frames = join(import.meta.dirname, '../fixtures/retrace/map-id-frames');
+    const own = join(frames, 'mapping.txt');
+    const other = join(dir, 'other-build-mapping.txt');
+    await fs.writeFile(
+      other,
+      (await fs.readFile(own, 'utf8')).replace('# pg_map_id: 5b8d8d1', '# pg_map_id: 0aa11ff'),
+    );
+    const refused = await droidbus(['retrace', '--mapping', other, join(frames, 'trace.txt')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      `the trace's frames name map id 5b8d8d1 (r8-map-id-…), but ${other} is pg_map_id 0aa11ff: it is another build's mapping`,
+    );
+    expect(refused.stderr).toContain('pass --force');
+    const forced = await droidbus(['retrace', '--force', '--mapping', other, join(frames, 'trace.txt')]);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('warning:');
+    expect(forced.stdout).toBe(await fs.readFile(join(frames, 'expected.txt'), 'utf8'));
+    // The build's own mapping is taken without a word.
+    const matching = await droidbus(['retrace', '--mapping', own, join(frames, 'trace.txt')]);
+    expect(matching.code).toBe(0);
+    expect(matching.stderr).toBe('');
+  });
 });
