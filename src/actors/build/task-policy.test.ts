@@ -7,6 +7,7 @@ import {
   standardTaskNames,
   taskNameOfLine,
 } from './task-policy.js';
+import { settingsSchema } from '../../store/settings.js';
 
 const STRICT = { allowUnrestricted: false };
 /** A typical app's tasks as the build actor knows them: AGP's per-variant tasks of its variants. */
@@ -194,7 +195,11 @@ describe('Gradle task policy', () => {
       expect(!r.ok && r.reason.length).toBeGreaterThan(10);
     }
     const refused = checkGradleTask('pRB', STRICT);
-    expect(!refused.ok && refused.reason).toContain('allowUnrestrictedGradle');
+    // The setting's key as settings.json spells it (the store's schema), where it lives.
+    expect(!refused.ok && refused.reason).toContain('"allow_unrestricted_gradle": true under "mcp"');
+    expect(
+      settingsSchema.parse({ mcp: { allow_unrestricted_gradle: true } }).mcp.allow_unrestricted_gradle,
+    ).toBe(true);
   });
 
   it('any string outside the task charset is refused, whatever the mode', () => {

@@ -14,7 +14,7 @@
  */
 
 export interface TaskPolicyOptions {
-  /** `settings.allowUnrestrictedGradle`: the user's explicit permission to run any task. */
+  /** `settings.mcp.allow_unrestricted_gradle`: the user's explicit permission to run any task. */
   allowUnrestricted: boolean;
   /** The project's task names seen so far (`> Task` lines, `tasks` reports), to resolve abbreviations as Gradle does. */
   knownTasks?: ReadonlySet<string>;
@@ -196,7 +196,7 @@ export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskChe
     ok: false,
     blocked: true,
     reason:
-      `'${task}' is refused: ${why}. Tasks that publish, upload, deploy, distribute, promote or release to a repository or store, and uninstalling tasks, are blocked unless the user turns on allowUnrestrictedGradle in the settings. ` +
+      `'${task}' is refused: ${why}. Tasks that publish, upload, deploy, distribute, promote or release to a repository or store, and uninstalling tasks, are blocked unless the user sets "allow_unrestricted_gradle": true under "mcp" in droidbus's settings.json (in the data folder, ~/.droidbus). ` +
       'If you meant another task, pass its full name.',
   });
   const own = leavingIntent(name);
