@@ -1,7 +1,13 @@
 import { readSkill } from '../mcp/skill.js';
 import { claudeRegistration, codexRegistration } from '../setup/client-registration.js';
 import type { Registration } from '../setup/client-registration.js';
-import { claudeAddCommand, codexAddCommand, installLocation } from '../setup/install-location.js';
+import {
+  claudeAddCommand,
+  codexAddCommand,
+  codexToolTimeoutSec,
+  installLocation,
+} from '../setup/install-location.js';
+import { readSettings } from '../store/settings.js';
 import { SkillInstallRefused, installSkill, skillStatus } from '../setup/skill-install.js';
 import { VERSION } from '../version.js';
 import { parseCliArgs } from './args.js';
@@ -59,8 +65,14 @@ async function run(argv: string[]): Promise<number> {
 
   const location = installLocation();
   const [claude, codex] = await Promise.all([claudeRegistration(), codexRegistration()]);
+  const buildTimeout = readSettings().mcp.build_timeout_sec;
+  const codexTimeout = codexToolTimeoutSec(buildTimeout);
   const commands = location.launch
-    ? { claude: claudeAddCommand(location.launch), codex: codexAddCommand(location.launch) }
+    ? {
+        claude: claudeAddCommand(location.launch),
+        codex: codexAddCommand(location.launch),
+        codex_config: `[mcp_servers.droidbus]\ntool_timeout_sec = ${codexTimeout}`,
+      }
     : null;
   const skill = skillStatus(skillText);
   if (values.json) {
@@ -84,6 +96,8 @@ async function run(argv: string[]): Promise<number> {
     '',
     'Codex:',
     `  ${commands.codex}`,
+    `  then add to its table in ~/.codex/config.toml: tool_timeout_sec = ${codexTimeout}`,
+    `  (Codex cuts a tool call at 60 s; a build may take droidbus's build timeout, ${buildTimeout} s)`,
     `  status: ${statusLine(codex)}`,
     '',
     'Append --project PATH to pin a project, --attach-only to refuse running standalone, or',

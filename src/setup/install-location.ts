@@ -93,3 +93,13 @@ export function claudeAddCommand(launch: LaunchCommand): string {
 export function codexAddCommand(launch: LaunchCommand): string {
   return ['codex', 'mcp', 'add', 'droidbus', '--', launch.command, ...launch.args].map(shellQuote).join(' ');
 }
+
+/**
+ * The Codex `tool_timeout_sec` that fits droidbus's longest call: a build may run for the build
+ * timeout (settings mcp.build_timeout_sec), and Codex cuts any tool call at 60 s unless its
+ * `[mcp_servers.<name>]` table says otherwise (`codex mcp add` has no flag for it). A minute more
+ * covers what follows the build in one call (install and launch, the test report).
+ */
+export function codexToolTimeoutSec(buildTimeoutSec: number): number {
+  return buildTimeoutSec + 60;
+}

@@ -21,8 +21,25 @@ describe('droidbus setup', () => {
       `claude mcp add --scope user --transport stdio droidbus -- ${process.execPath} ${cli} mcp`,
     );
     expect(result.stdout).toContain(`codex mcp add droidbus -- ${process.execPath} ${cli} mcp`);
+    // Codex's 60 s default would cut a build: the line to add fits the build timeout (600 s default).
+    expect(result.stdout).toContain('then add to its table in ~/.codex/config.toml: tool_timeout_sec = 660');
     expect(path.isAbsolute(process.execPath)).toBe(true);
     expect(path.isAbsolute(cli)).toBe(true);
+  });
+
+  it("sizes Codex's tool timeout from the build timeout the user set", async () => {
+    const own = tempDir('db-setup-timeout-');
+    try {
+      writeFileSync(
+        path.join(own.dir, 'settings.json'),
+        JSON.stringify({ mcp: { build_timeout_sec: 1800 } }),
+      );
+      const result = await runCli(['setup'], { env: { ...env, DROIDBUS_HOME: own.dir } });
+      expect(result.stdout).toContain('tool_timeout_sec = 1860');
+      expect(result.stdout).toContain("a build may take droidbus's build timeout, 1800 s");
+    } finally {
+      own.remove();
+    }
   });
 
   it('reports clients whose command is not on PATH as not installed', async () => {
@@ -40,6 +57,9 @@ describe('droidbus setup', () => {
     expect(report.claude.note).toContain('the claude command is not on PATH');
     expect(report.codex).toMatchObject({ cliPath: null, configured: false });
     expect(report.skill).toBe('missing');
+    expect((report as unknown as { commands: { codex_config: string } }).commands.codex_config).toBe(
+      '[mcp_servers.droidbus]\ntool_timeout_sec = 660',
+    );
     const text = await runCli(['setup'], { env });
     expect(text.stdout).toContain('status: not checked: the claude command is not on PATH');
     expect(text.stdout).toContain('status: not checked: the codex command is not on PATH');
