@@ -9,16 +9,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as SocketClient from '../../src/bus/socket-client.js';
-import { startAdbServer } from '../helpers/adb-server.js';
+import { run, startAdbServer } from '../helpers/adb-server.js';
 import type { AdbServer } from '../helpers/adb-server.js';
 import { shortTempDir, startHostProcess, waitFor } from '../helpers/host.js';
 import type { HostProcess } from '../helpers/host.js';
 import { rawRequest } from '../helpers/http-host.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import type { McpSessionHandle } from '../helpers/mcp-client.js';
-import { saveScreenshot, startBrowser } from '../helpers/page-browser.js';
+import { CHROMIUM, CHROMIUM_FLAGS, saveScreenshot, startBrowser } from '../helpers/page-browser.js';
 import type { TestBrowser } from '../helpers/page-browser.js';
-import { fromDist } from '../helpers/paths.js';
+import { fromDist, tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startSimFarm } from '../helpers/sim-farm.js';
 import type { SimFarm } from '../helpers/sim-farm.js';
@@ -212,6 +212,37 @@ describe("the host's page", () => {
       { type: 'build.run', payload: { root: '/x', task: 'assemble' } },
     );
     expect(JSON.parse(run.body)).toMatchObject({ ok: false, error: { code: 'INVALID' } });
+  });
+
+  it('opens from a cold browser the way a person opens the link: plain headless chromium, no script driving it', async () => {
+    // `chromium --headless --dump-dom LINK` loads the link as a typed or pasted URL does (no
+    // initiator, Sec-Fetch-Site none), waits for the load, and prints the DOM: the login must lead
+    // straight to the page, not to an interim page or a redirect loop that never settles.
+    const profile = tempDir('db-pgl-chromium-');
+    try {
+      const r = await runCli(['ui', '--no-open'], { env });
+      const link = r.stdout.trim();
+      const dom = await run(
+        CHROMIUM,
+        [...CHROMIUM_FLAGS, '--headless', `--user-data-dir=${profile.dir}`, '--dump-dom', link],
+        process.env,
+        { timeoutMs: 45_000 },
+      );
+      expect(dom.code, dom.stderr.slice(-500)).toBe(0);
+      expect(dom.stdout).toContain('<nav');
+      expect(dom.stdout).not.toContain('id="refused"');
+      expect(dom.stdout).not.toContain('Logged in.');
+      // The link was used: the same one again answers the refusal at once.
+      const again = await run(
+        CHROMIUM,
+        [...CHROMIUM_FLAGS, '--headless', `--user-data-dir=${profile.dir}`, '--dump-dom', link],
+        process.env,
+        { timeoutMs: 45_000 },
+      );
+      expect(again.stdout).toContain('already used');
+    } finally {
+      profile.remove();
+    }
   });
 
   it('logs in again with the link droidbus ui prints', async () => {

@@ -22,7 +22,7 @@ import { ROOT } from './paths.js';
 export const CHROMIUM = process.env['CHROMIUM'] ?? '/usr/bin/chromium';
 
 /** Flags that keep chromium off the network it cannot reach here (and quick to start as root). */
-const FLAGS = [
+export const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -43,7 +43,7 @@ export async function startBrowser(options: { colorScheme?: 'light' | 'dark' } =
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: CHROMIUM_FLAGS,
     viewport: { width: 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
     timeout: 60_000,

@@ -212,10 +212,26 @@ export class PageHandler {
       return;
     }
     log.info('a browser logged in to the page');
-    sendHtml(res, 200, loginPage(), {
+    const cookie = sessionCookie(this.cookie, sid, ctx.secure);
+    // A link opened cold (typed, pasted, `chromium URL`, a terminal's open: Sec-Fetch-Site none) or
+    // from the page itself goes straight on with a 303: the redirect's request carries the new
+    // SameSite=Strict cookie. One followed from another site would arrive without it (a chain that
+    // starts cross-site is cross-site), so it gets a page whose plain link (and meta refresh) is a
+    // same-origin navigation — no script either way.
+    if (
+      headerValue(req, 'sec-fetch-site') === 'cross-site' ||
+      headerValue(req, 'sec-fetch-site') === 'same-site'
+    ) {
+      sendHtml(res, 200, loginPage(), { ...headers, 'Set-Cookie': cookie });
+      return;
+    }
+    res.writeHead(303, {
       ...headers,
-      'Set-Cookie': sessionCookie(this.cookie, sid, ctx.secure),
+      'Set-Cookie': cookie,
+      Location: `${PAGE_PREFIX}/`,
+      'Content-Length': 0,
     });
+    res.end();
   }
 
   private async api(req: IncomingMessage, res: ServerResponse, url: URL, method: string): Promise<void> {
