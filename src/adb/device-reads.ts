@@ -64,6 +64,8 @@ export const READS = {
   screencap: read('screencap', 'screencap', '-p'),
   logBufferSizes: read('logcat-sizes', 'logcat', '-g'),
   logDump: { name: 'logcat-dump', argv: ['logcat', '-d', '-b', 'all', '-v', 'threadtime'], kind: 'log' },
+  /** The default buffers (main, system, crash) to their end: what start_logcat reads before following. */
+  logDumpDefault: { name: 'logcat-dump-default', argv: ['logcat', '-d', '-v', 'threadtime'], kind: 'log' },
   logStream: { name: 'logcat-stream', argv: ['logcat', '-v', 'threadtime'], kind: 'log' },
   logStreamFromNow: {
     name: 'logcat-stream-now',

@@ -10,6 +10,7 @@ import { systemRequests } from './messages/system.js';
 import { uiRequests } from './messages/ui.js';
 import { extrasRequests } from './messages/extras.js';
 import { coreEvents } from './messages/events.js';
+import { appRequests } from './messages/app.js';
 import { logcatEvents, logcatRequests } from './messages/logcat.js';
 import { buildEvents, buildRequests } from './messages/build.js';
 import { adminRequests } from './messages/admin.js';
@@ -26,6 +27,7 @@ export const REQUESTS = {
   ...hostRequests,
   ...hostPageRequests,
   ...logcatRequests,
+  ...appRequests,
   ...buildRequests,
   ...extrasRequests,
   ...adminRequests,

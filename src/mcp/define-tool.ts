@@ -91,6 +91,12 @@ export interface ToolDefinition<
   /** Keeps working in a pinned session whose project the host closed (device, UI, logcat, health tools). */
   projectIndependent?: boolean;
   /**
+   * Tools whose calls still running in the same session this one waits for before it reads (at
+   * most IN_FLIGHT_WAIT_MS): a crash read sent beside start_logcat — an agent's parallel tool
+   * calls — answers from the stream start_logcat opens, not "no stream runs".
+   */
+  after?: readonly string[];
+  /**
    * Most characters an answer may reach when the caller explicitly asks for more (a larger count,
    * an inline limit), declared to clients in the listing's `_meta` (`anthropic/maxResultSizeChars`)
    * so they keep it inline. Without it every answer stays within TEXT_BUDGET.

@@ -47,13 +47,15 @@ export interface SessionState {
   toolsets: Toolset[];
   /** The bus this session uses now. */
   bus: BusClient;
+  /** The session's tool calls still running, by tool name (what a tool's `after` waits for). */
+  readonly inflight: Map<string, Set<Promise<unknown>>>;
 }
 
 /** Creates a session's state. */
 export function createSessionState(
-  init: Omit<SessionState, 'sessionId' | 'clientName' | 'clientVersion'>,
+  init: Omit<SessionState, 'sessionId' | 'clientName' | 'clientVersion' | 'inflight'>,
 ): SessionState {
-  return { sessionId: randomUUID(), clientName: null, clientVersion: null, ...init };
+  return { sessionId: randomUUID(), clientName: null, clientVersion: null, inflight: new Map(), ...init };
 }
 
 /** The origin this session's requests carry (recorded with builds and agent actions). */

@@ -308,13 +308,50 @@ export async function callTool(
     record('tool_error', closed, data, true);
     return toolFailure('project_closed', closed);
   }
+  // Registered before the first await: a call that arrives after this one and waits for it
+  // (`after`) sees it, however the two interleave from here on.
+  const handled = afterInflight(deps.session, tool).then(() => tool.handle(data, ctx));
+  const running = trackInflight(deps.session, tool.name, handled);
   let result: ToolResult;
   try {
-    result = await tool.handle(data, ctx);
+    result = await running;
   } catch (err) {
     return failedCall(tool, err, data, record);
   }
   return answer(tool, result, data, record);
+}
+
+/** How long a call waits for the session's calls it comes `after`. */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+
+/** Resolves once the session's running calls of the tools `tool` comes after have ended (bounded). */
+async function afterInflight(session: SessionState, tool: ToolDefinition): Promise<void> {
+  const pending = (tool.after ?? []).flatMap((name) => [...(session.inflight.get(name) ?? [])]);
+  if (pending.length === 0) {
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(pending),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, IN_FLIGHT_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
+function trackInflight<T>(session: SessionState, name: string, call: Promise<T>): Promise<T> {
+  let calls = session.inflight.get(name);
+  if (calls === undefined) {
+    calls = new Set();
+    session.inflight.set(name, calls);
+  }
+  const tracked = call.finally(() => {
+    calls.delete(tracked);
+    if (calls.size === 0 && session.inflight.get(name) === calls) {
+      session.inflight.delete(name);
+    }
+  });
+  calls.add(tracked);
+  return tracked;
 }
 
 /**

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrashGroupWire, CrashWire, ExitRecordWire, StreamInfo } from '../../src/bus/messages/logcat.js';
+import type { ExitRecordWire } from '../../src/bus/messages/app.js';
+import type { CrashGroupWire, CrashWire, StreamInfo } from '../../src/bus/messages/logcat.js';
 import type { EntryOutput } from '../../src/mcp/tools/logcat.js';
 import { writeSampleProject } from '../../src/sim/sample-project/index.js';
 import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';

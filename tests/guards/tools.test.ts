@@ -17,6 +17,15 @@ describe('the tool registry', () => {
     }
   });
 
+  it('waits only for tools that exist, in its own toolset (a session serving it serves them)', () => {
+    const byName = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+    const waits = ALL_TOOLS.flatMap((t) => (t.after ?? []).map((name) => ({ tool: t, name })));
+    expect(waits.length).toBeGreaterThan(0);
+    for (const { tool, name } of waits) {
+      expect(byName.get(name)?.toolset, `${tool.name} waits for ${name}`).toBe(tool.toolset);
+    }
+  });
+
   it('names every tool and parameter in snake_case', () => {
     for (const tool of ALL_TOOLS) {
       expect(tool.name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);

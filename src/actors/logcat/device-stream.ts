@@ -79,6 +79,8 @@ export class DeviceStream {
   crashCount = 0;
   /** True while the socket is open (the read loop runs). */
   live = false;
+  /** Lines of the device's buffer read before the stream followed it (null: started from now or resumed). */
+  bufferLines: number | null = null;
   readonly pipeline: LogcatPipeline;
   private readonly abort = new AbortController();
   private stopReason: string | null = null;
@@ -101,23 +103,66 @@ export class DeviceStream {
   }
 
   /**
+   * Reads the device's buffer to its end (`logcat -d`) before the stream follows it, so that no
+   * answer after start_logcat misses a line the device already held (a crash read right after
+   * start_logcat was a confident "none"): the process list first (the packages of old lines),
+   * the dump, then its open crashes finished — their lines are all there. Stops at `timeoutMs`
+   * with what it read (the stream then resumes after it). A device that refuses fails the stream.
+   */
+  async readBuffer(timeoutMs: number, signal: AbortSignal): Promise<number> {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const sig = AbortSignal.any([this.abort.signal, signal, deadline]);
+    this.seed(await readProcesses(this.client, this.serial, sig).catch(() => [] as PsProcess[]));
+    const before = this.pipeline.parser.stats.lines;
+    try {
+      for await (const chunk of this.client.stream(this.serial, readCommand(READS.logDumpDefault), sig)) {
+        this.bytes += chunk.length;
+        this.feed(chunk);
+      }
+    } catch (err) {
+      if (!deadline.aborted || signal.aborted) {
+        const reason = signal.aborted ? 'start_logcat was cancelled' : describe(err);
+        this.finish(this.stopReason ?? `did not start: ${reason}`, err);
+        throw signal.aborted
+          ? fail.cancelled('start_logcat was cancelled')
+          : err instanceof AdbError
+            ? busErrorFromAdb(err)
+            : err;
+      }
+    }
+    const crashes = this.pipeline.settle();
+    if (crashes.length > 0) {
+      this.crashCount += crashes.length;
+      this.hooks.crashes(this, crashes);
+    }
+    this.bufferLines = this.pipeline.parser.stats.lines - before;
+    return this.bufferLines;
+  }
+
+  /**
    * Opens the stream and resolves once it is ready: its first bytes arrived, or the process list
-   * did. Fails (and leaves nothing running) when neither happens within `timeoutMs`, when the
+   * did (at once when readBuffer read both already). Fails (and leaves nothing running) when neither happens within `timeoutMs`, when the
    * device refuses, or when `signal` aborts.
    */
   async start(from: StreamFrom, timeoutMs: number, signal: AbortSignal): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => {
       this.readyWaiters = { resolve, reject };
     });
-    const seeded = readProcesses(this.client, this.serial, this.abort.signal)
-      .catch(() => [] as PsProcess[])
-      .then((list) => this.seed(list));
+    const seeded = this.seeded
+      ? Promise.resolve()
+      : readProcesses(this.client, this.serial, this.abort.signal)
+          .catch(() => [] as PsProcess[])
+          .then((list) => this.seed(list));
     const started = Date.now();
     this.live = true;
     const decide =
       from.kind === 'now' ? afterNewestOld() : from.kind === 'resume' ? afterResumePoint(from.point) : null;
     this.dropping = decide ? { held: Buffer.alloc(0), decide } : null;
     this.done = this.run(this.client.stream(this.serial, logcatCommand(from), this.abort.signal));
+    if (this.seeded) {
+      // The buffer was read: logcat answers on this device, and a quiet one may print nothing now.
+      this.readyWaiters?.resolve();
+    }
     let timer: NodeJS.Timeout | undefined;
     const onAbort = (): void => this.readyWaiters?.reject(fail.cancelled('start_logcat was cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
@@ -191,6 +236,7 @@ export class DeviceStream {
       truncated: p.truncated,
       crashes: this.crashCount,
       known_pids: this.pipeline.pids.size,
+      buffer_lines: this.bufferLines,
     };
   }
 

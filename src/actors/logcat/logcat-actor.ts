@@ -33,12 +33,12 @@ export default defineActor({
     'device.state': ({ serial, state }, service) => service.onDeviceState(serial, state),
   },
   handlers: {
-    'logcat.start': async ({ serial, from_now, resume }, service, ctx) => {
-      // Only an online device streams; this also starts the devices actor, whose device.state
-      // events stop the stream when the device leaves.
-      await ctx.bus.request('devices.require', { serial }, { signal: ctx.signal });
-      return service.start(serial, resume ? 'resume' : from_now ? 'now' : 'buffer', ctx.signal);
-    },
+    // Only an online device streams; the check also starts the devices actor, whose device.state
+    // events stop the stream when the device leaves.
+    'logcat.start': ({ serial, from_now, resume }, service, ctx) =>
+      service.start(serial, resume ? 'resume' : from_now ? 'now' : 'buffer', ctx.signal, () =>
+        ctx.bus.request('devices.require', { serial }, { signal: ctx.signal }),
+      ),
     'logcat.stop': async ({ serial }, service) => {
       const stopped = await service.stop(serial, 'stopped by stop_logcat');
       if (serial !== undefined && stopped.length === 0) {

@@ -89,6 +89,15 @@ export class LogcatPipeline {
     return r;
   }
 
+  /**
+   * The input reached a known end without ending (a buffer dump read to its last line, the stream
+   * follows): finishes open crashes, whose lines are all there, and keeps the parser going.
+   */
+  settle(): Crash[] {
+    this.detector.flush(this.detected);
+    return this.file();
+  }
+
   /** Timer hook: finishes crashes whose process went quiet since the previous tick. */
   tick(): Crash[] {
     this.detector.tick(this.detected);

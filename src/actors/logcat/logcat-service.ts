@@ -7,7 +7,7 @@
 import type { AdbClient } from '../../adb/client.js';
 import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
-import type { StreamInfo } from '../../bus/messages/logcat.js';
+import type { BufferWait, StreamInfo } from '../../bus/messages/logcat.js';
 import { readSettings } from '../../store/settings.js';
 import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
@@ -22,6 +22,10 @@ import { resumePointOf } from './resume-point.js';
 
 /** start_logcat's startup timeout (the reference's 5 s). */
 export const START_TIMEOUT_MS = 5_000;
+/** How long start_logcat reads the device's buffer before it follows the stream with what it has. */
+export const BUFFER_TIMEOUT_MS = 8_000;
+/** How long a read waits for a stream still reading its device's buffer before it answers. */
+export const BUFFER_WAIT_MS = 8_000;
 const TICK_MS = 1_000;
 /** Stopped streams remembered for stats (the most recent ones). */
 const MAX_STOPPED = 64;
@@ -59,9 +63,15 @@ export class LogcatService {
 
   /**
    * Starts a device's stream, or reports the one that runs. `resume` carries on after the newest
-   * line the store holds of the device (all of its buffer when the store holds none).
+   * line the store holds of the device (all of its buffer when the store holds none). `precheck`
+   * runs first (the device must be online), inside the start reads wait for.
    */
-  start(serial: string, from: StreamStart, signal: AbortSignal): Promise<ResponseOf<'logcat.start'>> {
+  start(
+    serial: string,
+    from: StreamStart,
+    signal: AbortSignal,
+    precheck: () => Promise<unknown> = () => Promise.resolve(),
+  ): Promise<ResponseOf<'logcat.start'>> {
     const running = this.streams.get(serial);
     if (running && running.state === 'streaming') {
       return Promise.resolve({ stream: running.info(), already_streaming: true });
@@ -70,7 +80,10 @@ export class LogcatService {
     if (pending) {
       return pending;
     }
-    const started = this.open(serial, from, signal).finally(() => this.starting.delete(serial));
+    // Registered before the precheck's await: a read arriving meanwhile waits for this start.
+    const started = precheck()
+      .then(() => this.open(serial, from, signal))
+      .finally(() => this.starting.delete(serial));
     this.starting.set(serial, started);
     return started;
   }
@@ -80,7 +93,7 @@ export class LogcatService {
     from: StreamStart,
     signal: AbortSignal,
   ): Promise<ResponseOf<'logcat.start'>> {
-    const point = from === 'resume' ? resumePointOf(this.store, serial) : null;
+    let point = from === 'resume' ? resumePointOf(this.store, serial) : null;
     const stream = new DeviceStream(serial, this.client, this.store, this.groups, {
       crashes: (s, crashes) => this.onCrashes(s, crashes),
       state: (s) => this.onState(s),
@@ -89,12 +102,40 @@ export class LogcatService {
     this.stopped.delete(serial);
     this.onState(stream);
     this.ensureTimer();
+    if (from === 'buffer') {
+      // The buffer to its end first, then follow from just after its newest line.
+      if ((await stream.readBuffer(BUFFER_TIMEOUT_MS, signal)) > 0) {
+        point = resumePointOf(this.store, serial);
+      }
+    }
     await stream.start(
       point !== null ? { kind: 'resume', point } : { kind: from === 'now' ? 'now' : 'buffer' },
       START_TIMEOUT_MS,
       signal,
     );
     return { stream: stream.info(), already_streaming: false };
+  }
+
+  /**
+   * Waits, at most BUFFER_WAIT_MS, for the streams still reading their device's buffer (the
+   * serial's, or every one): a read right after start_logcat — or in parallel with it — answers
+   * from the whole buffer instead of a confident "none". Says how long it waited and which
+   * streams had still not read theirs; undefined when none was starting.
+   */
+  async awaitBuffers(serial: string | undefined): Promise<BufferWait | undefined> {
+    const pending = [...this.starting].filter(([s]) => serial === undefined || s === serial);
+    if (pending.length === 0) {
+      return undefined;
+    }
+    const since = Date.now();
+    const unread = new Set(pending.map(([s]) => s));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(pending.map(([s, p]) => p.finally(() => unread.delete(s)))),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, BUFFER_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    return { waited_ms: Date.now() - since, unread: [...unread] };
   }
 
   /** Stops one stream, or all of them. */
@@ -147,8 +188,9 @@ export class LogcatService {
     return { cleared_entries: before - this.store.size, cleared_crashes: crashes };
   }
 
-  /** The entry query. */
-  entries(p: PayloadOf<'logcat.entries'>): ResponseOf<'logcat.entries'> {
+  /** The entry query, once the streams starting meanwhile have read their buffers. */
+  async entries(p: PayloadOf<'logcat.entries'>): Promise<ResponseOf<'logcat.entries'>> {
+    const waited = await this.awaitBuffers(p.serial);
     const count = p.count ?? this.defaultCount();
     let result;
     try {
@@ -182,6 +224,7 @@ export class LogcatService {
       scanned: result.scanned,
       count,
       streams: this.streamInfos(),
+      ...(waited ? { buffer_wait: waited } : {}),
     };
   }
 
@@ -196,8 +239,9 @@ export class LogcatService {
     };
   }
 
-  /** The newest crashes with their groups. */
-  crashes(p: PayloadOf<'logcat.crashes'>): ResponseOf<'logcat.crashes'> {
+  /** The newest crashes with their groups, once the streams starting meanwhile have read their buffers. */
+  async crashes(p: PayloadOf<'logcat.crashes'>): Promise<ResponseOf<'logcat.crashes'>> {
+    const waited = await this.awaitBuffers(p.serial);
     const all = this.store.crashes({
       ...(p.package !== undefined ? { package: p.package } : {}),
       ...(p.serial !== undefined ? { device: p.serial } : {}),
@@ -215,11 +259,13 @@ export class LogcatService {
       total: all.length,
       cut_for_size: fitted.cut,
       streaming: [...this.streams.values()].filter((s) => s.state === 'streaming').map((s) => s.serial),
+      ...(waited ? { buffer_wait: waited } : {}),
     };
   }
 
-  /** The newest crash of a package and/or group, with its group. */
-  crashTrace(p: PayloadOf<'logcat.crash_trace'>): ResponseOf<'logcat.crash_trace'> {
+  /** The newest crash of a package and/or group, with its group (after the starting streams' buffers). */
+  async crashTrace(p: PayloadOf<'logcat.crash_trace'>): Promise<ResponseOf<'logcat.crash_trace'>> {
+    const waited = await this.awaitBuffers(undefined);
     const group = p.crash_group_id !== undefined ? this.groups.get(p.crash_group_id) : undefined;
     if (p.crash_group_id !== undefined && group === undefined) {
       throw fail.notFound(
@@ -239,11 +285,19 @@ export class LogcatService {
       throw fail.notFound(
         `no crash${p.package !== undefined ? ` of ${p.package}` : ''} was read from logcat${
           streaming === 0 ? ' (no logcat stream runs: call start_logcat first, then reproduce the crash)' : ''
+        }${
+          waited && waited.unread.length > 0
+            ? `; logcat on ${waited.unread.join(', ')} was still reading the device's buffer after ${waited.waited_ms} ms, so a crash it holds may not be read yet: ask again`
+            : ''
         }`,
       );
     }
     const g = found.group_id !== null ? this.groups.get(found.group_id) : undefined;
-    return { crash: toWireCrash(found, g), group: g ? toWireGroup(g) : null };
+    return {
+      crash: toWireCrash(found, g),
+      group: g ? toWireGroup(g) : null,
+      ...(waited ? { buffer_wait: waited } : {}),
+    };
   }
 
   /** Crashes of a package read so far (for the runtime state). */

@@ -3,7 +3,8 @@
  * contract's shapes (src/bus/messages/logcat.ts), cut to a byte budget so no answer grows without
  * bound whatever the count asked for.
  */
-import type { CrashGroupWire, CrashWire, ExitRecordWire, LogEntryWire } from '../../bus/messages/logcat.js';
+import type { ExitRecordWire } from '../../bus/messages/app.js';
+import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { Crash, CrashGroup, JavaThrowable, LogEntry } from './logcat-types.js';
 import { formatLogTime } from './logcat-time.js';
 import { formatExitInfoLine, type ExitInfoRecord } from './exit-info.js';

@@ -3,15 +3,14 @@ import { crashKindSchema } from '../../store/formats/debug-session.js';
 import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { packageScopeSchema } from './project.js';
-import { gfxinfoWireSchema } from './gfxinfo.js';
 
 export { frameStatsBlockSchema, gfxinfoWireSchema } from './gfxinfo.js';
 export type { FrameStatsBlockWire, GfxInfoWire } from './gfxinfo.js';
 
 /**
  * Requests and events of the logcat actor: the device streams, the bounded store and its queries,
- * crashes and their groups, and the app dumps (exit-info, dumpsys package, meminfo) it parses off
- * the JSON-RPC loop. Everything here is plain data with bounded sizes.
+ * crashes and their groups (the app dumps it also answers are in app.ts). Everything here is plain
+ * data with bounded sizes.
  */
 
 /** An Android application id, checked before it reaches anything (and quoted when it reaches a shell). */
@@ -140,8 +139,18 @@ export const streamInfoSchema = z.object({
   crashes: z.number(),
   /** Processes the pid → package map knows. */
   known_pids: z.number().int(),
+  /** Lines of the device's buffer read before following it (null: started from now, or resumed). */
+  buffer_lines: z.number().int().nullable(),
 });
 export type StreamInfo = z.infer<typeof streamInfoSchema>;
+
+/** A read that waited for streams still reading their device's buffer (at most 8 s). */
+export const bufferWaitSchema = z.object({
+  waited_ms: z.number().int(),
+  /** Devices whose stream had still not read its buffer when the read answered. */
+  unread: z.array(z.string()),
+});
+export type BufferWait = z.infer<typeof bufferWaitSchema>;
 
 const countedSchema = z.object({ name: z.string(), count: z.number() });
 
@@ -166,83 +175,6 @@ export const logStatsSchema = z.object({
 
 const byDevice = z.object({ serial: serialSchema });
 
-export const exitRecordWireSchema = z.object({
-  timestamp: z.string().nullable(),
-  pid: z.number().int().nullable(),
-  process: z.string().nullable(),
-  reason: z.string(),
-  reason_label: z.string().nullable(),
-  subreason: z.string().nullable(),
-  status: z.number().int().nullable(),
-  signal: z.string().nullable(),
-  importance: z.string().nullable(),
-  pss_kb: z.number().nullable(),
-  rss_kb: z.number().nullable(),
-  description: z.string().nullable(),
-  /** The compact line the text shows. */
-  line: z.string(),
-});
-export type ExitRecordWire = z.infer<typeof exitRecordWireSchema>;
-
-const memCategorySchema = z.object({ pss_kb: z.number().nullable(), rss_kb: z.number().nullable() });
-const heapSchema = z.object({ size_kb: z.number(), alloc_kb: z.number(), free_kb: z.number() }).nullable();
-
-export const meminfoWireSchema = z.object({
-  pid: z.number().int().nullable(),
-  process: z.string().nullable(),
-  uptime_ms: z.number().nullable(),
-  realtime_ms: z.number().nullable(),
-  java_heap: memCategorySchema,
-  native_heap: memCategorySchema,
-  code: memCategorySchema,
-  stack: memCategorySchema,
-  graphics: memCategorySchema,
-  private_other: memCategorySchema,
-  system: memCategorySchema,
-  unknown: memCategorySchema,
-  total_pss_kb: z.number().nullable(),
-  total_rss_kb: z.number().nullable(),
-  total_swap_kb: z.number().nullable(),
-  native_heap_usage: heapSchema,
-  dalvik_heap_usage: heapSchema,
-  objects: z.record(z.string(), z.number()),
-});
-
-const permissionSchema = z.object({ name: z.string(), granted: z.boolean(), flags: z.array(z.string()) });
-
-export const packageInfoWireSchema = z.object({
-  package: z.string(),
-  user_id: z.number().nullable(),
-  version_code: z.number().nullable(),
-  version_name: z.string().nullable(),
-  min_sdk: z.number().nullable(),
-  target_sdk: z.number().nullable(),
-  first_install_time: z.string().nullable(),
-  last_update_time: z.string().nullable(),
-  code_path: z.string().nullable(),
-  data_dir: z.string().nullable(),
-  primary_cpu_abi: z.string().nullable(),
-  installer: z.string().nullable(),
-  flags: z.array(z.string()),
-  private_flags: z.array(z.string()),
-  declared_permissions: z.array(z.string()),
-  requested_permissions: z.array(z.string()),
-  install_permissions: z.array(permissionSchema),
-  runtime_permissions: z.array(permissionSchema),
-  users: z.array(
-    z.object({
-      user: z.number(),
-      installed: z.boolean().nullable(),
-      hidden: z.boolean().nullable(),
-      suspended: z.boolean().nullable(),
-      stopped: z.boolean().nullable(),
-      not_launched: z.boolean().nullable(),
-      enabled: z.number().nullable(),
-      enabled_state: z.string().nullable(),
-    }),
-  ),
-});
-
 /** The log lines around one crash, for a debug session to keep (see logcat.crash_context). */
 export const crashContextSchema = z.object({
   /** False when the store no longer holds the crash (cleared, or evicted by newer lines). */
@@ -266,32 +198,11 @@ export const crashContextSchema = z.object({
 });
 export type CrashContext = z.infer<typeof crashContextSchema>;
 
-/** `app.runtime_state`: installed, running, in front, memory and the last exit of one package. */
-
-export const appRuntimeStateSchema = z.object({
-  installed: z.boolean(),
-  version_name: z.string().nullable(),
-  version_code: z.number().nullable(),
-  enabled: z.boolean().nullable(),
-  pids: z.array(z.number().int()),
-  foreground: z.boolean(),
-  foreground_activity: z.string().nullable(),
-  memory: z
-    .object({
-      total_pss_kb: z.number().nullable(),
-      total_rss_kb: z.number().nullable(),
-      java_heap_pss_kb: z.number().nullable(),
-      native_heap_pss_kb: z.number().nullable(),
-    })
-    .nullable(),
-  exit_info_supported: z.boolean(),
-  last_exit: exitRecordWireSchema.nullable(),
-  /** Crashes of the package droidbus read from logcat (0 when nothing streams). */
-  logcat_crashes: z.number().int(),
-});
-
 export const logcatRequests = {
-  /** Starts streaming a device's logcat (no-op when it already streams). Ready within 5 s or fails. */
+  /**
+   * Starts streaming a device's logcat (no-op when it already streams): reads the device's buffer
+   * to its end first (up to 8 s, unless from_now or resume), then follows; ready within 5 s more or fails.
+   */
   'logcat.start': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({
@@ -304,7 +215,7 @@ export const logcatRequests = {
       resume: z.boolean().default(false),
     }),
     response: z.object({ stream: streamInfoSchema, already_streaming: z.boolean() }),
-    timeoutMs: 15_000,
+    timeoutMs: 20_000,
   }),
   /** Stops one device's stream, or every stream when `serial` is left out. */
   'logcat.stop': defineRequest({
@@ -354,6 +265,7 @@ export const logcatRequests = {
       scanned: z.number().int(),
       count: z.number().int(),
       streams: z.array(streamInfoSchema),
+      buffer_wait: bufferWaitSchema.optional(),
     }),
     timeoutMs: 20_000,
   }),
@@ -386,6 +298,7 @@ export const logcatRequests = {
       total: z.number().int(),
       cut_for_size: z.number().int(),
       streaming: z.array(z.string()),
+      buffer_wait: bufferWaitSchema.optional(),
     }),
     timeoutMs: 10_000,
   }),
@@ -396,68 +309,12 @@ export const logcatRequests = {
       package: z.string().max(255).optional(),
       crash_group_id: z.string().max(64).optional(),
     }),
-    response: z.object({ crash: crashWireSchema, group: crashGroupWireSchema.nullable() }),
+    response: z.object({
+      crash: crashWireSchema,
+      group: crashGroupWireSchema.nullable(),
+      buffer_wait: bufferWaitSchema.optional(),
+    }),
     timeoutMs: 10_000,
-  }),
-  /** `dumpsys activity exit-info PKG` (Android 11+), parsed, newest first. */
-  'app.exit_info': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({
-      package: packageNameSchema,
-      limit: z.number().int().min(1).max(100).default(20),
-    }),
-    response: z.object({
-      supported: z.boolean(),
-      sdk: z.number().int().nullable(),
-      records: z.array(exitRecordWireSchema),
-      total: z.number().int(),
-      failures: z.number().int(),
-      hint: z.string().nullable(),
-    }),
-    timeoutMs: 30_000,
-  }),
-  /** `dumpsys package PKG`, parsed; null when the package is not installed. */
-  'app.package_info': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({ package: packageNameSchema }),
-    response: z.object({ info: packageInfoWireSchema.nullable() }),
-    timeoutMs: 30_000,
-  }),
-  /** `dumpsys meminfo PKG`, parsed; null when no process of it runs. */
-  'app.meminfo': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({ package: packageNameSchema }),
-    response: z.object({ meminfo: meminfoWireSchema.nullable(), note: z.string().nullable() }),
-    timeoutMs: 30_000,
-  }),
-  /**
-   * An app's frame statistics (`dumpsys gfxinfo PACKAGE`); with `reset`, the counters are cleared
-   * right after they are read (`dumpsys gfxinfo PACKAGE reset`), so the next read counts what
-   * happens from now. Null stats when the app runs no process.
-   */
-  'app.frame_stats': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({ package: packageNameSchema, reset: z.boolean().default(false) }),
-    response: z.object({
-      stats: gfxinfoWireSchema.nullable(),
-      reset: z.boolean(),
-      note: z.string().nullable(),
-    }),
-    timeoutMs: 30_000,
-  }),
-  /** Installed, running, in front, memory and the last exit, in one device round trip. */
-  'app.runtime_state': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({ package: packageNameSchema }),
-    response: appRuntimeStateSchema,
-    timeoutMs: 30_000,
-  }),
-  /** The installed packages that are in a package scope (`pm list packages`, filtered). */
-  'app.scope_packages': defineRequest({
-    actor: 'logcat',
-    request: byDevice.extend({ scope: packageScopeSchema }),
-    response: z.object({ installed: z.array(z.string()) }),
-    timeoutMs: 30_000,
   }),
   /** The lines around one crash the store holds (`seq` and `group_id` from its logcat.crash event). */
   'logcat.crash_context': defineRequest({

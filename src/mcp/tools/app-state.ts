@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  appRuntimeStateSchema,
-  meminfoWireSchema,
-  packageInfoWireSchema,
-  packageNameSchema,
-} from '../../bus/messages/logcat.js';
+import { appRuntimeStateSchema, meminfoWireSchema, packageInfoWireSchema } from '../../bus/messages/app.js';
+import { packageNameSchema } from '../../bus/messages/logcat.js';
 import { ToolError } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';

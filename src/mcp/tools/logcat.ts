@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { serialSchema } from '../../bus/messages/devices.js';
 import { logEntryWireSchema, packageNameSchema } from '../../bus/messages/logcat.js';
-import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
+import type { BufferWait, CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { RequestOf } from '../../bus/registry.js';
 import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
@@ -47,13 +47,26 @@ function notStreamingHint(streaming: number): string[] {
   return streaming === 0 ? ['No logcat stream runs: call start_logcat to read a device’s log.'] : [];
 }
 
+/** What a read says when it waited for streams still reading their device's buffer. */
+function bufferWaitNote(wait: BufferWait | undefined): string[] {
+  if (wait === undefined) {
+    return [];
+  }
+  if (wait.unread.length > 0) {
+    return [
+      `logcat on ${wait.unread.join(', ')} was still reading the device's buffer after ${wait.waited_ms} ms: lines and crashes it holds may be missing below; ask again.`,
+    ];
+  }
+  return [`(Waited ${wait.waited_ms} ms for logcat to finish reading the device's buffer.)`];
+}
+
 export const startLogcat = defineDeviceTool({
   name: 'start_logcat',
   toolset: 'core',
   kind: 'write',
   title: 'Start logcat',
   description:
-    "Streams a device's logcat into droidbus's buffer, parsed (level, tag, package, JSON, launch times; crashes, native crashes and ANRs grouped by signature). Reads the existing buffer first unless from_now: true. Fails if the stream has not started within 5 s.",
+    "Streams a device's logcat into droidbus's buffer, parsed (level, tag, package, JSON, launch times; crashes, native crashes and ANRs grouped by signature). Answers once the device's existing buffer is read (how many lines), unless from_now: true; reads made meanwhile wait for it.",
   input: z.object({
     from_now: z
       .boolean()
@@ -67,7 +80,9 @@ export const startLogcat = defineDeviceTool({
     return {
       text: r.already_streaming
         ? `logcat was already streaming from ${serial} (${r.stream.lines} lines so far).`
-        : `Streaming logcat from ${serial}: ${r.stream.lines} lines read so far, ${r.stream.known_pids} processes known. Read it with get_logcat_entries, crashes with get_crash_logs.`,
+        : r.stream.buffer_lines !== null
+          ? `Streaming logcat from ${serial}: read the ${r.stream.buffer_lines} lines its buffer held (${r.stream.crashes} crash${r.stream.crashes === 1 ? '' : 'es'}), ${r.stream.known_pids} processes known. Read it with get_logcat_entries, crashes with get_crash_logs.`
+          : `Streaming logcat from ${serial} from now on (${r.stream.lines} new lines so far), ${r.stream.known_pids} processes known. Read it with get_logcat_entries, crashes with get_crash_logs.`,
       structured: { device_serial: serial, already_streaming: r.already_streaming, stream: r.stream },
     };
   },
@@ -168,7 +183,7 @@ export const getLogcatEntries = defineTool({
     before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
   output: responseOf('logcat.entries')
-    .pick({ has_more: true, cut_for_size: true })
+    .pick({ has_more: true, cut_for_size: true, buffer_wait: true })
     .extend({
       entries: z.array(entryOutputSchema),
       returned: z.number().int(),
@@ -177,6 +192,7 @@ export const getLogcatEntries = defineTool({
   /** Entries without their empty fields. */
   reshaped: ['entries'],
   projectIndependent: true,
+  after: ['start_logcat'],
   maxAnswerChars: MAX_LOGCAT_ANSWER_CHARS,
   async handle(args, ctx) {
     const budget = answerBudget(args.count !== undefined, MAX_LOGCAT_ANSWER_CHARS);
@@ -224,9 +240,18 @@ export const getLogcatEntries = defineTool({
         ? 'No matching logcat lines.'
         : `${kept.length} line${kept.length === 1 ? '' : 's'}${older}:`;
     return {
-      text: [...notStreamingHint(streaming.length), head, ...lines].join('\n'),
+      text: [...notStreamingHint(streaming.length), ...bufferWaitNote(r.buffer_wait), head, ...lines].join(
+        '\n',
+      ),
       answerChars: budget,
-      structured: { entries, returned: entries.length, has_more: hasMore, cut_for_size: cut, streaming },
+      structured: {
+        entries,
+        returned: entries.length,
+        has_more: hasMore,
+        cut_for_size: cut,
+        streaming,
+        ...(r.buffer_wait ? { buffer_wait: r.buffer_wait } : {}),
+      },
     };
   },
 });
@@ -299,6 +324,7 @@ export const getCrashLogs = defineTool({
     retraced: z.array(retraceOutcomeSchema.extend({ crash_group_id: z.string().nullable() })).optional(),
   }),
   projectIndependent: true,
+  after: ['start_logcat'],
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'logcat.crashes',
@@ -359,7 +385,9 @@ export const getCrashLogs = defineTool({
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
         : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: before_seq: ${crashes.at(-1)!.seq} reads them)` : ''}:`;
     return {
-      text: [...notStreamingHint(r.streaming.length), head, ...blocks].join('\n\n'),
+      text: [...notStreamingHint(r.streaming.length), ...bufferWaitNote(r.buffer_wait), head, ...blocks].join(
+        '\n\n',
+      ),
       structured: { ...r, crashes, cut_for_size: cut, ...(retraced ? { retraced } : {}) },
     };
   },
@@ -381,6 +409,7 @@ export const getCrashStackTrace = defineTool({
     retrace: retraceOutcomeSchema.optional(),
   }),
   projectIndependent: true,
+  after: ['start_logcat'],
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'logcat.crash_trace',
@@ -391,7 +420,12 @@ export const getCrashStackTrace = defineTool({
       { signal: ctx.signal },
     );
     const retrace = args.retrace ? await retraceCrash(ctx, r.crash) : undefined;
-    const structured = { crash: r.crash, group: r.group, ...(retrace ? { retrace } : {}) };
+    const structured = {
+      crash: r.crash,
+      group: r.group,
+      ...(r.buffer_wait ? { buffer_wait: r.buffer_wait } : {}),
+      ...(retrace ? { retrace } : {}),
+    };
     const body = retrace ? `${retrace.mapping_line}\n${retrace.trace}` : r.crash.trace;
     return {
       text: `${crashHeader(r.crash, r.group ?? undefined)}\n${body}`,
