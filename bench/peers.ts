@@ -341,6 +341,7 @@ async function main(): Promise<void> {
     HOME: home,
     DROIDBUS_HOME: path.join(home, 'droidbus'),
     ANDROID_ADB_SERVER_PORT: String(port),
+    ADB_EMU: '0',
     ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
   };
   const started = await runProcess('adb', ['-P', String(port), 'start-server'], { env, timeoutMs: 30_000 });

@@ -6,6 +6,15 @@ import { AdbClient } from './client.js';
 import { locateAdb, locateSdk } from './sdk.js';
 import { runProcess } from '../util/exec.js';
 
+/**
+ * The environment that keeps an adb server from scanning the emulator ports 5555–5585 when it
+ * starts, so it never attaches the developer's emulators: `ADB_EMU=0` skips the scanner (adb's
+ * client/main.cpp); emulators that announce themselves (`host:emulator:PORT`) still attach.
+ * `ADB_LOCAL_TRANSPORT_MAX_PORT` below 5555 alone is not enough on adb 29: measured here, 1 start in
+ * 12 under load still connected to an emulator on 5555 (the override races the scanner thread).
+ */
+export const NO_EMULATOR_SCAN = { ADB_EMU: '0', ADB_LOCAL_TRANSPORT_MAX_PORT: '5553' } as const;
+
 /** A private adb server (the load test's, the demo's), on a free port with a HOME of its own. */
 export interface PrivateAdbServer {
   port: number;
@@ -28,7 +37,7 @@ export interface PrivateAdbServer {
 /**
  * Starts `adb -P PORT start-server` with the adb droidbus itself would use (the SDK's, else PATH),
  * on a free port and with a HOME of its own, so the user's server, keys and emulators are left
- * alone: the server does not scan the emulator ports (ADB_LOCAL_TRANSPORT_MAX_PORT), it sees only
+ * alone: the server does not scan the emulator ports (NO_EMULATOR_SCAN), it sees only
  * the devices its owner connects. `owner` names it in the client's messages ("droidbus loadtest").
  */
 export async function startPrivateAdbServer(owner: string): Promise<PrivateAdbServer> {
@@ -45,7 +54,7 @@ export async function startPrivateAdbServer(owner: string): Promise<PrivateAdbSe
     const env: Record<string, string> = {
       HOME: home,
       ANDROID_ADB_SERVER_PORT: String(port),
-      ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
+      ...NO_EMULATOR_SCAN,
     };
     const started = await runProcess(adb, ['-P', String(port), 'start-server'], {
       env: { ...process.env, ...env },

@@ -9,7 +9,7 @@
  * `startAdbServer()` picks a free port, gives the server a fresh HOME (its own ~/.android keys and
  * ~/.emulator_console_auth_token, nothing of the user's touched) and starts it with
  * `adb -P PORT start-server`. The server does not scan the machine-global emulator ports
- * (ADB_LOCAL_TRANSPORT_MAX_PORT=5553), so other test files' emulators never show up in it.
+ * (NO_EMULATOR_SCAN: ADB_EMU=0), so the developer's and other test files' emulators never show up in it.
  *
  * `server.env` is the environment to give every process of the test (droidbus, `droidbus sim`):
  * ANDROID_ADB_SERVER_PORT and HOME point at this server and its home.
@@ -20,6 +20,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NO_EMULATOR_SCAN } from '../../src/adb/private-server.js';
 import { freePort } from '../../src/util/free-port.js';
 
 export { freePort };
@@ -94,8 +95,9 @@ export async function startAdbServer(): Promise<AdbServer> {
       ...process.env,
       HOME: home,
       ANDROID_ADB_SERVER_PORT: String(port),
-      // Keep this server off the machine-global emulator ports 5555-5585 (other tests' emulators).
-      ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
+      // Keep this server off the machine-global emulator ports 5555-5585 (the developer's emulator,
+      // other tests' emulators): ADB_EMU=0 skips adb's scan of them; announced emulators still attach.
+      ...NO_EMULATOR_SCAN,
     };
     const started = await run(ADB_BINARY, ['-P', String(port), 'start-server'], env, { timeoutMs: 30_000 });
     if (started.code === 0) {
