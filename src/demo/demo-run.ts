@@ -163,7 +163,8 @@ async function buildAndRun(run: DemoRun, mcp: Client, serial: string): Promise<v
   await run.recorder.step(
     'install it (hashed and recorded against its build)',
     async () => {
-      const r = await call(mcp, 'install_apk', { device_serial: serial, apk_path: apkPath });
+      // device_serial left out, as an agent with one device does: the only online device.
+      const r = await call(mcp, 'install_apk', { apk_path: apkPath });
       return (
         r.text
           .split('\n')
@@ -184,7 +185,7 @@ async function buildAndRun(run: DemoRun, mcp: Client, serial: string): Promise<v
   await run.recorder.step(
     'launch the app and measure its start',
     async () => {
-      const r = await call(mcp, 'launch_app', { device_serial: serial, package: PACKAGE });
+      const r = await call(mcp, 'launch_app', { package: PACKAGE });
       return r.text.split('\n').find((l) => l.startsWith('Launch time')) ?? firstLine(r.text);
     },
     'launch_app',

@@ -1,7 +1,8 @@
 /**
- * The family of tools that act on one device: `device_serial` comes first in their input (optional
- * with one device online, or required for tools that change a device), it is resolved before the
- * handler runs (the only online device when left out; several is a refusal naming them), and the
+ * The family of tools that act on one device: `device_serial` comes first in their input, optional
+ * on every one of them (an agent with one device never pays a list_devices call), it is resolved
+ * before the handler runs (the only online device when left out; several is a refusal naming
+ * them; a tool that wipes data asks for it explicitly in its handler), and the
  * tool keeps working in a pinned session whose project the host closed. Playwright's MCP server
  * has `defineTabTool` for the same seam.
  */
@@ -10,7 +11,7 @@ import type { RequestOptions } from '../bus/client.js';
 import type { RequestOf, RequestType, ResponseOf } from '../bus/registry.js';
 import { NO_ARGUMENTS, defineTool } from './define-tool.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './define-tool.js';
-import { optionalSerial, requiredSerial, resolveSerial } from './tools/device-serial.js';
+import { optionalSerial, resolveSerial } from './tools/device-serial.js';
 
 /** The bus requests addressed to one device (their payload names its `serial`). */
 export type DeviceRequestType = {
@@ -34,8 +35,6 @@ export interface DeviceToolDefinition<I extends z.ZodObject, O extends z.ZodObje
 > {
   /** The tool's own arguments (none when left out); `device_serial` is put first. */
   input?: I;
-  /** `optional` (the default): left out with one device online; `required`: tools that change a device. */
-  serial?: 'optional' | 'required';
   /** What the listing says `device_serial` is, when not a device of any kind (an emulator serial). */
   serialDescription?: string;
   /** `args.device_serial` is what the caller gave (undefined when left out); `ctx.serial` the device. */
@@ -50,8 +49,8 @@ export function defineDeviceTool<
   I extends z.ZodObject = typeof NO_ARGUMENTS,
   O extends z.ZodObject | undefined = undefined,
 >(def: DeviceToolDefinition<I, O>): ToolDefinition {
-  const { serial: mode, serialDescription, input, handle, ...rest } = def;
-  const serial = mode === 'required' ? requiredSerial : optionalSerial;
+  const { serialDescription, input, handle, ...rest } = def;
+  const serial = optionalSerial;
   const full = z
     .object({ device_serial: serialDescription !== undefined ? serial.describe(serialDescription) : serial })
     .extend((input ?? NO_ARGUMENTS).shape);

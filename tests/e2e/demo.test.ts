@@ -34,6 +34,9 @@ describe('droidbus demo', () => {
     ]) {
       expect(tools).toContain(tool);
     }
+    // install_apk and launch_app ran without device_serial: the only online device.
+    const install = summary.steps.find((s) => s.tool === 'install_apk')!;
+    expect(install.detail).toMatch(/^Recorded com\.droidbus\.sample\.demo .* on 127\.0\.0\.1:\d+: sha256 /);
     const launch = summary.steps.find((s) => s.tool === 'launch_app')!;
     expect(launch.detail).toMatch(/^Launch time: \d+ ms/);
     const crash = summary.steps.find((s) => s.tool === 'get_crash_stack_trace')!;

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/mcp/registry.js';
-import { optionalSerial, requiredSerial } from '../../src/mcp/tools/device-serial.js';
+import { optionalSerial } from '../../src/mcp/tools/device-serial.js';
 
-const shared = new Set([optionalSerial.description, requiredSerial.description]);
+const shared = new Set([optionalSerial.description]);
 
 describe('device tools', () => {
   it('declare the shared device_serial only through defineDeviceTool', () => {
@@ -24,5 +24,14 @@ describe('device tools', () => {
     for (const t of devices) {
       expect(Object.keys(t.input.shape)[0], t.name).toBe('device_serial');
     }
+  });
+
+  it('take device_serial as optional on every one: with one device online it is that device', () => {
+    const required = ALL_TOOLS.filter((t) => t.family === 'device')
+      .filter(
+        (t) => !(t.input.shape as Record<string, { isOptional(): boolean }>)['device_serial']!.isOptional(),
+      )
+      .map((t) => t.name);
+    expect(required).toEqual([]);
   });
 });

@@ -19,7 +19,6 @@ export const installApk = defineDeviceTool({
   title: 'Install an APK',
   description:
     "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it; under an application module's build/outputs, symlinks resolved). The install is recorded and matched to its build by hash, so its crashes deobfuscate against its own mapping.",
-  serial: 'required',
   input: z.object({
     apk_path: z
       .string()
@@ -62,7 +61,6 @@ export const launchApp = defineDeviceTool({
   title: 'Launch an app',
   description:
     'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. An `am` error is a tool error even with exit status 0. Without a launcher activity it falls back to the monkey (no time).',
-  serial: 'required',
   input: z.object({
     package: appPackage,
     activity: activityClassSchema.optional(),
@@ -92,7 +90,6 @@ export const stopApp = defineDeviceTool({
   title: 'Stop an app',
   description:
     "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's packages unless allow_foreign_package.",
-  serial: 'required',
   input: z.object({
     package: appPackage,
     allow_foreign_package: allowForeignPackage,

@@ -158,6 +158,7 @@ export const getAppRuntimeState = defineDeviceTool({
     running: z.boolean(),
   }),
   projectIndependent: false,
+  after: ['start_logcat'],
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
     const r = await ctx.ask('app.runtime_state', { package: pkg });

@@ -5,9 +5,6 @@ import { ArgumentError, ToolError } from '../define-tool.js';
 /** The optional `device_serial` parameter of device tools. */
 export const optionalSerial = serialSchema.optional().describe('Serial; optional with one device');
 
-/** The required `device_serial` parameter of tools that change a device. */
-export const requiredSerial = serialSchema.describe('Device serial as list_devices shows it');
-
 /**
  * The device a call acts on: the given serial (or device id), else the only online device. Several online
  * devices without a serial is refused (`invalid_argument`) naming them; none is a tool error.

@@ -101,7 +101,6 @@ export const setEmulatorLocation = defineDeviceTool({
   title: 'Set the emulator location',
   description:
     "Sets an emulator's GPS location through its console (`geo fix LONGITUDE LATITUDE [ALTITUDE]`, as `adb emu geo fix` does, with the console token from ~/.emulator_console_auth_token). Only for emulator serials (emulator-N) running on this machine; a real device is refused. get_device_location shows the new fix.",
-  serial: 'required',
   serialDescription: 'An emulator serial, e.g. emulator-5554',
   input: z.object({
     latitude: z.number().min(-90).max(90).describe('Latitude in degrees, -90 to 90'),

@@ -129,7 +129,6 @@ export const pushDeviceFile = defineDeviceTool({
   kind: 'destructive',
   title: 'Push a file to the device',
   description: `Copies a file from droidbus's exchange folder on the host (at most 50 MiB; put it there first: pull_device_file's host_path shows the folder, and a missing file's error names it) to a device path. Never replaces an existing device file unless overwrite: true, and never writes through a symlink. ${ALLOW_HINT}`,
-  serial: 'required',
   input: z.object({
     exchange_name: exchangeNameSchema.describe("The file's name in droidbus's exchange folder"),
     path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),

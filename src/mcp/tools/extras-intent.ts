@@ -18,7 +18,6 @@ export const sendIntent = defineDeviceTool({
   title: 'Send an intent',
   description:
     "Sends an intent with `am start` (waits for the launch), `am broadcast` or `am startservice`: action, data URI, category, explicit component or package, and typed extras. Every part is validated and passed as its own quoted argument. data_uri refuses the schemes open_deep_link refuses (javascript, vbscript, data, file, content, intent, about, blob). A broadcast to a package outside the project's (or to every app) needs allow_foreign_package: true. `am` errors are tool errors even when it exits 0.",
-  serial: 'required',
   input: z.object({
     mode: z
       .enum(['start', 'broadcast', 'start-service'])

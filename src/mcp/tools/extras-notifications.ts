@@ -60,7 +60,6 @@ function notificationAction(
   return defineDeviceTool({
     ...declared,
     toolset: 'device-extras',
-    serial: 'required',
     input: z.object({ key: notificationKeySchema }),
     output: actOutput,
     async handle(args, ctx) {

@@ -57,6 +57,7 @@ export const waitForLog = defineTool({
     devices: z.array(z.string()),
   }),
   projectIndependent: true,
+  after: ['start_logcat'],
   async handle(args, ctx) {
     const started = Date.now();
     const base: RequestOf<'logcat.entries'> = {

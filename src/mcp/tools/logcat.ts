@@ -265,6 +265,7 @@ export const getLogcatStats = defineTool({
     "Figures of droidbus's logcat buffer and streams: lines held and dropped, lines per second, counts by level, top tags, packages and devices, crashes by kind and group, each stream's state.",
   output: responseOf('logcat.stats'),
   projectIndependent: true,
+  after: ['start_logcat'],
   async handle(_args, ctx) {
     const r = await ctx.bus.request('logcat.stats', {}, { signal: ctx.signal });
     const s = r.store;
