@@ -85,6 +85,14 @@ describe('deobfuscating crashes', () => {
     for (const line of SAMPLE_CRASH_RETRACED) {
       expect(outcome.trace).toContain(line.trim());
     }
+    // The answer leads with the deobfuscated root cause and the app's frame nearest it.
+    const r = await world.call('get_crash_stack_trace', { package: PKG, retrace: true });
+    const rootCause =
+      'Root cause: com.droidbus.sample.data.PriceUnavailableException: No price for sku DEMO-42 — at com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:17)';
+    expect(r.text.split('\n')[0]).toBe(rootCause);
+    expect(r.structured['root_cause']).toBe(rootCause);
+    const logs = await world.call('get_crash_logs', { package: PKG, count: 1, retrace: true });
+    expect(logs.text).toContain(`\n\n${rootCause}\n`);
   });
 
   it('leaves the output unchanged without retrace', async () => {

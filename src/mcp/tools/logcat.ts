@@ -13,6 +13,7 @@ import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
 import { canonicalSerial } from './device-serial.js';
+import { retracedHeadline } from './crash-headline.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
 const filterSerial = serialSchema.optional().describe('Only lines of this device');
@@ -360,7 +361,11 @@ export const getCrashLogs = defineTool({
     const byGroup = new Map((retraced ?? []).map((t) => [t.crash_group_id, t]));
     const blockOf = (c: CrashWire): string => {
       const t = c.group_id !== null ? byGroup.get(c.group_id) : undefined;
-      return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t?.status === 'retraced' ? `${t.mapping_line}\n${t.trace}` : c.trace}`;
+      if (t?.status !== 'retraced') {
+        return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${c.trace}`;
+      }
+      const headline = retracedHeadline(t.trace, c.package);
+      return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t.mapping_line}\n${t.trace}`;
     };
     // The newest crashes whose text and structured form both fit the answer's budget (one at least).
     const room =
@@ -408,6 +413,8 @@ export const getCrashStackTrace = defineTool({
   }),
   output: responseOf('logcat.crash_trace').extend({
     retrace: retraceOutcomeSchema.optional(),
+    /** With retrace: the deobfuscated root cause and the app's frame nearest it. */
+    root_cause: z.string().optional(),
   }),
   projectIndependent: true,
   after: ['start_logcat'],
@@ -421,15 +428,20 @@ export const getCrashStackTrace = defineTool({
       { signal: ctx.signal },
     );
     const retrace = args.retrace ? await retraceCrash(ctx, r.crash) : undefined;
+    // After a retrace the answer leads with the real root cause and the app's frame: the crash's
+    // own summary was made from the obfuscated trace.
+    const rootCause =
+      retrace?.status === 'retraced' ? retracedHeadline(retrace.trace, r.crash.package) : null;
     const structured = {
       crash: r.crash,
       group: r.group,
       ...(r.buffer_wait ? { buffer_wait: r.buffer_wait } : {}),
       ...(retrace ? { retrace } : {}),
+      ...(rootCause ? { root_cause: rootCause } : {}),
     };
     const body = retrace ? `${retrace.mapping_line}\n${retrace.trace}` : r.crash.trace;
     return {
-      text: `${crashHeader(r.crash, r.group ?? undefined)}\n${body}`,
+      text: `${rootCause ? `${rootCause}\n` : ''}${crashHeader(r.crash, r.group ?? undefined)}\n${body}`,
       structured,
     };
   },

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { retracedHeadline } from './crash-headline.js';
+
+const r8 = (name: string): string =>
+  readFileSync(new URL(`../../../tests/fixtures/retrace/r8/${name}/expected.txt`, import.meta.url), 'utf8');
+
+describe('retracedHeadline', () => {
+  it("names the last Caused by: of R8's retraced output, and the app's first frame", () => {
+    // R8's own expected retrace output (tests/fixtures/retrace/r8, from R8's test suite).
+    expect(retracedHeadline(r8('AmbiguousStackTrace'), 'com.android.tools.r8')).toBe(
+      'Root cause: com.android.tools.r8.CompilationException: foo[parens](Source:3) — at com.android.tools.r8.R8.bar(R8.java)',
+    );
+  });
+
+  it("falls back to the root cause's first frame when no frame is the app's", () => {
+    const trace = [
+      'java.lang.IllegalStateException: Could not compute the cart total',
+      '\tat com.example.shop.Cart.total(Cart.kt:12)',
+      'Caused by: java.lang.NumberFormatException: For input string: "x"',
+      '\tat java.lang.Integer.parseInt(Integer.java:747)',
+      '\t... 14 more',
+    ].join('\n');
+    expect(retracedHeadline(trace, 'org.other')).toBe(
+      'Root cause: java.lang.NumberFormatException: For input string: "x" — at java.lang.Integer.parseInt(Integer.java:747)',
+    );
+    expect(retracedHeadline(trace, 'com.example.shop')).toBe(
+      'Root cause: java.lang.NumberFormatException: For input string: "x" — at com.example.shop.Cart.total(Cart.kt:12)',
+    );
+  });
+
+  it('is null for a trace without a Java exception (a native backtrace)', () => {
+    expect(retracedHeadline('#00 pc 000000000004f2a4  /system/lib64/libc.so (abort+164)', 'a.b')).toBeNull();
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * The headline of a deobfuscated Java trace: its root cause (the last `Caused by:`, else the thrown
+ * exception) and the first frame of the app's own code, so the first line an agent reads after a
+ * retrace names real classes — the crash's own summary was made from the obfuscated trace.
+ */
+
+/** The frame text of an `at …` line (R8's `<OR> at` alternatives are not the frame that ran). */
+function frameOf(line: string): string | null {
+  const m = /^\s*at\s+(\S.*)$/.exec(line);
+  return m ? m[1]!.trim() : null;
+}
+
+/**
+ * `Root cause: EXCEPTION: message — at FRAME` from a retraced trace, or null when the text holds no
+ * Java exception. FRAME is the first frame of `pkg` (its package or a sub-package) among the root
+ * cause's frames, else anywhere in the trace, else the root cause's first frame.
+ */
+export function retracedHeadline(trace: string, pkg: string | null): string | null {
+  const lines = trace.split('\n').map((l) => l.replace(/\r$/, ''));
+  const exceptionLine = (l: string): boolean =>
+    /^(?:Caused by: )?[\w$.]+(?:Exception|Error|Throwable)\b/.test(l.trim());
+  let root = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!.trim();
+    if (l.startsWith('Caused by: ') || (root < 0 && exceptionLine(l))) {
+      root = i;
+    }
+  }
+  if (root < 0) {
+    return null;
+  }
+  const cause = lines[root]!.trim().replace(/^Caused by: /, '');
+  const ownIn = (from: string[]): string | undefined =>
+    pkg === null
+      ? undefined
+      : from.map(frameOf).find((f): f is string => f !== null && f.startsWith(`${pkg}.`));
+  // The app's frame nearest the root cause: in the cause's own frames, else where the app called in.
+  const own = ownIn(lines.slice(root + 1)) ?? ownIn(lines);
+  const first = lines
+    .slice(root + 1)
+    .map(frameOf)
+    .find((f) => f !== null);
+  const where = own ?? first;
+  return `Root cause: ${cause.slice(0, 300)}${where ? ` — at ${where}` : ''}`;
+}
