@@ -5,6 +5,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { BusError } from '../bus/errors.js';
 import { logger } from '../util/log.js';
+import { settledWithin } from '../util/sleep.js';
 import { ArgumentError, TOOL_ERROR_CODES, ToolError } from './define-tool.js';
 import type { ToolContext, ToolDefinition, ToolErrorCode, ToolResult } from './define-tool.js';
 import { capText, ERROR_CUT_HINT, ERROR_TEXT_BUDGET, TEXT_BUDGET, TEXT_CUT_HINT } from './budgets.js';
@@ -330,12 +331,7 @@ async function afterInflight(session: SessionState, tool: ToolDefinition): Promi
   if (pending.length === 0) {
     return;
   }
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.allSettled(pending),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, IN_FLIGHT_WAIT_MS))),
-  ]);
-  clearTimeout(timer);
+  await settledWithin(pending, IN_FLIGHT_WAIT_MS);
 }
 
 function trackInflight<T>(session: SessionState, name: string, call: Promise<T>): Promise<T> {

@@ -31,3 +31,14 @@ export function sleep(ms: number, signal?: AbortSignal, rejectOnAbort = false): 
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** Waits until every promise has settled or `ms` passed, whichever is first; true when all settled. */
+export async function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<boolean> {
+  const abort = new AbortController();
+  const all = Promise.allSettled(promises).then(() => true);
+  try {
+    return await Promise.race([all, sleep(ms, abort.signal).then(() => false)]);
+  } finally {
+    abort.abort();
+  }
+}

@@ -123,11 +123,13 @@ export class DeviceStream {
       if (!deadline.aborted || signal.aborted) {
         const reason = signal.aborted ? 'start_logcat was cancelled' : describe(err);
         this.finish(this.stopReason ?? `did not start: ${reason}`, err);
-        throw signal.aborted
-          ? fail.cancelled('start_logcat was cancelled')
-          : err instanceof AdbError
-            ? busErrorFromAdb(err)
-            : err;
+        if (signal.aborted) {
+          throw fail.cancelled('start_logcat was cancelled');
+        }
+        if (this.stopReason !== null) {
+          throw fail.failed(`logcat on ${this.serial}: ${this.stopReason}`);
+        }
+        throw err instanceof AdbError ? busErrorFromAdb(err) : err;
       }
     }
     const crashes = this.pipeline.settle();
@@ -141,8 +143,8 @@ export class DeviceStream {
 
   /**
    * Opens the stream and resolves once it is ready: its first bytes arrived, or the process list
-   * did (at once when readBuffer read both already). Fails (and leaves nothing running) when neither happens within `timeoutMs`, when the
-   * device refuses, or when `signal` aborts.
+   * did (at once when readBuffer read both already). Fails (and leaves nothing running) when
+   * neither happens within `timeoutMs`, when the device refuses, or when `signal` aborts.
    */
   async start(from: StreamFrom, timeoutMs: number, signal: AbortSignal): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => {

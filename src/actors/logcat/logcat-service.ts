@@ -9,6 +9,7 @@ import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { BufferWait, StreamInfo } from '../../bus/messages/logcat.js';
 import { readSettings } from '../../store/settings.js';
+import { settledWithin } from '../../util/sleep.js';
 import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
 import { DeviceStream } from './device-stream.js';
@@ -129,12 +130,10 @@ export class LogcatService {
     }
     const since = Date.now();
     const unread = new Set(pending.map(([s]) => s));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled(pending.map(([s, p]) => p.finally(() => unread.delete(s)))),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, BUFFER_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
+    await settledWithin(
+      pending.map(([s, p]) => p.finally(() => unread.delete(s))),
+      BUFFER_WAIT_MS,
+    );
     return { waited_ms: Date.now() - since, unread: [...unread] };
   }
 
