@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -21,6 +30,18 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
 const work = tempDir('droidbus-install-');
 afterAll(() => work.remove());
 
+/** A PATH folder holding only node and npm (links to this machine's), nothing else on PATH. */
+function nodeOnlyPath(): string {
+  const bin = path.join(work.dir, 'node-only-bin');
+  if (!existsSync(bin)) {
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    const npm = run('sh', ['-c', 'command -v npm'], process.env).stdout.trim();
+    symlinkSync(realpathSync(npm), path.join(bin, 'npm'));
+  }
+  return bin;
+}
+
 describe('npm run install-cli', () => {
   it("links droidbus into npm's global prefix when it is writable, and says it is on PATH", () => {
     const prefix = path.join(work.dir, 'global');
@@ -41,10 +62,28 @@ describe('npm run install-cli', () => {
 
   it('prints the PATH line to add when the folder it installed into is not on PATH', () => {
     const prefix = path.join(work.dir, 'elsewhere');
-    const r = run(process.execPath, [SCRIPT], { ...process.env, npm_config_prefix: prefix });
+    // A PATH with node and npm only: a droidbus this machine has installed must not answer here.
+    const r = run(process.execPath, [SCRIPT], {
+      ...process.env,
+      npm_config_prefix: prefix,
+      PATH: nodeOnlyPath(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`export PATH="${path.join(prefix, 'bin')}:$PATH"`);
     expect(existsSync(path.join(prefix, 'bin', 'droidbus'))).toBe(true);
+  });
+
+  it('says so when PATH finds another droidbus before the one it installed', () => {
+    const prefix = path.join(work.dir, 'shadowed');
+    const other = path.join(work.dir, 'other-bin');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'droidbus'), '#!/bin/sh\n', { mode: 0o755 });
+    const PATH = [other, path.join(prefix, 'bin'), nodeOnlyPath()].join(path.delimiter);
+    const r = run(process.execPath, [SCRIPT], { ...process.env, npm_config_prefix: prefix, PATH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `installed ${path.join(prefix, 'bin', 'droidbus')}, but PATH finds another droidbus first: ${path.join(other, 'droidbus')}`,
+    );
   });
 
   // As a user who may not write npm's global folder (no sudo): only where the system has such a
