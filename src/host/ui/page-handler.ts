@@ -218,10 +218,8 @@ export class PageHandler {
     // SameSite=Strict cookie. One followed from another site would arrive without it (a chain that
     // starts cross-site is cross-site), so it gets a page whose plain link (and meta refresh) is a
     // same-origin navigation — no script either way.
-    if (
-      headerValue(req, 'sec-fetch-site') === 'cross-site' ||
-      headerValue(req, 'sec-fetch-site') === 'same-site'
-    ) {
+    const site = headerValue(req, 'sec-fetch-site');
+    if (site === 'cross-site' || site === 'same-site') {
       sendHtml(res, 200, loginPage(), { ...headers, 'Set-Cookie': cookie });
       return;
     }
