@@ -166,7 +166,7 @@ async function start(name: ServerName, env: Record<string, string>): Promise<Ser
     name === 'droidbus'
       ? new StdioClientTransport({
           command: process.execPath,
-          args: [CLI, 'mcp', '--toolsets', 'core,ui,device-admin,device-extras'],
+          args: [CLI, 'mcp', '--toolsets', 'core,ui,device-admin,ui-extras,device-extras'],
           env,
           stderr: 'ignore',
         })

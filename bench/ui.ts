@@ -24,7 +24,7 @@ import { AdbClient } from '../src/adb/client.js';
 import { READS, readCommand } from '../src/adb/device-reads.js';
 import { startAdbServer } from '../tests/helpers/adb-server.js';
 import type { AdbServer } from '../tests/helpers/adb-server.js';
-import { startMcp } from '../tests/helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp } from '../tests/helpers/mcp-client.js';
 import type { McpSessionHandle } from '../tests/helpers/mcp-client.js';
 import { startSimFarm } from '../tests/helpers/sim-farm.js';
 import { deviceTime, now, readLog } from './lib/device-time.js';
@@ -72,7 +72,9 @@ async function parallelEfficiency(
   home: string,
 ): Promise<Record<string, string | number>[]> {
   const farm = await startSimFarm(server, { devices: 16, dumpLatencyMs: 700, logcatRate: 0 });
-  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const mcp = await startMcp(EVERY_TOOLSET, {
+    env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home },
+  });
   const rows: Record<string, string | number>[] = [];
   try {
     const serials = farm.devices.map((d) => d.serial);
@@ -130,7 +132,9 @@ async function captureCost(server: AdbServer, home: string): Promise<Record<stri
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-ui-'));
   const log = path.join(tmp, 'commands.jsonl');
   const farm = await startSimFarm(server, { devices: 1, dumpLatencyMs: 0, logcatRate: 0, commandLog: log });
-  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const mcp = await startMcp(EVERY_TOOLSET, {
+    env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home },
+  });
   const serial = farm.devices[0]!.serial;
   const adb = new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: server.port, source: 'bench' });
   const rows: Record<string, string | number>[] = [];
@@ -213,7 +217,9 @@ async function captureCost(server: AdbServer, home: string): Promise<Record<stri
 
 async function screenshots(server: AdbServer, home: string): Promise<Record<string, string | number>[]> {
   const farm = await startSimFarm(server, { devices: 1, logcatRate: 0 });
-  const mcp = await startMcp([], { env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home } });
+  const mcp = await startMcp(EVERY_TOOLSET, {
+    env: { ...(server.env as Record<string, string>), DROIDBUS_HOME: home },
+  });
   const serial = farm.devices[0]!.serial;
   const rows: Record<string, string | number>[] = [];
   try {
@@ -248,7 +254,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
   const farm = await startSimFarm(server, { devices: 1, dumpLatencyMs: 2_000, logcatRate: 0 });
   const serial = farm.devices[0]!.serial;
   const env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home };
-  const mcp = await startMcp([], { env });
+  const mcp = await startMcp(EVERY_TOOLSET, { env });
   const rows: Record<string, string | number>[] = [];
   const sample = (n: number, fn: () => Promise<unknown>): Promise<number[]> => timeLoop(n, fn, 0);
   const timeOnce = async (fn: () => Promise<unknown>): Promise<number> => (await sample(1, fn))[0]!;
@@ -269,7 +275,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
     }
     // A fresh session, so the device actor sees the helper at once.
     await mcp.close();
-    const mcp2 = await startMcp([], { env });
+    const mcp2 = await startMcp(EVERY_TOOLSET, { env });
     const read2 = (): Promise<unknown> =>
       mcp2.client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } });
     try {
@@ -292,7 +298,7 @@ async function helperVsDump(server: AdbServer, home: string): Promise<Record<str
       }
       await shell('am start -W -n com.droidbus.sample/.DetailActivity --es live true');
       const neverIdleHelper = await timeOnce(read2);
-      const mcp3 = await startMcp([], { env });
+      const mcp3 = await startMcp(EVERY_TOOLSET, { env });
       const viaInput: number[][] = [];
       try {
         for (const [name, , args] of actions) {

@@ -62,7 +62,7 @@ export async function frontendLoopDelay(options: {
   const out: FrontendFigures[] = [];
   try {
     // 1. The logcat actor parses; the frontend only answers JSON-RPC.
-    const session = await startMcp([], {
+    const session = await startMcp(['--toolsets', 'core,inspect'], {
       env: { ANDROID_ADB_SERVER_PORT: String(server.port), DROIDBUS_HOME: home },
     });
     try {

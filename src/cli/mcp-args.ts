@@ -10,7 +10,7 @@ import { UsageError } from './command.js';
 /** How long an --attach-only session waits for a host to come back after its host went away. */
 const DEFAULT_HOST_WAIT_S = 60;
 
-export const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,device-extras] [--attach-only [--host-wait S]] [--inline]
+export const USAGE = `Usage: droidbus mcp [--project PATH] [--toolsets core,ui,device-admin,inspect|all] [--attach-only [--host-wait S]] [--inline]
 
 Serves MCP over stdio for one agent session (Claude Code, Codex, any MCP client). It attaches to a
 running droidbus host when the host accepts it within 1.5 s, and otherwise runs standalone with
@@ -18,8 +18,8 @@ its own actors. If the host quits later, the session carries on standalone.
 
   --project PATH     the Android project (default: the Gradle build around the working directory;
                      attached, the host's project; standalone, else the last active project)
-  --toolsets LIST    serve only these toolsets (comma-separated); without it every toolset but
-                     device-extras is served, so device-extras needs --toolsets to name it:
+  --toolsets LIST    serve these toolsets (comma-separated; all serves every one); without it
+                     ${DEFAULT_TOOLSETS.join(', ')} are served, and the others need --toolsets to name them:
 ${describeToolsets()}
   --attach-only      never run standalone: exit 2 when no droidbus host accepts the session; when
                      the host goes away later, attach again to the next host that starts within
@@ -48,7 +48,7 @@ function toolsetsFrom(argv: string[]): { toolsets: Toolset[]; explicit: boolean;
       rest.push(arg);
     }
   }
-  // Without --toolsets every toolset is served except the opt-in ones (device-extras).
+  // Without --toolsets every toolset is served except the opt-in ones.
   return { toolsets: toolsets ?? [...DEFAULT_TOOLSETS], explicit: toolsets !== undefined, rest };
 }
 

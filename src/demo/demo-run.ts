@@ -123,7 +123,9 @@ async function setUp(run: DemoRun): Promise<{ mcp: Client; serial: string }> {
   await run.recorder.step('connect an MCP client to droidbus mcp', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--project', run.project],
+      // The demo also shows the debug session of its install and the screen's clickable elements:
+      // the inspect and ui-extras toolsets, which an agent's registration adds the same way.
+      args: [CLI, 'mcp', '--project', run.project, '--toolsets', 'core,ui,device-admin,inspect,ui-extras'],
       env: {
         ...(process.env as Record<string, string>),
         DROIDBUS_HOME: run.home,

@@ -147,7 +147,11 @@ async function startWorld(
 
   // 4. The sessions.
   progress.note(`starting ${options.sessions} droidbus mcp session(s)`);
+  // The agents read the screen through list_clickable_elements (ui-extras) and the logcat store's
+  // figures through get_logcat_stats (inspect), which the default toolsets leave out.
   const sessionArgs = [
+    '--toolsets',
+    'core,ui,device-admin,ui-extras,inspect',
     ...(project ? ['--project', project] : []),
     ...(options.attached ? ['--attach-only'] : []),
     ...(options.inline && !options.attached ? ['--inline'] : []),

@@ -18,7 +18,7 @@ export function renderToolsMarkdown(tools: readonly ToolDefinition[]): string {
     '',
     '<!-- Generated from the tool registry by `npm run docs`. Do not edit by hand. -->',
     '',
-    `${tools.length} tools in ${TOOLSET_NAMES.length} toolsets. Without \`--toolsets\`, \`droidbus mcp\` serves ${DEFAULT_TOOLSETS.map((t) => `\`${t}\``).join(', ')}; ${OPT_IN_TOOLSETS.map((t) => `\`${t}\``).join(', ')} is off unless \`--toolsets\` names it (\`--toolsets ${TOOLSET_NAMES.join(',')}\` serves everything). Serve fewer with \`droidbus mcp --toolsets core,ui\`.`,
+    `${tools.length} tools in ${TOOLSET_NAMES.length} toolsets. Without \`--toolsets\`, \`droidbus mcp\` serves ${DEFAULT_TOOLSETS.map((t) => `\`${t}\``).join(', ')}; ${OPT_IN_TOOLSETS.map((t) => `\`${t}\``).join(', ')} are served only when \`--toolsets\` names them (\`--toolsets all\` serves everything). Serve fewer with \`droidbus mcp --toolsets core,ui\`.`,
     '',
     '| Kind | Meaning | readOnlyHint | destructiveHint | openWorldHint |',
     '|------|---------|--------------|-----------------|---------------|',

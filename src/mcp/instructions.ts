@@ -1,17 +1,25 @@
 import type { ToolDefinition } from './define-tool.js';
-import { OPT_IN_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
+import { TOOLSETS, TOOLSET_NAMES } from './toolsets.js';
 import type { Toolset } from './toolsets.js';
 import type { SessionMode } from './session.js';
 import { describeMode } from './session.js';
 
 /** What each toolset's tools are for, told to the model once per session. */
 const TOOLSET_GUIDE: Record<Toolset, string> = {
-  core: 'Use these for stateful Android work: Gradle builds with structured errors, logcat and crashes (with R8 deobfuscation), exit reasons, launch times, debug sessions, the project and its health, and reading devices and apps.',
+  core: 'Use these for stateful Android work: Gradle builds with structured errors, logcat and crashes (with R8 deobfuscation), launch times, the project and its health, and reading devices and apps.',
   ui: 'Use these to read the screen (UI Automator hierarchy, screenshots) and drive it; prefer tree paths (tree_path) from the reading tools over raw coordinates, and pass expect_screen_hash so an action never lands on a screen that changed.',
   'device-admin':
-    "Use these to install, launch, stop and restart apps, change permissions, network and orientation, open deep links, and start or stop emulators. Destructive ones are limited to the project's own packages unless the user asked for another (allow_foreign_package: true).",
+    "Use these to install, launch, stop and restart apps, change their permissions and open deep links. Destructive ones are limited to the project's own packages unless the user asked for another (allow_foreign_package: true).",
+  inspect:
+    'Use these to look inside the running app: its package dump, memory, frame stats, exit reasons and logcat stats, and the debug session droidbus keeps per install (what the agent and the app did, compared between installs).',
+  'build-config':
+    'Use these to list and switch build variants, read the resolved build config, and list, build and run the run configurations the project shares.',
+  'ui-extras':
+    "Use these when the ui toolset is not enough: every clickable element, an element's parent, comparing two screens, asserting an element, waiting for the UI to idle, clearing the focused field, typing through the Unicode route only.",
+  'device-settings':
+    "Use these to list, start and stop emulators (AVDs), rotate the screen, turn Wi-Fi, data or airplane mode on and off, and open an app's settings screen.",
   'device-extras':
-    "Use these for what an on-device assistant would do, from the host over adb: read, open and dismiss notifications (keys from list_notifications); list, pull and push files only inside device folders the user allowed with `droidbus storage allow` (host copies live in droidbus's exchange folder; a tool cannot allow a folder — ask the user); send intents (broadcasts to other apps need allow_foreign_package: true); list installed apps and on-screen windows (to spot a permission dialog or the keyboard); read the last known location, and set an emulator's.",
+    "Use these for what an on-device assistant would do, from the host over adb: read, open and dismiss notifications (keys from list_notifications); list, pull and push files only inside device folders the user allowed with `droidbus storage allow` (host copies live in droidbus's exchange folder; a tool cannot allow a folder — ask the user); send intents (broadcasts to other apps need allow_foreign_package: true); list on-screen windows (to spot a permission dialog or the keyboard); read the last known location, and set an emulator's.",
 };
 
 /** What droidbus cannot do over adb, said wherever a model might look for it. */
@@ -40,8 +48,7 @@ export function buildInstructions(
   }
   modeLine += ` Toolsets served: ${enabled.join(', ')}.`;
   if (hidden.length > 0) {
-    const optIn = hidden.filter((t) => OPT_IN_TOOLSETS.includes(t));
-    modeLine += ` Hidden: ${hidden.join(', ')} (restart droidbus mcp with --toolsets ${[...enabled, ...hidden].join(',')} to serve them${optIn.length > 0 ? `; ${optIn.join(', ')} is off unless --toolsets names it` : ''}).`;
+    modeLine += ` Not served (the user adds one with --toolsets ${enabled.join(',')},NAME in the droidbus registration): ${hidden.map((t) => `${t} (${TOOLSETS[t]})`).join('; ')}.`;
   }
   parts.push(modeLine);
   parts.push(

@@ -71,9 +71,9 @@ export const diagnoseCrash = definePrompt({
       `Diagnose why ${a['package']} crashed${on}. Work through these steps with the droidbus tools and explain the root cause with the evidence:`,
       `1. \`get_crash_logs\` with \`package: ${a['package']}\`${onDevice} to see the newest crashes and their crash groups (how often each happened).`,
       `2. \`get_crash_stack_trace\` with \`package: ${a['package']}\` for the full trace and its Caused by: chain. If the frames look obfuscated (short names like a.b.c, SourceFile, r8-map-id), call it again with \`retrace: true\`; read its mapping_line to see how the build was matched.`,
-      `3. \`get_exit_reasons\` with \`package: ${a['package']}\`${onDevice} for crashes, ANRs and low-memory kills that never reached logcat.`,
+      `3. \`get_exit_reasons\` with \`package: ${a['package']}\`${onDevice} for crashes, ANRs and low-memory kills that never reached logcat (an inspect tool: if the server does not list it, \`get_app_runtime_state\` gives the last exit reason).`,
       `4. \`get_logcat_entries\` with \`package: ${a['package']}\` and \`min_level: W\` to read what the app logged before it died.`,
-      `5. \`get_memory_info\` and \`dump_app_info\` with \`package: ${a['package']}\` when memory or the installed version may matter.`,
+      `5. \`get_memory_info\` and \`dump_app_info\` with \`package: ${a['package']}\` when memory or the installed version may matter (inspect tools too).`,
       'Point at the source file and line to change, and say what fix you propose. If logcat was not streaming, start it with `start_logcat` and reproduce the crash first.',
     ].join('\n');
   },
@@ -106,8 +106,8 @@ export const diagnoseJank = definePrompt({
     const serial = a['device_serial'];
     const onDevice = serial ? ` and \`device_serial: ${serial}\`` : '';
     return [
-      `Find out why ${pkg} stutters${serial ? ` on device ${serial}` : ''}. Measure before you explain, with the droidbus tools:`,
-      `1. \`start_logcat\`${serial ? ` with \`device_serial: ${serial}\`` : ''} if it is not streaming, and bring ${pkg} to the screen that stutters (\`launch_app\`, \`list_clickable_elements\`, \`ui_tap_element\`).`,
+      `Find out why ${pkg} stutters${serial ? ` on device ${serial}` : ''}. Measure before you explain, with the droidbus tools (get_frame_stats and get_memory_info are in the inspect toolset: if the server does not list them, ask the user to add inspect to droidbus's --toolsets):`,
+      `1. \`start_logcat\`${serial ? ` with \`device_serial: ${serial}\`` : ''} if it is not streaming, and bring ${pkg} to the screen that stutters (\`launch_app\`, \`get_ui_hierarchy\`, \`ui_tap_element\`).`,
       `2. \`get_frame_stats\` with \`package: ${pkg}\`${onDevice} and \`reset: true\`: the counters start over now.`,
       '3. Drive the interaction that stutters, a few times: scroll with `ui_swipe`, tap with `ui_tap_element`, type with `ui_type_text`.',
       `4. \`get_frame_stats\` with \`package: ${pkg}\` again: frames, janky frames and %, the frame-time and GPU percentiles, and the jank reasons (slow UI thread: work on the main thread; slow bitmap uploads: large images; slow draw commands: a heavy view tree; missed deadlines).`,

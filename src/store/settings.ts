@@ -36,7 +36,7 @@ const httpSettingsSchema = z
     allowed_origins: z.array(z.string().max(255)).max(64).catch([]).default([]),
     /** The public base URL when a proxy or tunnel fronts the host (`https://name.example`). */
     public_url: z.string().max(255).nullable().catch(null).default(null),
-    /** The toolsets HTTP sessions serve when their URL names none (null: all). */
+    /** The toolsets HTTP sessions serve when their URL names none (null: the default ones; "all": every one). */
     toolsets: z.array(z.string().max(64)).max(16).nullable().catch(null).default(null),
   })
   .catch({ ...HTTP_DEFAULTS })

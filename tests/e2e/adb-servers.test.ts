@@ -4,7 +4,7 @@ import { startAdbServer } from '../helpers/adb-server.js';
 import type { AdbServer } from '../helpers/adb-server.js';
 import { shortTempDir, startHostProcess } from '../helpers/host.js';
 import type { HostProcess } from '../helpers/host.js';
-import { startMcp } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp } from '../helpers/mcp-client.js';
 import type { McpSessionHandle } from '../helpers/mcp-client.js';
 import { startSimFarm } from '../helpers/sim-farm.js';
 import type { SimFarm } from '../helpers/sim-farm.js';
@@ -85,7 +85,7 @@ beforeAll(async () => {
     ['--no-ui', '--adb-server', `a=tcp:${a.port}`, '--adb-server', `b=tcp:${b.port}`],
     { env, cwd: home.dir },
   );
-  mcp = await startMcp(['--attach-only'], { env, cwd: home.dir });
+  mcp = await startMcp([...EVERY_TOOLSET, '--attach-only'], { env, cwd: home.dir });
 }, 120_000);
 
 afterAll(async () => {

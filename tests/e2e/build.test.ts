@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import {
   readHistory,
@@ -32,8 +32,8 @@ beforeAll(async () => {
   await writeSample(untrusted, home.dir);
   await setTrust(trusted, home.dir, true);
   const env = { DROIDBUS_HOME: home.dir, SIM_GRADLE_DURATION_MS: String(BUILD_MS) };
-  session = await startMcp(['--project', trusted], { env });
-  other = await startMcp(['--project', untrusted], { env });
+  session = await startMcp([...EVERY_TOOLSET, '--project', trusted], { env });
+  other = await startMcp([...EVERY_TOOLSET, '--project', untrusted], { env });
 });
 afterAll(async () => {
   await session?.close();

@@ -24,7 +24,7 @@ const serialOf = new Map<Profile, string>();
 beforeAll(async () => {
   world = await startDeviceWorld(
     { devices: 0, logcatRate: 0, dumpLatencyMs: 10, args: ['--profile', PROFILES.join(',')] },
-    ['--toolsets', 'core,ui,device-admin,device-extras'],
+    ['--toolsets', 'core,ui,device-admin,inspect,ui-extras,device-extras'],
   );
   PROFILES.forEach((p, i) => serialOf.set(p, world.serials[i]!));
 }, 120_000);

@@ -17,7 +17,7 @@ import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { until } from '../helpers/until.js';
 import { setTrust, textOf, writeSample } from '../helpers/build-project.js';
 import { shortTempDir, startHostProcess, type HostProcess } from '../helpers/host.js';
-import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 import { refusedWith } from '../helpers/tool-errors.js';
@@ -106,7 +106,7 @@ beforeAll(async () => {
   farm = await startSimFarm(server, { devices: 1 });
   serial = farm.devices[0]!.serial;
   env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home.dir, SIM_GRADLE_DURATION_MS: '300' };
-  mcp = await startMcp(['--project', project], { env });
+  mcp = await startMcp([...EVERY_TOOLSET, '--project', project], { env });
 }, 120_000);
 
 afterAll(async () => {
@@ -269,7 +269,7 @@ describe('debug sessions through droidbus mcp', () => {
     let attached: McpSessionHandle | undefined;
     try {
       host = await startHostProcess(['--no-ui'], { env });
-      attached = await startMcp([], { env });
+      attached = await startMcp(EVERY_TOOLSET, { env });
       const before = (await session(second)).session.counts.agent_actions;
       await ok('ui_tap', { device_serial: serial, x: 30, y: 30 }, attached);
       expect(attached.client.getServerVersion()?.title).toContain('attached');

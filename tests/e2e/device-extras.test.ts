@@ -88,9 +88,14 @@ describe('the device-extras toolset', () => {
       expect(names).not.toContain('list_notifications');
       const instructions = plain.client.getInstructions() ?? '';
       expect(instructions).toContain('Toolsets served: core, ui, device-admin.');
-      expect(instructions).toContain('device-extras is off unless --toolsets names it');
+      expect(instructions).toContain(
+        'Not served (the user adds one with --toolsets core,ui,device-admin,NAME in the droidbus registration):',
+      );
+      expect(instructions).toContain('device-extras (Notifications');
       expect(instructions).toMatch(/camera.*microphone.*tunnels/);
-      const err = await plain.client.callTool({ name: 'list_apps', arguments: {} }).catch((e: unknown) => e);
+      const err = await plain.client
+        .callTool({ name: 'list_notifications', arguments: {} })
+        .catch((e: unknown) => e);
       expect((err as McpError).message).toContain('"device-extras" toolset');
     } finally {
       await plain.close();
@@ -111,7 +116,7 @@ describe('the device-extras toolset', () => {
     ]) {
       expect(served).toContain(name);
     }
-    expect(world.mcp.client.getInstructions()).not.toContain('Hidden:');
+    expect(world.mcp.client.getInstructions()).not.toMatch(/Not served[^\n]*device-extras \(/);
   });
 });
 
@@ -541,6 +546,12 @@ describe('apps, windows and location', () => {
     expect(sample.version_code).toBeGreaterThan(0);
     expect(sample.first_install_time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(apps.some((a) => a.package === 'com.android.systemui')).toBe(false);
+    // The project's app comes first and is marked, so a limit never hides it.
+    expect(r.structured['project_packages']).toEqual([SAMPLE]);
+    expect(r.text).toMatch(new RegExp(`^${SAMPLE.replace(/\./g, '\\.')} .*\\[project\\]`, 'm'));
+    const first = await world.call('list_apps', { device_serial: serial, limit: 1 });
+    expect((first.structured['apps'] as { package: string }[]).map((a) => a.package)).toEqual([SAMPLE]);
+    expect(first.structured['truncated']).toBe(true);
     const all = await world.call('list_apps', {
       device_serial: serial,
       third_party_only: false,

@@ -12,6 +12,7 @@ import { shortTempDir, startHostProcess, waitFor } from '../helpers/host.js';
 import type { HostProcess } from '../helpers/host.js';
 import { CLI, fromDist } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { EVERY_TOOLSET } from '../helpers/mcp-client.js';
 
 const work = shortTempDir('db-qw-');
 let project: string;
@@ -34,7 +35,7 @@ afterEach(async () => {
 async function countingClient(env: Record<string, string>) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp'],
+    args: [CLI, 'mcp', ...EVERY_TOOLSET],
     env: { ...(process.env as Record<string, string>), ...env, DROIDBUS_LOG: 'debug' },
     cwd: work.dir,
     stderr: 'pipe',
@@ -209,7 +210,7 @@ describe('droidbus mcp --attach-only', () => {
     cleanups.push(() => first.stop('SIGKILL'));
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'mcp', '--attach-only'],
+      args: [CLI, 'mcp', ...EVERY_TOOLSET, '--attach-only'],
       env: { ...(process.env as Record<string, string>), ...env },
       cwd: work.dir,
       stderr: 'pipe',

@@ -12,7 +12,7 @@ import type { EntryOutput } from '../../src/mcp/tools/logcat.js';
 import { writeSampleProject } from '../../src/sim/sample-project/index.js';
 import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
-import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 import { refusedWith } from '../helpers/tool-errors.js';
@@ -99,7 +99,7 @@ beforeAll(async () => {
   farm = await startSimFarm(server, { devices: 2 });
   a = farm.devices[0]!.serial;
   b = farm.devices[1]!.serial;
-  session = await startMcp(['--project', project.dir], {
+  session = await startMcp([...EVERY_TOOLSET, '--project', project.dir], {
     env: { ANDROID_ADB_SERVER_PORT: String(server.port), DROIDBUS_HOME: home.dir },
   });
   await session.client.listTools(); // lets the client check structured results against output schemas
@@ -540,7 +540,7 @@ describe('app state', () => {
 describe('a session without a project', () => {
   it('asks for package instead of guessing the app, and refuses package:mine', async () => {
     const bare = tempDir('droidbus-logcat-no-project-');
-    const other = await startMcp([], {
+    const other = await startMcp(EVERY_TOOLSET, {
       cwd: bare.dir,
       env: { ANDROID_ADB_SERVER_PORT: String(server.port), DROIDBUS_HOME: bare.dir },
     });

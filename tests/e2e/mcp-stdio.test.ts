@@ -174,7 +174,9 @@ describe('toolsets', () => {
       );
       expect(err.message).toContain('get_project_info is in the "core" toolset');
       expect(err.message).toContain('--toolsets');
-      expect(session.client.getInstructions()).toContain('Hidden: core, device-admin');
+      expect(session.client.getInstructions()).toMatch(
+        /Not served \(the user adds one with --toolsets ui,NAME in the droidbus registration\): core \(.*; device-admin \(/,
+      );
     } finally {
       await session.close();
     }
@@ -203,6 +205,25 @@ describe('toolsets', () => {
       expect(session.client.getInstructions()).toContain('Toolsets served: core.');
     } finally {
       await session.close();
+    }
+  });
+
+  it('serves only the default toolsets without --toolsets, and every tool with --toolsets all', async () => {
+    const plain = await startMcp([], { env });
+    const all = await startMcp(['--toolsets', 'all'], { env });
+    try {
+      const plainNames = (await plain.client.listTools()).tools.map((t) => t.name);
+      expect(plainNames).toContain('get_crash_logs');
+      expect(plainNames).not.toContain('get_memory_info');
+      expect(plainNames).not.toContain('list_build_variants');
+      const allNames = (await all.client.listTools()).tools.map((t) => t.name);
+      expect(allNames).toEqual(
+        expect.arrayContaining([...plainNames, 'get_memory_info', 'list_build_variants']),
+      );
+      expect(all.client.getInstructions()).not.toContain('Not served');
+      expect(plain.client.getInstructions()).toContain('Not served');
+    } finally {
+      await Promise.all([plain.close(), all.close()]);
     }
   });
 });

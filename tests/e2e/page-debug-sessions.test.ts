@@ -17,7 +17,7 @@ import type { AdbServer } from '../helpers/adb-server.js';
 import { setTrust, textOf, writeSample } from '../helpers/build-project.js';
 import { shortTempDir, startHostProcess, waitFor } from '../helpers/host.js';
 import type { HostProcess } from '../helpers/host.js';
-import { startMcp } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp } from '../helpers/mcp-client.js';
 import type { McpSessionHandle } from '../helpers/mcp-client.js';
 import { saveScreenshot, startBrowser } from '../helpers/page-browser.js';
 import type { TestBrowser } from '../helpers/page-browser.js';
@@ -101,7 +101,7 @@ beforeAll(async () => {
   page = await browser.context.newPage();
   await page.goto(link);
   await page.locator('nav').waitFor();
-  mcp = await startMcp([], { env, cwd: project });
+  mcp = await startMcp(EVERY_TOOLSET, { env, cwd: project });
   expect((await call('get_project_info'))['mode']).toBe('attached');
 }, 120_000);
 afterAll(async () => {

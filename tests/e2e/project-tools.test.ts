@@ -6,7 +6,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startMcp } from '../helpers/mcp-client.js';
+import { EVERY_TOOLSET, startMcp } from '../helpers/mcp-client.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
 const home = tempDir('droidbus-project-tools-home-');
@@ -19,7 +19,7 @@ afterAll(() => {
 async function describeProject(
   dir: string,
 ): Promise<{ variants: unknown; packages: unknown; config: unknown }> {
-  const session = await startMcp(['--project', dir], { env: { DROIDBUS_HOME: home.dir } });
+  const session = await startMcp([...EVERY_TOOLSET, '--project', dir], { env: { DROIDBUS_HOME: home.dir } });
   try {
     const variants = await session.client.callTool({ name: 'list_build_variants', arguments: {} });
     const info = await session.client.callTool({ name: 'get_project_info', arguments: {} });
@@ -72,7 +72,9 @@ describe('android:// project file resources', () => {
     symlinkSync(outside, path.join(project, 'build.gradle.kts'));
     symlinkSync(outside, path.join(project, 'app', 'src', 'main', 'AndroidManifest.xml'));
 
-    const session = await startMcp(['--project', project], { env: { DROIDBUS_HOME: home.dir } });
+    const session = await startMcp([...EVERY_TOOLSET, '--project', project], {
+      env: { DROIDBUS_HOME: home.dir },
+    });
     try {
       const uris = (await session.client.listResources()).resources.map((r) => r.uri);
       expect(uris).toContain('android://gradle-settings');

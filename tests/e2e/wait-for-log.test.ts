@@ -9,7 +9,7 @@ let world: DeviceWorld;
 let serial: string;
 
 beforeAll(async () => {
-  world = await startDeviceWorld({ devices: 1 }, ['--toolsets', 'core,ui,device-extras']);
+  world = await startDeviceWorld({ devices: 1 }, ['--toolsets', 'core,ui,inspect,device-extras']);
   serial = world.serials[0]!;
 });
 afterAll(async () => world.stop());

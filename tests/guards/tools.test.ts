@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { annotationsFor } from '../../src/mcp/define-tool.js';
 import { renderToolsMarkdown, renderToolsSnapshot } from '../../src/mcp/docs.js';
 import { ALL_TOOLS } from '../../src/mcp/registry.js';
+import { criteria } from '../../src/mcp/tools/ui-shared.js';
 import { toolListing } from '../../src/mcp/tool-listing.js';
 import { TOOLSET_NAMES } from '../../src/mcp/toolsets.js';
 import { ROOT } from '../helpers/paths.js';
@@ -44,6 +45,9 @@ describe('the tool registry', () => {
   });
 
   it('has no top-level anyOf/oneOf/allOf in any input schema, and describes every parameter', () => {
+    const findUi = toolListing(ALL_TOOLS.find((t) => t.name === 'find_ui_elements')!) as {
+      inputSchema: { properties: Record<string, { description?: string }> };
+    };
     for (const tool of ALL_TOOLS) {
       const schema = toolListing(tool).inputSchema as Record<string, unknown>;
       expect(schema['type']).toBe('object');
@@ -51,7 +55,13 @@ describe('the tool registry', () => {
         expect(schema, `${tool.name} has a top-level ${combinator}`).not.toHaveProperty(combinator);
       }
       const properties = (schema['properties'] ?? {}) as Record<string, { description?: string }>;
+      // Find criteria are described once, on find_ui_elements; a tool that takes them bare says so.
+      const criteriaAsFind = tool.description.includes('(as find_ui_elements)');
       for (const [key, prop] of Object.entries(properties)) {
+        if (criteriaAsFind && key in criteria) {
+          expect(findUi.inputSchema.properties, `${key} is a find_ui_elements criterion`).toHaveProperty(key);
+          continue;
+        }
         expect(prop.description, `${tool.name}.${key} needs a description`).toBeTruthy();
       }
     }

@@ -43,7 +43,11 @@ export interface DeviceWorld {
   stop(): Promise<void>;
 }
 
-/** Starts the adb server, the farm and one MCP session. */
+/**
+ * Starts the adb server, the farm and one MCP session. The session serves every toolset unless
+ * mcpArgs names its own with --toolsets: these tests drive the tools, while the default listing
+ * is tested where it is the subject (tests/e2e/mcp-stdio.test.ts, tests/guards/budgets.test.ts).
+ */
 export async function startDeviceWorld(
   farmOptions: SimFarmOptions = {},
   mcpArgs: string[] = [],
@@ -53,7 +57,8 @@ export async function startDeviceWorld(
   const server = await startAdbServer();
   const farm = await startSimFarm(server, farmOptions);
   const env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home.dir, ...extraEnv };
-  const mcp = await startMcp(mcpArgs, { env });
+  const toolsets = mcpArgs.some((a) => a.startsWith('--toolsets')) ? [] : ['--toolsets', 'all'];
+  const mcp = await startMcp([...toolsets, ...mcpArgs], { env });
   const shell = async (serial: string, command: string): Promise<string> => {
     const r = await server.adb(['-s', serial, 'shell', command]);
     return r.stdout;

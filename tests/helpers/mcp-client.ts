@@ -11,6 +11,9 @@ export interface McpSessionHandle {
   close(): Promise<void>;
 }
 
+/** The arguments that serve every tool: for tests of tools outside the default toolsets. */
+export const EVERY_TOOLSET = ['--toolsets', 'all'];
+
 /**
  * Starts the built `droidbus mcp` over stdio with the official SDK client, as an agent would.
  * `env` is merged over the test's environment; pass DROIDBUS_HOME to isolate the data directory.

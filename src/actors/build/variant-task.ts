@@ -110,7 +110,7 @@ export function resolveVariantTask(project: ProjectModel, task: string, variant:
     const where = module !== null && module !== ':' ? module : 'the project';
     return {
       ok: false,
-      reason: `${where} has no variant ${variant} (its variants: ${list(candidates.map((v) => v.name))}); call list_build_variants`,
+      reason: `${where} has no variant ${variant} (its variants: ${list(candidates.map((v) => v.name))}); get_project_info lists them`,
     };
   }
   const owner = module !== null && module !== ':' ? module : (matching[0] as BuildVariant).module;

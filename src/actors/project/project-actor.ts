@@ -157,7 +157,7 @@ export default defineActor({
       if (modules.length === 0) {
         const names = [...new Set(variants.map((v) => v.name))];
         throw fail.invalid(
-          `the project has no variant ${variant} (its variants: ${names.slice(0, 16).join(', ') || 'none'}); call list_build_variants`,
+          `the project has no variant ${variant} (its variants: ${names.slice(0, 16).join(', ') || 'none'}); get_project_info lists them`,
         );
       }
       let previous: string | null = null;

@@ -11,6 +11,7 @@ import {
 } from '../../util/intent-args.js';
 import { checkOpenableUri } from '../../util/uri-scheme.js';
 import { defineRequest } from '../contract.js';
+import { packageScopeSchema } from './project.js';
 import { serialSchema } from './devices.js';
 
 /**
@@ -313,8 +314,16 @@ export const extrasRequests = {
       serial: serialSchema,
       third_party_only: z.boolean().default(true),
       limit: z.number().int().min(1).max(1000).default(200),
+      /** The project's package scope: its apps are marked and listed first. */
+      scope: packageScopeSchema.optional(),
     }),
-    response: z.object({ apps: z.array(appSchema), total: z.number().int(), truncated: z.boolean() }),
+    response: z.object({
+      apps: z.array(appSchema),
+      total: z.number().int(),
+      truncated: z.boolean(),
+      /** The installed packages that are the project's (empty without a scope). */
+      project_packages: z.array(z.string()),
+    }),
     timeoutMs: 65_000,
   }),
   'windows.list': defineRequest({

@@ -48,13 +48,22 @@ export const uiElementSchema = z.object({
 });
 export const uiRowSchema = uiElementSchema.extend({ n: z.number().int() });
 
+/** The find criteria, undescribed: tools that say "criteria as find_ui_elements" list them bare. */
+export const findFields = {
+  text: z.string().max(1000).optional(),
+  text_contains: z.string().max(1000).optional(),
+  resource_id: z.string().max(300).optional(),
+  content_desc: z.string().max(1000).optional(),
+  class_name: z.string().max(300).optional(),
+  clickable: z.boolean().optional(),
+};
 export const findQuerySchema = z.object({
-  text: z.string().max(1000).optional().describe('Whole text, exact, case-sensitive'),
-  text_contains: z.string().max(1000).optional().describe('Part of the text, any case'),
-  resource_id: z.string().max(300).optional().describe('Resource id or bare name (login)'),
-  content_desc: z.string().max(1000).optional().describe('Part of the content-desc, any case'),
-  class_name: z.string().max(300).optional().describe('Class name or simple name (Button)'),
-  clickable: z.boolean().optional().describe('Only clickable (true) or not (false)'),
+  text: findFields.text.describe('Whole text, exact, case-sensitive'),
+  text_contains: findFields.text_contains.describe('Part of the text, any case'),
+  resource_id: findFields.resource_id.describe('Resource id or bare name (login)'),
+  content_desc: findFields.content_desc.describe('Part of the content-desc, any case'),
+  class_name: findFields.class_name.describe('Class name or simple name (Button)'),
+  clickable: findFields.clickable.describe('Only clickable (true) or not (false)'),
 });
 export type FindQueryPayload = z.infer<typeof findQuerySchema>;
 

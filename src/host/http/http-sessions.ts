@@ -195,7 +195,11 @@ export class HttpSessions {
         toolsets = explicit;
       } else {
         const configured = this.deps.settings().toolsets;
-        explicit = configured ? TOOLSET_NAMES.filter((t) => configured.filter(isToolset).includes(t)) : null;
+        explicit = configured
+          ? TOOLSET_NAMES.filter(
+              (t) => configured.includes('all') || configured.filter(isToolset).includes(t),
+            )
+          : null;
         toolsets = explicit && explicit.length > 0 ? explicit : [...DEFAULT_TOOLSETS];
       }
     } catch (err) {

@@ -7,7 +7,7 @@ import { responseOf } from '../responses.js';
 
 export const listAvds = defineTool({
   name: 'list_avds',
-  toolset: 'core',
+  toolset: 'device-settings',
   kind: 'read',
   title: 'List AVDs',
   description:
@@ -32,7 +32,7 @@ export const listAvds = defineTool({
 
 export const launchAvd = defineTool({
   name: 'launch_avd',
-  toolset: 'device-admin',
+  toolset: 'device-settings',
   kind: 'write',
   title: 'Start an emulator',
   description:
@@ -57,7 +57,7 @@ export const launchAvd = defineTool({
 
 export const stopAvd = defineTool({
   name: 'stop_avd',
-  toolset: 'device-admin',
+  toolset: 'device-settings',
   kind: 'destructive',
   title: 'Stop an emulator',
   description:

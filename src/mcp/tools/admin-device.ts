@@ -14,7 +14,7 @@ function onOff(v: boolean | null): string {
 
 export const setNetworkState = defineDeviceTool({
   name: 'set_network_state',
-  toolset: 'device-admin',
+  toolset: 'device-settings',
   kind: 'destructive',
   title: 'Set Wi-Fi, mobile data, airplane mode',
   description:
@@ -55,7 +55,7 @@ export const setNetworkState = defineDeviceTool({
 
 export const setDeviceOrientation = defineDeviceTool({
   name: 'set_device_orientation',
-  toolset: 'device-admin',
+  toolset: 'device-settings',
   kind: 'write',
   title: 'Set the screen orientation',
   description:
@@ -98,7 +98,7 @@ export const openDeepLink = defineDeviceTool({
   kind: 'write',
   title: 'Open a deep link',
   description:
-    'Opens a URI on the device the way a tapped link does (`am start -W -a android.intent.action.VIEW -d URI`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app are refused: javascript, vbscript, data, file, content, intent, about, blob.',
+    'Opens a URI the way a tapped link does (a VIEW intent, `am start -W`), e.g. myapp://item/42 or https://example.com/item/42. Schemes that open no app (javascript, data, file, content, intent…) are refused.',
   input: z.object({
     uri: dataUriSchema.describe('The link, e.g. myapp://item/42 or https://example.com/item/42'),
   }),
@@ -111,7 +111,7 @@ export const openDeepLink = defineDeviceTool({
 
 export const openAppSettings = defineDeviceTool({
   name: 'open_app_settings',
-  toolset: 'device-admin',
+  toolset: 'device-settings',
   kind: 'write',
   title: "Open an app's settings",
   description:

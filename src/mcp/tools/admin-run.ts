@@ -19,7 +19,7 @@ const runOutput = responseOf('run.configuration')
 
 export const runRunConfiguration = defineTool({
   name: 'run_run_configuration',
-  toolset: 'device-admin',
+  toolset: 'build-config',
   kind: 'open_world',
   title: 'Run a run configuration',
   description:

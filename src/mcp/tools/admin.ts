@@ -18,7 +18,7 @@ export const installApk = defineDeviceTool({
   kind: 'destructive',
   title: 'Install an APK',
   description:
-    "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it; under an application module's build/outputs, symlinks resolved). The install is recorded and matched to its build by hash, so its crashes deobfuscate against its own mapping.",
+    "Installs an APK the project's build wrote (find_apk_path or run_gradle_task names it). The install is matched to its build by hash, so its crashes deobfuscate against its own mapping.",
   input: z.object({
     apk_path: z
       .string()
@@ -60,7 +60,7 @@ export const launchApp = defineDeviceTool({
   kind: 'write',
   title: 'Launch an app',
   description:
-    'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. An `am` error is a tool error even with exit status 0. Without a launcher activity it falls back to the monkey (no time).',
+    'Starts an app with `am start -W` (the named activity, else its launcher) and reports its launch time and state. Without a launcher activity it falls back to the monkey (no time).',
   input: z.object({
     package: appPackage,
     activity: activityClassSchema.optional(),
@@ -89,7 +89,7 @@ export const stopApp = defineDeviceTool({
   kind: 'destructive',
   title: 'Stop an app',
   description:
-    "Force-stops an app (`am force-stop`): its processes end, its alarms and jobs are cancelled until it is launched again. Only the project's packages unless allow_foreign_package.",
+    'Force-stops an app (`am force-stop`; its alarms and jobs are cancelled until its next launch).',
   input: z.object({
     package: appPackage,
     allow_foreign_package: allowForeignPackage,
@@ -115,7 +115,7 @@ export const restartApp = defineDeviceTool({
   kind: 'destructive',
   title: 'Restart an app',
   description:
-    "Force-stops an app and cold-starts its launcher activity (data kept), with the launch times and state. clear_data: true runs `pm clear` first (wipes data and runtime permissions; needs device_serial). Only the project's packages unless allow_foreign_package.",
+    'Force-stops an app and cold-starts its launcher activity, with the launch times and state. clear_data: true runs `pm clear` first.',
   input: z.object({
     package: appPackage,
     clear_data: z
@@ -223,8 +223,7 @@ export const grantRuntimePermission = defineDeviceTool({
   toolset: 'device-admin',
   kind: 'write',
   title: 'Grant a runtime permission',
-  description:
-    "Grants a runtime permission the app requests, e.g. android.permission.CAMERA (`pm grant`); the package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
+  description: 'Grants a runtime permission the app requests (`pm grant`); refusals are tool errors.',
   input: permissionInput,
   output: permissionOutput,
   projectIndependent: false,
@@ -237,7 +236,7 @@ export const revokeRuntimePermission = defineDeviceTool({
   kind: 'destructive',
   title: 'Revoke a runtime permission',
   description:
-    "Revokes a runtime permission (`pm revoke`); Android stops the app's process when it runs. The package manager's refusals are tool errors. Only the project's packages unless allow_foreign_package.",
+    'Revokes a runtime permission (`pm revoke`; Android stops the app if it runs); refusals are tool errors.',
   input: permissionInput,
   output: permissionOutput,
   projectIndependent: false,

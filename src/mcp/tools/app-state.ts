@@ -26,7 +26,7 @@ function kb(v: number | null): string {
 
 export const getExitReasons = defineDeviceTool({
   name: 'get_exit_reasons',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'App exit reasons',
   description:
@@ -69,7 +69,7 @@ export const getExitReasons = defineDeviceTool({
 
 export const dumpAppInfo = defineDeviceTool({
   name: 'dump_app_info',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'App package info',
   description:
@@ -112,7 +112,7 @@ export const dumpAppInfo = defineDeviceTool({
 
 export const getMemoryInfo = defineDeviceTool({
   name: 'get_memory_info',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'App memory',
   description:

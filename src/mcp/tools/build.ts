@@ -37,8 +37,8 @@ const variantSchema = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it (e.g. demoDebug)')
-  .describe('Build variant (list_build_variants): assemble + demoDebug runs assembleDemoDebug');
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as get_project_info lists it (e.g. demoDebug)')
+  .describe('Build variant (get_project_info): assemble + demoDebug runs assembleDemoDebug');
 
 const buildResultOutput = z.object({
   build_id: z.string(),
@@ -183,7 +183,7 @@ export const runGradleTask = defineTool({
   kind: 'open_world',
   title: 'Run a Gradle task',
   description:
-    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Publishing, uploading and uninstalling tasks (and abbreviations like pRB) are refused. One build at a time; times out after settings mcp.build_timeout_sec. Progress when asked; cancelling cancels the build.",
+    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Publishing, uploading and uninstalling tasks (and abbreviations like pRB) are refused. One build at a time; progress when asked; cancellable.",
   input: z.object({ task: taskSchema, variant: variantSchema.optional() }),
   output: buildResultOutput,
   async handle(args, ctx) {
@@ -205,7 +205,7 @@ export const runTests = defineTool({
   kind: 'open_world',
   title: 'Run tests',
   description:
-    'Runs the unit tests (test_type: unit, the default) or the instrumented tests on connected devices (connected) through Gradle, for one variant or all; or a custom test task (task) that goes through the same task policy and trust check as run_gradle_task. Returns the result with structured failures; progress and cancellation as run_gradle_task.',
+    'Runs the unit tests (default) or the instrumented tests on devices (test_type: connected) through Gradle, for one variant or all, or a custom test task (same policy and trust as run_gradle_task). Returns structured failures; progress and cancellation as run_gradle_task.',
   input: z.object({
     test_type: testTypeSchema.optional(),
     variant: variantSchema.optional(),
@@ -421,7 +421,7 @@ export const getBuildLog = defineTool({
   kind: 'read',
   title: 'Build log',
   description:
-    "The last lines of the running or last build's Gradle output (default 200 from settings mcp.default_build_log_lines), within 40,000 characters (200,000 when lines is given).",
+    "The last lines (default 200) of the running or last build's Gradle output, within 40,000 characters (200,000 when lines is given).",
   input: z.object({
     lines: z.number().int().min(1).max(2000).optional().describe('How many of the last lines'),
     build_id: buildIdArg.optional(),

@@ -3,7 +3,7 @@ import type { ToolContext } from '../define-tool.js';
 import { ArgumentError, ToolError } from '../define-tool.js';
 
 /** The optional `device_serial` parameter of device tools. */
-export const optionalSerial = serialSchema.optional().describe('Serial; optional with one device');
+export const optionalSerial = serialSchema.optional().describe('Optional with one device');
 
 /**
  * The device a call acts on: the given serial (or device id), else the only online device. Several online

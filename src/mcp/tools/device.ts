@@ -71,7 +71,7 @@ export const screenshot = defineDeviceTool({
   kind: 'read',
   title: 'Screenshot',
   description:
-    'Takes a screenshot scaled to max_dimension (default 1,280) or full_size: true, with device and image sizes and scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
+    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
   input: z.object({
     max_dimension: z
       .number()
@@ -80,14 +80,8 @@ export const screenshot = defineDeviceTool({
       .max(8192)
       .optional()
       .describe('Long edge of the returned image in pixels (default 1280)'),
-    full_size: z
-      .boolean()
-      .optional()
-      .describe('Return the capture unscaled (cannot be combined with max_dimension)'),
-    annotate: z
-      .boolean()
-      .default(false)
-      .describe('Number the interactive elements on the image and return the legend'),
+    full_size: z.boolean().optional().describe('Unscaled (not with max_dimension)'),
+    annotate: z.boolean().default(false).describe('Number the interactive elements and return the legend'),
     format: z
       .enum(['png', 'jpeg', 'webp'])
       .optional()

@@ -3,14 +3,15 @@ import { limitParam } from '../params.js';
 import { deviceResponseOf, responseOf } from '../responses.js';
 
 import { defineDeviceTool } from '../define-device-tool.js';
+import { projectScope } from './project-package.js';
 
 export const listApps = defineDeviceTool({
   name: 'list_apps',
-  toolset: 'device-extras',
+  toolset: 'core',
   kind: 'read',
   title: 'List installed apps',
   description:
-    'Lists the apps installed on a device (third-party only by default): package, versionName, versionCode, enabled, system, and first install and last update times as the device prints them (device-local time).',
+    "Lists the apps installed on a device (third-party only by default), the project's first and marked: package, versionName, versionCode, enabled, system, first install and last update (device-local time).",
   input: z.object({
     third_party_only: z
       .boolean()
@@ -21,10 +22,16 @@ export const listApps = defineDeviceTool({
   output: deviceResponseOf('apps.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('apps.list', { third_party_only: args.third_party_only, limit: args.limit });
+    const scope = ctx.session.project.root === null ? undefined : (await projectScope(ctx, '')).scope;
+    const r = await ctx.ask('apps.list', {
+      third_party_only: args.third_party_only,
+      limit: args.limit,
+      ...(scope ? { scope } : {}),
+    });
+    const mine = new Set(r.project_packages);
     const lines = r.apps.map(
       (a) =>
-        `${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
+        `${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${mine.has(a.package) ? ' [project]' : ''}${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
     );
     return {
       text: [

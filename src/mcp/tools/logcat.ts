@@ -150,23 +150,17 @@ export const getLogcatEntries = defineTool({
   kind: 'read',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first, within 40,000 characters (200,000 with count; before_seq pages back). `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; package:mine is the project's packages).",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first, within 40,000 characters (200,000 with count). `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages).",
   input: z.object({
-    count: z
-      .number()
-      .int()
-      .min(1)
-      .max(10_000)
-      .optional()
-      .describe('The newest matching lines (default 200: settings mcp.logcat_default_count)'),
+    count: z.number().int().min(1).max(10_000).optional().describe('The newest matching lines (default 200)'),
     min_level: z
       .string()
       .regex(LEVEL_RE, 'a level: V, D, I, W, E, F or verbose, debug, info, warn, error, fatal')
       .optional()
-      .describe('Lowest level: V, D, I, W, E, F (or verbose … fatal)'),
+      .describe('Lowest level: V, D, I, W, E, F'),
     tag: z.string().min(1).max(1000).optional().describe('Exact tag'),
     text: z.string().min(1).max(1000).optional().describe('Part of the message, case-insensitive'),
-    package: packageNameSchema.optional().describe('Only lines of this package (application id)'),
+    package: packageNameSchema.optional().describe('Only lines of this package'),
     only_crashes: z.boolean().optional().describe('Only the lines of crashes, native crashes and ANRs'),
     device_serial: filterSerial,
     query: z
@@ -259,7 +253,7 @@ export const getLogcatEntries = defineTool({
 
 export const getLogcatStats = defineTool({
   name: 'get_logcat_stats',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'Logcat stats',
   description:
@@ -295,9 +289,7 @@ const MAX_RETRACED_CRASH_GROUPS = 5;
 const retraceParam = z
   .boolean()
   .default(false)
-  .describe(
-    'Also deobfuscate with the mapping of the build on the device (by map id, APK hash or install record; never guessed)',
-  );
+  .describe('Also deobfuscate with the mapping of the build installed (never guessed)');
 
 /** Deobfuscates one crash through the retrace actor (never a tool error: the outcome says why not). */
 async function retraceCrash(ctx: ToolContext, crash: CrashWire): Promise<RetraceOutcome> {
@@ -314,7 +306,7 @@ export const getCrashLogs = defineTool({
   kind: 'read',
   title: 'Crash logs',
   description:
-    'The newest crashes read from logcat (Java crashes with the whole stack and Caused by: chain, native crashes with signal and backtrace, ANRs), each with its crash group id (a group counts identical crashes). Needs start_logcat.',
+    'The newest crashes in logcat (Java with the whole stack and Caused by: chain, native with signal and backtrace, ANRs), each with its crash group id. Needs start_logcat.',
   input: z.object({
     count: z.number().int().min(1).max(200).default(20).describe('Crashes to return (default 20, max 200)'),
     package: packageNameSchema.optional().describe('Only crashes of this package'),
@@ -405,7 +397,7 @@ export const getCrashStackTrace = defineTool({
   kind: 'read',
   title: 'Crash stack trace',
   description:
-    "The full stack trace of the newest crash read from logcat, optionally of one package or crash group (get_crash_logs): exception, every frame and the Caused by: chain, a native crash's signal and backtrace, or an ANR's reason.",
+    "The full stack trace of the newest crash in logcat, or of one package or crash group: exception, every frame and the Caused by: chain, a native crash's signal and backtrace, or an ANR's reason.",
   input: z.object({
     package: packageNameSchema.optional().describe('The newest crash of this package'),
     crash_group_id: crashGroupId.optional(),

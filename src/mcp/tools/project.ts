@@ -83,7 +83,7 @@ export const getProjectInfo = defineTool({
   kind: 'read',
   title: 'Project info',
   description:
-    'The Android project this session works on: its root and Gradle root, how it was selected, its modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle, and whether the session is attached to the droidbus host.',
+    'The Android project this session works on: root, Gradle root, how it was selected, modules and application modules (namespace, applicationId, SDK levels, variants), the active variant, its packages, whether the user trusted it to run Gradle, and host attachment.',
   output: projectInfoOutput,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -191,7 +191,7 @@ export const runHealthCheck = defineTool({
   kind: 'read',
   title: 'Health check',
   description:
-    "Checks what Android work needs on this machine: the JDK Gradle would use (below 17 is flagged), the Android SDK, adb and its version, and the project's Gradle wrapper. Each failed check carries a hint on how to fix it.",
+    "Checks what Android work needs on this machine: the JDK Gradle would use (below 17 is flagged), the Android SDK, adb and its version, and the project's Gradle wrapper; each failed check says how to fix it.",
   output: healthReportSchema,
   projectIndependent: true,
   async handle(_args, ctx) {
@@ -207,7 +207,7 @@ const variantsOutput = responseOf('project.variants')
 
 export const listBuildVariants = defineTool({
   name: 'list_build_variants',
-  toolset: 'core',
+  toolset: 'build-config',
   kind: 'read',
   title: 'Build variants',
   description:
@@ -229,7 +229,7 @@ export const listBuildVariants = defineTool({
 
 export const setActiveVariant = defineTool({
   name: 'set_active_variant',
-  toolset: 'core',
+  toolset: 'build-config',
   kind: 'write',
   title: 'Set the active variant',
   description:
@@ -239,7 +239,7 @@ export const setActiveVariant = defineTool({
       .string()
       .min(1)
       .max(200)
-      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as list_build_variants shows it')
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as get_project_info lists it')
       .describe('A variant name from list_build_variants (e.g. demoDebug)'),
   }),
   output: responseOf('project.set_active_variant'),
@@ -263,7 +263,7 @@ export const findApkPath = defineTool({
   kind: 'read',
   title: 'Find the APK',
   description:
-    "Finds the APK a variant's build wrote in the application module's build outputs (output-metadata.json, else the variant's output folder). module is needed when the project has several application modules (:mobile, or :mobile:assembleDebug). Answers found: false with the reason when none or several match.",
+    "Finds the APK a variant's build wrote in the application module's build outputs; module is needed with several application modules. Answers found: false with the reason when none or several match.",
   input: z.object({
     variant: z
       .string()
@@ -301,7 +301,7 @@ export const findApkPath = defineTool({
 
 export const getBuildConfig = defineTool({
   name: 'get_build_config',
-  toolset: 'core',
+  toolset: 'build-config',
   kind: 'read',
   title: 'Build configuration',
   description:
@@ -343,7 +343,7 @@ export const getBuildConfig = defineTool({
 
 export const listRunConfigurations = defineTool({
   name: 'list_run_configurations',
-  toolset: 'core',
+  toolset: 'build-config',
   kind: 'read',
   title: 'Run configurations',
   description:
@@ -367,7 +367,7 @@ export const listRunConfigurations = defineTool({
 
 export const buildRunConfiguration = defineTool({
   name: 'build_run_configuration',
-  toolset: 'core',
+  toolset: 'build-config',
   kind: 'open_world',
   title: 'Build a run configuration',
   description:

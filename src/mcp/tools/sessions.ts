@@ -41,7 +41,7 @@ function streamingHint(devices: string[], streaming: string[]): string[] {
 
 export const listDebugSessions = defineTool({
   name: 'list_debug_sessions',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'List debug sessions',
   description:
@@ -114,7 +114,7 @@ function buildText(r: ResponseOf<'sessions.get'>): string[] {
 
 export const getDebugSession = defineTool({
   name: 'get_debug_session',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'Read a debug session',
   description:
@@ -219,7 +219,7 @@ function launchText(r: ResponseOf<'sessions.compare'>): string {
 
 export const compareDebugSessions = defineTool({
   name: 'compare_debug_sessions',
-  toolset: 'core',
+  toolset: 'inspect',
   kind: 'read',
   title: 'Compare debug sessions',
   description:

@@ -13,7 +13,7 @@ import {
   screenOutput,
   screenOf,
   elementLine,
-  criteria,
+  criteriaAsFind,
   queryOf,
   describeQuery,
   input,
@@ -55,11 +55,10 @@ export const uiTapElement = defineDeviceTool({
 /** A tool that types text into the focused field, by `input text` (ASCII) or by any Unicode route. */
 function typeTool(
   action: 'type' | 'type_unicode',
-  declared: { name: string; title: string; description: string },
+  declared: { name: string; toolset: 'ui' | 'ui-extras'; title: string; description: string },
 ) {
   return defineDeviceTool({
     ...declared,
-    toolset: 'ui',
     kind: 'write',
     input: z.object({ text: text('The text to type'), expect_screen_hash: expectHash }),
     output: actionOutput,
@@ -69,9 +68,9 @@ function typeTool(
 
 export const uiTypeText = typeTool('type', {
   name: 'ui_type_text',
+  toolset: 'ui',
   title: 'Type text',
-  description:
-    'Types text into the focused field with `input text` (printable ASCII; non-ASCII goes through ui_type_text_unicode). At most 1,000 bytes.',
+  description: 'Types any text, at most 1,000 bytes, into the focused field.',
 });
 
 export const uiFillInput = defineDeviceTool({
@@ -80,7 +79,7 @@ export const uiFillInput = defineDeviceTool({
   kind: 'write',
   title: 'Fill a field',
   description:
-    'Taps the editable field at tree_path (fresh capture), clears it when clear_before (default true) and types text (ASCII with `input text`; other text through ADBKeyBoard or the on-device helper). Refuses a missing, disabled or non-editable element. At most 1,000 bytes.',
+    'Taps the editable field at tree_path (fresh capture), clears it unless clear_before: false and types text (any text, at most 1,000 bytes). Refuses a missing, disabled or non-editable element.',
   input: z.object({
     tree_path: treePathSchema,
     text: text('The text to put in the field'),
@@ -98,6 +97,7 @@ export const uiFillInput = defineDeviceTool({
 
 export const uiTypeTextUnicode = typeTool('type_unicode', {
   name: 'ui_type_text_unicode',
+  toolset: 'ui-extras',
   title: 'Type any text',
   description:
     'Types any Unicode text (accents, CJK, emoji) into the focused field, through ADBKeyBoard when it is the keyboard, else the on-device helper; says how to get one when neither is there. At most 1,000 bytes.',
@@ -105,7 +105,7 @@ export const uiTypeTextUnicode = typeTool('type_unicode', {
 
 export const clearFocusedInput = defineDeviceTool({
   name: 'clear_focused_input',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'write',
   title: 'Clear the focused field',
   description: 'Deletes the text of the field that has focus.',
@@ -138,7 +138,7 @@ export const sendUiKey = defineDeviceTool({
       .min(1)
       .max(64)
       .regex(/^[A-Za-z0-9_]+$/, 'a key name or number')
-      .describe('Key name (BACK, ENTER, KEYCODE_TAB…) or code'),
+      .describe('Key name or code'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
@@ -180,9 +180,9 @@ export const uiScrollUntilElement = defineDeviceTool({
   kind: 'write',
   title: 'Scroll until an element shows',
   description:
-    'Swipes the largest scrollable area in direction until an element matching the criteria is on screen, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',
+    'Swipes the largest scrollable area in direction until an element matching the criteria (as find_ui_elements) shows, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',
   input: z.object({
-    ...criteria,
+    ...criteriaAsFind,
     direction: z
       .enum(['down', 'up', 'left', 'right'])
       .default('down')

@@ -41,7 +41,7 @@ export const getUiHierarchy = defineDeviceTool({
   kind: 'read',
   title: 'Read the screen',
   description:
-    "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Names the windows captured and notes a keyboard, the shade or a system dialog over the app.",
+    "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Notes a keyboard, the shade or a system dialog over the app.",
   input: z.object({
     max_rows: limitParam('Rows shown', 80, 500),
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
@@ -88,7 +88,7 @@ export const getUiHierarchy = defineDeviceTool({
 
 export const listClickableElements = defineDeviceTool({
   name: 'list_clickable_elements',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'read',
   title: 'List interactive elements',
   description:
@@ -145,7 +145,7 @@ export const findUiElements = defineDeviceTool({
 
 export const findUiParent = defineDeviceTool({
   name: 'find_ui_parent',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'read',
   title: 'Find the parent of an element',
   description:
@@ -174,7 +174,7 @@ export const findUiParent = defineDeviceTool({
 
 export const compareUiState = defineDeviceTool({
   name: 'compare_ui_state',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'read',
   title: 'Compare with the last capture',
   description:

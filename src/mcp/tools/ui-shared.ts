@@ -2,7 +2,7 @@
 import { screenSchema } from '../../bus/messages/ui.js';
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
+import { findFields, findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload, InputAction } from '../../bus/messages/ui.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { ArgumentError } from '../define-tool.js';
@@ -64,6 +64,11 @@ export const criteria = {
   class_name: findQuerySchema.shape.class_name,
   clickable: findQuerySchema.shape.clickable,
 };
+/**
+ * The same criteria without their descriptions, for the tools whose description says "criteria as
+ * find_ui_elements": the model reads them once, on find_ui_elements.
+ */
+export const criteriaAsFind = findFields;
 
 export function queryOf(args: Partial<Record<keyof typeof criteria, unknown>>): FindQueryPayload {
   const query: FindQueryPayload = {};

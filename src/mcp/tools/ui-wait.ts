@@ -5,7 +5,7 @@ import { uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
-import { criteria, describeQuery, elementLine, queryOf, screenOf, screenOutput } from './ui-shared.js';
+import { criteriaAsFind, describeQuery, elementLine, queryOf, screenOf, screenOutput } from './ui-shared.js';
 
 const waitOutput = screenOutput.extend({
   satisfied: z.boolean(),
@@ -55,9 +55,9 @@ export const waitForElement = defineDeviceTool({
   kind: 'read',
   title: 'Wait for an element',
   description:
-    'Captures the screen until an element matching the criteria appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
+    'Captures the screen until an element matching the criteria (as find_ui_elements) appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
   input: z.object({
-    ...criteria,
+    ...criteriaAsFind,
     gone: z.boolean().default(false).describe('Wait until no element matches instead'),
     timeout_ms: timeout(15_000),
   }),
@@ -80,7 +80,7 @@ export const waitForElement = defineDeviceTool({
 
 export const uiWaitForIdle = defineDeviceTool({
   name: 'ui_wait_for_idle',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'read',
   title: 'Wait until the screen settles',
   description:
@@ -104,13 +104,13 @@ export const uiWaitForIdle = defineDeviceTool({
 
 export const uiAssertElement = defineDeviceTool({
   name: 'ui_assert_element',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'read',
   title: 'Assert an element',
   description:
-    'Checks that an element matching the criteria is on screen (or, with should_exist: false, is not), waiting up to timeout_ms for it. A failed assertion is a tool error.',
+    'Checks that an element matching the criteria (as find_ui_elements) is on screen (or, with should_exist: false, is not), waiting up to timeout_ms for it. A failed assertion is a tool error.',
   input: z.object({
-    ...criteria,
+    ...criteriaAsFind,
     should_exist: z.boolean().default(true).describe('false asserts that no element matches'),
     timeout_ms: timeout(5_000),
   }),

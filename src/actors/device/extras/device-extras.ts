@@ -9,6 +9,7 @@ import type { HandlerContext } from '../../actor.js';
 import { withAdbErrors } from '../../adb-errors.js';
 import { adbClient } from '../../adb-instance.js';
 import { parsePackageList, parsePackageSections } from '../apps/app-list.js';
+import { scopeIncludes } from '../../../project/package-scope.js';
 import { parseLocationDump, parseUptime } from './location-dump.js';
 import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
 
@@ -27,7 +28,11 @@ export async function listApps(
     adbClient().exec(serial, command, { signal: ctx.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 }),
   );
   const [names = '', dump = ''] = out.toString('utf8').split(`${MARKER}\n`);
-  const packages = [...new Set(parsePackageList(names))].sort();
+  const all = [...new Set(parsePackageList(names))].sort();
+  const scope = p.scope;
+  const mine = scope ? all.filter((name) => scopeIncludes(scope, name)) : [];
+  // The project's apps first, so a limit never hides them.
+  const packages = [...mine, ...all.filter((name) => !mine.includes(name))];
   const sections = parsePackageSections(dump);
   const apps = packages.map(
     (name) =>
@@ -41,7 +46,12 @@ export async function listApps(
         last_update_time: null,
       },
   );
-  return { apps: apps.slice(0, p.limit), total: apps.length, truncated: apps.length > p.limit };
+  return {
+    apps: apps.slice(0, p.limit),
+    total: apps.length,
+    truncated: apps.length > p.limit,
+    project_packages: mine,
+  };
 }
 
 /** `windows.list`: every window, top-most first, with what covers the app. */

@@ -96,9 +96,9 @@ export function checkScreenshotOptions(options: ScreenshotOptions): UiResult<num
 
 function hint(scale: number): string {
   if (scale === 1) {
-    return 'Image pixels are device pixels: pass image coordinates to ui_tap as they are. Prefer ui_tap_element with a tree_path from list_clickable_elements.';
+    return 'Image pixels are device pixels: pass image coordinates to ui_tap as they are. Prefer ui_tap_element with a tree_path from get_ui_hierarchy or find_ui_elements.';
   }
-  return `Image coordinates are scaled: multiply them by ${scale} to get device coordinates for ui_tap, or use ui_tap_element with a tree_path from list_clickable_elements.`;
+  return `Image coordinates are scaled: multiply them by ${scale} to get device coordinates for ui_tap, or use ui_tap_element with a tree_path from get_ui_hierarchy or find_ui_elements.`;
 }
 
 /** Sizes a capture for the model (see the module comment). Errors: INVALID_ARGUMENT, NOT_PNG, TOO_LARGE, IMAGE_FAILED. */

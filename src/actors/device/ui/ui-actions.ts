@@ -121,7 +121,7 @@ function resolveNode(capture: Capture, treePath: string): UiNode {
   if (!node) {
     throw new BusError(
       'NOT_FOUND',
-      `no element at tree_path ${treePath} on the current screen (screen_hash ${capture.hash}); tree paths name positions on the screen as it is now — read it again with list_clickable_elements or find_ui_elements`,
+      `no element at tree_path ${treePath} on the current screen (screen_hash ${capture.hash}); tree paths name positions on the screen as it is now — read it again with get_ui_hierarchy or find_ui_elements`,
     );
   }
   return node;
