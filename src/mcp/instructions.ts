@@ -7,7 +7,7 @@ import { describeMode } from './session.js';
 /** What each toolset's tools are for, told to the model once per session. */
 const TOOLSET_GUIDE: Record<Toolset, string> = {
   core: 'Use these for stateful Android work: Gradle builds with structured errors, logcat and crashes (with R8 deobfuscation), launch times, the project and its health, and reading devices and apps.',
-  ui: 'Use these to read the screen (UI Automator hierarchy, screenshots) and drive it; prefer tree paths (tree_path) from the reading tools over raw coordinates, and pass expect_screen_hash so an action never lands on a screen that changed.',
+  ui: 'Use these to read the screen (UI Automator hierarchy, screenshots) and drive it; prefer tree paths (tree_path) from the reading tools over raw coordinates, and pass expect_screen_hash so an action never lands on a screen that changed. Every action answers the screen it left (its new screen_hash and what appeared, went or changed), so read the whole screen again only when that is not enough; ui_tap_element and send_ui_key take then: TEXT to wait for the next screen in the same call.',
   'device-admin':
     "Use these to install, launch, stop and restart apps, change their permissions and open deep links. Destructive ones are limited to the project's own packages unless the user asked for another (allow_foreign_package: true).",
   inspect:

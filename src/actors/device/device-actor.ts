@@ -36,15 +36,23 @@ import { formatHierarchy } from './ui/ui-format.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { forgetHelper } from './ui/ui-helper-reader.js';
+import { screenAfter } from './ui/ui-after.js';
 import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
 
 interface DeviceState {
   serial: string;
-  /** The latest capture, the baseline compare_ui_state diffs against. */
+  /** The latest capture. */
   last: Capture | null;
+  /**
+   * The latest capture but an action's own after-capture: the baseline compare_ui_state diffs
+   * against (what changed since the screen was last read; an action's answer tells its own change).
+   */
+  read: Capture | null;
   /** When a dump last found the screen never idle; cleared when something changes the screen. */
   neverIdleSince: number | null;
+  /** When droidbus last acted on the screen (epoch ms): a capture older than that is stale. */
+  actedAt: number;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -63,8 +71,16 @@ function screenshots(): TaskPool<ScreenshotTask, ScreenshotResults> {
   return imagePool;
 }
 
-/** A capture for a request; `deadline` narrows it (a wait's own timeout counts the dump's idle wait). */
-async function capture(state: DeviceState, ctx: HandlerContext, deadline = ctx.deadline): Promise<Capture> {
+/**
+ * A capture for a request; `deadline` narrows it (a wait's own timeout counts the dump's idle wait).
+ * An action's after-capture (`after`) is not a read: compare_ui_state's baseline stays.
+ */
+async function capture(
+  state: DeviceState,
+  ctx: HandlerContext,
+  deadline = ctx.deadline,
+  after = false,
+): Promise<Capture> {
   // Polling tools (waits, scrolls) would pay the 10 s idle wait on every poll: take the last answer.
   if (state.neverIdleSince !== null && Date.now() - state.neverIdleSince < NEVER_IDLE_MEMORY_MS) {
     throw neverIdleError(state.serial, state.neverIdleSince);
@@ -72,6 +88,9 @@ async function capture(state: DeviceState, ctx: HandlerContext, deadline = ctx.d
   try {
     const taken = await captureUi(state.serial, ctx.signal, Math.min(deadline, ctx.deadline));
     state.last = taken;
+    if (!after) {
+      state.read = taken;
+    }
     state.neverIdleSince = null;
     return taken;
   } catch (err) {
@@ -82,9 +101,27 @@ async function capture(state: DeviceState, ctx: HandlerContext, deadline = ctx.d
   }
 }
 
-/** Before an action that may change the screen: the never-idle memory no longer holds. */
+/** After an action that may change the screen: the never-idle memory and the last capture no longer hold. */
 function screenMayChange(state: DeviceState): void {
   state.neverIdleSince = null;
+  state.actedAt = Date.now();
+}
+
+/**
+ * How old a capture an element action may act on instead of capturing again: one taken after the
+ * last action and this recently (an action's own after-capture, read by the next action of a
+ * quick agent) is the screen as it is. DROIDBUS_REUSE_CAPTURE_MS changes it (tests make it long
+ * so that a loaded machine's slower round trips do not decide what they see).
+ */
+const REUSE_CAPTURE_MS = Number(process.env['DROIDBUS_REUSE_CAPTURE_MS'] ?? '') || 500;
+
+/** The last capture when it is fresh enough to act on (and is the screen `expectHash` names). */
+function reusableCapture(state: DeviceState, expectHash: string | undefined): Capture | null {
+  const last = state.last;
+  if (last === null || last.at <= state.actedAt || Date.now() - last.at > REUSE_CAPTURE_MS) {
+    return null;
+  }
+  return expectHash === undefined || expectHash === last.hash ? last : null;
 }
 
 function unwrapImage<T>(result: UiResult<T>): T {
@@ -238,7 +275,7 @@ export default defineActor({
     const serial = ctx.key!;
     // Only devices adb lists as `device` get an actor; otherwise the start fails DEVICE_OFFLINE.
     await ctx.bus.request('devices.require', { serial });
-    const state: DeviceState = { serial, last: null, neverIdleSince: null };
+    const state: DeviceState = { serial, last: null, read: null, neverIdleSince: null, actedAt: 0 };
     return state;
   },
   stop(_state, ctx) {
@@ -292,7 +329,7 @@ export default defineActor({
       };
     },
     'ui.compare': async (p, state, ctx) => {
-      const before = state.last;
+      const before = state.read;
       const cap = await capture(state, ctx);
       if (!before) {
         return { ...screenFacts(cap), compared: false, baseline_age_ms: null, comparison: null };
@@ -326,13 +363,21 @@ export default defineActor({
       };
     },
     'ui.input': async (p, state, ctx) => {
+      // The screen before the action: the capture the action resolved against, else the last one.
+      let before = state.last;
       const done = await performInput(
-        { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
+        {
+          serial: state.serial,
+          signal: ctx.signal,
+          capture: async () =>
+            (before = reusableCapture(state, p.expect_screen_hash) ?? (await capture(state, ctx))),
+        },
         p.input,
         p.expect_screen_hash,
       );
       screenMayChange(state);
-      return done;
+      const after = await screenAfter(() => capture(state, ctx, ctx.deadline, true), before, p.then, ctx);
+      return { ...done, ...after };
     },
     'ui.scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);

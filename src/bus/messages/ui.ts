@@ -90,6 +90,23 @@ export const hierarchyRowSchema = z.object({
   flags: z.array(z.string()),
 });
 
+/** How long an action's `then` waits for its text at most. */
+export const THEN_WAIT_MS = 10_000;
+
+/** The screen a UI action left, compared with the one before it. */
+export const afterActionSchema = z.object({
+  screen_hash: z.string(),
+  changed: z.boolean(),
+  summary: z.string(),
+  appeared: z.array(z.string()),
+  disappeared: z.array(z.string()),
+  changed_elements: z.array(z.string()),
+  focused: z.string().nullable(),
+  keyboard: z.boolean(),
+  system_dialog: z.string().nullable(),
+  app_package: z.string().nullable(),
+});
+
 /** What every capture-based answer carries about the screen it read. */
 export const screenSchema = z.object({
   screen_hash: z.string(),
@@ -260,6 +277,8 @@ export const uiRequests = {
       serial: serialSchema,
       input: inputActionSchema,
       expect_screen_hash: screenHashSchema.optional(),
+      /** After acting, wait up to THEN_WAIT_MS for an element whose text contains this (any case). */
+      then: z.string().min(1).max(1000).optional(),
     }),
     response: z.object({
       done: z.string(),
@@ -267,6 +286,12 @@ export const uiRequests = {
       element: uiElementSchema.nullable(),
       /** The device commands run, in order (as argv). */
       commands: z.array(z.array(z.string())),
+      /** The screen the action left (src/actors/device/ui/ui-after.ts); null when it could not be read. */
+      after: afterActionSchema.nullable(),
+      /** Why `after` is null. */
+      after_note: z.string().nullable(),
+      /** The `then` wait: whether the text showed, and when. */
+      then: z.object({ text: z.string(), satisfied: z.boolean(), elapsed_ms: z.number() }).nullable(),
     }),
     timeoutMs: 95_000,
   }),

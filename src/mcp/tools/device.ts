@@ -46,7 +46,7 @@ export const getDeviceInfo = defineDeviceTool({
   kind: 'read',
   title: 'Device info',
   description:
-    "One device's facts in one round trip: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
+    "One device's facts: model, manufacturer, Android version and API level, ABI, emulator or not, screen size and density, battery level, the foreground app.",
   output: deviceInfoSchema,
   async handle(args, ctx) {
     const info = await ctx.ask('device.info', {});
@@ -71,7 +71,7 @@ export const screenshot = defineDeviceTool({
   kind: 'read',
   title: 'Screenshot',
   description:
-    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap; ui_tap_element is better). annotate: true numbers the interactive elements and returns number → tree_path.',
+    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap; ui_tap_element is better).',
   input: z.object({
     max_dimension: z
       .number()

@@ -95,7 +95,7 @@ export const stopLogcat = defineTool({
   kind: 'write',
   title: 'Stop logcat',
   description:
-    "Stops streaming logcat from a device, or from every device when device_serial is left out. What was read stays in droidbus's buffer.",
+    "Stops streaming logcat from a device (every device without device_serial); what was read stays in droidbus's buffer.",
   input: z.object({
     device_serial: serialSchema.optional().describe('The device to stop; every stream when left out'),
   }),
@@ -169,12 +169,7 @@ export const getLogcatEntries = defineTool({
       .max(2000)
       .optional()
       .describe("A filter in Android Studio's Logcat query syntax"),
-    since_seq: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("Only lines after this seq (an answer's newest), to read on"),
+    since_seq: z.number().int().min(0).optional().describe('Only lines after this seq, to read on'),
     before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
   output: responseOf('logcat.entries')

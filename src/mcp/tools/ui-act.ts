@@ -18,6 +18,7 @@ import {
   describeQuery,
   input,
   actionOutput,
+  thenParam,
 } from './ui-shared.js';
 
 export const uiTap = defineDeviceTool({
@@ -42,14 +43,15 @@ export const uiTapElement = defineDeviceTool({
   kind: 'write',
   title: 'Tap an element',
   description:
-    'Taps the centre of the element at tree_path on a fresh capture. Refuses a missing or disabled element. Pass the screen_hash you read as expect_screen_hash so the tap never lands on a changed screen.',
+    'Taps the centre of the element at tree_path on a fresh capture; refuses a missing or disabled element. Like every action, answers what changed on screen and its new screen_hash.',
   input: z.object({
     tree_path: treePathSchema,
     expect_screen_hash: expectHash,
+    then: thenParam,
   }),
   output: actionOutput,
   handle: (args, ctx) =>
-    input(ctx, { action: 'tap_element', tree_path: args.tree_path }, args.expect_screen_hash),
+    input(ctx, { action: 'tap_element', tree_path: args.tree_path }, args.expect_screen_hash, args.then),
 });
 
 /** A tool that types text into the focused field, by `input text` (ASCII) or by any Unicode route. */
@@ -79,11 +81,11 @@ export const uiFillInput = defineDeviceTool({
   kind: 'write',
   title: 'Fill a field',
   description:
-    'Taps the editable field at tree_path (fresh capture), clears it unless clear_before: false and types text (any text, at most 1,000 bytes). Refuses a missing, disabled or non-editable element.',
+    'Taps the editable field at tree_path, clears it (unless clear_before: false) and types any text (≤1,000 bytes). Refuses a missing, disabled or non-editable element.',
   input: z.object({
     tree_path: treePathSchema,
     text: text('The text to put in the field'),
-    clear_before: z.boolean().default(true).describe('Delete what the field holds first (default true)'),
+    clear_before: z.boolean().default(true).describe('Clear the field first (default true)'),
     expect_screen_hash: expectHash,
   }),
   output: actionOutput,
@@ -140,9 +142,10 @@ export const sendUiKey = defineDeviceTool({
       .regex(/^[A-Za-z0-9_]+$/, 'a key name or number')
       .describe('Key name or code'),
     expect_screen_hash: expectHash,
+    then: thenParam,
   }),
   output: actionOutput,
-  handle: (args, ctx) => input(ctx, { action: 'key', key: args.key }, args.expect_screen_hash),
+  handle: (args, ctx) => input(ctx, { action: 'key', key: args.key }, args.expect_screen_hash, args.then),
 });
 
 export const uiSwipe = defineDeviceTool({

@@ -178,7 +178,7 @@ export const compareUiState = defineDeviceTool({
   kind: 'read',
   title: 'Compare with the last capture',
   description:
-    "Captures the screen and compares it with this device's previous capture: what appeared, disappeared, or changed text or state. The first call records a baseline.",
+    "Captures the screen and compares it with this device's previous read (actions answer their own change): what appeared, disappeared, or changed text or state. The first call records a baseline.",
   input: z.object({
     max_results: z
       .number()

@@ -2,7 +2,14 @@
 import { screenSchema } from '../../bus/messages/ui.js';
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { findFields, findQuerySchema, screenHashSchema, uiElementSchema } from '../../bus/messages/ui.js';
+import {
+  THEN_WAIT_MS,
+  findFields,
+  findQuerySchema,
+  screenHashSchema,
+  uiElementSchema,
+} from '../../bus/messages/ui.js';
+import { responseOf } from '../responses.js';
 import type { FindQueryPayload, InputAction } from '../../bus/messages/ui.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { ArgumentError } from '../define-tool.js';
@@ -91,26 +98,86 @@ export function describeQuery(q: FindQueryPayload): string {
     .join(' ');
 }
 
-export async function input(ctx: DeviceToolContext, action: InputAction, expect: string | undefined) {
+/** The `then` parameter of the actions that navigate: wait for a text after acting. */
+export const thenParam = z
+  .string()
+  .min(1)
+  .max(1000)
+  .optional()
+  .describe(`Then wait (≤${THEN_WAIT_MS / 1000} s) for a text to show (part, any case)`);
+
+type InputAnswer = ResponseOf<'ui.input'>;
+
+/** The answer's lines about the screen an action left: a few hundred characters. */
+export function describeAfter(r: Pick<InputAnswer, 'after' | 'after_note' | 'then'>): string {
+  const lines: string[] = [];
+  if (r.then) {
+    lines.push(
+      r.then.satisfied
+        ? `Then: "${r.then.text}" showed after ${r.then.elapsed_ms} ms.`
+        : `Then: "${r.then.text}" did not show within ${THEN_WAIT_MS / 1000} s.`,
+    );
+  }
+  const a = r.after;
+  if (a === null) {
+    lines.push(`${r.after_note ?? 'The screen was not read after the action.'}`);
+    return lines.join('\n');
+  }
+  lines.push(`Screen now ${a.screen_hash}: ${a.summary}.`);
+  if (a.appeared.length > 0) {
+    lines.push(`Appeared: ${a.appeared.join(', ')}.`);
+  }
+  if (a.disappeared.length > 0) {
+    lines.push(`Gone: ${a.disappeared.join(', ')}.`);
+  }
+  if (a.changed_elements.length > 0) {
+    lines.push(`Changed: ${a.changed_elements.join('; ')}.`);
+  }
+  const state = [
+    a.focused ? `focused ${a.focused}` : null,
+    a.keyboard ? 'keyboard open' : null,
+    a.system_dialog ? `a system dialog of ${a.system_dialog} is over the app` : null,
+    a.app_package ? `app ${a.app_package}` : null,
+  ].filter(Boolean);
+  if (state.length > 0) {
+    lines.push(`${state.join('; ')}.`);
+  }
+  return lines.join('\n');
+}
+
+export async function input(
+  ctx: DeviceToolContext,
+  action: InputAction,
+  expect: string | undefined,
+  then?: string,
+) {
   const { serial } = ctx;
   const result = await ctx.ask('ui.input', {
     input: action,
     ...(expect !== undefined ? { expect_screen_hash: expect } : {}),
+    ...(then !== undefined ? { then } : {}),
   });
+  const e = result.element;
   return {
-    text: `${result.done} (${serial})`,
+    text: `${result.done} (${serial})\n${describeAfter(result)}`,
     structured: {
       device_serial: serial,
-      done: result.done,
-      element: result.element,
-      commands: result.commands,
+      ...result,
+      element: e && {
+        tree_path: e.tree_path,
+        label: e.label,
+        class: e.class,
+        resource_id: e.resource_id,
+        center: e.center,
+      },
     },
   };
 }
 
-export const actionOutput = z.object({
+/** An action's answer; the element acted on is named, not described in full (a read tool does that). */
+export const actionOutput = responseOf('ui.input').extend({
   device_serial: z.string(),
-  done: z.string(),
-  element: uiElementSchema.nullable(),
-  commands: z.array(z.array(z.string())),
+  element: uiElementSchema
+    .pick({ tree_path: true, label: true, class: true, resource_id: true, center: true })
+    .nullable(),
 });

@@ -1,0 +1,121 @@
+/**
+ * What a UI action left on the screen (issue 34): one capture after the action, compared with the
+ * capture before it, told compactly — the new screen hash (for the next expect_screen_hash), the
+ * windows that came and went, a few elements that appeared, went or changed, the focused field, the
+ * keyboard and a system dialog over the app. The agent acts again without reading the whole screen.
+ *
+ * The capture after the action is one `uiautomator dump` (or helper read), which waits for the UI to
+ * idle before it reads; an animation that outlasts that wait shows as it is at that moment.
+ */
+import type { z } from 'zod';
+import { THEN_WAIT_MS, type afterActionSchema } from '../../../bus/messages/ui.js';
+import type { HandlerContext } from '../../actor.js';
+import { waitOnScreen } from './ui-waits.js';
+import { compareStates } from './ui-compare.js';
+import type { Capture } from './ui-capture.js';
+import { detectOverlays } from './ui-overlays.js';
+import { nodeLabel, shortClass } from './ui-query.js';
+import { clip } from './ui-text.js';
+
+/** Elements named per list (appeared, disappeared, changed): the counts are always whole. */
+const NAMED = 5;
+/** How often a `then` wait reads the screen again. */
+const THEN_INTERVAL_MS = 250;
+
+export type AfterAction = z.infer<typeof afterActionSchema>;
+
+function named(e: { label: string; class: string }): string {
+  return e.label ? `"${clip(e.label, 40)}"` : e.class;
+}
+
+/** The screen an action left, compared with `before` (null: nothing to compare with). */
+export function afterAction(before: Capture | null, after: Capture): AfterAction {
+  const overlays = detectOverlays(after.tree);
+  const focusedNode =
+    after.tree.nodes.find((n) => n.focused && n.editable) ?? after.tree.nodes.find((n) => n.focused);
+  const focused = focusedNode
+    ? `[${focusedNode.tree_path}] ${shortClass(focusedNode.class)}${nodeLabel(after.tree, focusedNode).label ? ` "${clip(nodeLabel(after.tree, focusedNode).label, 40)}"` : ''}`
+    : null;
+  const common = {
+    screen_hash: after.hash,
+    focused,
+    keyboard: overlays.keyboard !== null,
+    system_dialog: overlays.system_dialog?.package ?? null,
+    app_package: overlays.app_package,
+  };
+  if (before === null) {
+    return {
+      ...common,
+      changed: true,
+      summary: 'no capture from before the action to compare with',
+      appeared: [],
+      disappeared: [],
+      changed_elements: [],
+    };
+  }
+  const diff = compareStates(before.tree, after.tree, NAMED * 3);
+  return {
+    ...common,
+    changed: !diff.same_screen,
+    summary: diff.summary,
+    appeared: diff.appeared.slice(0, NAMED).map(named),
+    disappeared: diff.disappeared.slice(0, NAMED).map(named),
+    changed_elements: diff.changed
+      .slice(0, NAMED)
+      .map((c) => `${named(c)} ${c.changes.map((f) => `${f.field} ${f.before}→${f.after}`).join(', ')}`),
+  };
+}
+
+/** What `ui.input` answers about the screen after its action. */
+export interface ScreenAfter {
+  after: AfterAction | null;
+  after_note: string | null;
+  then: { text: string; satisfied: boolean; elapsed_ms: number } | null;
+}
+
+/**
+ * Reads the screen once after an action — or, with `then`, until an element whose text contains it
+ * shows (THEN_WAIT_MS at most; the wait's last capture is the one reported). A read that fails
+ * after the action does not fail the action, which was done: the answer says why there is no screen.
+ */
+export async function screenAfter(
+  capture: () => Promise<Capture>,
+  before: Capture | null,
+  thenText: string | undefined,
+  ctx: HandlerContext,
+): Promise<ScreenAfter> {
+  const started = Date.now();
+  try {
+    if (thenText === undefined) {
+      return { after: afterAction(before, await capture()), after_note: null, then: null };
+    }
+    const outcome = await waitOnScreen(
+      capture,
+      {
+        until: 'element',
+        query: { text_contains: thenText },
+        gone: false,
+        timeoutMs: THEN_WAIT_MS,
+        intervalMs: THEN_INTERVAL_MS,
+      },
+      ctx,
+    );
+    return {
+      after: afterAction(before, outcome.last),
+      after_note: null,
+      then: { text: thenText, satisfied: outcome.satisfied, elapsed_ms: outcome.elapsed_ms },
+    };
+  } catch (err) {
+    if (ctx.signal.aborted) {
+      throw err;
+    }
+    return {
+      after: null,
+      after_note: `the action was done, but the screen could not be read after it: ${err instanceof Error ? err.message : String(err)}`,
+      then:
+        thenText === undefined
+          ? null
+          : { text: thenText, satisfied: false, elapsed_ms: Date.now() - started },
+    };
+  }
+}

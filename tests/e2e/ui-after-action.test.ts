@@ -1,0 +1,123 @@
+/**
+ * Issue 34, item 2: every UI action answers with the screen it left — the new screen_hash (good
+ * for the next expect_screen_hash) and a compact change summary — and `then` waits for a text
+ * after the action, so a form is one call per field. Checked against the sim's own state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeviceWorld } from '../helpers/device-world.js';
+import type { DeviceWorld } from '../helpers/device-world.js';
+
+const SAMPLE = 'com.droidbus.sample';
+
+let world: DeviceWorld;
+let serial: string;
+
+interface After {
+  screen_hash: string;
+  changed: boolean;
+  summary: string;
+  appeared: string[];
+  disappeared: string[];
+  changed_elements: string[];
+  focused: string | null;
+  keyboard: boolean;
+  app_package: string | null;
+}
+interface Row {
+  tree_path: string;
+  resource_id?: string;
+}
+
+beforeAll(async () => {
+  // A long reuse window: what is tested is that a fresh capture is reused, not how fast CI is.
+  world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 40, logcatRate: 0 }, [], {
+    DROIDBUS_REUSE_CAPTURE_MS: '60000',
+  });
+  serial = world.serials[0]!;
+});
+afterAll(async () => world?.stop());
+
+async function openLogin(): Promise<{ rows: Row[]; hash: string }> {
+  await world.shell(serial, `am force-stop ${SAMPLE}; am start -W -n ${SAMPLE}/.LoginActivity`);
+  const r = await world.call('get_ui_hierarchy', { device_serial: serial });
+  expect(r.isError, r.text).toBe(false);
+  return { rows: r.structured['rows'] as Row[], hash: r.structured['screen_hash'] as string };
+}
+
+function byId(rows: Row[], id: string): string {
+  const row = rows.find((r) => r.resource_id === id || r.resource_id?.endsWith(`:id/${id}`));
+  expect(row, `no element with id ${id}`).toBeDefined();
+  return row!.tree_path;
+}
+
+describe('an action answers with the screen it left', () => {
+  it('fills a form and signs in in three calls, each answer naming the new screen', async () => {
+    const { rows, hash } = await openLogin();
+    const user = await world.call('ui_fill_input', {
+      device_serial: serial,
+      tree_path: byId(rows, 'username'),
+      text: 'ada',
+      expect_screen_hash: hash,
+    });
+    expect(user.isError, user.text).toBe(false);
+    const afterUser = user.structured['after'] as After;
+    expect(afterUser.changed).toBe(true);
+    expect(afterUser.screen_hash).not.toBe(hash);
+    expect(afterUser.changed_elements.join(' ')).toMatch(/text →ada|text .*→ada/);
+    expect(afterUser.focused).toContain(byId(rows, 'username'));
+    expect(user.text).toContain(`Screen now ${afterUser.screen_hash}`);
+
+    // The hash the answer gave is the screen's: acting on it is not refused, and the fresh
+    // capture behind it is reused instead of dumping again before the action.
+    const dumpsBefore = (await world.simStats(serial)).dumps;
+    const pass = await world.call('ui_fill_input', {
+      device_serial: serial,
+      tree_path: byId(rows, 'password'),
+      text: 'analytical',
+      expect_screen_hash: afterUser.screen_hash,
+    });
+    expect(pass.isError, pass.text).toBe(false);
+    expect((await world.simStats(serial)).dumps - dumpsBefore).toBe(1);
+    const afterPass = pass.structured['after'] as After;
+
+    const tap = await world.call('ui_tap_element', {
+      device_serial: serial,
+      tree_path: byId(rows, 'sign_in'),
+      expect_screen_hash: afterPass.screen_hash,
+      then: 'welcome, ada',
+    });
+    expect(tap.isError, tap.text).toBe(false);
+    expect(tap.structured['then']).toMatchObject({ text: 'welcome, ada', satisfied: true });
+    const afterTap = tap.structured['after'] as After;
+    expect(afterTap.appeared.join(' ')).toMatch(/Welcome, ada/);
+    expect(afterTap.disappeared.length).toBeGreaterThan(0);
+    expect(tap.text).toMatch(/Then: "welcome, ada" showed after \d+ ms/);
+    // The device agrees: the welcome screen is what uiautomator sees now.
+    expect(await world.shell(serial, 'uiautomator dump /dev/tty')).toMatch(/Welcome, ada/);
+    // The answer stays small: no tree, a few named elements.
+    expect(tap.text.length).toBeLessThan(900);
+  });
+
+  it('says when the text `then` waited for never showed, and the action still counts as done', async () => {
+    await openLogin();
+    const key = await world.call('send_ui_key', {
+      device_serial: serial,
+      key: 'TAB',
+      then: 'no such text anywhere',
+    });
+    expect(key.isError, key.text).toBe(false);
+    expect(key.structured['then']).toMatchObject({ satisfied: false });
+    expect(key.text).toContain('did not show within 10 s');
+    expect((key.structured['after'] as After).screen_hash).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('says the screen stayed the same when an action changed nothing', async () => {
+    await openLogin();
+    await world.call('get_ui_hierarchy', { device_serial: serial });
+    const r = await world.call('hide_soft_keyboard', { device_serial: serial });
+    expect(r.isError, r.text).toBe(false);
+    const after = r.structured['after'] as After;
+    expect(after.changed).toBe(false);
+    expect(after.summary).toMatch(/^same screen/);
+  });
+});
