@@ -13,16 +13,26 @@ import type { HostProcess } from '../helpers/host.js';
 import { CLI, fromDist } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
 import { EVERY_TOOLSET } from '../helpers/mcp-client.js';
+import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 
 const work = shortTempDir('db-qw-');
 let project: string;
-beforeAll(() => {
+// The hosts these tests kill would otherwise start the machine's default adb server (port 5037),
+// which outlives them: every process here reaches a private one, stopped at the end.
+let adbServer: AdbServer;
+beforeAll(async () => {
   project = path.join(work.dir, 'app');
   mkdirSync(project);
   writeFileSync(path.join(project, 'settings.gradle.kts'), 'rootProject.name = "app"\n');
   project = realpathSync(project);
+  adbServer = await startAdbServer();
+  process.env['ANDROID_ADB_SERVER_PORT'] = String(adbServer.port);
 });
-afterAll(() => work.remove());
+afterAll(async () => {
+  delete process.env['ANDROID_ADB_SERVER_PORT'];
+  await adbServer?.stop();
+  work.remove();
+});
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {

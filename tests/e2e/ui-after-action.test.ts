@@ -111,6 +111,30 @@ describe('an action answers with the screen it left', () => {
     expect((key.structured['after'] as After).screen_hash).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('answers a launch and a restart with the screen they left, its title first', async () => {
+    await world.shell(serial, `am force-stop ${SAMPLE}; input keyevent HOME`);
+    const launched = await world.call('launch_app', { device_serial: serial, package: SAMPLE });
+    expect(launched.isError, launched.text).toBe(false);
+    const after = launched.structured['after'] as After & { title: string | null };
+    expect(after.app_package).toBe(SAMPLE);
+    expect(after.title).toBe('Droidbus Sample');
+    expect(launched.text).toContain(`Screen now ${after.screen_hash} ("Droidbus Sample")`);
+    // The hash is the screen's: an action that expects it is not refused.
+    const key = await world.call('send_ui_key', {
+      device_serial: serial,
+      key: 'TAB',
+      expect_screen_hash: after.screen_hash,
+    });
+    expect(key.isError, key.text).toBe(false);
+    const restarted = await world.call('restart_app', {
+      device_serial: serial,
+      package: SAMPLE,
+      allow_foreign_package: true,
+    });
+    expect(restarted.isError, restarted.text).toBe(false);
+    expect((restarted.structured['after'] as After).app_package).toBe(SAMPLE);
+  });
+
   it('says the screen stayed the same when an action changed nothing', async () => {
     await openLogin();
     await world.call('get_ui_hierarchy', { device_serial: serial });

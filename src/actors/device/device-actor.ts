@@ -115,6 +115,17 @@ function screenMayChange(state: DeviceState): void {
  */
 const REUSE_CAPTURE_MS = Number(process.env['DROIDBUS_REUSE_CAPTURE_MS'] ?? '') || 500;
 
+/** The screen a launch left, from one capture after it (the `then` of ui.input does not apply). */
+async function launchedScreen(state: DeviceState, ctx: HandlerContext, before: Capture | null) {
+  const { after, after_note } = await screenAfter(
+    () => capture(state, ctx, ctx.deadline, true),
+    before,
+    undefined,
+    ctx,
+  );
+  return { after, after_note };
+}
+
 /** The last capture when it is fresh enough to act on (and is the screen `expectHash` names). */
 function reusableCapture(state: DeviceState, expectHash: string | undefined): Capture | null {
   const last = state.last;
@@ -456,14 +467,18 @@ export default defineActor({
     'location.set_emulator': (p, state, ctx) =>
       setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
     'app.install': (p, state, ctx) => installApk(state.serial, p, ctx),
-    'app.launch': (p, state, ctx) => {
+    'app.launch': async (p, state, ctx) => {
+      const before = state.last;
       screenMayChange(state);
-      return launchApp(state.serial, p, ctx);
+      const launched = await launchApp(state.serial, p, ctx);
+      return { ...launched, ...(await launchedScreen(state, ctx, before)) };
     },
     'app.restart': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
+      const before = state.last;
       screenMayChange(state);
-      return restartApp(state.serial, p, ctx);
+      const restarted = await restartApp(state.serial, p, ctx);
+      return { ...restarted, ...(await launchedScreen(state, ctx, before)) };
     },
     'app.stop': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);

@@ -11,6 +11,14 @@ import { installRecordSchema } from './app-events.js';
 import { serialSchema } from './devices.js';
 import { packageNameSchema, packageScopeArgSchema } from './extras.js';
 import { runConfigurationSchema } from './project.js';
+import { afterActionSchema } from './ui.js';
+
+/** What a launch left on the screen: one capture after it (see ui.input's `after`). */
+const launchAfter = {
+  after: afterActionSchema.nullable(),
+  /** Why `after` is null. */
+  after_note: z.string().nullable(),
+};
 
 /**
  * Requests of the device-admin toolset: installing (hashed, recorded, matched to its build),
@@ -140,8 +148,8 @@ export const adminRequests = {
       /** Also read the `Displayed` time from the log. */
       displayed: z.boolean().default(true),
     }),
-    response: launchResultSchema,
-    timeoutMs: 60_000,
+    response: launchResultSchema.extend(launchAfter),
+    timeoutMs: 95_000,
   }),
   /** Force-stop, optionally `pm clear`, then a launch of the launcher activity with its times. */
   'app.restart': defineRequest({
@@ -153,8 +161,8 @@ export const adminRequests = {
       clear_data: z.boolean(),
       scope: packageScopeArgSchema,
     }),
-    response: launchResultSchema.extend({ was_running: z.boolean(), cleared: z.boolean() }),
-    timeoutMs: 75_000,
+    response: launchResultSchema.extend({ was_running: z.boolean(), cleared: z.boolean(), ...launchAfter }),
+    timeoutMs: 110_000,
   }),
   'app.stop': defineRequest({
     actor: 'device',

@@ -96,6 +96,8 @@ export const THEN_WAIT_MS = 10_000;
 /** The screen a UI action left, compared with the one before it. */
 export const afterActionSchema = z.object({
   screen_hash: z.string(),
+  /** The app bar's title, else the topmost text of the app's window; null when there is none. */
+  title: z.string().nullable(),
   changed: z.boolean(),
   summary: z.string(),
   appeared: z.array(z.string()),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { activityClassSchema, launchResultSchema, permissionSchema } from '../../bus/messages/admin.js';
+import { activityClassSchema, permissionSchema } from '../../bus/messages/admin.js';
 import { installRecordSchema } from '../../bus/messages/app-events.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
 import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import type { DeviceToolContext } from '../define-device-tool.js';
+import { describeAfter } from './ui-shared.js';
 import { allowForeignPackage, packageScope } from './admin-scope.js';
 
 /** The device-admin tools that install, launch, stop and restart apps and change their permissions. */
@@ -65,7 +66,7 @@ export const launchApp = defineDeviceTool({
     package: appPackage,
     activity: activityClassSchema.optional(),
   }),
-  output: launchResultSchema.extend({ device_serial: z.string() }),
+  output: responseOf('app.launch').extend({ device_serial: z.string() }),
   async handle(args, ctx) {
     const r = await ctx.bus.request(
       'app.launch',
@@ -77,7 +78,7 @@ export const launchApp = defineDeviceTool({
       { signal: ctx.signal, origin: ctx.origin },
     );
     return {
-      text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}`,
+      text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}\n${describeAfter({ ...r, then: null })}`,
       structured: { device_serial: ctx.serial, ...r },
     };
   },
@@ -139,7 +140,8 @@ export const restartApp = defineDeviceTool({
       total_time_ms: z.number().int().nullable(),
       wait_time_ms: z.number().int().nullable(),
       display_time_ms: z.number().int().nullable(),
-    }),
+    })
+    .extend(responseOf('app.restart').pick({ after: true, after_note: true }).shape),
   projectIndependent: false,
   async handle(args, ctx) {
     if (args.clear_data && args.device_serial === undefined) {
@@ -170,9 +172,11 @@ export const restartApp = defineDeviceTool({
       cleared: r.cleared,
       was_running: r.was_running,
       timing_line: r.timing_line,
+      after: r.after,
+      after_note: r.after_note,
     };
     return {
-      text: `Restarted ${r.component ?? r.package} on ${serial}${r.cleared ? ' after clearing its data' : ''}.\n${r.timing_line}`,
+      text: `Restarted ${r.component ?? r.package} on ${serial}${r.cleared ? ' after clearing its data' : ''}.\n${r.timing_line}\n${describeAfter({ ...r, then: null })}`,
       structured,
     };
   },

@@ -123,7 +123,7 @@ export function describeAfter(r: Pick<InputAnswer, 'after' | 'after_note' | 'the
     lines.push(`${r.after_note ?? 'The screen was not read after the action.'}`);
     return lines.join('\n');
   }
-  lines.push(`Screen now ${a.screen_hash}: ${a.summary}.`);
+  lines.push(`Screen now ${a.screen_hash}${a.title ? ` ("${a.title}")` : ''}: ${a.summary}.`);
   if (a.appeared.length > 0) {
     lines.push(`Appeared: ${a.appeared.join(', ')}.`);
   }

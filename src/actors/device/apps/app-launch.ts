@@ -8,7 +8,7 @@ import { READS, readCommand } from '../../../adb/device-reads.js';
 import { sh, shArgv } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { LaunchResult } from '../../../bus/messages/admin.js';
-import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
+import type { PayloadOf } from '../../../bus/registry.js';
 import type { HandlerContext } from '../../actor.js';
 import { amFailure } from './intent-command.js';
 import {
@@ -150,7 +150,7 @@ export async function launchApp(
   serial: string,
   p: PayloadOf<'app.launch'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'app.launch'>> {
+): Promise<LaunchResult> {
   const shell = deviceShell(serial, ctx.signal);
   const result = await startAndTime(serial, shell, p.package, p.activity, p.displayed, ctx);
   announce(ctx, serial, result, false);
@@ -162,7 +162,7 @@ export async function restartApp(
   serial: string,
   p: PayloadOf<'app.restart'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'app.restart'>> {
+): Promise<LaunchResult & { was_running: boolean; cleared: boolean }> {
   const shell = deviceShell(serial, ctx.signal);
   const wasRunning = await isRunning(shell, p.package);
   const stop = await shell(sh`am force-stop ${p.package}`);
