@@ -129,7 +129,8 @@ async function launchedScreen(state: DeviceState, ctx: HandlerContext, before: C
 /** The last capture when it is fresh enough to act on (and is the screen `expectHash` names). */
 function reusableCapture(state: DeviceState, expectHash: string | undefined): Capture | null {
   const last = state.last;
-  if (last === null || last.at <= state.actedAt || Date.now() - last.at > REUSE_CAPTURE_MS) {
+  // Started after the last action (a dump that began before it may show the screen before it).
+  if (last === null || last.at - last.ms <= state.actedAt || Date.now() - last.at > REUSE_CAPTURE_MS) {
     return null;
   }
   return expectHash === undefined || expectHash === last.hash ? last : null;
