@@ -41,6 +41,9 @@ async function openLogin(): Promise<{ rows: Row[]; hash: string }> {
   await world.shell(serial, `am force-stop ${SAMPLE}; am start -W -n ${SAMPLE}/.LoginActivity`);
   const r = await world.call('get_ui_hierarchy', { device_serial: serial });
   expect(r.isError, r.text).toBe(false);
+  // A read names the screen's title (the app bar's text) on its first line.
+  expect(r.structured['title']).toBe('Droidbus Sample');
+  expect(r.text.split('\n')[0]).toContain('· "Droidbus Sample"');
   return { rows: r.structured['rows'] as Row[], hash: r.structured['screen_hash'] as string };
 }
 

@@ -112,6 +112,8 @@ export const afterActionSchema = z.object({
 /** What every capture-based answer carries about the screen it read. */
 export const screenSchema = z.object({
   screen_hash: z.string(),
+  /** The app bar's title, else the topmost text of the app's window; null when there is none. */
+  title: z.string().nullable(),
   node_count: z.number().int(),
   rotation: z.number().nullable(),
   overlays: overlaysSchema,

@@ -25,18 +25,19 @@ export const expectHash = screenHashSchema.optional();
 export const coordinate = (what: string) => z.number().int().min(0).max(100_000).describe(what);
 
 export const screenOutput = screenSchema
-  .pick({ screen_hash: true, node_count: true, rotation: true, overlays: true, reader: true })
+  .pick({ screen_hash: true, title: true, node_count: true, rotation: true, overlays: true, reader: true })
   .extend({ device_serial: z.string() });
 
 export type Screen = Pick<
   ResponseOf<'ui.hierarchy'>,
-  'screen_hash' | 'node_count' | 'rotation' | 'overlays' | 'reader'
+  'screen_hash' | 'title' | 'node_count' | 'rotation' | 'overlays' | 'reader'
 >;
 
 export function screenOf(serial: string, r: Screen) {
   return {
     device_serial: serial,
     screen_hash: r.screen_hash,
+    title: r.title,
     node_count: r.node_count,
     rotation: r.rotation,
     overlays: r.overlays,
@@ -45,7 +46,7 @@ export function screenOf(serial: string, r: Screen) {
 }
 
 export function screenLine(serial: string, r: Screen): string {
-  return `${serial} · screen_hash ${r.screen_hash}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${r.overlays.note ? ` · ${r.overlays.note}` : ''}${r.reader === 'helper' ? ' · read by the UI helper' : ''}`;
+  return `${serial} · screen_hash ${r.screen_hash}${r.title ? ` · "${r.title}"` : ''}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${r.overlays.note ? ` · ${r.overlays.note}` : ''}${r.reader === 'helper' ? ' · read by the UI helper' : ''}`;
 }
 
 export function elementLine(e: z.infer<typeof uiElementSchema>): string {

@@ -14,9 +14,8 @@ import { waitOnScreen } from './ui-waits.js';
 import { compareStates } from './ui-compare.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
-import { nodeLabel, shortClass } from './ui-query.js';
+import { nodeLabel, shortClass, titleOf } from './ui-query.js';
 import { clip } from './ui-text.js';
-import type { UiNode, UiTree } from './ui-types.js';
 
 /** Elements named per list (appeared, disappeared, changed): the counts are always whole. */
 const NAMED = 5;
@@ -24,24 +23,6 @@ const NAMED = 5;
 const THEN_INTERVAL_MS = 250;
 
 export type AfterAction = z.infer<typeof afterActionSchema>;
-
-const BAR = /toolbar|action_?bar|app_?bar|title/i;
-
-/** The app bar's title (a text in a node whose id names a bar or title), else the app window's topmost text. */
-function titleOf(tree: UiTree): string | null {
-  const app = tree.windows.findIndex((w) => w.kind === 'application');
-  const texts = tree.nodes.filter((n) => n.window === app && n.text.trim() !== '' && !n.editable);
-  const inBar = (n: UiNode): boolean => {
-    for (let at: UiNode | undefined = n; at; at = at.parent >= 0 ? tree.nodes[at.parent] : undefined) {
-      if (BAR.test(at.resource_id)) {
-        return true;
-      }
-    }
-    return false;
-  };
-  const title = texts.find(inBar) ?? [...texts].sort((a, b) => a.bounds.top - b.bounds.top)[0];
-  return title ? clip(title.text.trim(), 80) : null;
-}
 
 function named(e: { label: string; class: string }): string {
   return e.label ? `"${clip(e.label, 40)}"` : e.class;

@@ -5,6 +5,7 @@ import { adbClient } from '../../adb-instance.js';
 import { parseUiDump } from './ui-parse.js';
 import { screenHash } from './ui-screen-hash.js';
 import { detectOverlays } from './ui-overlays.js';
+import { titleOf } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
 import { sleep } from '../../../util/sleep.js';
@@ -50,6 +51,7 @@ export function screenFacts(capture: Capture) {
   const overlays = detectOverlays(capture.tree);
   return {
     screen_hash: capture.hash,
+    title: titleOf(capture.tree),
     node_count: capture.tree.node_count,
     rotation: capture.tree.rotation,
     overlays: {

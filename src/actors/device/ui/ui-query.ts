@@ -308,3 +308,21 @@ export function findParent(tree: UiTree, path: string): UiNode | null {
   }
   return tree.nodes[node.parent] ?? null;
 }
+
+const BAR = /toolbar|action_?bar|app_?bar|title/i;
+
+/** The app bar's title (a text in a node whose id names a bar or title), else the app window's topmost text. */
+export function titleOf(tree: UiTree): string | null {
+  const app = tree.windows.findIndex((w) => w.kind === 'application');
+  const texts = tree.nodes.filter((n) => n.window === app && n.text.trim() !== '' && !n.editable);
+  const inBar = (n: UiNode): boolean => {
+    for (let at: UiNode | undefined = n; at; at = at.parent >= 0 ? tree.nodes[at.parent] : undefined) {
+      if (BAR.test(at.resource_id)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const title = texts.find(inBar) ?? [...texts].sort((a, b) => a.bounds.top - b.bounds.top)[0];
+  return title ? clip(title.text.trim(), 80) : null;
+}
