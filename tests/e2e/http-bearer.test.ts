@@ -116,6 +116,13 @@ describe('droidbus host --http with the bearer token', () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('ui_tap');
     expect(names).not.toContain('get_project_info');
+    const plain = await bearerClient(host.mcpUrl, token, 'defaults');
+    const every = await bearerClient(`${host.mcpUrl}?toolsets=all`, token, 'every-toolset');
+    clients.push(plain, every);
+    const plainNames = (await plain.listTools()).tools.map((t) => t.name);
+    expect(plainNames).toContain('get_project_info');
+    expect(plainNames).not.toContain('get_memory_info');
+    expect((await every.listTools()).tools.map((t) => t.name)).toContain('get_memory_info');
     const bad = await rawRequest(`${host.mcpUrl}?toolsets=nope`, {
       method: 'POST',
       headers: mcpHeaders(token),
