@@ -7,10 +7,13 @@ import { shortTempDir } from '../helpers/host.js';
 import { INITIALIZE, bearerClient, mcpHeaders, rawRequest, startHttpHost } from '../helpers/http-host.js';
 import type { HttpHost } from '../helpers/http-host.js';
 import { runCli } from '../helpers/run-cli.js';
+import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 
 const home = shortTempDir('db-htb-');
 // Info-level logs, so a token that leaked into a log line would show up in stderr.
-const env = { DROIDBUS_HOME: home.dir, DROIDBUS_LOG: 'info' };
+const env: Record<string, string> = { DROIDBUS_HOME: home.dir, DROIDBUS_LOG: 'info' };
+// The host would otherwise start the machine's default adb server (port 5037), which outlives it.
+let adbServer: AdbServer;
 let host: HttpHost;
 let token: string;
 const tokensSeen: string[] = [];
@@ -42,6 +45,8 @@ function initialize(tokenToSend?: string, extra: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
+  adbServer = await startAdbServer();
+  env['ANDROID_ADB_SERVER_PORT'] = String(adbServer.port);
   host = await startHttpHost({ env });
   token = (await cli(['token'])).trim();
   tokensSeen.push(token);
@@ -51,6 +56,7 @@ afterAll(async () => {
     await c.close().catch(() => undefined);
   }
   await host?.stop();
+  await adbServer?.stop();
   home.remove();
 });
 
@@ -123,6 +129,15 @@ describe('droidbus host --http with the bearer token', () => {
     expect(plainNames).toContain('get_project_info');
     expect(plainNames).not.toContain('get_memory_info');
     expect((await every.listTools()).tools.map((t) => t.name)).toContain('get_memory_info');
+    // settings.json's http.toolsets, for URLs that name none: "all" is every toolset.
+    editHttpSettings((h) => (h['toolsets'] = ['all']));
+    try {
+      const configured = await bearerClient(host.mcpUrl, token, 'configured-all');
+      clients.push(configured);
+      expect((await configured.listTools()).tools.map((t) => t.name)).toContain('get_memory_info');
+    } finally {
+      editHttpSettings((h) => (h['toolsets'] = null));
+    }
     const bad = await rawRequest(`${host.mcpUrl}?toolsets=nope`, {
       method: 'POST',
       headers: mcpHeaders(token),
