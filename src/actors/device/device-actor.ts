@@ -36,7 +36,7 @@ import { formatHierarchy } from './ui/ui-format.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { forgetHelper } from './ui/ui-helper-reader.js';
-import { screenAfter } from './ui/ui-after.js';
+import { reusableCapture, screenAfter } from './ui/ui-after.js';
 import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
 
@@ -51,8 +51,10 @@ interface DeviceState {
   read: Capture | null;
   /** When a dump last found the screen never idle; cleared when something changes the screen. */
   neverIdleSince: number | null;
-  /** When droidbus last acted on the screen (epoch ms): a capture older than that is stale. */
-  actedAt: number;
+  /** How many times droidbus acted on the screen; a capture started before the last one is stale. */
+  actions: number;
+  /** `actions` when `last` started. */
+  lastActions: number;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -86,8 +88,10 @@ async function capture(
     throw neverIdleError(state.serial, state.neverIdleSince);
   }
   try {
+    const actions = state.actions;
     const taken = await captureUi(state.serial, ctx.signal, Math.min(deadline, ctx.deadline));
     state.last = taken;
+    state.lastActions = actions;
     if (!after) {
       state.read = taken;
     }
@@ -104,16 +108,8 @@ async function capture(
 /** After an action that may change the screen: the never-idle memory and the last capture no longer hold. */
 function screenMayChange(state: DeviceState): void {
   state.neverIdleSince = null;
-  state.actedAt = Date.now();
+  state.actions++;
 }
-
-/**
- * How old a capture an element action may act on instead of capturing again: one taken after the
- * last action and this recently (an action's own after-capture, read by the next action of a
- * quick agent) is the screen as it is. DROIDBUS_REUSE_CAPTURE_MS changes it (tests make it long
- * so that a loaded machine's slower round trips do not decide what they see).
- */
-const REUSE_CAPTURE_MS = Number(process.env['DROIDBUS_REUSE_CAPTURE_MS'] ?? '') || 500;
 
 /** The screen a launch left, from one capture after it (the `then` of ui.input does not apply). */
 async function launchedScreen(state: DeviceState, ctx: HandlerContext, before: Capture | null) {
@@ -124,16 +120,6 @@ async function launchedScreen(state: DeviceState, ctx: HandlerContext, before: C
     ctx,
   );
   return { after, after_note };
-}
-
-/** The last capture when it is fresh enough to act on (and is the screen `expectHash` names). */
-function reusableCapture(state: DeviceState, expectHash: string | undefined): Capture | null {
-  const last = state.last;
-  // Started after the last action (a dump that began before it may show the screen before it).
-  if (last === null || last.at - last.ms <= state.actedAt || Date.now() - last.at > REUSE_CAPTURE_MS) {
-    return null;
-  }
-  return expectHash === undefined || expectHash === last.hash ? last : null;
 }
 
 function unwrapImage<T>(result: UiResult<T>): T {
@@ -287,7 +273,14 @@ export default defineActor({
     const serial = ctx.key!;
     // Only devices adb lists as `device` get an actor; otherwise the start fails DEVICE_OFFLINE.
     await ctx.bus.request('devices.require', { serial });
-    const state: DeviceState = { serial, last: null, read: null, neverIdleSince: null, actedAt: 0 };
+    const state: DeviceState = {
+      serial,
+      last: null,
+      read: null,
+      neverIdleSince: null,
+      actions: 0,
+      lastActions: 0,
+    };
     return state;
   },
   stop(_state, ctx) {
@@ -382,7 +375,9 @@ export default defineActor({
           serial: state.serial,
           signal: ctx.signal,
           capture: async () =>
-            (before = reusableCapture(state, p.expect_screen_hash) ?? (await capture(state, ctx))),
+            (before =
+              reusableCapture(state.last, state.lastActions === state.actions, p.expect_screen_hash) ??
+              (await capture(state, ctx))),
         },
         p.input,
         p.expect_screen_hash,

@@ -120,3 +120,27 @@ export async function screenAfter(
     };
   }
 }
+
+/**
+ * How old a capture an element action may act on instead of capturing again: one started after the
+ * last action and taken this recently (an action's own after-capture, read by the next action of a
+ * quick agent) is the screen as it is. DROIDBUS_REUSE_CAPTURE_MS changes it (tests make it long so
+ * that a loaded machine's slower round trips do not decide what they see).
+ */
+const REUSE_CAPTURE_MS = Number(process.env['DROIDBUS_REUSE_CAPTURE_MS'] ?? '') || 500;
+
+/**
+ * The last capture when an action may act on it: it started after the last action
+ * (`sinceLastAction`; a dump that began before it may show the screen before it), it is fresh, and
+ * it is the screen `expectHash` names.
+ */
+export function reusableCapture(
+  last: Capture | null,
+  sinceLastAction: boolean,
+  expectHash: string | undefined,
+): Capture | null {
+  if (last === null || !sinceLastAction || Date.now() - last.at > REUSE_CAPTURE_MS) {
+    return null;
+  }
+  return expectHash === undefined || expectHash === last.hash ? last : null;
+}
