@@ -105,21 +105,22 @@ async function capture(
   }
 }
 
-/** After an action that may change the screen: the never-idle memory and the last capture no longer hold. */
-function screenMayChange(state: DeviceState): void {
-  state.neverIdleSince = null;
-  state.actions++;
+/**
+ * Runs an action that may change the screen. Once it ends (done or failed: a command may have run),
+ * the never-idle memory no longer holds and every capture started before now is stale.
+ */
+async function changingScreen<T>(state: DeviceState, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } finally {
+    state.neverIdleSince = null;
+    state.actions++;
+  }
 }
 
-/** The screen a launch left, from one capture after it (the `then` of ui.input does not apply). */
-async function launchedScreen(state: DeviceState, ctx: HandlerContext, before: Capture | null) {
-  const { after, after_note } = await screenAfter(
-    () => capture(state, ctx, ctx.deadline, true),
-    before,
-    undefined,
-    ctx,
-  );
-  return { after, after_note };
+/** The screen an action left, compared with `before`: one after-capture, or a `then` wait. */
+function screenLeft(state: DeviceState, ctx: HandlerContext, before: Capture | null, then?: string) {
+  return screenAfter(() => capture(state, ctx, ctx.deadline, true), before, then, ctx);
 }
 
 function unwrapImage<T>(result: UiResult<T>): T {
@@ -370,21 +371,21 @@ export default defineActor({
     'ui.input': async (p, state, ctx) => {
       // The screen before the action: the capture the action resolved against, else the last one.
       let before = state.last;
-      const done = await performInput(
-        {
-          serial: state.serial,
-          signal: ctx.signal,
-          capture: async () =>
-            (before =
-              reusableCapture(state.last, state.lastActions === state.actions, p.expect_screen_hash) ??
-              (await capture(state, ctx))),
-        },
-        p.input,
-        p.expect_screen_hash,
+      const done = await changingScreen(state, () =>
+        performInput(
+          {
+            serial: state.serial,
+            signal: ctx.signal,
+            capture: async () =>
+              (before =
+                reusableCapture(state.last, state.lastActions === state.actions, p.expect_screen_hash) ??
+                (await capture(state, ctx))),
+          },
+          p.input,
+          p.expect_screen_hash,
+        ),
       );
-      screenMayChange(state);
-      const after = await screenAfter(() => capture(state, ctx, ctx.deadline, true), before, p.then, ctx);
-      return { ...done, ...after };
+      return { ...done, ...(await screenLeft(state, ctx, before, p.then)) };
     },
     'ui.scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);
@@ -454,8 +455,7 @@ export default defineActor({
           p.component?.slice(0, p.component.indexOf('/')) ?? p.package,
         );
       }
-      screenMayChange(state);
-      return sendIntent(state.serial, p, ctx);
+      return changingScreen(state, () => sendIntent(state.serial, p, ctx));
     },
     'apps.list': (p, state, ctx) => listApps(state.serial, p, ctx),
     'windows.list': (_p, state, ctx) => listWindows(state.serial, ctx),
@@ -465,21 +465,20 @@ export default defineActor({
     'app.install': (p, state, ctx) => installApk(state.serial, p, ctx),
     'app.launch': async (p, state, ctx) => {
       const before = state.last;
-      screenMayChange(state);
-      const launched = await launchApp(state.serial, p, ctx);
-      return { ...launched, ...(await launchedScreen(state, ctx, before)) };
+      const launched = await changingScreen(state, () => launchApp(state.serial, p, ctx));
+      const { after, after_note } = await screenLeft(state, ctx, before);
+      return { ...launched, after, after_note };
     },
     'app.restart': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
       const before = state.last;
-      screenMayChange(state);
-      const restarted = await restartApp(state.serial, p, ctx);
-      return { ...restarted, ...(await launchedScreen(state, ctx, before)) };
+      const restarted = await changingScreen(state, () => restartApp(state.serial, p, ctx));
+      const { after, after_note } = await screenLeft(state, ctx, before);
+      return { ...restarted, after, after_note };
     },
     'app.stop': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
-      screenMayChange(state);
-      return stopApp(state.serial, p, ctx);
+      return changingScreen(state, () => stopApp(state.serial, p, ctx));
     },
     'app.permission': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);

@@ -22,7 +22,10 @@ export const listApps = defineDeviceTool({
   output: deviceResponseOf('apps.list'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const scope = ctx.session.project.root === null ? undefined : (await projectScope(ctx, '')).scope;
+    const scope =
+      ctx.session.project.root === null
+        ? undefined
+        : (await projectScope(ctx, "the project's apps cannot be marked")).scope;
     const r = await ctx.ask('apps.list', {
       third_party_only: args.third_party_only,
       limit: args.limit,

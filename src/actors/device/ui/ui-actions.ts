@@ -9,7 +9,7 @@ import { adbClient } from '../../adb-instance.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
 import { parseImeShown } from './ime-state.js';
-import { nodeAt, toElement } from './ui-query.js';
+import { focusedNode, nodeAt, toElement } from './ui-query.js';
 import type { UiElement } from './ui-query.js';
 import {
   clearTextBroadcastArgs,
@@ -198,14 +198,6 @@ async function clearFocused(ctx: ActionContext, node: UiNode | null, ran: Argv[]
   }
 }
 
-function focusedNode(capture: Capture): UiNode | null {
-  return (
-    capture.tree.nodes.find((n) => n.focused && n.editable) ??
-    capture.tree.nodes.find((n) => n.focused) ??
-    null
-  );
-}
-
 /**
  * Performs one input action. Element actions resolve their tree path against a fresh capture
  * and refuse a missing or disabled node (fill also one that is not editable); with
@@ -283,7 +275,7 @@ export async function performInput(
       };
     case 'clear_input': {
       const cap = await fresh();
-      const node = focusedNode(cap);
+      const node = focusedNode(cap.tree);
       if (!node) {
         throw new BusError(
           'FAILED',

@@ -9,12 +9,13 @@
  */
 import type { z } from 'zod';
 import { THEN_WAIT_MS, type afterActionSchema } from '../../../bus/messages/ui.js';
+import type { ResponseOf } from '../../../bus/registry.js';
 import type { HandlerContext } from '../../actor.js';
 import { waitOnScreen } from './ui-waits.js';
 import { compareStates } from './ui-compare.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
-import { nodeLabel, shortClass, titleOf } from './ui-query.js';
+import { focusedNode, nodeLabel, shortClass, titleOf } from './ui-query.js';
 import { clip } from './ui-text.js';
 
 /** Elements named per list (appeared, disappeared, changed): the counts are always whole. */
@@ -31,10 +32,10 @@ function named(e: { label: string; class: string }): string {
 /** The screen an action left, compared with `before` (null: nothing to compare with). */
 export function afterAction(before: Capture | null, after: Capture): AfterAction {
   const overlays = detectOverlays(after.tree);
-  const focusedNode =
-    after.tree.nodes.find((n) => n.focused && n.editable) ?? after.tree.nodes.find((n) => n.focused);
-  const focused = focusedNode
-    ? `[${focusedNode.tree_path}] ${shortClass(focusedNode.class)}${nodeLabel(after.tree, focusedNode).label ? ` "${clip(nodeLabel(after.tree, focusedNode).label, 40)}"` : ''}`
+  const node = focusedNode(after.tree);
+  const label = node ? nodeLabel(after.tree, node).label : '';
+  const focused = node
+    ? `[${node.tree_path}] ${shortClass(node.class)}${label ? ` "${clip(label, 40)}"` : ''}`
     : null;
   const common = {
     screen_hash: after.hash,
@@ -68,11 +69,7 @@ export function afterAction(before: Capture | null, after: Capture): AfterAction
 }
 
 /** What `ui.input` answers about the screen after its action. */
-export interface ScreenAfter {
-  after: AfterAction | null;
-  after_note: string | null;
-  then: { text: string; satisfied: boolean; elapsed_ms: number } | null;
-}
+export type ScreenAfter = Pick<ResponseOf<'ui.input'>, 'after' | 'after_note' | 'then'>;
 
 /**
  * Reads the screen once after an action — or, with `then`, until an element whose text contains it

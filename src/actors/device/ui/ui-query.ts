@@ -326,3 +326,8 @@ export function titleOf(tree: UiTree): string | null {
   const title = texts.find(inBar) ?? [...texts].sort((a, b) => a.bounds.top - b.bounds.top)[0];
   return title ? clip(title.text.trim(), 80) : null;
 }
+
+/** The focused node: an editable one first (the field text goes to), else any; null when none. */
+export function focusedNode(tree: UiTree): UiNode | null {
+  return tree.nodes.find((n) => n.focused && n.editable) ?? tree.nodes.find((n) => n.focused) ?? null;
+}
