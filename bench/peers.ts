@@ -15,19 +15,24 @@
  *
  *   npm run build && npx tsx bench/peers.ts [--rounds 15] [--json]
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { runProcess } from '../src/util/exec.js';
 import { startSimProcess } from '../src/loadtest/sim-process.js';
 import { AdbClient } from '../src/adb/client.js';
-import { freePort } from '../src/util/free-port.js';
 import { deviceTime, now, readLog } from './lib/device-time.js';
+import {
+  CLI,
+  adbPort,
+  installPeer,
+  mobilecliProblem,
+  startServer,
+  stopMobilecliDaemon,
+  type ServerName,
+} from './lib/peer.js';
 import { quantile } from './stats.js';
 
 const argv = process.argv.slice(2);
@@ -38,47 +43,8 @@ const flag = (name: string, fallback: number): number => {
 const ROUNDS = flag('rounds', 15);
 const DUMP_LATENCY_MS = flag('dump-latency', 700);
 const DEVICES = 16;
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-/** The peer, pinned; installed on first run into node_modules/.cache (its platform binaries keep it out of the lockfile). */
-const MOBILE_MCP_VERSION = '1.0.4';
-const PEER_DIR = fileURLToPath(
-  new URL(`../node_modules/.cache/bench-peers/${MOBILE_MCP_VERSION}`, import.meta.url),
-);
-const MOBILE_MCP = path.join(PEER_DIR, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
-const MOBILECLI = path.join(
-  PEER_DIR,
-  `node_modules/@mobilenext/mobilecli-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}/mobilecli-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`,
-);
-
-/** Installs mobile-mcp at its pinned version into PEER_DIR unless it is there. */
-async function installPeer(): Promise<void> {
-  if (existsSync(MOBILE_MCP)) {
-    return;
-  }
-  mkdirSync(PEER_DIR, { recursive: true });
-  process.stderr.write(`installing @mobilenext/mobile-mcp@${MOBILE_MCP_VERSION} into ${PEER_DIR}\n`);
-  const r = await runProcess(
-    'npm',
-    [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      PEER_DIR,
-      `@mobilenext/mobile-mcp@${MOBILE_MCP_VERSION}`,
-    ],
-    { timeoutMs: 600_000 },
-  );
-  if (r.code !== 0 || !existsSync(MOBILE_MCP)) {
-    throw new Error(
-      `could not install mobile-mcp ${MOBILE_MCP_VERSION}: ${(r.stderr || r.stdout).slice(-500)}`,
-    );
-  }
-}
 const SAMPLE = 'com.droidbus.sample';
 
-type ServerName = 'droidbus' | 'mobilecli' | 'legacy';
 interface Server {
   name: ServerName;
   client: Client | null;
@@ -153,35 +119,13 @@ interface Sample {
   error: boolean;
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host: '127.0.0.1', port });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
-
 async function start(name: ServerName, env: Record<string, string>): Promise<Server> {
-  const transport =
-    name === 'droidbus'
-      ? new StdioClientTransport({
-          command: process.execPath,
-          args: [CLI, 'mcp', '--toolsets', 'core,ui,device-admin,ui-extras,device-extras'],
-          env,
-          stderr: 'ignore',
-        })
-      : new StdioClientTransport({
-          command: process.execPath,
-          args: [MOBILE_MCP],
-          env: {
-            ...env,
-            MOBILEMCP_DISABLE_TELEMETRY: '1',
-            ...(name === 'legacy' ? { MOBILEMCP_LEGACY_ROBOT: '1' } : {}),
-          },
-          stderr: 'ignore',
-        });
-  const client = new Client({ name: 'droidbus-bench-peers', version: '1.0.0' });
-  await client.connect(transport);
+  const client = await startServer(
+    name,
+    env,
+    ['--toolsets', 'core,ui,device-admin,ui-extras,device-extras'],
+    'droidbus-bench-peers',
+  );
   return { name, client, problem: null };
 }
 
@@ -334,8 +278,7 @@ function table(results: Map<string, Map<ServerName, Sample[]>>, servers: Server[
 async function main(): Promise<void> {
   await installPeer();
   const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-peers-'));
-  const onDefault = !(await listening(5037));
-  const port = onDefault ? 5037 : await freePort();
+  const { port, onDefault } = await adbPort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     HOME: home,
@@ -363,8 +306,9 @@ async function main(): Promise<void> {
       extraArgs: ['--command-log', logFile],
     });
     for (const name of ['droidbus', 'mobilecli', 'legacy'] as const) {
-      if (name === 'mobilecli' && !onDefault) {
-        servers.push({ name, client: null, problem: 'adb port 5037 taken: mobilecli reaches no other port' });
+      const problem = name === 'mobilecli' ? mobilecliProblem(onDefault) : null;
+      if (problem !== null) {
+        servers.push({ name, client: null, problem });
         continue;
       }
       servers.push(await start(name, env));
@@ -408,8 +352,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => s.client?.close().catch(() => undefined)));
     await sim?.stop();
-    // mobile-mcp starts mobilecli's daemon, which outlives it (parent pid 1) unless told to stop.
-    await runProcess(MOBILECLI, ['daemon', 'stop'], { env, timeoutMs: 15_000 }).catch(() => undefined);
+    await stopMobilecliDaemon(env);
     await runProcess('adb', ['-P', String(port), 'kill-server'], { env, timeoutMs: 15_000 });
     rmSync(home, { recursive: true, force: true });
   }

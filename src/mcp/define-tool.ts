@@ -1,3 +1,4 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { BusClient } from '../bus/client.js';
 import type { Progress } from '../bus/envelope.js';
@@ -55,6 +56,17 @@ export interface ToolContext {
   progress(progress: Progress): void;
   /** True when the client sent a progressToken. */
   readonly wantsProgress: boolean;
+  /**
+   * Calls another tool this session serves, by name, through the same checks a tools/call gets (its
+   * arguments, trust, the activity log): what `batch` runs its steps with. Never throws for the
+   * step's own failure; that is the result's `isError`. `defaults` fill the arguments the tool
+   * takes and `args` leave out (a batch's device_serial). `kind` is the tool's (null when none ran).
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    defaults?: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; kind: ToolKind | null }>;
 }
 
 /** An image or other content block placed before the text of a result. */
@@ -109,6 +121,8 @@ export interface ToolDefinition<
   reshaped?: readonly string[];
   /** `device`: declared with defineDeviceTool (device_serial resolved before the handler runs). */
   family?: 'device';
+  /** False for a tool that cannot run as another tool's step (`batch` itself). */
+  nests?: false;
   handle(args: z.output<I>, ctx: ToolContext): Promise<ToolResult>;
 }
 

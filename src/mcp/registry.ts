@@ -16,6 +16,7 @@ import { adminDeviceTools } from './tools/admin-device.js';
 import { avdTools } from './tools/admin-avd.js';
 import { runConfigurationTools } from './tools/admin-run.js';
 import { sessionTools } from './tools/sessions.js';
+import { batch } from './tools/batch.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -36,6 +37,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...avdTools,
   ...runConfigurationTools,
   ...sessionTools,
+  batch,
 ] as readonly ToolDefinition[];
 
 /** A tool by name. */

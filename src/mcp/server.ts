@@ -57,7 +57,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     { name: 'droidbus', version: VERSION, title: `droidbus (${describeMode(session.mode)})` },
     {
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions: buildInstructions(session.mode, session.toolsets, tools),
+      instructions: buildInstructions(session.mode, session.toolsets),
     },
   );
   const learnClient = (): void => {

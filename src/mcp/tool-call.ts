@@ -144,6 +144,8 @@ export interface CallDeps {
   server: Server;
   /** Called after every tool call (never awaited: a slow listener must not slow the call). */
   onToolCall: ((record: ToolCallRecord) => void) | undefined;
+  /** The tools this server has, by name: what a tool's ctx.callTool reaches. */
+  tools?: ReadonlyMap<string, ToolDefinition>;
 }
 
 type Recorder = (
@@ -218,6 +220,7 @@ function toolContext(deps: CallDeps, extra: CallExtra): ToolContext {
     signal: extra.signal,
     cancelSignal: cancelled.signal,
     wantsProgress: progressToken !== undefined,
+    callTool: (name, args, defaults) => nestedCall(name, args, defaults ?? {}, extra, deps),
     progress: (p) => {
       if (progressToken === undefined || extra.signal.aborted) {
         return;
@@ -322,6 +325,40 @@ export async function callTool(
   return answer(tool, result, data, record);
 }
 
+/** The tool a batch step names may run when this session serves it; never a batch inside a batch. */
+async function nestedCall(
+  name: string,
+  args: Record<string, unknown>,
+  defaults: Record<string, unknown>,
+  extra: CallExtra,
+  deps: CallDeps,
+): Promise<{ result: CallToolResult; kind: ToolDefinition['kind'] | null }> {
+  const tool = deps.tools?.get(name);
+  if (tool === undefined || tool.nests === false || !deps.session.toolsets.includes(tool.toolset)) {
+    const result = toolFailure(
+      'invalid_argument',
+      tool === undefined
+        ? `Unknown tool '${name.slice(0, 100)}': a step names a tool of tools/list.`
+        : tool.nests === false
+          ? `${name} cannot run as a step.`
+          : `${name} is in the "${tool.toolset}" toolset, which this server does not serve.`,
+    );
+    return { result, kind: null };
+  }
+  const filled = Object.fromEntries(
+    Object.entries(defaults).filter(([key, value]) => value !== undefined && key in tool.input.shape),
+  );
+  try {
+    return { result: await callTool(tool, { ...filled, ...args }, extra, deps), kind: tool.kind };
+  } catch (err) {
+    // droidbus's own failure in a step (-32603 on its own) ends the batch with its words.
+    return {
+      result: toolFailure('failed', err instanceof Error ? err.message : String(err)),
+      kind: tool.kind,
+    };
+  }
+}
+
 /** How long a call waits for the session's calls it comes `after`. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
@@ -384,7 +421,7 @@ export function serveToolCalls(
           `${name} is in the "${tool.toolset}" toolset, which this droidbus MCP server does not serve (it serves ${session.toolsets.join(', ')}). Ask the user to add ${tool.toolset} to --toolsets in the droidbus registration.`,
         );
       }
-      return callTool(tool, args, extra, deps);
+      return callTool(tool, args, extra, { ...deps, tools: byName });
     },
   );
 }

@@ -51,7 +51,10 @@ describe('droidbus mcp over stdio, driven by the SDK client', () => {
     const instructions = session.client.getInstructions() ?? '';
     expect(instructions).toMatch(/^droidbus \(standalone: no droidbus host is running\)\./);
     expect(instructions).toContain('Toolsets served: core, ui, device-admin.');
-    expect(instructions).toContain('get_project_info');
+    expect(instructions).toContain('expect_screen_hash');
+    // What tools/list says already (the tools' names) is not said again: every session reads both.
+    expect(instructions).not.toContain('get_project_info');
+    expect(Buffer.byteLength(instructions, 'utf8')).toBeLessThan(2_000);
   });
 
   it('lists its tools with annotations derived from their kind and closed input schemas', async () => {

@@ -292,7 +292,11 @@ export default defineActor({
   handlers: {
     'ui.hierarchy': async (p, state, ctx) => {
       const cap = await capture(state, ctx);
-      const formatted = formatHierarchy(cap.tree, { max_rows: p.max_rows, include_bars: p.include_bars });
+      const formatted = formatHierarchy(cap.tree, {
+        max_rows: p.max_rows,
+        include_bars: p.include_bars,
+        tree: p.tree,
+      });
       return {
         ...screenFacts(cap),
         text: formatted.text,

@@ -185,6 +185,8 @@ export const uiRequests = {
       serial: serialSchema,
       max_rows: z.number().int().min(1).max(500).default(80),
       include_bars: z.boolean().default(false),
+      /** The whole hierarchy, indented; else the interactive elements first, then the texts. */
+      tree: z.boolean().default(false),
     }),
     response: screenSchema.extend({
       text: z.string(),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { retracedHeadline } from './crash-headline.js';
+import { retracedHeadline, shortTrace } from './crash-headline.js';
 
 const r8 = (name: string): string =>
   readFileSync(new URL(`../../../tests/fixtures/retrace/r8/${name}/expected.txt`, import.meta.url), 'utf8');
@@ -31,5 +31,35 @@ describe('retracedHeadline', () => {
 
   it('is null for a trace without a Java exception (a native backtrace)', () => {
     expect(retracedHeadline('#00 pc 000000000004f2a4  /system/lib64/libc.so (abort+164)', 'a.b')).toBeNull();
+  });
+});
+
+describe('shortTrace', () => {
+  const fixture = (name: string): string =>
+    readFileSync(new URL(`../../../tests/fixtures/logcat/${name}`, import.meta.url), 'utf8').trimEnd();
+
+  it("keeps the exceptions, their throw sites and the app's frames of a real crash, collapsing the rest", () => {
+    // A real crash as Studio copies it (tests/fixtures/logcat/SOURCES.md: fclogcat issue 1).
+    const { text, hidden } = shortTrace(fixture('raw-trace-fclogcat.txt'));
+    expect(text.split('\n')).toEqual([
+      'FATAL EXCEPTION: main',
+      ' Process: com.alcatraz.fclogcat, PID: 27729',
+      ' java.lang.RuntimeException: Unable to start activity ComponentInfo{com.alcatraz.fclogcat/com.alcatraz.fclogcat.LogViewer}: java.lang.NullPointerException',
+      ' \tat android.app.ActivityThread.performLaunchActivity(ActivityThread.java:2767)',
+      ' \t… 9 framework frames',
+      ' Caused by: java.lang.NullPointerException',
+      ' \tat java.io.File.<init>(File.java:262)',
+      ' \tat com.alcatraz.fclogcat.LogViewer.initViews(LogViewer.java:237)',
+      ' \tat com.alcatraz.fclogcat.LogViewer.onCreate(LogViewer.java:59)',
+      ' \t… 3 framework frames',
+      ' \t... 9 more',
+    ]);
+    expect(hidden).toBe(12);
+  });
+
+  it('leaves a trace of app frames only as it was', () => {
+    const trace =
+      'java.lang.IllegalStateException: x\n\tat a.a.b(SourceFile:6)\n\tat a.b.onClick(SourceFile:1)';
+    expect(shortTrace(trace)).toEqual({ text: trace, hidden: 0 });
   });
 });

@@ -43,3 +43,46 @@ export function retracedHeadline(trace: string, pkg: string | null): string | nu
   const where = own ?? first;
   return `Root cause: ${cause.slice(0, 300)}${where ? ` — at ${where}` : ''}`;
 }
+
+/** Frames of the platform and the libraries every app ships, collapsed in a short trace. */
+const PLATFORM_FRAME =
+  /^(?:android|androidx|java|javax|jdk|sun|kotlin|kotlinx|dalvik|libcore|com\.android|com\.google\.android|org\.apache|org\.json|org\.chromium)\./;
+
+/**
+ * A Java trace as an agent needs it first: every exception and `Caused by:` line, the frame each
+ * was thrown at, and the app's frames; each run of other platform frames becomes one
+ * `… N framework frames` line. `hidden` counts the frames left out (0: the trace is whole).
+ */
+export function shortTrace(trace: string): { text: string; hidden: number } {
+  const out: string[] = [];
+  let run = 0;
+  let hidden = 0;
+  let indent = '\t';
+  let throwSite = false;
+  const flush = (): void => {
+    if (run > 0) {
+      out.push(`${indent}… ${run} framework frame${run > 1 ? 's' : ''}`);
+      hidden += run;
+      run = 0;
+    }
+  };
+  for (const line of trace.split('\n')) {
+    const frame = frameOf(line);
+    if (frame === null) {
+      flush();
+      out.push(line);
+      throwSite = true;
+      continue;
+    }
+    if (throwSite || !PLATFORM_FRAME.test(frame)) {
+      flush();
+      out.push(line);
+    } else {
+      indent = /^\s*/.exec(line)![0];
+      run++;
+    }
+    throwSite = false;
+  }
+  flush();
+  return { text: out.join('\n'), hidden };
+}

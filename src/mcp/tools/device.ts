@@ -71,7 +71,7 @@ export const screenshot = defineDeviceTool({
   kind: 'read',
   title: 'Screenshot',
   description:
-    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap; ui_tap_element is better).',
+    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap).',
   input: z.object({
     max_dimension: z
       .number()

@@ -11,7 +11,7 @@ export const listApps = defineDeviceTool({
   kind: 'read',
   title: 'List installed apps',
   description:
-    "Lists the apps installed on a device (third-party only by default), the project's first and marked: package, versionName, versionCode, enabled, system, first install and last update (device-local time).",
+    "Lists installed apps (third-party only by default), the project's first and marked: package, version, enabled, system, install and update times (device-local).",
   input: z.object({
     third_party_only: z
       .boolean()

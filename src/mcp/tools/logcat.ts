@@ -13,7 +13,7 @@ import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
 import { canonicalSerial } from './device-serial.js';
-import { retracedHeadline } from './crash-headline.js';
+import { retracedHeadline, shortTrace } from './crash-headline.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
 const filterSerial = serialSchema.optional().describe('Only lines of this device');
@@ -150,7 +150,7 @@ export const getLogcatEntries = defineTool({
   kind: 'read',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first, within 40,000 characters (200,000 with count). `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages).",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first. `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages).",
   input: z.object({
     count: z.number().int().min(1).max(10_000).optional().describe('The newest matching lines (default 200)'),
     min_level: z
@@ -272,10 +272,20 @@ export const getLogcatStats = defineTool({
   },
 });
 
-function crashHeader(c: CrashWire, group: CrashGroupWire | undefined): string {
+function crashHeader(c: CrashWire, group: CrashGroupWire | undefined, summary = c.summary): string {
   const where = [c.device, c.time].filter((x) => x !== null && x !== '').join(' at ');
   const seen = group ? `, ${group.count}× since ${new Date(group.first_seen).toISOString()}` : '';
-  return `[${c.kind}] ${c.summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
+  return `[${c.kind}] ${summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
+}
+
+/** One short line for a retrace that worked: which build's mapping (the whole line is in structured). */
+function retracedWith(t: RetraceOutcome): string {
+  const build = [t.build_id, [t.module, t.variant].filter((x) => x !== null).join(' ')].filter(
+    (x) => x !== null && x !== '',
+  );
+  return build.length > 0
+    ? `Deobfuscated with the mapping of build ${build.join(' (')}${build.length > 1 ? ')' : ''}.`
+    : t.mapping_line;
 }
 
 /** Crash groups get_crash_logs deobfuscates at most with `retrace: true` (the newest ones). */
@@ -301,7 +311,7 @@ export const getCrashLogs = defineTool({
   kind: 'read',
   title: 'Crash logs',
   description:
-    'The newest crashes in logcat (Java with the whole stack and Caused by: chain, native with signal and backtrace, ANRs), each with its crash group id. Needs start_logcat.',
+    'The newest crashes in logcat (Java: exceptions, Caused by: chain and app frames; native: signal and backtrace; ANRs), each with its crash group id. Needs start_logcat.',
   input: z.object({
     count: z.number().int().min(1).max(200).default(20).describe('Crashes to return (default 20, max 200)'),
     package: packageNameSchema.optional().describe('Only crashes of this package'),
@@ -346,13 +356,28 @@ export const getCrashLogs = defineTool({
       );
     }
     const byGroup = new Map((retraced ?? []).map((t) => [t.crash_group_id, t]));
+    // A Java crash answers its exceptions, throw sites and app frames; the whole trace is in
+    // structured and in get_crash_stack_trace.
+    let collapsed = 0;
+    const short = (c: CrashWire, trace: string): string => {
+      if (c.kind !== 'java') {
+        return trace;
+      }
+      const t = shortTrace(trace);
+      collapsed += t.hidden > 0 ? 1 : 0;
+      return t.text;
+    };
     const blockOf = (c: CrashWire): string => {
       const t = c.group_id !== null ? byGroup.get(c.group_id) : undefined;
       if (t?.status !== 'retraced') {
-        return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${c.trace}`;
+        return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${short(c, c.trace)}`;
       }
+      // The crash's own summary was made from the obfuscated trace: the headline says the real one.
       const headline = retracedHeadline(t.trace, c.package);
-      return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t.mapping_line}\n${t.trace}`;
+      const thrown = t.trace
+        .split('\n')
+        .find((l) => /^[\w$.]+(?:Exception|Error|Throwable)\b/.test(l.trim()));
+      return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''), thrown?.trim().slice(0, 300) ?? c.summary)}\n${retracedWith(t)}\n${short(c, t.trace)}`;
     };
     // The newest crashes whose text and structured form both fit the answer's budget (one at least).
     const room =
@@ -378,9 +403,15 @@ export const getCrashLogs = defineTool({
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
         : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: before_seq: ${crashes.at(-1)!.seq} reads them)` : ''}:`;
     return {
-      text: [...notStreamingHint(r.streaming.length), ...bufferWaitNote(r.buffer_wait), head, ...blocks].join(
-        '\n\n',
-      ),
+      text: [
+        ...notStreamingHint(r.streaming.length),
+        ...bufferWaitNote(r.buffer_wait),
+        head,
+        ...blocks,
+        ...(collapsed > 0
+          ? ['Framework frames are collapsed; get_crash_stack_trace gives a whole trace (crash_group_id).']
+          : []),
+      ].join('\n\n'),
       structured: { ...r, crashes, cut_for_size: cut, ...(retraced ? { retraced } : {}) },
     };
   },

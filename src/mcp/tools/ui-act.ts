@@ -118,7 +118,7 @@ export const clearFocusedInput = defineDeviceTool({
 
 export const hideSoftKeyboard = defineDeviceTool({
   name: 'hide_soft_keyboard',
-  toolset: 'ui',
+  toolset: 'ui-extras',
   kind: 'write',
   title: 'Hide the keyboard',
   description: 'Hides the soft keyboard when it is showing (does nothing otherwise).',

@@ -41,8 +41,9 @@ export const getUiHierarchy = defineDeviceTool({
   kind: 'read',
   title: 'Read the screen',
   description:
-    "Captures the screen's UI hierarchy (fresh) as indented rows with tree_path, class, text, resource id, bounds and state flags, plus the screen_hash for expect_screen_hash. Notes a keyboard, the shade or a system dialog over the app.",
+    'Reads the screen (fresh): title, windows, screen_hash, then the interactive elements and the texts as rows with tree_path, class, text, id, bounds and flags. Notes a keyboard, the shade or a system dialog.',
   input: z.object({
+    tree: z.boolean().default(false).describe('The whole hierarchy, indented'),
     max_rows: limitParam('Rows shown', 80, 500),
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
@@ -61,7 +62,11 @@ export const getUiHierarchy = defineDeviceTool({
     // The window list comes from the window manager beside the capture: a classic dump shows only
     // the focused window, so it cannot tell on its own what lies under or over it.
     const [r, windows] = await Promise.all([
-      ctx.ask('ui.hierarchy', { max_rows: args.max_rows, include_bars: args.include_system_bars }),
+      ctx.ask('ui.hierarchy', {
+        max_rows: args.max_rows,
+        include_bars: args.include_system_bars,
+        tree: args.tree,
+      }),
       windowsBeside(ctx, serial),
     ]);
     const facts = windowFacts(windows, r.reader === 'helper');

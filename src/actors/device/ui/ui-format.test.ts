@@ -17,7 +17,7 @@ const KEYBOARD =
 describe('formatHierarchy', () => {
   it('renders the launcher as indented rows that each start with a resolvable tree path', () => {
     const t = tree(launcherXml);
-    const f = formatHierarchy(t);
+    const f = formatHierarchy(t, { tree: true });
     const lines = f.text.split('\n');
     expect(lines[0]).toBe(
       `screen 1080x1794, rotation 0, 25 nodes, hash ${screenHash(t)}; windows: 0 com.google.android.apps.nexuslauncher (application)`,
@@ -38,8 +38,42 @@ describe('formatHierarchy', () => {
     expect(f.truncated).toBe(false);
   });
 
+  it('lists the interactive elements first, then the texts, leaving the layout rows out (the default)', () => {
+    const t = tree(launcherXml);
+    const whole = formatHierarchy(t, { tree: true });
+    const f = formatHierarchy(t);
+    const interactive = (flags: string[]): boolean =>
+      flags.some((x) => ['click', 'long', 'check', 'checked', 'edit', 'scroll'].includes(x));
+    const firstText = f.rows.findIndex((r) => !interactive(r.flags));
+    expect(firstText).toBeGreaterThan(0);
+    expect(f.rows.slice(0, firstText).every((r) => interactive(r.flags))).toBe(true);
+    expect(f.rows.slice(firstText).every((r) => !interactive(r.flags))).toBe(true);
+    // The same nodes as the tree minus its layout rows (text-less containers), each at its tree level.
+    const layout = whole.rows.filter((r) => !f.rows.some((x) => x.tree_path === r.tree_path));
+    expect(layout.map((r) => `${r.class} ${r.resource_id}`.trim())).toEqual([
+      'FrameLayout',
+      'FrameLayout content',
+      'FrameLayout launcher',
+      'FrameLayout drag_layer',
+      'View scrim_view',
+      'FrameLayout search_container_workspace',
+      'FrameLayout bc_smartspace_view',
+      'View page_indicator',
+      'ViewGroup hotseat',
+    ]);
+    expect(f.total_rows).toBe(whole.total_rows - layout.length);
+    for (const r of f.rows) {
+      expect(whole.rows.find((w) => w.tree_path === r.tree_path)?.level).toBe(r.level);
+    }
+    const lines = f.text.split('\n');
+    expect(lines).toContain('0.0.0.0.0.4.0.1 TextView "Chrome" {click,long} @742,1465 202x166');
+    expect(lines.at(-1)).toBe(
+      `${layout.length} layout rows not shown (tree: true shows the whole hierarchy)`,
+    );
+  });
+
   it('keeps a child one level under its nearest shown ancestor', () => {
-    const f = formatHierarchy(tree(launcherXml));
+    const f = formatHierarchy(tree(launcherXml), { tree: true });
     const level = (p: string): number => f.rows.find((r) => r.tree_path === p)?.level ?? -1;
     // 0.0 (an anonymous LinearLayout) is hidden, so content sits right under the root.
     expect(level('0')).toBe(0);
@@ -48,7 +82,7 @@ describe('formatHierarchy', () => {
   });
 
   it('bounds the rows and says how to see more', () => {
-    const f = formatHierarchy(tree(facebookXml), { max_rows: 5 });
+    const f = formatHierarchy(tree(facebookXml), { max_rows: 5, tree: true });
     expect(f.rows).toHaveLength(5);
     expect(f.truncated).toBe(true);
     expect(f.text.split('\n').at(-1)).toBe(
@@ -72,7 +106,7 @@ describe('formatHierarchy', () => {
       'x'.repeat(300) +
       '" resource-id="com.app:id/row" class="android.widget.TextView" package="com.app" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,100]" />';
     const xml = `<hierarchy rotation="0"><node index="0" class="android.widget.FrameLayout" package="com.app" bounds="[0,0][1080,2400]">${row.repeat(2000)}</node></hierarchy>`;
-    const f = formatHierarchy(tree(xml), { max_rows: 500 });
+    const f = formatHierarchy(tree(xml), { max_rows: 500, tree: true });
     expect(f.text.length).toBeLessThanOrEqual(MAX_HIERARCHY_CHARS);
     expect(f.truncated).toBe(true);
     expect(f.total_rows).toBe(2001);

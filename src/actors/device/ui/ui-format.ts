@@ -29,6 +29,11 @@ export interface HierarchyOptions {
   max_rows?: number;
   /** Show the nodes of the status and navigation bars too (default false). */
   include_bars?: boolean;
+  /**
+   * The whole hierarchy, indented (default false): else the elements only — the interactive ones
+   * first, then those with a text or description — and the layout rows are left out.
+   */
+  tree?: boolean;
 }
 
 /** The structured form of one shown row. */
@@ -107,8 +112,26 @@ function isShown(n: UiNode): boolean {
   );
 }
 
-function rowText(r: HierarchyRow): string {
-  const parts = [`${'  '.repeat(r.level)}${r.tree_path} ${r.class || '?'}`];
+/** Classes that only lay out their children (a row of one is left out of the elements view). */
+const LAYOUT_CLASS =
+  /(?:^|\.)(?:View|ViewGroup|\w*Layout|ScrollView|NestedScrollView|RecyclerView|ListView|ViewPager2?|CardView|Toolbar|ViewStub)$/;
+
+/**
+ * A node an agent acts on or reads: interactive, with a text, description or hint, or a view that
+ * shows something (an image, a progress bar) rather than laying out its children.
+ */
+function isElement(n: UiNode): boolean {
+  return (
+    isInteractive(n) ||
+    n.text.trim() !== '' ||
+    n.content_desc.trim() !== '' ||
+    n.hint.trim() !== '' ||
+    !LAYOUT_CLASS.test(n.class)
+  );
+}
+
+function rowText(r: HierarchyRow, indent: boolean): string {
+  const parts = [`${indent ? '  '.repeat(r.level) : ''}${r.tree_path} ${r.class || '?'}`];
   if (r.text !== '') {
     parts.push(quote(r.text));
   }
@@ -148,40 +171,41 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
     const k = tree.windows[w]?.kind;
     return k === 'status_bar' || k === 'navigation_bar';
   };
+  // Levels in tree order first: a row's level is its count of shown ancestors.
   const levels = new Int32Array(tree.nodes.length);
-  const rows: HierarchyRow[] = [];
-  let total = 0;
+  const listed: UiNode[] = [];
   const hiddenBars = new Map<number, number>();
   for (const n of tree.nodes) {
     const parentLevel = n.parent >= 0 ? (levels[n.parent] ?? 0) : -1;
     if (!options.include_bars && isBar(n.window)) {
       hiddenBars.set(n.window, (hiddenBars.get(n.window) ?? 0) + 1);
       levels[n.id] = parentLevel;
-      continue;
-    }
-    if (!isShown(n)) {
+    } else if (!isShown(n)) {
       levels[n.id] = parentLevel;
-      continue;
-    }
-    const level = parentLevel + 1;
-    levels[n.id] = level;
-    total++;
-    if (rows.length < max) {
-      rows.push({
-        tree_path: n.tree_path,
-        level,
-        window: n.window,
-        class: shortClass(n.class),
-        text: n.password ? '' : n.text,
-        content_desc: n.content_desc,
-        resource_id: shortResourceId(n.resource_id),
-        hint: n.hint,
-        bounds: { ...n.bounds },
-        center: { ...n.center },
-        flags: nodeFlags(n),
-      });
+    } else {
+      levels[n.id] = parentLevel + 1;
+      listed.push(n);
     }
   }
+  // The elements view lists the interactive elements first, then the texts, each in tree order.
+  const shown = options.tree
+    ? listed
+    : [...listed.filter(isInteractive), ...listed.filter((n) => isElement(n) && !isInteractive(n))];
+  const layoutRows = listed.length - shown.length;
+  const total = shown.length;
+  const rows: HierarchyRow[] = shown.slice(0, max).map((n) => ({
+    tree_path: n.tree_path,
+    level: levels[n.id] ?? 0,
+    window: n.window,
+    class: shortClass(n.class),
+    text: n.password ? '' : n.text,
+    content_desc: n.content_desc,
+    resource_id: shortResourceId(n.resource_id),
+    hint: n.hint,
+    bounds: { ...n.bounds },
+    center: { ...n.center },
+    flags: nodeFlags(n),
+  }));
 
   const s = tree.screen;
   const windowList = tree.windows.map((w) => `${w.index} ${w.package || '?'} (${w.kind})`).join(', ');
@@ -197,7 +221,7 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
   let chars = lines.reduce((a, l) => a + l.length + 1, 0);
   let shownRows = 0;
   for (const r of rows) {
-    const line = rowText(r);
+    const line = rowText(r, options.tree === true);
     // Room is kept for the closing lines (hidden bars, the "more rows" hint).
     if (chars + line.length + 1 > MAX_HIERARCHY_CHARS - 1024) {
       break;
@@ -216,6 +240,9 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
     lines.push(
       `… ${total - kept.length} more rows not shown: raise max_rows (up to ${MAX_HIERARCHY_ROWS}) or search with find_ui_elements`,
     );
+  }
+  if (layoutRows > 0) {
+    lines.push(`${layoutRows} layout rows not shown (tree: true shows the whole hierarchy)`);
   }
   return { text: lines.join('\n'), rows: kept, total_rows: total, truncated, screen_hash: hash };
 }

@@ -1,0 +1,110 @@
+/**
+ * mobile-mcp (npm @mobilenext/mobile-mcp), the most-used TypeScript Android MCP server, as the
+ * benches' peer: pinned, installed on first run into node_modules/.cache (its platform binaries keep
+ * it out of the lockfile), started over stdio in either of its modes — mobilecli (its default) or
+ * legacy adb (MOBILEMCP_LEGACY_ROBOT=1) — beside droidbus, and an adb server where mobilecli finds it
+ * (it reaches only adb's default port 5037).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runProcess } from '../../src/util/exec.js';
+import { freePort } from '../../src/util/free-port.js';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const MOBILE_MCP_VERSION = '1.0.4';
+const PEER_DIR = fileURLToPath(
+  new URL(`../../node_modules/.cache/bench-peers/${MOBILE_MCP_VERSION}`, import.meta.url),
+);
+const MOBILE_MCP = path.join(PEER_DIR, 'node_modules/@mobilenext/mobile-mcp/lib/index.js');
+const ARCH = process.arch === 'x64' ? 'amd64' : process.arch;
+const MOBILECLI = path.join(
+  PEER_DIR,
+  `node_modules/@mobilenext/mobilecli-${process.platform}-${ARCH}/mobilecli-${process.platform}-${ARCH}`,
+);
+
+export type ServerName = 'droidbus' | 'mobilecli' | 'legacy';
+export const PEERS = ['mobilecli', 'legacy'] as const;
+
+/** Installs mobile-mcp at its pinned version into PEER_DIR unless it is there. */
+export async function installPeer(): Promise<void> {
+  if (existsSync(MOBILE_MCP)) {
+    return;
+  }
+  mkdirSync(PEER_DIR, { recursive: true });
+  process.stderr.write(`installing @mobilenext/mobile-mcp@${MOBILE_MCP_VERSION} into ${PEER_DIR}\n`);
+  const r = await runProcess(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-audit',
+      '--no-fund',
+      '--prefix',
+      PEER_DIR,
+      `@mobilenext/mobile-mcp@${MOBILE_MCP_VERSION}`,
+    ],
+    { timeoutMs: 600_000 },
+  );
+  if (r.code !== 0 || !existsSync(MOBILE_MCP)) {
+    throw new Error(
+      `could not install mobile-mcp ${MOBILE_MCP_VERSION}: ${(r.stderr || r.stdout).slice(-500)}`,
+    );
+  }
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+/** The adb server's port: 5037 when it is free (so mobilecli can run), else a free one. */
+export async function adbPort(): Promise<{ port: number; onDefault: boolean }> {
+  const onDefault = !(await listening(5037));
+  return { port: onDefault ? 5037 : await freePort(), onDefault };
+}
+
+/** Why mobilecli cannot run on this adb port, or null when it can. */
+export const mobilecliProblem = (onDefault: boolean): string | null =>
+  onDefault ? null : 'adb port 5037 taken: mobilecli reaches no other port';
+
+/** A connected MCP client of one server: droidbus with `droidbusArgs` after `mcp`, or mobile-mcp in a mode. */
+export async function startServer(
+  name: ServerName,
+  env: Record<string, string>,
+  droidbusArgs: string[],
+  clientName: string,
+): Promise<Client> {
+  const transport =
+    name === 'droidbus'
+      ? new StdioClientTransport({
+          command: process.execPath,
+          args: [CLI, 'mcp', ...droidbusArgs],
+          env,
+          stderr: 'ignore',
+        })
+      : new StdioClientTransport({
+          command: process.execPath,
+          args: [MOBILE_MCP],
+          env: {
+            ...env,
+            MOBILEMCP_DISABLE_TELEMETRY: '1',
+            ...(name === 'legacy' ? { MOBILEMCP_LEGACY_ROBOT: '1' } : {}),
+          },
+          stderr: 'ignore',
+        });
+  const client = new Client({ name: clientName, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** mobile-mcp starts mobilecli's daemon, which outlives it (parent pid 1) unless told to stop. */
+export async function stopMobilecliDaemon(env: Record<string, string>): Promise<void> {
+  await runProcess(MOBILECLI, ['daemon', 'stop'], { env, timeoutMs: 15_000 }).catch(() => undefined);
+}
