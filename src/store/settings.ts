@@ -60,18 +60,22 @@ export const settingsSchema = z.looseObject({
         .catch(600)
         .default(600),
       allow_unrestricted_gradle: z.boolean().catch(false).default(false),
+      /** `gradlew properties` may print the project's properties (secrets of ~/.gradle included). */
+      allow_gradle_properties: z.boolean().catch(false).default(false),
       logcat_default_count: z.number().int().min(1).max(10_000).catch(200).default(200),
       default_build_log_lines: z.number().int().min(1).max(2_000).catch(200).default(200),
     })
     .catch({
       build_timeout_sec: 600,
       allow_unrestricted_gradle: false,
+      allow_gradle_properties: false,
       logcat_default_count: 200,
       default_build_log_lines: 200,
     })
     .default({
       build_timeout_sec: 600,
       allow_unrestricted_gradle: false,
+      allow_gradle_properties: false,
       logcat_default_count: 200,
       default_build_log_lines: 200,
     }),

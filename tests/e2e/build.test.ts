@@ -17,6 +17,7 @@ import {
   writeSample,
 } from '../helpers/build-project.js';
 import { refusedWith } from '../helpers/tool-errors.js';
+import { remoteLogPath } from '../../src/sim/sample-project/gradlew-stand-in.js';
 
 const home = tempDir('droidbus-build-home-');
 const work = tempDir('droidbus-build-work-');
@@ -133,15 +134,27 @@ describe('run_gradle_task on the sample project', () => {
   });
 
   it.each([
-    ['pRB', 'could abbreviate a task that leaves the machine'],
-    ['publishReleaseBundle', 'it publishes (publish is in its name)'],
+    ['pRB', 'publishDemoReleaseBundle (it publishes'],
+    ['publishReleaseBundle', 'publishDemoReleaseBundle (it publishes'],
     [':app:uploadArchives', 'it uploads'],
-    ['uninstallAll', 'it uninstalls apps'],
-    ['aDUR', 'could abbreviate'],
-    ['appDistributionUploadRelease', 'it uploads'],
-    ['releaseSonatypeStagingRepository', 'it releases to a repository'],
+    ['uninstallAll', 'uninstallAll (it uninstalls'],
+    ['aDUR', 'appDistributionUploadDemoRelease (it uploads'],
+    ['releaseSonatypeStagingRepository', 'Gradle would run releaseSonatypeStagingRepository'],
     ['jreleaserDeploy', 'it deploys'],
     ['githubRelease', 'it releases to a repository or host'],
+    // What a prompt-injected agent sent (droidbus issue 48): Gradle resolves each to a task of the
+    // sample's publishing plugins.
+    ['CloseAnd', 'Gradle would run closeAndReleaseSonatypeStagingRepository'],
+    ['Initialize', 'Gradle would run initializeSonatypeStagingRepository'],
+    ['InitSonStaRepo', 'Gradle would run initializeSonatypeStagingRepository'],
+    ['closeSSRep', 'Gradle would run closeSonatypeStagingRepository'],
+    ['Fi', 'Gradle would run findSonatypeStagingRepository'],
+    ['em', 'emergeUploadDemoReleaseAab'],
+    ['Cr', 'createRelease (it releases'],
+    ['sonar', 'Gradle would run sonar'],
+    ['jib', 'Gradle would run jib'],
+    ['dockerPush', 'Gradle would run dockerPush'],
+    ['properties', 'Gradle would run properties (it prints every project property'],
     ['-x', 'Gradle option'],
     ['--init-script=evil.gradle', 'Gradle option'],
   ])('refuses the task %s (%s) with a tool error and runs nothing', async (task, why) => {
@@ -154,6 +167,27 @@ describe('run_gradle_task on the sample project', () => {
     );
     expect(message).toContain(option ? 'looks like a Gradle option' : why);
     expect(readHistory(home.dir)).toHaveLength(before);
+    // The stand-in records every leaving task it runs: none did.
+    expect(existsSync(remoteLogPath(trusted))).toBe(false);
+  });
+
+  it("refuses the same names through run_tests, and runs a safe abbreviation after Gradle's dry run", async () => {
+    for (const task of ['CloseAnd', 'em', 'Cr']) {
+      await refusedWith(session.client.callTool({ name: 'run_tests', arguments: { task } }), 'blocked_task');
+    }
+    expect(existsSync(remoteLogPath(trusted))).toBe(false);
+    const result = await session.client.callTool({
+      name: 'run_gradle_task',
+      arguments: { task: 'assembleDemoD' },
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toContain('BUILD SUCCESSFUL');
+    // An ambiguous abbreviation fails as Gradle fails it, naming the candidates.
+    const ambiguous = await refusedWith(
+      session.client.callTool({ name: 'run_gradle_task', arguments: { task: 'installDebug' } }),
+    );
+    expect(ambiguous).toContain("Task 'installDebug' is ambiguous");
+    expect(ambiguous).toContain("'installDemoDebug', 'installFullDebug'");
   });
 
   it('refuses a variant the project does not have, naming the ones it has', async () => {

@@ -16,7 +16,11 @@ import { acquireBuildLock } from './build-lock.js';
 import { loadBuildOutput, selectDiagnostics } from './build-output-store.js';
 import { BuildRun, describeOrigin, type FinishedBuild } from './build-run.js';
 import { wrapperName } from './gradle-process.js';
-import { checkGradleTask, standardTaskNames } from './task-policy.js';
+import { checkGradleTask, checkTaskSyntax, judgeDryRun, standardTaskNames } from './task-policy.js';
+import type { TaskPolicyOptions } from './task-policy.js';
+import { buildFilesKey, parseDryRun, parseTasksReport, runGradleReport, TaskListCache } from './task-list.js';
+import type { ProjectModel } from '../../project/project-model.js';
+import type { BuildEnv } from './build-env.js';
 import { recordInterruptedBuilds } from './interrupted-builds.js';
 import { projectVariants } from '../../project/variants.js';
 import { resolveVariantTask } from './variant-task.js';
@@ -27,8 +31,8 @@ const KEEP_FINISHED = 10;
 const CANCEL_WAIT_MS = 20_000;
 
 interface BuildState {
-  /** Task names each Gradle root's builds printed (`> Task`, `tasks` reports): how abbreviations resolve. */
-  knownTasks: Map<string, Set<string>>;
+  /** Each Gradle root's task list and dry runs, per build-file state: how names resolve. */
+  taskLists: TaskListCache;
   /** The build slot: one build per process (the host's slot is shared by all its sessions). */
   slot: { id: string; task: string; origin: Origin; since: number; run: BuildRun | null } | null;
   finished: FinishedBuild[];
@@ -121,15 +125,80 @@ function pickBuild(
   return { running: null, finished: null, record: disk };
 }
 
+/**
+ * Refuses the task when Gradle would select, or its dry run execute, a task that leaves the machine
+ * (`task-policy.ts`). The task list and dry runs are Gradle's own, run under the build lock and
+ * cached per build-file state; the report's failure leaves only exact standard names.
+ */
+async function enforceTaskPolicy(
+  run: { root: string; project: ProjectModel; task: string; env: BuildEnv },
+  base: TaskPolicyOptions,
+  state: BuildState,
+  ctx: HandlerContext,
+): Promise<void> {
+  if (base.allowUnrestricted) {
+    return;
+  }
+  const key = await buildFilesKey(run.project);
+  const timeoutMs = readSettings().mcp.build_timeout_sec * 1000;
+  const stopIfCancelled = (): void => {
+    if (ctx.signal.aborted) {
+      throw fail.cancelled(`the build of ${run.task} was cancelled before it started`);
+    }
+  };
+  let tasks = state.taskLists.list(run.root, key);
+  let listError: string | null = null;
+  if (tasks === null) {
+    const report = await runGradleReport(run.root, ['tasks', '--all'], run.env.env, ctx.signal, timeoutMs);
+    stopIfCancelled();
+    if (report.ok) {
+      tasks = parseTasksReport(report.lines);
+      state.taskLists.setList(run.root, key, tasks);
+    } else {
+      listError = report.error;
+      ctx.log.warn('the task list could not be read', { root: run.root, error: report.error });
+    }
+  }
+  const opts: TaskPolicyOptions = {
+    ...base,
+    tasks,
+    standard: standardTaskNames(projectVariants(run.project).map((v) => v.name)),
+  };
+  const policy = checkGradleTask(run.task, opts);
+  if (!policy.ok) {
+    const why = listError === null ? policy.reason : `${policy.reason} (tasks --all failed: ${listError})`;
+    throw fail.invalid(why, policy.blocked ? { reason: 'blocked_task' } : undefined);
+  }
+  if (!policy.dryRun) {
+    return;
+  }
+  let executed = state.taskLists.dryRun(run.root, key, run.task);
+  if (executed === null) {
+    const dry = await runGradleReport(run.root, ['-m', run.task], run.env.env, ctx.signal, timeoutMs);
+    stopIfCancelled();
+    if (!dry.ok) {
+      throw fail.invalid(`Gradle could not select '${run.task}': ${dry.error}`, {
+        reason: 'task_selection',
+      });
+    }
+    executed = parseDryRun(dry.lines);
+    state.taskLists.setDryRun(run.root, key, run.task, executed);
+  }
+  const verdict = judgeDryRun(run.task, executed, opts);
+  if (!verdict.ok) {
+    throw fail.invalid(verdict.reason, { reason: 'blocked_task' });
+  }
+}
+
 async function runBuild(
   payload: { root: string; task: string; variant: string | null; want_progress: boolean },
   state: BuildState,
   ctx: HandlerContext,
 ): Promise<FinishedBuild> {
   const settings = readSettings();
-  // What the name is (an option, a malformed name) is refused first; whether the task it selects
-  // leaves the machine is judged against the project's task names once the project is read.
-  const syntax = checkGradleTask(payload.task, { allowUnrestricted: true });
+  // What the name is (an option, a malformed name) is refused first; which task it selects, and
+  // whether that leaves the machine, is judged against the project's task list under the lock.
+  const syntax = checkTaskSyntax(payload.task);
   if (!syntax.ok) {
     throw fail.invalid(syntax.reason);
   }
@@ -155,15 +224,6 @@ async function runBuild(
   let release: (() => Promise<void>) | null = null;
   try {
     const project = await inspectProject(root);
-    const known = standardTaskNames(projectVariants(project).map((v) => v.name));
-    state.knownTasks.get(root)?.forEach((t) => known.add(t));
-    const policy = checkGradleTask(payload.task, {
-      allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
-      knownTasks: known,
-    });
-    if (!policy.ok) {
-      throw fail.invalid(policy.reason, policy.blocked ? { reason: 'blocked_task' } : undefined);
-    }
     const resolved = resolveVariantTask(project, payload.task, payload.variant);
     if (!resolved.ok) {
       throw fail.invalid(resolved.reason);
@@ -201,6 +261,16 @@ async function runBuild(
       chmodSync(wrapper, statSync(wrapper).mode | 0o100);
     }
     const env = await buildEnv(root);
+    await enforceTaskPolicy(
+      { root, project, task: resolved.task, env },
+      {
+        allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
+        allowPropertyDumps: settings.mcp.allow_gradle_properties,
+        tasks: null,
+      },
+      state,
+      ctx,
+    );
     const run = new BuildRun({
       id,
       project,
@@ -219,9 +289,6 @@ async function runBuild(
     followSignal(run, ctx);
     run.start();
     const finished = await run.done;
-    const seen = state.knownTasks.get(root) ?? new Set<string>();
-    run.tasksSeen.forEach((t) => seen.add(t));
-    state.knownTasks.set(root, seen);
     state.finished.unshift(finished);
     state.finished.length = Math.min(state.finished.length, KEEP_FINISHED);
     return finished;
@@ -244,7 +311,7 @@ function start(ctx: ActorContext): BuildState {
   recordInterruptedBuilds().catch((err: unknown) =>
     ctx.log.warn('could not record the interrupted builds', { error: String(err) }),
   );
-  return { slot: null, finished: [], idleWaiters: new Set(), knownTasks: new Map() };
+  return { slot: null, finished: [], idleWaiters: new Set(), taskLists: new TaskListCache() };
 }
 
 /**

@@ -22,7 +22,6 @@ import { pickResolvedDependencies } from './dependency-report.js';
 import { createGradleOutputParser, type GradleOutputParser } from './gradle-output-parse.js';
 import { startGradle, wrapperName, type GradleExit, type GradleProcess } from './gradle-process.js';
 import { LogTail } from './log-tail.js';
-import { taskNameOfLine } from './task-policy.js';
 
 /** How often progress goes to a requester that asked for it (the reference's BUILD_PROGRESS_INTERVAL). */
 export const PROGRESS_INTERVAL_MS = 2_000;
@@ -216,14 +215,7 @@ export class BuildRun {
     };
   }
 
-  /** The task names this build's output named (`> Task` lines, a `tasks` report). */
-  readonly tasksSeen = new Set<string>();
-
   private onLine(raw: string): void {
-    const task = taskNameOfLine(raw);
-    if (task !== null) {
-      this.tasksSeen.add(task);
-    }
     const line = raw.length > MAX_LINE_CHARS ? `${raw.slice(0, MAX_LINE_CHARS)} […]` : raw;
     this.tail.push(line);
     this.parser.pushLine(raw);

@@ -13,11 +13,6 @@ export type { BuildDiagnostic, DiagnosticSeverity, DiagnosticSource } from './di
 export { parseGradleDuration } from './gradle-build-facts.js';
 export type { BuildResult } from './gradle-build-facts.js';
 export { fileUriToPath } from './gradle-line-patterns.js';
-export {
-  checkGradleTask,
-  camelParts,
-  leavingIntent,
-  resolveTaskName,
-  MAX_TASK_NAME_LENGTH,
-} from './task-policy.js';
+export { checkGradleTask, judgeDryRun, MAX_TASK_NAME_LENGTH } from './task-policy.js';
+export { leavingReason, LEAVING_RULES } from './leaving-tasks.js';
 export type { TaskCheck, TaskPolicyOptions } from './task-policy.js';

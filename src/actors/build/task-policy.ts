@@ -1,171 +1,63 @@
 /**
- * Which Gradle task names an agent may run. Names that look like Gradle options are refused; so are
- * tasks that leave the machine, read by intent from their camel-case words wherever the verb sits —
- * publish, upload, deploy, distribute, promote, announce, uninstall, and release when it is the
- * verb (`releaseSonatypeStagingRepository`, `githubRelease`, `closeAndRelease…`) rather than the
- * build type (`assembleRelease`) — unless the user allowed unrestricted Gradle.
+ * Which Gradle task names an agent may run. A name is first checked as text (no options, no shell
+ * characters); then it is resolved the way Gradle resolves it — Gradle's NameMatcher
+ * (`project/gradle-name-matcher.ts`) over the project's full task list, read from a
+ * `tasks --all` report — and refused when **any** task it can select leaves the machine
+ * (`leaving-tasks.ts`) or dumps the project's properties. Unless the user allowed unrestricted
+ * Gradle in settings.
  *
- * Gradle accepts abbreviations: `pRB` runs `publishReleaseBundle`, `aDUR`
- * `appDistributionUploadRelease`. When the project's task names are known (the build actor
- * collects them from `> Task` lines and `tasks` reports), a name is resolved the way Gradle's
- * NameMatcher does — exact, case-insensitive, camel case, case-insensitive camel case — and the task
- * it selects is judged; Gradle itself refuses an ambiguous one. Otherwise a name that looks
- * abbreviated is refused when its parts could begin a task that leaves the machine.
+ * Without a task list (the report failed) only an exact name of AGP's standard tasks runs. A name
+ * that is not an exact, known-safe task — an abbreviation, a name the list lacks, or any name in a
+ * project that applies a plugin with leaving tasks (they can hook into assemble: Crashlytics'
+ * mapping upload) — must also pass Gradle's own dry run (`gradlew -m`, judged by
+ * `judgeDryRun`), which lists every task the invocation executes, dependencies and finalizers
+ * included.
  */
+import { matchName, type NameMatch } from '../../project/gradle-name-matcher.js';
+import { leavingReason, PROPERTY_DUMPS } from './leaving-tasks.js';
+
+/** The project's tasks by project path (`:` the root, `:app`), from a `tasks --all` report. */
+export type ProjectTasks = ReadonlyMap<string, ReadonlySet<string>>;
 
 export interface TaskPolicyOptions {
   /** `settings.mcp.allow_unrestricted_gradle`: the user's explicit permission to run any task. */
   allowUnrestricted: boolean;
-  /** The project's task names seen so far (`> Task` lines, `tasks` reports), to resolve abbreviations as Gradle does. */
-  knownTasks?: ReadonlySet<string>;
+  /** `settings.mcp.allow_gradle_properties`: `properties` may print the project's properties. */
+  allowPropertyDumps?: boolean;
+  /** The project's task list, or null when it could not be read. */
+  tasks: ProjectTasks | null;
+  /** AGP's standard task names of the project's variants: what runs when the list is unknown. */
+  standard?: ReadonlySet<string>;
 }
 
-/** `blocked`: the name is a task the policy refuses, not a malformed one. */
-export type TaskCheck = { ok: true } | { ok: false; reason: string; blocked?: true };
+/** `blocked`: the name selects a task the policy refuses, not a malformed one. */
+export type TaskCheck =
+  | { ok: true; /** Gradle's dry run must confirm what the invocation executes. */ dryRun: boolean }
+  | { ok: false; reason: string; blocked?: true };
 
 export const MAX_TASK_NAME_LENGTH = 200;
 
 const SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
-/** Splits a task name the way Gradle reads abbreviations: at capitals and at `-`, `_`, `.`; lower-cased. */
-export function camelParts(name: string): string[] {
-  const parts: string[] = [];
-  for (const chunk of name.split(/[-_.]+/)) {
-    let cur = '';
-    for (const ch of chunk) {
-      if (ch >= 'A' && ch <= 'Z' && cur !== '') {
-        parts.push(cur);
-        cur = '';
-      }
-      cur += ch;
-    }
-    if (cur !== '') {
-      parts.push(cur);
-    }
-  }
-  return parts.map((p) => p.toLowerCase());
-}
+const ALLOW_HINT =
+  'Tasks that publish, upload, deploy, distribute, release to a repository or store, push images, run remote test labs, send analyses or uninstall apps are blocked unless the user sets "allow_unrestricted_gradle": true under "mcp" in droidbus\'s settings.json (in the data folder, ~/.droidbus).';
 
-/** Words that send the build's output off the machine, wherever they sit in the task's name. */
-const LEAVING_VERBS = new Set([
-  'publish',
-  'upload',
-  'deploy',
-  'distribute',
-  'promote',
-  'announce',
-  'uninstall',
-]);
-/** Words before `release` that make it a release to somewhere (githubRelease, closeAndRelease, jreleaserFullRelease). */
-const RELEASE_TARGETS = new Set([
-  'github',
-  'gitlab',
-  'gitea',
-  'jreleaser',
-  'and',
-  'create',
-  'sonatype',
-  'nexus',
-]);
-
-/** Why a task of this (full) name leaves the machine, or null (its camel-case words read by intent). */
-export function leavingIntent(name: string): string | null {
-  const words = camelParts(name);
-  const verb = words.find((w) => LEAVING_VERBS.has(w));
-  if (verb !== undefined) {
-    return verb === 'uninstall'
-      ? 'it uninstalls apps'
-      : `it ${verb}${verb.endsWith('sh') ? 'es' : 's'} (${verb} is in its name)`;
+/** Why a task of this full name may not run under these options, or null. */
+function refusal(name: string, opts: TaskPolicyOptions): string | null {
+  const leaving = leavingReason(name);
+  if (leaving !== null) {
+    return `it ${leaving}`;
   }
-  const at = words.indexOf('release');
-  if (at === 0 || (at > 0 && words.slice(0, at).some((w) => RELEASE_TARGETS.has(w)))) {
-    return 'it releases to a repository or host (release is its verb, not the build type)';
-  }
-  if (words[0] === 'app' && words[1] === 'distribution') {
-    return 'Firebase App Distribution tasks act on the remote project';
-  }
-  if (words.includes('staging') && words.includes('repository')) {
-    return 'it acts on a remote staging repository (Sonatype/Nexus)';
+  if (PROPERTY_DUMPS.includes(name) && opts.allowPropertyDumps !== true) {
+    return 'it prints every project property, signing passwords and tokens from ~/.gradle/gradle.properties included (allowed only when the user sets "allow_gradle_properties": true under "mcp" in settings.json)';
   }
   return null;
 }
 
-/** First words a refused task may start with (an abbreviation's first part is checked against them). */
-const LEAVING_FIRST = [
-  ...LEAVING_VERBS,
-  'release',
-  'app',
-  'close',
-  'jreleaser',
-  'bintray',
-  'artifactory',
-  'github',
-  'gitlab',
-];
-
-/**
- * Whether `name`, read as a Gradle abbreviation (each part the start of a camel-case word, further
- * words allowed; or, case-insensitively, any run of letters), could select a refused task whose name
- * we do not know: its first part begins (or is) a refused first word, or a later part begins a
- * leaving verb, or a part holds one at its start (`publishreleasebundle`).
- */
-function couldAbbreviateLeaving(name: string): boolean {
-  const parts = camelParts(name);
-  const [first, ...rest] = parts;
-  if (first === undefined) {
-    return false;
-  }
-  // The first word itself (jreleaserConfig) is no abbreviation: its other words decide.
-  if (LEAVING_FIRST.some((w) => w !== first && (w.startsWith(first) || first.startsWith(w)))) {
-    return true;
-  }
-  const verbs = [...LEAVING_VERBS];
-  if (rest.some((p) => verbs.some((v) => v.startsWith(p)))) {
-    return true;
-  }
-  // `githubR`, `cAR`: a part that may begin `release` right after one that may be a release target.
-  return rest.some(
-    (p, i) => 'release'.startsWith(p) && [...RELEASE_TARGETS].some((t) => t.startsWith(parts[i]!)),
-  );
-}
-
-/**
- * Gradle's NameMatcher on a list of task names, as far as a partial list can be trusted: exact,
- * case-insensitive exact, then camel case. Gradle fails on several matches in one stage.
- */
-export function resolveTaskName(
-  pattern: string,
-  names: Iterable<string>,
-): { kind: 'one'; name: string } | { kind: 'many'; names: string[] } | { kind: 'none' } {
-  const all = [...new Set(names)];
-  if (all.includes(pattern)) {
-    return { kind: 'one', name: pattern };
-  }
-  // Gradle goes on to a case-insensitive camel-case stage; a match found only there is not trusted
-  // (a task we do not know could match in an earlier stage), so the caller reads the name itself.
-  const stages = [(n: string) => n.toLowerCase() === pattern.toLowerCase(), camelMatcher(pattern, false)];
-  for (const stage of stages) {
-    const hits = all.filter(stage);
-    if (hits.length === 1) {
-      return { kind: 'one', name: hits[0]! };
-    }
-    if (hits.length > 1) {
-      return { kind: 'many', names: hits };
-    }
-  }
-  return { kind: 'none' };
-}
-
-/** Gradle's NameMatcher camel-case pattern: each part, then lower-case letters and digits, from the start. */
-function camelMatcher(pattern: string, caseInsensitive: boolean): (name: string) => boolean {
-  const parts = pattern.match(/[A-Z0-9]?[^A-Z0-9]*|\d+/g)?.filter((p) => p !== '') ?? [];
-  const quote = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re = new RegExp('^' + parts.map((p) => quote(p) + '[a-z0-9]*').join(''), caseInsensitive ? 'i' : '');
-  return (name) => re.test(name);
-}
-
-/** Checks a task an agent asked to run. The reason is written for the model to read. */
-export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskCheck {
+/** The name as text: a task name or `path:name`, never an option. */
+export function checkTaskSyntax(
+  task: unknown,
+): { ok: true; segments: string[] } | { ok: false; reason: string } {
   if (typeof task !== 'string' || task.length === 0) {
     return { ok: false, reason: 'the task name is empty' };
   }
@@ -188,46 +80,143 @@ export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskChe
   if (segments.some((s) => s.startsWith('-'))) {
     return { ok: false, reason: `'${task}' has a path segment that looks like a Gradle option` };
   }
-  if (opts.allowUnrestricted) {
-    return { ok: true };
+  return { ok: true, segments };
+}
+
+/**
+ * The projects a qualified name's path can reach, each segment matched as Gradle matches project
+ * names; every project when a segment does not select one (Gradle then fails, but the policy does
+ * not bet on it).
+ */
+function projectsOf(path: string[], tasks: ProjectTasks): string[] {
+  const all = [...tasks.keys()];
+  let current = ':';
+  for (const segment of path) {
+    const prefix = current === ':' ? ':' : `${current}:`;
+    const children = all
+      .filter((p) => p.startsWith(prefix) && p !== current && !p.slice(prefix.length).includes(':'))
+      .map((p) => p.slice(prefix.length));
+    const picked = matchName(segment, children).selected;
+    if (picked === null) {
+      return all;
+    }
+    current = prefix + picked;
   }
-  const name = segments[segments.length - 1] as string;
+  return [current];
+}
+
+/** Every task the name can select: Gradle's matches over the tasks it is matched against. */
+export function candidatesOf(task: string, segments: string[], tasks: ProjectTasks): NameMatch {
+  const name = segments[segments.length - 1]!;
+  const path = segments.slice(0, -1);
+  if (path.length === 0 && task.startsWith(':')) {
+    // `:name`: the root project's own tasks.
+    return matchName(name, tasks.get(':') ?? []);
+  }
+  if (path.length === 0) {
+    // An unqualified name: the tasks of the root and of every subproject, as one list.
+    return matchName(
+      name,
+      [...tasks.values()].flatMap((s) => [...s]),
+    );
+  }
+  // Qualified: each project it can reach, its own tasks only; the union of what each selects.
+  const matches = new Set<string>();
+  for (const project of projectsOf(path, tasks)) {
+    matchName(name, tasks.get(project) ?? []).matches.forEach((m) => matches.add(m));
+  }
+  const sorted = [...matches].sort();
+  return { selected: sorted.length === 1 ? sorted[0]! : null, matches: sorted, nearMisses: [] };
+}
+
+const leavingListed = new WeakMap<ProjectTasks, boolean>();
+
+/** Whether a plugin the project applies has tasks that leave the machine (they can hook into others). */
+function hasLeavingTasks(tasks: ProjectTasks): boolean {
+  let known = leavingListed.get(tasks);
+  if (known === undefined) {
+    known = [...tasks.values()].some((s) => [...s].some((t) => leavingReason(t) !== null));
+    leavingListed.set(tasks, known);
+  }
+  return known;
+}
+
+/** Checks a task an agent asked to run. The reason is written for the model to read. */
+export function checkGradleTask(task: unknown, opts: TaskPolicyOptions): TaskCheck {
+  const syntax = checkTaskSyntax(task);
+  if (!syntax.ok) {
+    return syntax;
+  }
+  if (opts.allowUnrestricted) {
+    return { ok: true, dryRun: false };
+  }
+  const name = syntax.segments[syntax.segments.length - 1]!;
   const refuse = (why: string): TaskCheck => ({
     ok: false,
     blocked: true,
-    reason:
-      `'${task}' is refused: ${why}. Tasks that publish, upload, deploy, distribute, promote or release to a repository or store, and uninstalling tasks, are blocked unless the user sets "allow_unrestricted_gradle": true under "mcp" in droidbus's settings.json (in the data folder, ~/.droidbus). ` +
-      'If you meant another task, pass its full name.',
+    reason: `'${String(task)}' is refused: ${why}. ${ALLOW_HINT} If you meant another task, pass its full name.`,
   });
-  const own = leavingIntent(name);
+  if (opts.tasks === null) {
+    // Without the project's list no abbreviation can be resolved: only exact standard names run.
+    const why = refusal(name, opts);
+    if (why !== null) {
+      return refuse(why);
+    }
+    if (opts.standard?.has(name) === true) {
+      return { ok: true, dryRun: false };
+    }
+    return {
+      ok: false,
+      blocked: true,
+      reason: `'${String(task)}' is refused: droidbus could not read the project's task list (gradlew tasks --all), so it cannot tell which task Gradle would select for it. Until the list can be read only the exact names of AGP's standard tasks run (e.g. assembleDebug, testDebugUnitTest, lint); fix what stops \`gradlew tasks --all\` (see get_build_log), or pass such a name.`,
+    };
+  }
+  const selectable = candidatesOf(String(task), syntax.segments, opts.tasks);
+  const refused = selectable.matches.flatMap((m) => {
+    const why = refusal(m, opts);
+    return why === null ? [] : [`${m} (${why})`];
+  });
+  if (refused.length > 0) {
+    return refuse(
+      selectable.selected !== null
+        ? `Gradle would run ${refused[0]}`
+        : `Gradle could select ${refused.join('; ')}`,
+    );
+  }
+  // A name the list cannot resolve may be a task it lacks (a stale list): judged as itself.
+  const own = selectable.matches.length === 0 ? refusal(name, opts) : null;
   if (own !== null) {
     return refuse(own);
   }
-  const hidden = camelParts(name).find((p) => [...LEAVING_VERBS].some((v) => p.includes(v) && p !== v));
-  if (hidden !== undefined) {
-    return refuse(
-      `Gradle matches names case-insensitively, and '${hidden}' holds a verb that leaves the machine`,
-    );
-  }
-  // Against the project's task names when known: Gradle picks the same one, or fails on an ambiguity.
-  const resolved = opts.knownTasks ? resolveTaskName(name, opts.knownTasks) : { kind: 'none' as const };
-  if (resolved.kind === 'one') {
-    const why = leavingIntent(resolved.name);
-    return why === null ? { ok: true } : refuse(`Gradle expands it to ${resolved.name}, and ${why}`);
-  }
-  if (resolved.kind === 'many') {
-    const leaving = resolved.names.filter((n) => leavingIntent(n) !== null);
-    return leaving.length === 0 ? { ok: true } : refuse(`it could select ${leaving.join(', ')}`);
-  }
-  if (couldAbbreviateLeaving(name)) {
-    return refuse(
-      'it could abbreviate a task that leaves the machine (Gradle expands abbreviations such as pRB to publishReleaseBundle, aDUR to appDistributionUploadRelease)',
-    );
-  }
-  return { ok: true };
+  // The name itself is a task of the list, nothing leaving could be hooked into it: no dry run.
+  const exact = selectable.selected === name;
+  return { ok: true, dryRun: !exact || hasLeavingTasks(opts.tasks) };
 }
 
-/** Tasks every Gradle build with AGP has (the list must hold only tasks that exist: see resolveTaskName). */
+/**
+ * Judges what Gradle's dry run said an invocation executes (`:app:task` paths): refused when any
+ * of them leaves the machine, naming it.
+ */
+export function judgeDryRun(
+  requested: string,
+  executed: readonly string[],
+  opts: TaskPolicyOptions,
+): TaskCheck {
+  const refused = executed.flatMap((path) => {
+    const why = refusal(path.slice(path.lastIndexOf(':') + 1), opts);
+    return why === null ? [] : [`${path} (${why})`];
+  });
+  if (refused.length === 0) {
+    return { ok: true, dryRun: false };
+  }
+  return {
+    ok: false,
+    blocked: true,
+    reason: `'${requested}' is refused: Gradle's dry run (gradlew -m ${requested}) shows it would run ${refused.join('; ')}. ${ALLOW_HINT}`,
+  };
+}
+
+/** Tasks every Gradle build with AGP has (runnable by exact name when the task list is unknown). */
 const GRADLE_TASKS = [
   'assemble',
   'build',
@@ -237,7 +226,6 @@ const GRADLE_TASKS = [
   'lint',
   'tasks',
   'dependencies',
-  'properties',
   'help',
   'projects',
   'buildEnvironment',
@@ -252,7 +240,6 @@ const VARIANT_TASKS: readonly [string, string][] = [
   ['assemble', ''],
   ['bundle', ''],
   ['install', ''],
-  ['uninstall', ''],
   ['lint', ''],
   ['package', ''],
   ['pre', 'Build'],
@@ -260,7 +247,9 @@ const VARIANT_TASKS: readonly [string, string][] = [
   ['merge', 'Resources'],
   ['process', 'Manifest'],
   ['test', 'UnitTest'],
+  ['connected', 'AndroidTest'],
   ['compile', 'JavaWithJavac'],
+  ['compile', 'Kotlin'],
 ];
 
 /** The task names AGP creates for every variant of an application module (`assembleDemoDebug`…). */
@@ -273,13 +262,4 @@ export function standardTaskNames(variants: readonly string[]): Set<string> {
     }
   }
   return names;
-}
-
-/** `> Task :app:name` lines and `tasks` report lines (`name - description`, `app:name - …`). */
-const TASK_NAME_LINE = /^(?:> Task (?:\S*:)?([A-Za-z][\w-]*)(?:\s|$)|(?:[\w-]+:)*([A-Za-z][\w-]*) - \S)/;
-
-/** The task name a line of Gradle's output names, or null. */
-export function taskNameOfLine(line: string): string | null {
-  const m = TASK_NAME_LINE.exec(line);
-  return m === null ? null : (m[1] ?? m[2] ?? null);
 }

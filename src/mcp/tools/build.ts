@@ -183,7 +183,7 @@ export const runGradleTask = defineTool({
   kind: 'open_world',
   title: 'Run a Gradle task',
   description:
-    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Publishing, uploading and uninstalling tasks (and abbreviations like pRB) are refused. One build at a time; progress when asked; cancellable.",
+    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Tasks that leave the machine (publish, upload, push…), however abbreviated, are refused. One build at a time; progress when asked; cancellable.",
   input: z.object({ task: taskSchema, variant: variantSchema.optional() }),
   output: buildResultOutput,
   async handle(args, ctx) {

@@ -46,6 +46,8 @@ export interface BuildModel {
   buildTypes: BuildTypeModel[];
   flavors: FlavorModel[];
   variants: VariantModel[];
+  /** Plugin ids applied by the root and the app build files (`id("…")`, not `apply false`). */
+  plugins: string[];
 }
 
 /** `demo` + `debug` → `demoDebug`. */
@@ -112,6 +114,15 @@ function namedChildren(container: string | undefined): { name: string; body: str
   }
 }
 
+/** The ids of a build file's `plugins { id("…") }` block that are applied (not `apply false`). */
+function appliedPlugins(buildFile: string): string[] {
+  const body = block(buildFile, 'plugins') ?? '';
+  return [...body.matchAll(/^\s*id\("([\w.-]+)"\)([^\n]*)$/gm)]
+    .filter((m) => !/\bapply\s+false\b/.test(m[2]!))
+    .map((m) => m[1]!)
+    .concat([...body.matchAll(/^\s*`?([a-z][\w-]*)`?\s*$/gm)].map((m) => m[1]!));
+}
+
 function readIfExists(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
@@ -156,7 +167,9 @@ export function readBuildModel(projectDir: string): BuildModel {
       applicationId: applicationId + (flavor?.applicationIdSuffix ?? '') + buildType.applicationIdSuffix,
     })),
   );
+  const rootBuild = readIfExists(join(projectDir, 'build.gradle.kts')) ?? '';
   return {
+    plugins: [...appliedPlugins(rootBuild), ...appliedPlugins(app)],
     rootProject: /rootProject\.name\s*=\s*"([^"]+)"/.exec(settings)?.[1] ?? SAMPLE_ROOT_PROJECT,
     namespace: stringValue(android, 'namespace') ?? applicationId,
     applicationId,

@@ -58,20 +58,35 @@ describe('gradle task planning', () => {
     expect(paths(['lint'])).toContain(':app:lintReportDemoDebug');
   });
 
+  it("selects names as Gradle's NameMatcher does, the plugins' tasks included", () => {
+    expect(paths(['aDD']).at(-1)).toBe(':app:assembleDemoDebug');
+    expect(paths(['assembleDemoD']).at(-1)).toBe(':app:assembleDemoDebug');
+    expect(paths(['CloseAnd'])).toEqual([':closeAndReleaseSonatypeStagingRepository']);
+    expect(paths(['InitSonStaRepo'])).toEqual([':initializeSonatypeStagingRepository']);
+    expect(paths(['Fi'])).toEqual([':findSonatypeStagingRepository']);
+    expect(paths(['jib'])).toEqual([':app:jib']);
+    expect(paths(['properties'])).toEqual([':properties']);
+    expect(planBuild(model, ['em'], [])).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("'emergeUploadDemoReleaseAab'"),
+    });
+  });
+
   it('-x leaves the excluded task out', () => {
     expect(paths(['assembleDemoDebug'], ['lintVitalDemoRelease', 'mergeDemoDebugAssets'])).not.toContain(
       ':app:mergeDemoDebugAssets',
     );
   });
 
-  it('an unknown task fails with Gradle wording and near candidates', () => {
+  it('an unknown or ambiguous task fails with Gradle wording, its Levenshtein near misses and candidates', () => {
     expect(planBuild(model, ['assembleFoo'], [])).toEqual({
       ok: false,
-      message: "Task 'assembleFoo' not found in root project 'droidbus-sample'.",
+      message:
+        "Task 'assembleFoo' not found in root project 'droidbus-sample'. Some candidates are: 'assemble', 'assembleDemo', 'assembleFull'.",
     });
     expect(planBuild(model, ['installDebug'], [])).toMatchObject({
       message:
-        "Task 'installDebug' not found in root project 'droidbus-sample'. Some candidates are: 'installDemoDebug', 'installFullDebug'.",
+        "Task 'installDebug' is ambiguous in root project 'droidbus-sample'. Candidates are: 'installDemoDebug', 'installFullDebug'.",
     });
     expect(planBuild(model, [':app:nope'], [])).toMatchObject({
       message: "Task 'nope' not found in project ':app'.",

@@ -4,7 +4,9 @@
  * resolved from the command line's task names the way Gradle selects them (`name`, `:app:name`,
  * `app:name`). Unknown names fail with Gradle's own wording.
  */
+import { matchName, nameMatchError } from '../../project/gradle-name-matcher.js';
 import { capitalize, type BuildModel, type VariantModel } from './build-model.js';
+import { pluginById } from './plugin-tasks.js';
 
 export type TaskAction =
   | { kind: 'kotlin'; variant: VariantModel }
@@ -17,6 +19,8 @@ export type TaskAction =
   | { kind: 'lintReport'; variant: VariantModel }
   | { kind: 'clean' }
   | { kind: 'tasksReport' }
+  | { kind: 'properties' }
+  | { kind: 'remote' }
   | { kind: 'help' };
 
 export interface PlannedTask {
@@ -239,32 +243,72 @@ function appCatalogue(model: BuildModel): Map<string, Expansion> {
   return cat;
 }
 
-const ROOT_TASKS: Record<string, TaskAction> = { tasks: { kind: 'tasksReport' }, help: { kind: 'help' } };
+const ROOT_TASKS: Record<string, TaskAction> = {
+  tasks: { kind: 'tasksReport' },
+  help: { kind: 'help' },
+  properties: { kind: 'properties' },
+};
 
-/** Entry task names runnable from the root project, for the `tasks` report and suggestions. */
+/** Entry task names runnable from the root project, for the `tasks` report. */
 export function entryTaskNames(model: BuildModel): string[] {
   return [...appCatalogue(model).keys(), ...Object.keys(ROOT_TASKS)];
 }
 
-function notFound(name: string, where: string, candidates: string[]): string {
-  const near = candidates.filter((c) => isNear(name, c)).slice(0, 3);
-  const hint = near.length > 0 ? ` Some candidates are: ${near.map((c) => `'${c}'`).join(', ')}.` : '';
-  return `Task '${name}' not found in ${where}.${hint}`;
+/** A plugin's task: no inputs, always runs; a leaving one records what would have left (`remote`). */
+function pluginTask(project: string, name: string, leaves: boolean): PlannedTask {
+  return {
+    path: `${project}:${name}`,
+    type: 'work',
+    alwaysRuns: true,
+    ...(leaves ? { action: { kind: 'remote' } as const } : {}),
+  };
 }
 
-/** A candidate is near when it only adds one camel-case word (installDebug → installDemoDebug). */
-function isNear(name: string, candidate: string): boolean {
-  const words = candidate.split(/(?=[A-Z])/);
-  return words.some((_, i) => words.length > 1 && words.filter((__, j) => j !== i).join('') === name);
+/** Every task of each project (`''` the root, `app`), as Gradle's task containers hold them. */
+export function projectTasks(model: BuildModel): Map<string, Map<string, Expansion>> {
+  const app = new Map<string, Expansion>();
+  const cat = appCatalogue(model);
+  for (const [name, expand] of cat) {
+    app.set(name, expand);
+  }
+  // The tasks entry tasks depend on run too when named (`compileDemoDebugKotlin`): what precedes them.
+  for (const expand of cat.values()) {
+    const list = expand();
+    list.forEach((t, i) => {
+      const [project, name] = [t.path.slice(0, t.path.lastIndexOf(':')), t.path.split(':').pop()!];
+      if (project === APP && !app.has(name)) {
+        app.set(name, () => list.slice(0, i + 1));
+      }
+    });
+  }
+  const root = new Map<string, Expansion>(
+    Object.entries(ROOT_TASKS).map(([name, action]) => [
+      name,
+      () => [{ ...lifecycle(name, ''), type: 'work', alwaysRuns: true, action }],
+    ]),
+  );
+  const variants = model.variants.map((v) => v.name);
+  const buildTypes = model.buildTypes.map((b) => b.name);
+  for (const id of model.plugins) {
+    const plugin = pluginById(id);
+    const [project, into] = plugin?.root ? ['', root] : [APP, app];
+    for (const t of plugin?.tasks(variants, buildTypes) ?? []) {
+      into.set(t.name, () => [pluginTask(project, t.name, t.leaves)]);
+    }
+  }
+  return new Map([
+    ['', root],
+    ['app', app],
+  ]);
 }
 
-/** Resolves the command line's task names (minus `-x` exclusions) into the tasks to run. */
+/** Resolves the command line's task names (minus `-x` exclusions) as Gradle selects them. */
 export function planBuild(
   model: BuildModel,
   requested: readonly string[],
   excluded: readonly string[],
 ): PlanResult {
-  const cat = appCatalogue(model);
+  const projects = projectTasks(model);
   const tasks: PlannedTask[] = [];
   const seen = new Set<string>();
   const excludedNames = new Set(excluded.map((e) => e.split(':').pop()!));
@@ -272,33 +316,28 @@ export function planBuild(
   for (const raw of requested.length > 0 ? requested : ['help']) {
     const parts = raw.split(':');
     const name = parts.pop()!;
-    const project = parts.filter((p) => p !== '').join(':');
-    const absolute = raw.startsWith(':');
-    let expansion: PlannedTask[] | undefined;
-    if (project !== '' && project !== 'app') {
-      return { ok: false, message: `Project '${project}' not found in ${root}.` };
-    }
-    if (project === '' && absolute) {
-      // `:tasks` names the root project itself, which has only Gradle's built-in tasks.
-      const action = ROOT_TASKS[name];
-      if (!action) {
-        return { ok: false, message: notFound(name, root, Object.keys(ROOT_TASKS)) };
+    const path = parts.filter((p) => p !== '');
+    let where: [string, Map<string, Expansion>][];
+    if (path.length > 0) {
+      // A project path: each segment is matched among the child projects, as Gradle matches names.
+      const project = matchName(path.join(':'), ['app']);
+      if (project.selected === null || path.length > 1) {
+        return { ok: false, message: `Project '${path.join(':')}' not found in ${root}.` };
       }
-      expansion = [{ ...lifecycle(name, ''), type: 'work', alwaysRuns: true, action }];
-    } else if (project === 'app') {
-      expansion = cat.get(name)?.();
-      if (!expansion) {
-        return { ok: false, message: notFound(name, `project '${APP}'`, [...cat.keys()]) };
-      }
+      where = [['app', projects.get('app')!]];
+    } else if (raw.startsWith(':')) {
+      where = [['', projects.get('')!]];
     } else {
-      const action = ROOT_TASKS[name];
-      expansion = action
-        ? [{ ...lifecycle(name, ''), type: 'work', alwaysRuns: true, action }]
-        : cat.get(name)?.();
-      if (!expansion) {
-        return { ok: false, message: notFound(name, root, [...cat.keys()]) };
-      }
+      where = [...projects];
     }
+    const names = where.flatMap(([, tasksOf]) => [...tasksOf.keys()]);
+    const match = matchName(name, names);
+    if (match.selected === null) {
+      const context = where.length === 1 && where[0]![0] === 'app' ? `project '${APP}'` : root;
+      return { ok: false, message: nameMatchError('Task', name, context, match) };
+    }
+    // The selected name runs in every project (of those searched) that has it.
+    const expansion = where.flatMap(([, tasksOf]) => tasksOf.get(match.selected!)?.() ?? []);
     for (const t of expansion) {
       const taskName = t.path.split(':').pop()!;
       if (!seen.has(t.path) && !excludedNames.has(taskName)) {

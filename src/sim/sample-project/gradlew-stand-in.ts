@@ -8,7 +8,7 @@
  * This is a CLI process of its own, so it writes to stdout (Gradle's output is its product).
  */
 import { once } from 'node:events';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -39,6 +39,7 @@ import {
   failureBlock,
   formatDuration,
   helpReport,
+  propertiesReport,
   TASK_SELECTION_TRY,
   tasksReport,
   versionReport,
@@ -81,7 +82,7 @@ class Pacer {
   private flooded = 0;
 
   constructor(
-    readonly durationMs: number,
+    public durationMs: number,
     private readonly linesPerSec: number,
   ) {}
 
@@ -136,7 +137,13 @@ function findProjectDir(args: GradleArgs): string | undefined {
 }
 
 /** Runs one task's side effects; returns the lines it prints after its header. */
-async function runAction(action: TaskAction, projectDir: string, model: BuildModel): Promise<string[]> {
+async function runAction(
+  action: TaskAction,
+  projectDir: string,
+  model: BuildModel,
+  path: string,
+  all: boolean,
+): Promise<string[]> {
   switch (action.kind) {
     case 'kotlin':
       return kotlinWarnings(projectDir, model.namespace);
@@ -174,10 +181,29 @@ async function runAction(action: TaskAction, projectDir: string, model: BuildMod
       cleanBuildDir(projectDir);
       return [];
     case 'tasksReport':
-      return tasksReport(model);
+      return tasksReport(model, all);
+    case 'properties':
+      return propertiesReport(projectDir, model);
+    case 'remote':
+      return recordRemote(projectDir, path);
     case 'help':
       return helpReport();
   }
+}
+
+/** Where a task that would have left the machine is recorded, for tests to see what Gradle ran. */
+export function remoteLogPath(projectDir: string): string {
+  return join(projectDir, 'build', 'sim-remote-actions.log');
+}
+
+/** A leaving plugin task "runs": nothing leaves; the task is appended to the remote log. */
+function recordRemote(projectDir: string, path: string): string[] {
+  const log = remoteLogPath(projectDir);
+  mkdirSync(dirname(log), { recursive: true });
+  appendFileSync(log, `${new Date().toISOString()} ${path}\n`);
+  return [
+    `(simulated) ${path} would have sent its work off this machine; recorded in build/sim-remote-actions.log`,
+  ];
 }
 
 async function devicesOrFail(): Promise<Awaited<ReturnType<typeof listDevices>>> {
@@ -295,7 +321,7 @@ async function build(args: GradleArgs, pacer: Pacer): Promise<number> {
       executed++;
       if (task.action) {
         try {
-          output = await runAction(task.action, projectDir, model);
+          output = await runAction(task.action, projectDir, model, task.path, args.all);
         } catch (err) {
           if (!(err instanceof TaskFailure)) {
             throw err;
@@ -354,17 +380,28 @@ const USAGE = [
   '',
 ];
 
+/** Tasks that only report on the build. */
+const REPORTS = new Set(['tasks', 'help', 'properties']);
+
 /** The stand-in's main: returns the exit code. */
 export async function runStandIn(argv: readonly string[]): Promise<number> {
   const pacer = new Pacer(
     numberEnv('SIM_GRADLE_DURATION_MS', 1500),
     numberEnv('SIM_GRADLE_LINES_PER_SEC', 0),
   );
+  const args = parseGradleArgs(argv);
+  // A dry run and the help reports only configure the project: no task work to pace, and no
+  // recorded build to replay (droidbus reads the task list and dry runs before every build).
+  const reportOnly =
+    args.error === undefined &&
+    (args.dryRun || (args.tasks.length > 0 && args.tasks.every((t) => REPORTS.has(t.split(':').pop()!))));
   const replayFile = process.env['SIM_GRADLE_REPLAY'];
-  if (replayFile) {
+  if (replayFile && !reportOnly) {
     return replay(replayFile, pacer);
   }
-  const args = parseGradleArgs(argv);
+  if (reportOnly) {
+    pacer.durationMs = 0;
+  }
   if (args.error !== undefined) {
     await emit(['', args.error, ...USAGE], process.stderr);
     return 1;

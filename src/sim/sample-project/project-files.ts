@@ -41,6 +41,16 @@ const ROOT_BUILD = `// Top-level build file: plugins are declared here and appli
 plugins {
     id("com.android.application") version "${SAMPLE_AGP_VERSION}" apply false
     id("org.jetbrains.kotlin.android") version "${SAMPLE_KOTLIN_VERSION}" apply false
+    // Publishing and analysis as real apps set them up: their tasks leave the machine.
+    id("io.github.gradle-nexus.publish-plugin") version "2.0.0"
+    id("org.sonarqube") version "5.1.0.4882"
+    id("net.researchgate.release") version "3.0.2"
+}
+
+nexusPublishing {
+    repositories {
+        sonatype()
+    }
 }
 `;
 
@@ -55,6 +65,13 @@ kotlin.code.style=official
 const APP_BUILD = `plugins {
     id("com.android.application")
     id("org.jetbrains.kotlin.android")
+    \`maven-publish\`
+    id("com.github.triplet.play") version "3.12.1"
+    id("com.google.firebase.appdistribution") version "5.0.0"
+    id("com.google.firebase.crashlytics") version "3.0.2"
+    id("com.google.cloud.tools.jib") version "3.4.4"
+    id("com.emergetools.android") version "4.0.0"
+    id("com.bmuschko.docker-remote-api") version "9.4.0"
 }
 
 android {

@@ -16,6 +16,8 @@ export interface GradleArgs {
   version: boolean;
   help: boolean;
   stop: boolean;
+  /** `tasks --all`: every task, ungrouped ones and subprojects' included. */
+  all: boolean;
   /** Set when an option is unknown or misses its value; Gradle exits 1 with this text. */
   error?: string;
 }
@@ -91,6 +93,8 @@ const ACCEPTED = new Set([
   '--no-rebuild',
   '-a',
   '--export-keys',
+  // The `tasks` task's own option (`gradlew tasks --all`).
+  '--all',
 ]);
 
 /** Parses gradlew's arguments. */
@@ -106,6 +110,7 @@ export function parseGradleArgs(argv: readonly string[]): GradleArgs {
     version: false,
     help: false,
     stop: false,
+    all: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -144,6 +149,7 @@ export function parseGradleArgs(argv: readonly string[]): GradleArgs {
     out.version ||= name === '-v' || name === '--version';
     out.help ||= ['-h', '--help', '-?'].includes(name);
     out.stop ||= name === '--stop';
+    out.all ||= name === '--all';
   }
   return out;
 }

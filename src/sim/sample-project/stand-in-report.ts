@@ -3,7 +3,9 @@
  * the deprecation summary, the result line and its duration, `tasks`, `help` and `--version`.
  */
 import { capitalize, type BuildModel } from './build-model.js';
-import { entryTaskNames } from './gradle-tasks.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { entryTaskNames, projectTasks } from './gradle-tasks.js';
 import { SAMPLE_GRADLE_VERSION } from './project-files.js';
 
 const DOCS = `https://docs.gradle.org/${SAMPLE_GRADLE_VERSION}/userguide`;
@@ -122,17 +124,23 @@ function uncap(s: string): string {
   return s.length === 0 ? s : s[0]!.toLowerCase() + s.slice(1);
 }
 
-/** The body of `gradlew tasks` for this project. */
-export function tasksReport(model: BuildModel): string[] {
-  const names = entryTaskNames(model);
+/**
+ * The body of `gradlew tasks` for this project. With `--all` (as Gradle 8 prints it from the root),
+ * each task is listed per project — the app's as `app:name` — and the tasks no group claims
+ * (AGP's internal tasks, the plugins' tasks) follow under "Other tasks".
+ */
+export function tasksReport(model: BuildModel, all = false): string[] {
+  const entries = entryTaskNames(model).filter((n) => !['tasks', 'help', 'properties'].includes(n));
+  const names = all ? entries.map((n) => `app:${n}`) : entries;
+  const bare = (n: string): string => n.slice(n.indexOf(':') + 1);
   const groups: [string, (n: string) => boolean][] = [
-    ['Build tasks', (n) => /^(assemble|build$|clean$)/.test(n)],
-    ['Install tasks', (n) => /^(install|uninstall)/.test(n)],
-    ['Verification tasks', (n) => /^(check$|connected|lint|test)/.test(n)],
+    ['Build tasks', (n) => /^(assemble|build$|clean$)/.test(bare(n))],
+    ['Install tasks', (n) => /^(install|uninstall)/.test(bare(n))],
+    ['Verification tasks', (n) => /^(check$|connected|lint|test)/.test(bare(n))],
   ];
   const describe = (n: string): string => {
     for (const [re, text] of DESCRIPTIONS) {
-      const m = re.exec(n);
+      const m = re.exec(bare(n));
       if (m) {
         return `${n} - ${text(m)}`;
       }
@@ -148,11 +156,22 @@ export function tasksReport(model: BuildModel): string[] {
   for (const [title, belongs] of groups) {
     lines.push('', title, '-'.repeat(title.length), ...names.filter(belongs).sort().map(describe));
   }
+  if (all) {
+    const grouped = new Set(names);
+    const other = [...projectTasks(model)].flatMap(([project, tasks]) =>
+      [...tasks.keys()]
+        .filter((n) => !['tasks', 'help', 'properties'].includes(n))
+        .map((n) => (project === '' ? n : `${project}:${n}`))
+        .filter((n) => !grouped.has(n)),
+    );
+    lines.push('', 'Other tasks', '-----------', ...other.sort());
+  }
   lines.push(
     '',
     'Help tasks',
     '----------',
     'help - Displays a help message.',
+    `properties - Displays the properties of root project '${model.rootProject}'.`,
     "tasks - Displays the tasks runnable from root project 'droidbus-sample' (some of the displayed tasks may belong to subprojects).".replace(
       'droidbus-sample',
       model.rootProject,
@@ -164,6 +183,30 @@ export function tasksReport(model: BuildModel): string[] {
     '',
   );
   return lines;
+}
+
+/**
+ * The body of `gradlew properties`: the project's properties, those of gradle.properties (the
+ * project's; Gradle adds ~/.gradle's too) among them — why droidbus refuses it by default.
+ */
+export function propertiesReport(projectDir: string, model: BuildModel): string[] {
+  const file = join(projectDir, 'gradle.properties');
+  const props = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => /^[\w.-]+=/.test(l))
+        .map((l) => l.replace('=', ': '))
+    : [];
+  return [
+    '',
+    '------------------------------------------------------------',
+    `Root project '${model.rootProject}'`,
+    '------------------------------------------------------------',
+    '',
+    `name: ${model.rootProject}`,
+    ...props.sort(),
+    '',
+  ];
 }
 
 /** The body of `gradlew help`. */
