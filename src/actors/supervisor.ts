@@ -460,9 +460,16 @@ export class Supervisor implements ActorEndpoint {
           }
           continue;
         }
-        const late = [...slot.inflight.values()].find((r) => now > r.deadline + this.stuckGraceMs);
-        if (late) {
-          slot.probe = { id: ++this.pingSeq, sentAt: now, address: late.address, type: late.type };
+        const inflight = [...slot.inflight.values()];
+        if (inflight.some((r) => now > r.deadline + this.stuckGraceMs)) {
+          // The thread's holder is not known from here; the oldest request in flight (the map keeps
+          // arrival order) is the likeliest, not the late one that noticed it (often a victim).
+          const oldest = inflight[0]!;
+          const type =
+            inflight.length === 1
+              ? oldest.type
+              : `${oldest.type} (in flight, oldest first: ${inflight.map((r) => r.type).join(', ')})`;
+          slot.probe = { id: ++this.pingSeq, sentAt: now, address: oldest.address, type };
           this.post(slot, { t: 'ping', id: slot.probe.id });
         }
       }

@@ -7,12 +7,27 @@ import type { LogEntry } from './logcat-types.js';
 import { LEVEL_RANK } from './logcat-types.js';
 import type { LogStore } from './log-store.js';
 import {
-  compileLogcatQuery,
+  compileLogcatQueryPlan,
   LogcatQueryError,
   parseLevelName,
   type EntryPredicate,
   type QueryContext,
+  type QueryPlan,
 } from './logcat-query.js';
+
+/**
+ * The regex work one query may do, in RE2 instruction-bytes: a pattern's program size times the
+ * bytes of the lines it reads (RE2's NFA advances at most one thread per instruction per byte).
+ * Measured on RE2JS here, one unit is ~3.7 ns (63 instructions over 64 MB: 14.7 s), so the budget
+ * is about half a second of one core. A query whose bound — every regex term's program size times the
+ * bytes of the lines the query's cheap terms let through and its literal prefilter passes — is over
+ * it is refused before RE2 runs.
+ */
+export const REGEX_WORK_BUDGET = 150_000_000;
+/** Entries examined between two yields of the logcat thread. */
+export const SCAN_CHUNK = 1_000;
+/** A query that runs longer answers what it found, saying where it stopped. */
+export const QUERY_DEADLINE_MS = 2_000;
 
 /** Default and maximum `count`, as the reference defines them. */
 export const DEFAULT_ENTRY_COUNT = 200;
@@ -47,14 +62,36 @@ export interface LogQueryResult {
   has_more: boolean;
   /** Entries examined. */
   scanned: number;
+  /** Set when the scan stopped before it was done (the deadline): where, and what to do. */
+  stopped?: string;
 }
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Builds the predicate for the parameters; throws LogcatQueryError on invalid ones. */
-export function compileLogFilter(params: LogQueryParams, ctx: QueryContext = {}): EntryPredicate | null {
+function all(preds: EntryPredicate[]): EntryPredicate | null {
+  if (preds.length === 0) {
+    return null;
+  }
+  if (preds.length === 1) {
+    return preds[0]!;
+  }
+  return (e) => {
+    for (const p of preds) {
+      if (!p(e)) {
+        return false;
+      }
+    }
+    return true;
+  };
+}
+
+/**
+ * Builds the filter of the parameters and the query, the cheap terms first, with what bounds its
+ * regex work (`QueryPlan`); throws LogcatQueryError on invalid ones.
+ */
+export function compileLogPlan(params: LogQueryParams, ctx: QueryContext = {}): QueryPlan | null {
   const preds: EntryPredicate[] = [];
   if (params.min_level !== undefined) {
     const lv = parseLevelName(params.min_level);
@@ -87,26 +124,20 @@ export function compileLogFilter(params: LogQueryParams, ctx: QueryContext = {})
     const re = new RegExp(escapeRegExp(params.text), 'i');
     preds.push((e) => re.test(e.message));
   }
-  if (params.query !== undefined && params.query.trim().length > 0) {
-    const q = compileLogcatQuery(params.query, ctx);
-    if (q !== null) {
-      preds.push(q);
-    }
-  }
-  if (preds.length === 0) {
-    return null;
-  }
-  if (preds.length === 1) {
-    return preds[0] ?? null;
-  }
-  return (e) => {
-    for (const p of preds) {
-      if (!p(e)) {
-        return false;
-      }
-    }
-    return true;
-  };
+  const query =
+    params.query !== undefined && params.query.trim().length > 0
+      ? compileLogcatQueryPlan(params.query, ctx)
+      : null;
+  const cheap = all(query?.cheap ? [...preds, query.cheap] : preds);
+  const pred = all(query ? [...preds, query.pred] : preds);
+  return pred === null
+    ? null
+    : { pred, cheap: query && query.regexes.length > 0 ? cheap : pred, regexes: query?.regexes ?? [] };
+}
+
+/** Builds the predicate for the parameters; throws LogcatQueryError on invalid ones. */
+export function compileLogFilter(params: LogQueryParams, ctx: QueryContext = {}): EntryPredicate | null {
+  return compileLogPlan(params, ctx)?.pred ?? null;
 }
 
 /** The index of the newest entry whose seq is below `seq` (-1 if none): seqs rise with the index. */
@@ -127,35 +158,134 @@ function lastBefore(store: LogStore, seq: number): number {
   return found;
 }
 
-/** Runs an entry query against the store. Throws LogcatQueryError for invalid parameters. */
-export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryContext = {}): LogQueryResult {
-  const count = Math.max(1, Math.min(MAX_ENTRY_COUNT, Math.floor(params.count ?? DEFAULT_ENTRY_COUNT)));
-  const pred = compileLogFilter(params, ctx);
-  const since = params.since_seq ?? 0;
-  const out: LogEntry[] = [];
-  let i = store.size - 1;
-  if (params.before_seq !== undefined) {
-    i = lastBefore(store, params.before_seq);
-  }
-  let scanned = 0;
-  for (; i >= 0; i--) {
+/** The store's entries from index `from` back to `since` (exclusive), newest first, in chunks. */
+function* entriesBack(store: LogStore, from: number, since: number): Generator<LogEntry | 'chunk'> {
+  let i = from;
+  let n = 0;
+  while (i >= 0) {
     const e = store.at(i);
-    if (e === undefined) {
+    if (e === undefined || e.seq <= since) {
+      return;
+    }
+    yield e;
+    if (++n % SCAN_CHUNK === 0) {
+      yield 'chunk';
+      // The store may have grown or evicted meanwhile: find the entry after this one again.
+      i = lastBefore(store, e.seq);
+    } else {
+      i--;
+    }
+  }
+}
+
+/** The worst-case regex work of a plan over the entries it would scan, counted up to just past the budget. */
+function* regexBound(
+  store: LogStore,
+  plan: QueryPlan,
+  from: number,
+  since: number,
+): Generator<'chunk', number> {
+  let work = 0;
+  for (const e of entriesBack(store, from, since)) {
+    if (e === 'chunk') {
+      yield e;
       continue;
     }
-    if (e.seq <= since) {
-      break;
+    if (plan.cheap !== null && !plan.cheap(e)) {
+      continue;
     }
-    scanned++;
-    if (pred === null || pred(e)) {
-      out.push(e);
-      if (out.length >= count) {
-        i--;
-        break;
+    for (const { rx, get } of plan.regexes) {
+      const text = get(e);
+      if (rx.mayMatch(text)) {
+        work += rx.programSize * text.length;
       }
     }
+    if (work > REGEX_WORK_BUDGET) {
+      return work;
+    }
   }
-  const hasMore = out.length >= count && i >= 0 && (store.at(i)?.seq ?? 0) > since;
-  out.reverse();
-  return { entries: out, has_more: hasMore, scanned };
+  return work;
+}
+
+/**
+ * An entry query as steps: the regex bound first (refused when over the budget), then the scan from
+ * the newest entry back, stopping at `count` matches; `'chunk'` between every SCAN_CHUNK entries,
+ * where a caller may yield the thread or stop at its deadline (`stop()` returns the answer so far).
+ */
+function* querySteps(
+  store: LogStore,
+  params: LogQueryParams,
+  ctx: QueryContext,
+  state: { out: LogEntry[]; scanned: number; lastSeq: number | null },
+): Generator<'chunk', LogQueryResult> {
+  const count = Math.max(1, Math.min(MAX_ENTRY_COUNT, Math.floor(params.count ?? DEFAULT_ENTRY_COUNT)));
+  const plan = compileLogPlan(params, ctx);
+  const since = params.since_seq ?? 0;
+  const from = params.before_seq !== undefined ? lastBefore(store, params.before_seq) : store.size - 1;
+  if (plan !== null && plan.regexes.length > 0) {
+    const bound = yield* regexBound(store, plan, from, since);
+    if (bound > REGEX_WORK_BUDGET) {
+      throw new LogcatQueryError(
+        `the query's regular expressions would do more than ${REGEX_WORK_BUDGET.toLocaleString('en')} units of work (program size × bytes of the lines they read; about half a second), more than one query may: narrow the lines first with a time window (age:5m), tag:, pid:, level: or package:, or since_seq, or make the pattern smaller`,
+      );
+    }
+  }
+  let more = false;
+  for (const e of entriesBack(store, from, since)) {
+    if (e === 'chunk') {
+      yield e;
+      continue;
+    }
+    if (state.out.length >= count) {
+      more = true;
+      break;
+    }
+    state.scanned++;
+    state.lastSeq = e.seq;
+    if (plan === null || plan.pred(e)) {
+      state.out.push(e);
+    }
+  }
+  return { entries: [...state.out].reverse(), has_more: more, scanned: state.scanned };
+}
+
+/** Runs an entry query against the store. Throws LogcatQueryError for invalid parameters. */
+export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryContext = {}): LogQueryResult {
+  const steps = querySteps(store, params, ctx, { out: [], scanned: 0, lastSeq: null });
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) {
+      return step.value;
+    }
+  }
+}
+
+/**
+ * The same query, giving the thread back between chunks (other sessions' calls are answered in
+ * between) and answering what it found, saying where it stopped, at its deadline.
+ */
+export async function queryLogsYielding(
+  store: LogStore,
+  params: LogQueryParams,
+  ctx: QueryContext = {},
+  deadlineMs = QUERY_DEADLINE_MS,
+): Promise<LogQueryResult> {
+  const state = { out: [] as LogEntry[], scanned: 0, lastSeq: null as number | null };
+  const steps = querySteps(store, params, ctx, state);
+  const started = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) {
+      return step.value;
+    }
+    if (performance.now() - started > deadlineMs) {
+      return {
+        entries: [...state.out].reverse(),
+        has_more: true,
+        scanned: state.scanned,
+        stopped: `stopped after ${deadlineMs} ms at seq ${state.lastSeq ?? 'none'} (${state.scanned} entries examined): narrow the query (age:5m, tag:, pid:, level:) or page back with before_seq`,
+      };
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }

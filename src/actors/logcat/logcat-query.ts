@@ -16,7 +16,7 @@ import type { LogEntry, LogLevel } from './logcat-types.js';
 import { LEVEL_RANK } from './logcat-types.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import { FIELD_KEYS, tokenize, type Field, type Token } from './logcat-query-lexer.js';
-import { userRegex } from './user-regex.js';
+import { userRegex, type UserRegex } from './user-regex.js';
 
 export { LogcatQueryError } from './logcat-query-error.js';
 
@@ -28,6 +28,8 @@ export interface QueryContext {
   now?: number;
   /** Process names for `process:` (default: the entry's package). */
   processOf?: (pid: number) => string | null;
+  /** Counts the regex work done (program size × bytes handed to RE2), when set. */
+  meter?: { work: number };
 }
 
 export type EntryPredicate = (e: LogEntry) => boolean;
@@ -58,7 +60,13 @@ export function parseLevelName(text: string): LogLevel | null {
 type Node =
   | { n: 'and'; kids: Node[]; implicit: boolean }
   | { n: 'or'; kids: Node[] }
-  | { n: 'leaf'; key: string; neg: boolean; pred: EntryPredicate };
+  | { n: 'leaf'; key: string; neg: boolean; pred: EntryPredicate; regex?: RegexTerm };
+
+/** A `key~:regex` term: its compiled pattern and the field it reads, for the query's cost bound. */
+export interface RegexTerm {
+  rx: UserRegex;
+  get: (e: LogEntry) => string;
+}
 
 class Parser {
   private i = 0;
@@ -216,20 +224,33 @@ function leafFor(t: Extract<Token, { t: 'term' }>, ctx: QueryContext): Node {
   const { key, op, neg, value } = t;
   const field = FIELD_KEYS[key];
   let pred: EntryPredicate;
+  let regex: RegexTerm | undefined;
   if (field !== undefined) {
     if (field === 'package' && op === ':' && value === 'mine') {
       pred = minePred(ctx.mine ?? []);
     } else if (op === '~:') {
-      let test: (text: string) => boolean;
+      let rx: UserRegex;
       try {
-        test = userRegex(value);
+        rx = userRegex(value);
       } catch (err) {
         throw new LogcatQueryError(
           `invalid regular expression '${value}' in ${key}~: (${(err as Error).message})`,
         );
       }
       const get = getter(field, ctx);
-      pred = (e) => test(get(e));
+      const meter = ctx.meter;
+      const size = rx.programSize;
+      pred = (e) => {
+        const text = get(e);
+        if (!rx.mayMatch(text)) {
+          return false;
+        }
+        if (meter !== undefined) {
+          meter.work += size * text.length;
+        }
+        return rx.run(text);
+      };
+      regex = { rx, get };
     } else if (op === '=:') {
       const get = getter(field, ctx);
       pred = (e) => get(e) === value;
@@ -288,7 +309,13 @@ function leafFor(t: Extract<Token, { t: 'term' }>, ctx: QueryContext): Node {
         throw new LogcatQueryError(`unknown key ${key}:`);
     }
   }
-  return { n: 'leaf', key: neg ? '' : key === 'app' ? 'package' : key, neg, pred: neg ? negate(pred) : pred };
+  return {
+    n: 'leaf',
+    key: neg ? '' : key === 'app' ? 'package' : key,
+    neg,
+    pred: neg ? negate(pred) : pred,
+    ...(regex !== undefined ? { regex } : {}),
+  };
 }
 
 function negate(p: EntryPredicate): EntryPredicate {
@@ -368,12 +395,56 @@ function compileNode(node: Node): EntryPredicate {
   }
 }
 
-/** Compiles a Studio-syntax query; null for an empty query (matches everything). Throws LogcatQueryError. */
-export function compileLogcatQuery(query: string, ctx: QueryContext = {}): EntryPredicate | null {
+function regexTerms(node: Node): RegexTerm[] {
+  return node.n === 'leaf' ? (node.regex ? [node.regex] : []) : node.kids.flatMap(regexTerms);
+}
+
+/** ANDs run their regex-free terms first, so RE2 only reads what the cheap terms let through. */
+function cheapFirst(node: Node): Node {
+  if (node.n === 'leaf') {
+    return node;
+  }
+  const kids = node.kids.map(cheapFirst);
+  if (node.n === 'or') {
+    return { n: 'or', kids };
+  }
+  const cheap = kids.filter((k) => regexTerms(k).length === 0);
+  return { ...node, kids: [...cheap, ...kids.filter((k) => regexTerms(k).length > 0)] };
+}
+
+/**
+ * A compiled query and what bounds its regex work: the conjunction of its top-level terms that run
+ * no regex (`cheap`: evaluated first, so no RE2 reads a line it rejects) and the regex terms.
+ */
+export interface QueryPlan {
+  pred: EntryPredicate;
+  cheap: EntryPredicate | null;
+  regexes: RegexTerm[];
+}
+
+/** Compiles a Studio-syntax query into its plan; null for an empty query. Throws LogcatQueryError. */
+export function compileLogcatQueryPlan(query: string, ctx: QueryContext = {}): QueryPlan | null {
   if (query.length > 4096) {
     throw new LogcatQueryError('the query is longer than 4,096 characters');
   }
   const tokens = tokenize(query);
   const ast = new Parser(tokens, query, (t) => leafFor(t, ctx)).parse();
-  return ast === null ? null : compileNode(groupSameKeys(ast));
+  if (ast === null) {
+    return null;
+  }
+  const root = cheapFirst(groupSameKeys(ast));
+  const regexes = regexTerms(root);
+  let cheap: EntryPredicate | null = null;
+  if (regexes.length === 0) {
+    cheap = compileNode(root);
+  } else if (root.n === 'and') {
+    const kids = root.kids.filter((k) => regexTerms(k).length === 0);
+    cheap = kids.length === 0 ? null : compileNode({ n: 'and', kids, implicit: false });
+  }
+  return { pred: compileNode(root), cheap, regexes };
+}
+
+/** Compiles a Studio-syntax query; null for an empty query (matches everything). Throws LogcatQueryError. */
+export function compileLogcatQuery(query: string, ctx: QueryContext = {}): EntryPredicate | null {
+  return compileLogcatQueryPlan(query, ctx)?.pred ?? null;
 }

@@ -14,7 +14,7 @@ import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
 import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
-import { queryLogs } from './log-query.js';
+import { queryLogsYielding } from './log-query.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import type { Crash } from './logcat-types.js';
 import { crashSummary, fitCrashes, fitEntries, toWireCrash, toWireGroup } from './logcat-wire.js';
@@ -193,7 +193,7 @@ export class LogcatService {
     const count = p.count ?? this.defaultCount();
     let result;
     try {
-      result = queryLogs(
+      result = await queryLogsYielding(
         this.store,
         {
           count,
@@ -224,6 +224,7 @@ export class LogcatService {
       count,
       streams: this.streamInfos(),
       ...(waited ? { buffer_wait: waited } : {}),
+      ...(result.stopped !== undefined ? { stopped: result.stopped } : {}),
     };
   }
 

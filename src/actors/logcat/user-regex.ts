@@ -144,8 +144,65 @@ function skipGroup(source: string, at: number): number {
   return source.length;
 }
 
-/** Compiles a caller's pattern to a linear-time test, or throws UserRegexError saying why it cannot. */
-export function userRegex(source: string): (text: string) => boolean {
+/**
+ * The limits a pattern must keep before it is compiled or run. RE2's time is linear in the text but
+ * multiplied by the compiled program's size (its NFA keeps up to one thread per instruction), so a
+ * pattern's cost per byte is bounded by its program size, and these limits bound that: `.{999}`
+ * alone compiles to ~1,000 instructions.
+ */
+export const MAX_PATTERN_LENGTH = 512;
+/** Largest `{n}`, `{n,}`, `{n,m}` count. */
+export const MAX_REPEAT = 100;
+/** Most RE2 instructions a compiled pattern may have. */
+export const MAX_PROGRAM_SIZE = 512;
+
+/** A caller's pattern, compiled: a test, and what its runs cost. */
+export interface UserRegex {
+  (text: string): boolean;
+  /** RE2's instruction count: the work per byte RE2 reads, at worst. */
+  readonly programSize: number;
+  /** The literal prefilter alone: false means RE2 need not run on this text (it cannot match). */
+  mayMatch(text: string): boolean;
+  /** RE2 alone, after mayMatch said yes. */
+  run(text: string): boolean;
+}
+
+function limitError(what: string): UserRegexError {
+  return new UserRegexError(
+    `${what}; narrow the pattern, or select lines with cheaper terms first (age:5m, tag:, pid:, level:, package:)`,
+  );
+}
+
+/** The `{n,m}` counts of a pattern (outside escapes), for the repetition limit. */
+function largestRepeat(source: string): number {
+  let max = 0;
+  for (const m of source.matchAll(/(\\*)\{(\d+)(?:,(\d*))?\}/g)) {
+    if (m[1]!.length % 2 === 1) {
+      continue; // `\{` is a literal brace
+    }
+    max = Math.max(max, Number(m[2]), m[3] ? Number(m[3]) : 0);
+  }
+  return max;
+}
+
+/**
+ * A literal every case-insensitive match contains: `(?i)` at the start and a required literal in
+ * the rest. Texts are lower-cased to test it; `ſ` (U+017F) is the one non-ASCII letter whose simple
+ * case folding (RE2's) gives an ASCII letter that `toLowerCase` does not (`K`, U+212A, lowers to k).
+ */
+function foldedLiteral(source: string): string | null {
+  if (!source.startsWith('(?i)')) {
+    return null;
+  }
+  const literal = requiredLiteral(source.slice(4));
+  return literal !== null && /^[\x20-\x7e]+$/.test(literal) ? literal.toLowerCase() : null;
+}
+
+/**
+ * Compiles a caller's pattern to a linear-time test, or throws UserRegexError saying why it cannot:
+ * what RE2 lacks, or which limit it passes (length, repetition count, program size).
+ */
+export function userRegex(source: string): UserRegex {
   for (const [pattern, what] of UNSUPPORTED) {
     if (pattern.test(source)) {
       throw new UserRegexError(
@@ -153,15 +210,39 @@ export function userRegex(source: string): (text: string) => boolean {
       );
     }
   }
+  if (source.length > MAX_PATTERN_LENGTH) {
+    throw limitError(
+      `the pattern is ${source.length} characters, more than the ${MAX_PATTERN_LENGTH} allowed`,
+    );
+  }
+  const repeat = largestRepeat(source);
+  if (repeat > MAX_REPEAT) {
+    throw limitError(`a repetition count of ${repeat} is more than the ${MAX_REPEAT} allowed`);
+  }
   let re: RE2JS;
   try {
     re = RE2JS.compile(source);
   } catch (err) {
     throw new UserRegexError((err as Error).message.replace(/^error parsing regexp: /, ''));
   }
-  const literal = requiredLiteral(source);
-  if (literal === null) {
-    return (text) => re.matcher(text).find();
+  const programSize = re.programSize();
+  if (programSize > MAX_PROGRAM_SIZE) {
+    throw limitError(
+      `the pattern compiles to ${programSize} RE2 instructions, more than the ${MAX_PROGRAM_SIZE} allowed (each is work on every byte it reads)`,
+    );
   }
-  return (text) => text.includes(literal) && re.matcher(text).find();
+  const literal = requiredLiteral(source);
+  const folded = literal === null ? foldedLiteral(source) : null;
+  const mayMatch =
+    literal !== null
+      ? (text: string) => text.includes(literal)
+      : folded !== null
+        ? (text: string) =>
+            text
+              .toLowerCase()
+              .replace(/\u017f/g, 's')
+              .includes(folded)
+        : () => true;
+  const run = (text: string): boolean => re.matcher(text).find();
+  return Object.assign((text: string) => mayMatch(text) && run(text), { programSize, mayMatch, run });
 }

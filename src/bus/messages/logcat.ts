@@ -266,6 +266,8 @@ export const logcatRequests = {
       count: z.number().int(),
       streams: z.array(streamInfoSchema),
       buffer_wait: bufferWaitSchema.optional(),
+      /** The scan stopped at its deadline: where, and how to narrow the query. */
+      stopped: z.string().optional(),
     }),
     timeoutMs: 20_000,
   }),

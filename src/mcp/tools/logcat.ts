@@ -150,7 +150,7 @@ export const getLogcatEntries = defineTool({
   kind: 'read',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matching lines, oldest first. `query` is Android Studio's Logcat syntax (`package:mine level:error tag:Foo -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages).",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matches, oldest first. `query` is Studio's Logcat syntax (`package:mine level:error -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages). RE2 regexes over ~1 s of work are refused.",
   input: z.object({
     count: z.number().int().min(1).max(10_000).optional().describe('The newest matching lines (default 200)'),
     min_level: z
@@ -173,7 +173,7 @@ export const getLogcatEntries = defineTool({
     before_seq: z.number().int().min(0).optional().describe('Only lines before this seq, to page back'),
   }),
   output: responseOf('logcat.entries')
-    .pick({ has_more: true, cut_for_size: true, buffer_wait: true })
+    .pick({ has_more: true, cut_for_size: true, buffer_wait: true, stopped: true })
     .extend({
       entries: z.array(entryOutputSchema),
       returned: z.number().int(),
@@ -230,9 +230,13 @@ export const getLogcatEntries = defineTool({
         ? 'No matching logcat lines.'
         : `${kept.length} line${kept.length === 1 ? '' : 's'}${older}:`;
     return {
-      text: [...notStreamingHint(streaming.length), ...bufferWaitNote(r.buffer_wait), head, ...lines].join(
-        '\n',
-      ),
+      text: [
+        ...notStreamingHint(streaming.length),
+        ...bufferWaitNote(r.buffer_wait),
+        ...(r.stopped !== undefined ? [`The scan ${r.stopped}.`] : []),
+        head,
+        ...lines,
+      ].join('\n'),
       answerChars: budget,
       structured: {
         entries,
@@ -241,6 +245,7 @@ export const getLogcatEntries = defineTool({
         cut_for_size: cut,
         streaming,
         ...(r.buffer_wait ? { buffer_wait: r.buffer_wait } : {}),
+        ...(r.stopped !== undefined ? { stopped: r.stopped } : {}),
       },
     };
   },
