@@ -23,6 +23,11 @@ import {
 } from '../src/actors/logcat/index.js';
 import { RE2JS } from 're2js';
 import { userRegex } from '../src/actors/logcat/user-regex.js';
+import { REGEX_WORK_BUDGET } from '../src/actors/logcat/log-query.js';
+import { JOURNAL_CAP_BYTES, LogJournal } from '../src/actors/logcat/log-journal.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { frontendLoopDelay } from './lib/logcat-frontend.js';
 
 const args = parseArgs({
@@ -351,6 +356,62 @@ for (const [label, params] of queries) {
   console.log(
     `  ${label.padEnd(48)} median ${median(times).toFixed(2).padStart(6)} ms  p99 ${p99(times).toFixed(2).padStart(6)} ms  ${n} results`,
   );
+}
+
+// Issue 49: what one query may cost. The patterns that held the logcat thread for seconds, over
+// this store: refused before RE2 runs (the time to refuse), or answered (the time to answer); and
+// the costliest admitted query, a pattern whose bound sits under REGEX_WORK_BUDGET.
+console.log(
+  `\nregex cost bound (${REGEX_WORK_BUDGET.toLocaleString('en')} units = program size × bytes read):`,
+);
+for (const query of [
+  'message~:(?i).{999}.{999}Z',
+  'line~:(?s)(.*a){12}$',
+  `message~:${'a?'.repeat(500)}${'a'.repeat(500)}`,
+  'line~:(?s)(.*a){2}',
+  'message~:(?i)(time|dead)line',
+  'tag:ActivityManager line~:(?s)(.*a){12}$',
+]) {
+  const t0 = performance.now();
+  let outcome: string;
+  try {
+    outcome = `answered ${queryLogs(store, { query, count: 10_000 }).entries.length}`;
+  } catch (err) {
+    outcome = `refused (${(err as Error).message.slice(0, 70)}…)`;
+  }
+  console.log(
+    `  ${query.slice(0, 44).padEnd(46)} ${(performance.now() - t0).toFixed(1).padStart(7)} ms  ${outcome}`,
+  );
+}
+
+// Ingest with the journal (what lets the store outlive its worker) beside ingest without it.
+{
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'droidbus-bench-journal-'));
+  const rates: string[] = [];
+  for (const journaled of [false, true]) {
+    const s = new LogStore({ maxEntries: 100_000 });
+    if (journaled) {
+      s.attachJournal(new LogJournal(dir, JOURNAL_CAP_BYTES), []);
+    }
+    const p = new LogcatPipeline({
+      device: 'emulator-5554',
+      store: s,
+      groups: new CrashGroups(),
+      parser: { year: 2024 },
+    });
+    const t0 = performance.now();
+    for (const b of bufs) {
+      p.push(b);
+      await Promise.resolve(); // the journal writes at the end of each task, as in the actor
+    }
+    p.end();
+    const ms = performance.now() - t0;
+    rates.push(
+      `${journaled ? 'journaled' : 'memory only'} ${fmt(Math.round(lineCount / (ms / 1000)))} lines/s`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`\ningest: ${rates.join('  |  ')}`);
 }
 
 // The regular-expression engines side by side, on the store's messages: V8's backtracking RegExp

@@ -1,4 +1,5 @@
 import type { ActorEndpoint, Bus } from '../bus/bus.js';
+import { runId } from '../util/run-id.js';
 import type { WireError } from '../bus/errors.js';
 import type { RequestEnvelope } from '../bus/envelope.js';
 import { logger } from '../util/log.js';
@@ -64,6 +65,8 @@ export class Supervisor implements ActorEndpoint {
     private readonly bus: Bus,
     options: SupervisorOptions = {},
   ) {
+    // Set on the main thread before any worker starts: every worker inherits it (util/run-id.ts).
+    runId();
     this.kinds = { ...ACTOR_KINDS, ...options.kinds };
     this.inline = options.inline === true;
     this.stuckGraceMs = options.stuckGraceMs ?? STUCK_GRACE_MS;

@@ -4,6 +4,7 @@
  * cost nothing to read, and the crashes read from the log (bounded too).
  */
 import type { Crash, LogEntry, LogLevel } from './logcat-types.js';
+import type { JournalRecord } from './log-journal.js';
 import { LEVEL_RANK, LEVELS } from './logcat-types.js';
 
 /** Bounds of a store. */
@@ -90,6 +91,8 @@ export class LogStore {
   private readonly rateCount = new Float64Array(RATE_SLOTS);
   private readonly rateSecond = new Float64Array(RATE_SLOTS);
   private crashList: Crash[] = [];
+  /** Where what the store takes in is also written, to outlive the worker (log-journal.ts). */
+  private journal: { append(r: JournalRecord): void } | null = null;
 
   constructor(options: LogStoreOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 200_000);
@@ -123,8 +126,27 @@ export class LogStore {
     return this.buf[k];
   }
 
+  /**
+   * Writes what the store takes in to `journal` from now on, after replaying what it holds: the
+   * entries keep their seqs (a client's since_seq and before_seq still mean the same lines).
+   */
+  attachJournal(journal: { append(r: JournalRecord): void }, records: readonly JournalRecord[]): void {
+    for (const r of records) {
+      if (r.t === 'e') {
+        this.nextSeq = Math.max(this.nextSeq, r.e.seq);
+        this.push(r.e, r.e.ts > 0 ? r.e.ts : Date.now());
+      } else if (r.t === 'c') {
+        this.addCrash(r.c);
+      } else {
+        this.clear(r.device ?? undefined);
+      }
+    }
+    this.journal = journal;
+  }
+
   /** Stores an entry (assigning its seq), evicting the oldest as needed. */
   push(e: LogEntry, now: number = Date.now()): void {
+    this.journal?.append({ t: 'e', e });
     const size = entryBytes(e);
     while (this.len > 0 && (this.len >= this.maxEntries || this.bytesHeld + size > this.maxBytes)) {
       this.evictOldest();
@@ -177,6 +199,7 @@ export class LogStore {
 
   /** Records a finished crash (newest last), dropping the oldest past the bound. */
   addCrash(crash: Crash): void {
+    this.journal?.append({ t: 'c', c: crash });
     this.crashList.push(crash);
     if (this.crashList.length > this.maxCrashes * 2) {
       this.crashList = this.crashList.slice(-this.maxCrashes);
@@ -209,6 +232,11 @@ export class LogStore {
 
   /** Empties the store (all devices, or one device's entries and crashes). Seqs keep increasing. */
   clear(device?: string): void {
+    this.journal?.append({ t: 'x', device: device ?? null });
+    this.empty(device);
+  }
+
+  private empty(device?: string): void {
     if (device === undefined) {
       this.buf = new Array<LogEntry | undefined>(this.maxEntries);
       this.head = 0;
@@ -229,7 +257,7 @@ export class LogStore {
         kept.push(e);
       }
     }
-    this.clear();
+    this.empty();
     for (const e of kept) {
       let k = this.head + this.len;
       if (k >= this.maxEntries) {

@@ -12,6 +12,9 @@ import {
 import { readLaunchTime } from './launch-time.js';
 import { crashContext } from './crash-context.js';
 import { LogcatService } from './logcat-service.js';
+import { JOURNAL_CAP_BYTES, LogJournal } from './log-journal.js';
+import { ensureDataDir } from '../../store/data-dir.js';
+import path from 'node:path';
 
 /**
  * The logcat actor (a singleton on its own `logcat` worker thread): one logcat stream per started
@@ -24,7 +27,9 @@ export default defineActor({
   concurrency: 16,
   stopTimeoutMs: 8_000,
   start(ctx) {
-    return new LogcatService(ctx, adbClient());
+    // The store outlives a replaced worker: what it took in is journaled, and replayed here.
+    const journal = LogJournal.open(path.join(ensureDataDir(), 'logcat-journal'), JOURNAL_CAP_BYTES);
+    return new LogcatService(ctx, adbClient(), { journal });
   },
   async stop(service) {
     await service.shutdown();

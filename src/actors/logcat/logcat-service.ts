@@ -14,6 +14,7 @@ import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
 import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
+import type { LogJournal } from './log-journal.js';
 import { queryLogsYielding } from './log-query.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import type { Crash } from './logcat-types.js';
@@ -39,6 +40,8 @@ export type StreamStart = 'buffer' | 'now' | 'resume';
 export interface LogcatServiceOptions {
   maxEntries?: number;
   maxBytes?: number;
+  /** Where the store is journaled; what it holds is replayed first (a replaced worker's store). */
+  journal?: LogJournal;
 }
 
 /** The logcat actor's state (see the module comment). */
@@ -60,7 +63,27 @@ export class LogcatService {
       ...(options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {}),
       ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     });
+    this.journal = options.journal ?? null;
+    if (this.journal !== null) {
+      const records = this.journal.load();
+      this.store.attachJournal(this.journal, records);
+      for (const r of records) {
+        if (r.t === 'c') {
+          this.groups.add(r.c);
+        } else if (r.t === 'x' && r.device === null) {
+          this.groups.clear();
+        }
+      }
+      if (records.length > 0) {
+        ctx.log.info('restored the logcat store from its journal', {
+          entries: this.store.size,
+          crashes: this.store.crashes().length,
+        });
+      }
+    }
   }
+
+  private readonly journal: LogJournal | null;
 
   /**
    * Starts a device's stream, or reports the one that runs. `resume` carries on after the newest
@@ -309,6 +332,7 @@ export class LogcatService {
   async shutdown(): Promise<void> {
     await this.stop(undefined, 'droidbus is shutting down');
     this.stopTimer();
+    this.journal?.close();
   }
 
   private defaultCount(): number {
