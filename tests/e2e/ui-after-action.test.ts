@@ -114,6 +114,49 @@ describe('an action answers with the screen it left', () => {
     expect((key.structured['after'] as After).screen_hash).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('`then` is met only by the next screen: text already on an unchanged screen does not count', async () => {
+    const { rows } = await openLogin();
+    const title = (rows as (Row & { text?: string })[]).find((r) => r.text === 'Droidbus Sample');
+    expect(title, 'the app bar title row').toBeDefined();
+    // Tapping a plain text changes nothing: its own text, there before and after, is not success.
+    const still = await world.call('ui_tap_element', {
+      device_serial: serial,
+      tree_path: title!.tree_path,
+      then: 'Droidbus Sample',
+    });
+    expect(still.isError, still.text).toBe(false);
+    expect(still.structured['then']).toMatchObject({ satisfied: false, screen_unchanged: true });
+    expect(still.text).toContain('Then: the screen did not change within 10 s of the action');
+    expect((still.structured['after'] as After).changed).toBe(false);
+    // A checkbox toggled changes the screen: its own text, there before and after, now meets it.
+    for (const [id, text] of [
+      ['username', 'ada'],
+      ['password', 'analytical'],
+    ] as const) {
+      const filled = await world.call('ui_fill_input', {
+        device_serial: serial,
+        tree_path: byId(rows, id),
+        text,
+      });
+      expect(filled.isError, filled.text).toBe(false);
+    }
+    const tapTo = async (id: string, then: string): Promise<Record<string, unknown>> => {
+      const screen = await world.call('get_ui_hierarchy', { device_serial: serial });
+      const r = await world.call('ui_tap_element', {
+        device_serial: serial,
+        tree_path: byId(screen.structured['rows'] as Row[], id),
+        then,
+      });
+      expect(r.isError, r.text).toBe(false);
+      return r.structured;
+    };
+    expect((await tapTo('sign_in', 'Welcome, ada'))['then']).toMatchObject({ satisfied: true });
+    expect((await tapTo('open_details', 'Details for item'))['then']).toMatchObject({ satisfied: true });
+    const toggled = await tapTo('favourite', 'Favourite');
+    expect(toggled['then']).toMatchObject({ satisfied: true, screen_unchanged: false });
+    expect((toggled['after'] as After).changed_elements.join(' ')).toMatch(/Favourite/);
+  });
+
   it('answers a launch and a restart with the screen they left, its title first', async () => {
     await world.shell(serial, `am force-stop ${SAMPLE}; input keyevent HOME`);
     const launched = await world.call('launch_app', { device_serial: serial, package: SAMPLE });

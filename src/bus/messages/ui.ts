@@ -297,7 +297,15 @@ export const uiRequests = {
       /** Why `after` is null. */
       after_note: z.string().nullable(),
       /** The `then` wait: whether the text showed, and when. */
-      then: z.object({ text: z.string(), satisfied: z.boolean(), elapsed_ms: z.number() }).nullable(),
+      then: z
+        .object({
+          text: z.string(),
+          satisfied: z.boolean(),
+          elapsed_ms: z.number(),
+          /** The screen after the wait is the one before the action (its text does not count). */
+          screen_unchanged: z.boolean(),
+        })
+        .nullable(),
     }),
     timeoutMs: 95_000,
   }),

@@ -116,7 +116,9 @@ export function describeAfter(r: Pick<InputAnswer, 'after' | 'after_note' | 'the
     lines.push(
       r.then.satisfied
         ? `Then: "${r.then.text}" showed after ${r.then.elapsed_ms} ms.`
-        : `Then: "${r.then.text}" did not show within ${THEN_WAIT_MS / 1000} s.`,
+        : r.then.screen_unchanged
+          ? `Then: the screen did not change within ${THEN_WAIT_MS / 1000} s of the action ("${r.then.text}" was already on it, so it does not count).`
+          : `Then: "${r.then.text}" did not show within ${THEN_WAIT_MS / 1000} s.`,
     );
   }
   const a = r.after;

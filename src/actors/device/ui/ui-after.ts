@@ -95,13 +95,22 @@ export async function screenAfter(
         gone: false,
         timeoutMs: THEN_WAIT_MS,
         intervalMs: THEN_INTERVAL_MS,
+        // Only the next screen meets it: text that was already there on an unchanged screen is the
+        // old screen (a slow transition, or an action that did nothing), never success.
+        accept: (current) => before === null || current.hash !== before.hash,
       },
       ctx,
     );
+    const after = afterAction(before, outcome.last);
     return {
-      after: afterAction(before, outcome.last),
+      after,
       after_note: null,
-      then: { text: thenText, satisfied: outcome.satisfied, elapsed_ms: outcome.elapsed_ms },
+      then: {
+        text: thenText,
+        satisfied: outcome.satisfied,
+        elapsed_ms: outcome.elapsed_ms,
+        screen_unchanged: !outcome.satisfied && before !== null && outcome.last.hash === before.hash,
+      },
     };
   } catch (err) {
     if (ctx.signal.aborted) {
@@ -113,7 +122,7 @@ export async function screenAfter(
       then:
         thenText === undefined
           ? null
-          : { text: thenText, satisfied: false, elapsed_ms: Date.now() - started },
+          : { text: thenText, satisfied: false, elapsed_ms: Date.now() - started, screen_unchanged: false },
     };
   }
 }

@@ -26,6 +26,8 @@ export interface WaitOptions {
   gone: boolean;
   timeoutMs: number;
   intervalMs: number;
+  /** A further condition a capture must meet for the wait to end satisfied. */
+  accept?: (current: Capture) => boolean;
 }
 
 export interface WaitOutcome {
@@ -58,6 +60,9 @@ export async function waitOnScreen(
     if (options.until === 'element') {
       matches = matchesOf(current.tree, options.query ?? {}).matches;
       satisfied = options.gone ? matches.length === 0 : matches.length > 0;
+      if (satisfied && options.accept !== undefined) {
+        satisfied = options.accept(current);
+      }
     } else {
       satisfied = previous !== null && previous.hash === current.hash;
     }
