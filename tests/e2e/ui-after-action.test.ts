@@ -82,6 +82,9 @@ describe('an action answers with the screen it left', () => {
     expect(pass.isError, pass.text).toBe(false);
     expect((await world.simStats(serial)).dumps - dumpsBefore).toBe(1);
     const afterPass = pass.structured['after'] as After;
+    // A masked field says how much was typed, never dots that read as its text.
+    expect(afterPass.changed_elements.join(' ')).toContain('filled (10 characters, hidden)');
+    expect(pass.text, pass.text).not.toContain('••••');
 
     const tap = await world.call('ui_tap_element', {
       device_serial: serial,
@@ -94,6 +97,9 @@ describe('an action answers with the screen it left', () => {
     const afterTap = tap.structured['after'] as After;
     expect(afterTap.appeared.join(' ')).toMatch(/Welcome, ada/);
     expect(afterTap.disappeared.length).toBeGreaterThan(0);
+    // Ids are marked as ids, shown text is quoted: the form's container is #login_form.
+    expect(afterTap.disappeared).toContain('#login_form');
+    expect(afterTap.appeared).toContain('"Welcome, ada"');
     expect(tap.text).toMatch(/Then: "welcome, ada" showed after \d+ ms/);
     // The device agrees: the welcome screen is what uiautomator sees now.
     expect(await world.shell(serial, 'uiautomator dump /dev/tty')).toMatch(/Welcome, ada/);

@@ -344,10 +344,19 @@ describe('driving the UI', () => {
       { onprogress: (p) => progress.push(p.progress) },
     );
     expect(r.isError).toBeFalsy();
-    const structured = r.structuredContent as { found: boolean; swipes: number };
+    const structured = r.structuredContent as { found: boolean; swipes: number; screen_hash: string };
     expect(structured.found).toBe(true);
     expect(structured.swipes).toBeGreaterThan(0);
     expect(progress.length).toBeGreaterThan(0);
+    // The screen it left, as every action answers it: good for the next expect_screen_hash.
+    const text = (r.content as { type: string; text: string }[])[0]!.text;
+    expect(text).toContain(`screen now ${structured.screen_hash}`);
+    const next = await world.call('send_ui_key', {
+      device_serial: serial,
+      key: 'TAB',
+      expect_screen_hash: structured.screen_hash,
+    });
+    expect(next.isError, next.text).toBe(false);
   });
 });
 

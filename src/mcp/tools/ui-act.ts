@@ -219,12 +219,12 @@ export const uiScrollUntilElement = defineDeviceTool({
     };
     if (!r.found) {
       throw new ToolError(
-        `${describeQuery(query)} did not show after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}${r.reached_end ? ' (the list stopped moving: its end was reached)' : ''}.`,
+        `${describeQuery(query)} did not show after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}${r.reached_end ? ' (the list stopped moving: its end was reached)' : ''}. Screen now ${r.screen_hash}.`,
         structured,
       );
     }
     return {
-      text: `Found after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}:\n${r.matches.map(elementLine).join('\n')}`,
+      text: `Found after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}; screen now ${r.screen_hash}:\n${r.matches.map(elementLine).join('\n')}`,
       structured,
     };
   },

@@ -12,7 +12,7 @@ import { THEN_WAIT_MS, type afterActionSchema } from '../../../bus/messages/ui.j
 import type { ResponseOf } from '../../../bus/registry.js';
 import type { HandlerContext } from '../../actor.js';
 import { waitOnScreen } from './ui-waits.js';
-import { compareStates } from './ui-compare.js';
+import { compareStates, type FieldChange } from './ui-compare.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
 import { focusedNode, nodeLabel, shortClass, titleOf } from './ui-query.js';
@@ -25,8 +25,19 @@ const THEN_INTERVAL_MS = 250;
 
 export type AfterAction = z.infer<typeof afterActionSchema>;
 
-function named(e: { label: string; class: string }): string {
-  return e.label ? `"${clip(e.label, 40)}"` : e.class;
+/** An element as a summary names it: shown text quoted, an id marked as one (`#login_form`). */
+function named(e: { label: string; label_source: string; class: string }): string {
+  if (!e.label) {
+    return e.class;
+  }
+  return e.label_source === 'resource_id' ? `#${clip(e.label, 40)}` : `"${clip(e.label, 40)}"`;
+}
+
+function change(f: FieldChange): string {
+  if (f.hidden === true) {
+    return f.after === '0' ? 'cleared (hidden)' : `filled (${f.after} characters, hidden)`;
+  }
+  return `${f.field} ${f.before}→${f.after}`;
 }
 
 /** The screen an action left, compared with `before` (null: nothing to compare with). */
@@ -64,7 +75,7 @@ export function afterAction(before: Capture | null, after: Capture): AfterAction
     disappeared: diff.disappeared.slice(0, NAMED).map(named),
     changed_elements: diff.changed
       .slice(0, NAMED)
-      .map((c) => `${named(c)} ${c.changes.map((f) => `${f.field} ${f.before}→${f.after}`).join(', ')}`),
+      .map((c) => `${named(c)} ${c.changes.map(change).join(', ')}`),
   };
 }
 

@@ -12,7 +12,7 @@
  * The lists share one budget (`limit`, default 30): changes first, then appearances, keeping up to
  * a third of what is left for disappearances; the counts are always complete.
  */
-import { nodeLabel, shortClass, isInteractive } from './ui-query.js';
+import { nodeLabel, shortClass, isInteractive, type LabelSource } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
 import type { UiNode, UiPoint, UiTree } from './ui-types.js';
 import { clip, oneLine } from './ui-text.js';
@@ -23,6 +23,8 @@ export const MAX_COMPARE_LIMIT = 500;
 export interface DiffElement {
   tree_path: string;
   label: string;
+  /** Where the label comes from: a `resource_id` label is an id, not text the screen shows. */
+  label_source: LabelSource;
   class: string;
   resource_id: string;
   center: UiPoint;
@@ -30,8 +32,8 @@ export interface DiffElement {
 
 export interface DiffChange extends DiffElement {
   before_path: string;
-  /** Each changed field with its value before and after. */
-  changes: Array<{ field: string; before: string; after: string }>;
+  /** Each changed field with its value before and after (a masked field's lengths, `hidden`). */
+  changes: FieldChange[];
 }
 
 export interface UiComparison {
@@ -45,6 +47,14 @@ export interface UiComparison {
   appeared: DiffElement[];
   disappeared: DiffElement[];
   truncated: boolean;
+}
+
+export interface FieldChange {
+  field: string;
+  before: string;
+  after: string;
+  /** A password field's text: before and after are its lengths, never its characters. */
+  hidden?: true;
 }
 
 const STATES = ['checked', 'enabled', 'focused', 'selected'] as const;
@@ -66,18 +76,28 @@ function shown(n: UiNode, value: string): string {
 }
 
 function element(tree: UiTree, n: UiNode): DiffElement {
+  const { label, source } = nodeLabel(tree, n);
   return {
     tree_path: n.tree_path,
-    label: nodeLabel(tree, n).label,
+    label,
+    label_source: source,
     class: shortClass(n.class),
     resource_id: n.resource_id,
     center: { ...n.center },
   };
 }
 
-function fieldChanges(a: UiNode, b: UiNode): Array<{ field: string; before: string; after: string }> {
-  const out: Array<{ field: string; before: string; after: string }> = [];
-  if (a.text !== b.text) {
+function fieldChanges(a: UiNode, b: UiNode): FieldChange[] {
+  const out: FieldChange[] = [];
+  if (a.text !== b.text && (a.password || b.password)) {
+    // Android draws a password's characters as dots in the dump: their count is all there is.
+    out.push({
+      field: 'text',
+      before: String([...a.text].length),
+      after: String([...b.text].length),
+      hidden: true,
+    });
+  } else if (a.text !== b.text) {
     out.push({ field: 'text', before: shown(a, a.text), after: shown(b, b.text) });
   }
   if (a.content_desc !== b.content_desc) {

@@ -1,6 +1,6 @@
 import { treeOf, uiFixture } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
-import { findElements, findParent, interactiveRows, nodeAt, type FindQuery } from './ui-query.js';
+import { findElements, findParent, interactiveRows, nodeAt, titleOf, type FindQuery } from './ui-query.js';
 import type { UiTree } from './ui-types.js';
 
 const load = (name: string): UiTree => treeOf(uiFixture(name));
@@ -170,5 +170,31 @@ describe('nodeAt and findParent', () => {
       expect(nodeAt(launcher, bad)).toBeNull();
       expect(findParent(launcher, bad)).toBeNull();
     }
+  });
+});
+
+describe('titleOf: what the screen is', () => {
+  it('names a launcher as the home screen, never after its first icon (real Pixel launcher dump)', () => {
+    expect(titleOf(treeOf(uiFixture('launcher-pixel.xml')))).toBe('Home screen (Pixel Launcher)');
+  });
+
+  it('names an app by its app bar, a Compose app by its topmost text (real dumps)', () => {
+    // A news app's toolbar title.
+    expect(titleOf(treeOf(uiFixture('spotlight-rotation1.xml')))).toBe('The Daily Collegian');
+    // Jetpack Compose: no resource ids; the topmost text is the screen's name.
+    expect(titleOf(treeOf(uiFixture('lingbook-list-cjk.xml')))).toBe('灵记');
+  });
+
+  it('names a dialog by its title, over whatever screen it covers', () => {
+    // The launcher dump with an AlertDialog over it, its title where AOSP's AlertController puts
+    // it (alert_dialog_title_material.xml: @android:id/alertTitle). Not a capture: no public dump
+    // of a dialog was found.
+    const dump = uiFixture('launcher-pixel.xml')
+      .toString('utf8')
+      .replace(
+        '</hierarchy>',
+        '<node index="1" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.app" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[60,700][1020,1100]"><node index="0" text="Discard draft?" resource-id="android:id/alertTitle" class="android.widget.TextView" package="com.example.app" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[120,740][960,800]" /></node></hierarchy>',
+      );
+    expect(titleOf(treeOf(dump))).toBe('Discard draft?');
   });
 });

@@ -112,7 +112,9 @@ function descendantLabel(tree: UiTree, n: UiNode): string {
  * else its input hint.
  */
 export function nodeLabel(tree: UiTree, n: UiNode): { label: string; source: LabelSource } {
-  if (n.text.trim() !== '') {
+  // A password field's text is its dots (or, on some builds, its characters): never its name —
+  // unless it is the hint an empty field shows.
+  if (n.text.trim() !== '' && (!n.password || n.text === n.hint)) {
     return { label: cut(n.text, MAX_LABEL_CHARS), source: 'text' };
   }
   if (n.content_desc.trim() !== '') {
@@ -311,9 +313,51 @@ export function findParent(tree: UiTree, path: string): UiNode | null {
 
 const BAR = /toolbar|action_?bar|app_?bar|title/i;
 
-/** The app bar's title (a text in a node whose id names a bar or title), else the app window's topmost text. */
+/**
+ * Home-screen apps by package, with the label each one's manifest gives it: a launcher's screen
+ * is named "Home screen", never after its first icon. Other packages whose name says launcher or
+ * home are launchers too, named by their package.
+ */
+const LAUNCHERS: Record<string, string> = {
+  'com.google.android.apps.nexuslauncher': 'Pixel Launcher',
+  'com.android.launcher3': 'Launcher3',
+  'com.android.launcher': 'Launcher',
+  'com.sec.android.app.launcher': 'One UI Home',
+  'com.miui.home': 'System launcher',
+  'com.huawei.android.launcher': 'Huawei Home',
+  'com.oppo.launcher': 'System Launcher',
+  'com.bbk.launcher2': 'vivo Home',
+  'net.oneplus.launcher': 'OnePlus Launcher',
+  'com.teslacoilsw.launcher': 'Nova Launcher',
+};
+
+function launcherLabel(pkg: string): string | null {
+  return LAUNCHERS[pkg] ?? (/launcher|\.home$/i.test(pkg) ? pkg : null);
+}
+
+/**
+ * The title of a dialog on screen: AOSP's AlertDialog puts it in `android:id/alertTitle`
+ * (alert_dialog_title_material.xml), the permission dialog its question in
+ * `permission_message` (PermissionController's grant_permissions.xml).
+ */
+const DIALOG_TITLE =
+  /^(?:android:id\/alertTitle|com\.(?:google\.)?android\.permissioncontroller:id\/permission_message)$/;
+
+/**
+ * What the screen is, in a few words: a dialog's title when one is up; "Home screen (label)" on a
+ * launcher; else the app bar's title (a text in a node whose id names a bar or title); else the app
+ * window's topmost text (Compose apps have no ids).
+ */
 export function titleOf(tree: UiTree): string | null {
+  const dialog = tree.nodes.find((n) => DIALOG_TITLE.test(n.resource_id) && n.text.trim() !== '');
+  if (dialog !== undefined) {
+    return clip(dialog.text.trim(), 80);
+  }
   const app = tree.windows.findIndex((w) => w.kind === 'application');
+  const launcher = launcherLabel(tree.windows[app]?.package ?? '');
+  if (launcher !== null) {
+    return `Home screen (${launcher})`;
+  }
   const texts = tree.nodes.filter((n) => n.window === app && n.text.trim() !== '' && !n.editable);
   const inBar = (n: UiNode): boolean => {
     for (let at: UiNode | undefined = n; at; at = at.parent >= 0 ? tree.nodes[at.parent] : undefined) {
