@@ -70,6 +70,18 @@ describe('reading the screen', () => {
     expect((parent.structured['parent'] as Row).resource_id).toBe('com.droidbus.sample:id/login_form');
     const none = await world.call('find_ui_elements', { device_serial: serial, text: 'No such text' });
     expect(none.structured['total']).toBe(0);
+    // "What can I tap": clickable alone lists the form's fields and its button, and only those.
+    const tappable = await world.call('find_ui_elements', { device_serial: serial, clickable: true });
+    expect(tappable.isError, tappable.text).toBe(false);
+    const ids = (tappable.structured['matches'] as Row[]).map((m) => m.resource_id);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'com.droidbus.sample:id/username',
+        'com.droidbus.sample:id/password',
+        'com.droidbus.sample:id/sign_in',
+      ]),
+    );
+    expect(ids).not.toContain('com.droidbus.sample:id/login_form');
   });
 
   it('refuses a find without criteria, a bad tree path and out-of-range limits with invalid_params', async () => {
@@ -84,6 +96,10 @@ describe('reading the screen', () => {
     await refusedWith(
       world.call('wait_for_element', { device_serial: serial, text: 'x', timeout_ms: 30_001 }),
     );
+    // A wait needs an element to look for: clickable alone is no such thing.
+    expect(
+      await refusedWith(world.call('wait_for_element', { device_serial: serial, clickable: true })),
+    ).toContain('at least one of');
   });
 
   it('asks for device_serial when several devices are online', async () => {

@@ -125,7 +125,7 @@ export const findUiElements = defineDeviceTool({
   kind: 'read',
   title: 'Find elements',
   description:
-    'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold), each with its tree_path, bounds and center.',
+    'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold; clickable: true alone lists what can be tapped), each with its tree_path, bounds and center.',
   input: z.object({
     ...criteria,
     max_results: limitParam('Results', 20, 100),
@@ -134,7 +134,7 @@ export const findUiElements = defineDeviceTool({
     responseOf('ui.find').pick({ matches: true, total: true, truncated: true }).shape,
   ),
   async handle(args, ctx) {
-    const query = queryOf(args);
+    const query = queryOf(args, true);
     const { serial } = ctx;
     const r = await ctx.ask('ui.find', { query, max_results: args.max_results });
     const head =

@@ -78,16 +78,24 @@ export const criteria = {
  */
 export const criteriaAsFind = findFields;
 
-export function queryOf(args: Partial<Record<keyof typeof criteria, unknown>>): FindQueryPayload {
+/**
+ * The find criteria of a call. `clickable` alone is a query of its own where the caller lists
+ * (find_ui_elements: "what can I tap"); a wait or a scroll needs an element to look for.
+ */
+export function queryOf(
+  args: Partial<Record<keyof typeof criteria, unknown>>,
+  clickableAlone = false,
+): FindQueryPayload {
   const query: FindQueryPayload = {};
   for (const key of Object.keys(criteria) as (keyof typeof criteria)[]) {
     if (args[key] !== undefined) {
       (query as Record<string, unknown>)[key] = args[key];
     }
   }
-  if (Object.keys(query).filter((k) => k !== 'clickable').length === 0) {
+  const keys = Object.keys(query).filter((k) => clickableAlone || k !== 'clickable');
+  if (keys.length === 0) {
     throw new ArgumentError(
-      'Give at least one of text, text_contains, resource_id, content_desc or class_name.',
+      `Give at least one of text, text_contains, resource_id, content_desc${clickableAlone ? ', class_name or clickable' : ' or class_name'}.`,
     );
   }
   return query;
