@@ -32,8 +32,8 @@ export const ERROR_TEXT_BUDGET = 8_000;
  * schemas): every session pays it before its first call, so it stays near mobile-mcp 1.0.4's 23,129 B.
  */
 export const MODEL_LISTING_BUDGET = 24_000;
-/** Most bytes of the whole default tools/list (output schemas too). */
-export const TOOLS_LIST_BUDGET = 60 * 1024;
+/** Most bytes of the whole default tools/list (output schemas too): what every client downloads. */
+export const TOOLS_LIST_BUDGET = 45 * 1024;
 
 export const ERROR_CUT_HINT = 'a narrower request gives a shorter error';
 /** The backstop's advice; tools that page say how in their own answers before it is needed. */

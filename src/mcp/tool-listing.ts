@@ -31,11 +31,13 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string,
 const VALIDATOR_ONLY = new Set(['minLength', 'maxLength', 'pattern']);
 
 /**
- * How deep an output schema spells its shapes: the result's fields, and the fields of each field's
- * object or array items by name and type; deeper values say only their type (the full shape is the
- * tool's zod output schema, which the server checks every result against).
+ * How deep an output schema spells its shapes: the result's fields by name and type; a field's own
+ * fields say only that it is an object or array (the full shape is the tool's zod output schema,
+ * which the server checks every result against, and docs/TOOLS.md). Every client downloads and
+ * parses the whole listing and some put it in the prompt, while Claude Code and Codex hand the
+ * model no output schema at all: one level keeps the default listing near 38 KB instead of 60 KB.
  */
-const OUTPUT_DEPTH = 1;
+const OUTPUT_DEPTH = 0;
 
 /**
  * Keywords that constrain what a caller may send: an output schema describes shapes, not limits.

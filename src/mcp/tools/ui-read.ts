@@ -125,7 +125,7 @@ export const findUiElements = defineDeviceTool({
   kind: 'read',
   title: 'Find elements',
   description:
-    'Finds elements on the current screen by text (exact), text_contains, resource_id, content_desc, class_name and clickable (all given must hold; clickable: true alone lists what can be tapped), each with its tree_path, bounds and center.',
+    'Finds elements on screen by text (exact), text_contains, resource_id, content_desc, class_name, clickable (all must hold; clickable alone: what can be tapped), each with tree_path, bounds, center.',
   input: z.object({
     ...criteria,
     max_results: limitParam('Results', 20, 100),
