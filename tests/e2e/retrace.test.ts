@@ -91,6 +91,10 @@ describe('deobfuscating crashes', () => {
       'Root cause: com.droidbus.sample.data.PriceUnavailableException: No price for sku DEMO-42 — at com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:17)';
     expect(r.text.split('\n')[0]).toBe(rootCause);
     expect(r.structured['root_cause']).toBe(rootCause);
+    // The header under it names the deobfuscated exception too: no obfuscated name contradicts it.
+    const header = r.text.split('\n')[1]!;
+    expect(header).toMatch(/^\[java\] [\w.$]+(?:Exception|Error)/);
+    expect(header).not.toMatch(/\ba\.[a-z]\b|r8-map-id/);
     const logs = await world.call('get_crash_logs', { package: PKG, count: 1, retrace: true });
     expect(logs.text).toContain(`\n\n${rootCause}\n`);
   });

@@ -283,6 +283,15 @@ function crashHeader(c: CrashWire, group: CrashGroupWire | undefined, summary = 
   return `[${c.kind}] ${summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
 }
 
+/** The thrown exception's line of a (retraced) Java trace: `EXCEPTION: message`, or undefined. */
+function thrownLine(trace: string): string | undefined {
+  return trace
+    .split('\n')
+    .find((l) => /^[\w$.]+(?:Exception|Error|Throwable)\b/.test(l.trim()))
+    ?.trim()
+    .slice(0, 300);
+}
+
 /** One short line for a retrace that worked: which build's mapping (the whole line is in structured). */
 function retracedWith(t: RetraceOutcome): string {
   const build = [t.build_id, [t.module, t.variant].filter((x) => x !== null).join(' ')].filter(
@@ -379,10 +388,7 @@ export const getCrashLogs = defineTool({
       }
       // The crash's own summary was made from the obfuscated trace: the headline says the real one.
       const headline = retracedHeadline(t.trace, c.package);
-      const thrown = t.trace
-        .split('\n')
-        .find((l) => /^[\w$.]+(?:Exception|Error|Throwable)\b/.test(l.trim()));
-      return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''), thrown?.trim().slice(0, 300) ?? c.summary)}\n${retracedWith(t)}\n${short(c, t.trace)}`;
+      return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''), thrownLine(t.trace) ?? c.summary)}\n${retracedWith(t)}\n${short(c, t.trace)}`;
     };
     // The newest crashes whose text and structured form both fit the answer's budget (one at least).
     const room =
@@ -463,8 +469,12 @@ export const getCrashStackTrace = defineTool({
       ...(rootCause ? { root_cause: rootCause } : {}),
     };
     const body = retrace ? `${retrace.mapping_line}\n${retrace.trace}` : r.crash.trace;
+    // Retraced, the header says the deobfuscated exception too: never the obfuscated summary
+    // under the real root cause.
+    const summary =
+      retrace?.status === 'retraced' ? (thrownLine(retrace.trace) ?? r.crash.summary) : r.crash.summary;
     return {
-      text: `${rootCause ? `${rootCause}\n` : ''}${crashHeader(r.crash, r.group ?? undefined)}\n${body}`,
+      text: `${rootCause ? `${rootCause}\n` : ''}${crashHeader(r.crash, r.group ?? undefined, summary)}\n${body}`,
       structured,
     };
   },
