@@ -74,7 +74,7 @@ export const diagnoseCrash = definePrompt({
       `3. \`get_exit_reasons\` with \`package: ${a['package']}\`${onDevice} for crashes, ANRs and low-memory kills that never reached logcat (an inspect tool: if the server does not list it, \`get_app_runtime_state\` gives the last exit reason).`,
       `4. \`get_logcat_entries\` with \`package: ${a['package']}\` and \`min_level: W\` to read what the app logged before it died.`,
       `5. \`get_memory_info\` and \`dump_app_info\` with \`package: ${a['package']}\` when memory or the installed version may matter (inspect tools too).`,
-      'Point at the source file and line to change, and say what fix you propose. If logcat was not streaming, start it with `start_logcat`: it reads what the device\'s log buffer still holds; reproduce the crash only if it is not there.',
+      "Point at the source file and line to change, and say what fix you propose. If logcat was not streaming, start it with `start_logcat`: it reads what the device's log buffer still holds; reproduce the crash only if it is not there.",
     ].join('\n');
   },
 });

@@ -323,7 +323,14 @@ describe('get_logcat_entries filters', () => {
     // 26 whole traces with their parsed frames are more than 40,000 characters.
     expect(data.crashes.length).toBeLessThan(data.total);
     expect(data.cut_for_size).toBe(data.total - data.crashes.length);
-    expect(text).toContain('older left out to keep the answer within 40,000 characters');
+    expect(text).toContain('more left out to keep the answer within 40,000 characters: before_seq: ');
+    // Every group is in the answer: a line each first, and each group's newest crash in full,
+    // however many repeats another group has.
+    const groups = [...new Set(data.crashes.map((c) => (c as { group_id: string }).group_id))];
+    expect(groups).toHaveLength(2);
+    for (const g of groups) {
+      expect(text).toMatch(new RegExp(`^group ${g}: \\[(java|native)\\] .* — \\d+×`, 'm'));
+    }
   });
 
   it('keeps an answer within its budget and says how to page back', async () => {

@@ -307,7 +307,9 @@ export class LogcatService {
       const streaming = [...this.streams.values()].filter((s) => s.state === 'streaming').length;
       throw fail.notFound(
         `no crash${p.package !== undefined ? ` of ${p.package}` : ''} was read from logcat${
-          streaming === 0 ? " (no logcat stream runs: call start_logcat, which reads what the device's log buffer still holds, crashes included, then ask again; reproduce the crash only if it is older than the buffer)" : ''
+          streaming === 0
+            ? " (no logcat stream runs: call start_logcat, which reads what the device's log buffer still holds, crashes included, then ask again; reproduce the crash only if it is older than the buffer)"
+            : ''
         }${
           waited && waited.unread.length > 0
             ? `; logcat on ${waited.unread.join(', ')} was still reading the device's buffer after ${waited.waited_ms} ms, so a crash it holds may not be read yet: ask again`

@@ -13,7 +13,7 @@ import { defineDeviceTool } from '../define-device-tool.js';
 import type { ToolContext } from '../define-tool.js';
 import { projectScope, queryNamesMine } from './project-package.js';
 import { canonicalSerial } from './device-serial.js';
-import { retracedHeadline, shortTrace } from './crash-headline.js';
+import { groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
 
 const LEVEL_RE = /^(v|d|i|w|e|f|a|verbose|debug|info|warn|warning|error|fatal|assert)$/i;
 const filterSerial = serialSchema.optional().describe('Only lines of this device');
@@ -397,27 +397,41 @@ export const getCrashLogs = defineTool({
     const blocks: string[] = [];
     let textUsed = 0;
     let jsonUsed = 0;
-    for (const c of r.crashes) {
+    // Each group's newest crash first, then the repeats: one group's repeats never crowd another
+    // group (another app, another device) out of the answer.
+    const left: CrashWire[] = [];
+    for (const c of groupLeadsFirst(r.crashes)) {
       const block = blockOf(c);
       const json = JSON.stringify(c).length + 1;
-      if (crashes.length > 0 && (textUsed + block.length > room || jsonUsed + json > room)) {
-        break;
+      if (
+        left.length > 0 ||
+        (crashes.length > 0 && (textUsed + block.length > room || jsonUsed + json > room))
+      ) {
+        left.push(c);
+        continue;
       }
       crashes.push(c);
       blocks.push(block);
       textUsed += block.length + 2;
       jsonUsed += json;
     }
-    const cut = r.cut_for_size + r.crashes.length - crashes.length;
+    const cut = r.cut_for_size + left.length;
+    const newestLeft = left.reduce((n, c) => Math.max(n, c.seq), 0);
     const head =
       crashes.length === 0
         ? `No crashes${args.package !== undefined ? ` of ${args.package}` : ''} were read from logcat.`
-        : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} older left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters: before_seq: ${crashes.at(-1)!.seq} reads them)` : ''}:`;
+        : `${crashes.length} of ${r.total} crash${r.total === 1 ? '' : 'es'} in ${r.groups.length} group${r.groups.length === 1 ? '' : 's'}${cut > 0 ? ` (${cut} more left out to keep the answer within ${TEXT_BUDGET.toLocaleString('en-US')} characters${newestLeft > 0 ? `: before_seq: ${newestLeft + 1} reads them` : ''})` : ''}:`;
+    // One line per group first: every group is named, whatever the details had room for.
+    const index = r.groups.map(
+      (g) =>
+        `group ${g.id}: [${g.kind}] ${g.title.slice(0, 120)} — ${g.count}×, ${new Date(g.first_seen).toISOString()} to ${new Date(g.last_seen).toISOString()}${g.packages.length > 0 ? `, ${g.packages.join(', ')}` : ''}${g.devices.length > 0 ? ` on ${g.devices.join(', ')}` : ''}`,
+    );
     return {
       text: [
         ...notStreamingHint(r.streaming.length),
         ...bufferWaitNote(r.buffer_wait),
         head,
+        ...(index.length > 1 ? [index.join('\n')] : []),
         ...blocks,
         ...(collapsed > 0
           ? ['Framework frames are collapsed; get_crash_stack_trace gives a whole trace (crash_group_id).']
