@@ -6,8 +6,7 @@ import { CrashGroups } from './crash-group.js';
 import { LogJournal, SEGMENT_BYTES } from './log-journal.js';
 import { LogStore } from './log-store.js';
 import { LogcatPipeline } from './logcat-pipeline.js';
-import type { LogEntry } from './logcat-types.js';
-import { fixture, fixtureBytes } from './test-fixtures.js';
+import { fixture, fixtureBytes, plainEntry } from './test-fixtures.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -81,7 +80,7 @@ describe('the logcat journal', () => {
     store.attachJournal(journal, []);
     const big = 'x'.repeat(4000);
     for (let i = 0; i < 8000; i++) {
-      store.push({ ...(await journaledLine()), message: `${i} ${big}` });
+      store.push(plainEntry({ message: `${i} ${big}` }));
       if (i % 500 === 0) {
         await Promise.resolve();
       }
@@ -96,25 +95,3 @@ describe('the logcat journal', () => {
     expect(records.length).toBeLessThan(8000);
   });
 });
-
-/** A plain entry to push. */
-async function journaledLine(): Promise<LogEntry> {
-  return {
-    seq: 0,
-    ts: Date.now(),
-    pid: 1,
-    tid: 1,
-    level: 'I',
-    tag: 'T',
-    message: '',
-    package: null,
-    category: null,
-    crash: null,
-    crash_group: null,
-    json: null,
-    launch: null,
-    device: 'emulator-5554',
-    buffer: null,
-    cont: false,
-  };
-}

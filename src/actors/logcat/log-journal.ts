@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { runId } from '../../util/run-id.js';
+import { isProcessAlive } from '../../util/process-info.js';
 import type { Crash, LogEntry } from './logcat-types.js';
 
 /** A segment's size before the journal starts the next. */
@@ -34,15 +35,6 @@ export const JOURNAL_CAP_BYTES = 3 * 64 * 1024 * 1024;
 
 export type JournalRecord =
   { t: 'e'; e: LogEntry } | { t: 'c'; c: Crash } | { t: 'x'; device: string | null };
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class LogJournal {
   private pending: JournalRecord[] = [];
@@ -66,7 +58,7 @@ export class LogJournal {
     mkdirSync(root, { recursive: true, mode: 0o700 });
     for (const name of readdirSync(root)) {
       const pid = Number(/^(\d+)-/.exec(name)?.[1]);
-      if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) {
+      if (Number.isInteger(pid) && pid !== process.pid && !isProcessAlive(pid)) {
         rmSync(path.join(root, name), { recursive: true, force: true });
       }
     }

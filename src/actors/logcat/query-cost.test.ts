@@ -10,26 +10,10 @@ import { queryLogs, queryLogsYielding, REGEX_WORK_BUDGET } from './log-query.js'
 import { LogcatQueryError } from './logcat-query.js';
 import type { LogEntry, LogLevel } from './logcat-types.js';
 import { MAX_PROGRAM_SIZE, MAX_REPEAT, userRegex } from './user-regex.js';
+import { plainEntry } from './test-fixtures.js';
 
 function entry(message: string, tag = 'App', level: LogLevel = 'I', pid = 100): LogEntry {
-  return {
-    seq: 0,
-    ts: Date.now(),
-    pid,
-    tid: pid,
-    level,
-    tag,
-    message,
-    package: null,
-    category: null,
-    crash: null,
-    crash_group: null,
-    json: null,
-    launch: null,
-    device: 'emulator-5554',
-    buffer: null,
-    cont: false,
-  };
+  return plainEntry({ message, tag, level, pid, tid: pid });
 }
 
 /** `n` lines of `bytes` ordinary text each (the issue's 3,000 × 1 KB). */
