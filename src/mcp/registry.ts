@@ -4,6 +4,7 @@ import { frameStatsTools } from './tools/frame-stats.js';
 import { buildTools } from './tools/build.js';
 import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
+import { crashTools } from './tools/crashes.js';
 import { projectTools } from './tools/project.js';
 import { uiTools } from './tools/ui-read.js';
 import { waitForLog } from './tools/logcat-wait.js';
@@ -24,6 +25,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...deviceTools,
   ...uiTools,
   ...logcatTools,
+  ...crashTools,
   ...appStateTools,
   ...frameStatsTools,
   ...buildTools,
