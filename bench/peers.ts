@@ -34,14 +34,11 @@ import {
   type ServerName,
 } from './lib/peer.js';
 import { quantile } from './stats.js';
+import { numberFlag } from './lib/flags.js';
 
 const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number): number => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
-const ROUNDS = flag('rounds', 15);
-const DUMP_LATENCY_MS = flag('dump-latency', 700);
+const ROUNDS = numberFlag('rounds', 15);
+const DUMP_LATENCY_MS = numberFlag('dump-latency', 700);
 const DEVICES = 16;
 const SAMPLE = 'com.droidbus.sample';
 

@@ -33,14 +33,11 @@ import {
 } from './lib/peer.js';
 import { DEBUG_VARIANT, JOBS, RELEASE_VARIANT, type Job, type World } from './lib/task-jobs.js';
 import { quantile } from './stats.js';
+import { numberFlag } from './lib/flags.js';
 
 const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number): number => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
-};
-const ROUNDS = flag('rounds', 3);
-const DUMP_LATENCY_MS = flag('dump-latency', 500);
+const ROUNDS = numberFlag('rounds', 3);
+const DUMP_LATENCY_MS = numberFlag('dump-latency', 500);
 /** The session's first step on a server whose tools take a device id: finding the id. */
 const SESSION = 'session start (device id)';
 

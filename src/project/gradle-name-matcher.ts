@@ -48,24 +48,6 @@ function quote(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** Gradle's getPatternForName: each boundary match becomes a part, the text between stays literal. */
-function patternFor(name: string, boundary: RegExp, addPart: (pos: number, part: string) => string): string {
-  let out = '';
-  let pos = 0;
-  boundary.lastIndex = 0;
-  for (const m of name.matchAll(boundary)) {
-    if (m.index > pos) {
-      out += quote(name.slice(pos, m.index));
-    }
-    out += addPart(pos, m[0]);
-    pos = m.index + m[0].length;
-  }
-  if (pos < name.length) {
-    out += quote(name.slice(pos));
-  }
-  return out;
-}
-
 /** The pattern as Gradle's getPatternForName reads it: parts (each followed by trailing letters) and literal text. */
 function tokensOf(name: string, boundary: RegExp): { text: string; part: boolean }[] {
   const out: { text: string; part: boolean }[] = [];
@@ -81,6 +63,28 @@ function tokensOf(name: string, boundary: RegExp): { text: string; part: boolean
     out.push({ text: name.slice(pos), part: false });
   }
   return out;
+}
+
+/**
+ * Gradle's getPatternForName over the tokens: literal text quoted, each part as `addPart` writes it
+ * (`afterPart`: a part came before it, Gradle's `pos > 0`).
+ */
+function patternFor(
+  name: string,
+  boundary: RegExp,
+  addPart: (afterPart: boolean, part: string) => string,
+): string {
+  let afterPart = false;
+  return tokensOf(name, boundary)
+    .map((t) => {
+      if (!t.part) {
+        return quote(t.text);
+      }
+      const out = addPart(afterPart, t.text);
+      afterPart = true;
+      return out;
+    })
+    .join('');
 }
 
 const CASED_LETTER = new RegExp(`[${LOWER}${UPPER}\\p{Lt}]`, 'u');
@@ -147,10 +151,8 @@ function levenshtein(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The compiled stages for one pattern (exported for the gradlew stand-in's reuse over many lists). */
-export interface NameMatcher {
-  (items: Iterable<string>): NameMatch;
-}
+/** The compiled stages for one pattern, to match against several lists. */
+export type NameMatcher = (items: Iterable<string>) => NameMatch;
 
 /** Builds Gradle's matcher for `pattern`. */
 export function nameMatcher(pattern: string): NameMatcher {
@@ -159,7 +161,7 @@ export function nameMatcher(pattern: string): NameMatcher {
   const kebab = patternFor(
     pattern,
     KEBAB_BOUNDARY,
-    (pos, part) => (pos > 0 ? '-' : '') + quote(part.toLowerCase()) + KEBAB_TRAILING,
+    (afterPart, part) => (afterPart ? '-' : '') + quote(part.toLowerCase()) + KEBAB_TRAILING,
   );
   const camelWhole = new RegExp(`^(?:${camel})$`, 'u');
   const camelPrefix = new RegExp(`^(?:${camel})`, 'u');

@@ -16,13 +16,10 @@ import { acquireBuildLock } from './build-lock.js';
 import { loadBuildOutput, selectDiagnostics } from './build-output-store.js';
 import { BuildRun, describeOrigin, type FinishedBuild } from './build-run.js';
 import { wrapperName } from './gradle-process.js';
-import { checkGradleTask, checkTaskSyntax, judgeDryRun, standardTaskNames } from './task-policy.js';
-import type { TaskPolicyOptions } from './task-policy.js';
-import { buildFilesKey, parseDryRun, parseTasksReport, runGradleReport, TaskListCache } from './task-list.js';
-import type { ProjectModel } from '../../project/project-model.js';
-import type { BuildEnv } from './build-env.js';
+import { checkTaskSyntax } from './task-policy.js';
+import { TaskListCache } from './task-list.js';
+import { gateTask } from './task-gate.js';
 import { recordInterruptedBuilds } from './interrupted-builds.js';
-import { projectVariants } from '../../project/variants.js';
 import { resolveVariantTask } from './variant-task.js';
 
 /** Finished builds of this process kept in memory (their log tail and diagnostics). */
@@ -125,71 +122,6 @@ function pickBuild(
   return { running: null, finished: null, record: disk };
 }
 
-/**
- * Refuses the task when Gradle would select, or its dry run execute, a task that leaves the machine
- * (`task-policy.ts`). The task list and dry runs are Gradle's own, run under the build lock and
- * cached per build-file state; the report's failure leaves only exact standard names.
- */
-async function enforceTaskPolicy(
-  run: { root: string; project: ProjectModel; task: string; env: BuildEnv },
-  base: TaskPolicyOptions,
-  state: BuildState,
-  ctx: HandlerContext,
-): Promise<void> {
-  if (base.allowUnrestricted) {
-    return;
-  }
-  const key = await buildFilesKey(run.project);
-  const timeoutMs = readSettings().mcp.build_timeout_sec * 1000;
-  const stopIfCancelled = (): void => {
-    if (ctx.signal.aborted) {
-      throw fail.cancelled(`the build of ${run.task} was cancelled before it started`);
-    }
-  };
-  let tasks = state.taskLists.list(run.root, key);
-  let listError: string | null = null;
-  if (tasks === null) {
-    const report = await runGradleReport(run.root, ['tasks', '--all'], run.env.env, ctx.signal, timeoutMs);
-    stopIfCancelled();
-    if (report.ok) {
-      tasks = parseTasksReport(report.lines);
-      state.taskLists.setList(run.root, key, tasks);
-    } else {
-      listError = report.error;
-      ctx.log.warn('the task list could not be read', { root: run.root, error: report.error });
-    }
-  }
-  const opts: TaskPolicyOptions = {
-    ...base,
-    tasks,
-    standard: standardTaskNames(projectVariants(run.project).map((v) => v.name)),
-  };
-  const policy = checkGradleTask(run.task, opts);
-  if (!policy.ok) {
-    const why = listError === null ? policy.reason : `${policy.reason} (tasks --all failed: ${listError})`;
-    throw fail.invalid(why, policy.blocked ? { reason: 'blocked_task' } : undefined);
-  }
-  if (!policy.dryRun) {
-    return;
-  }
-  let executed = state.taskLists.dryRun(run.root, key, run.task);
-  if (executed === null) {
-    const dry = await runGradleReport(run.root, ['-m', run.task], run.env.env, ctx.signal, timeoutMs);
-    stopIfCancelled();
-    if (!dry.ok) {
-      throw fail.invalid(`Gradle could not select '${run.task}': ${dry.error}`, {
-        reason: 'task_selection',
-      });
-    }
-    executed = parseDryRun(dry.lines);
-    state.taskLists.setDryRun(run.root, key, run.task, executed);
-  }
-  const verdict = judgeDryRun(run.task, executed, opts);
-  if (!verdict.ok) {
-    throw fail.invalid(verdict.reason, { reason: 'blocked_task' });
-  }
-}
-
 async function runBuild(
   payload: { root: string; task: string; variant: string | null; want_progress: boolean },
   state: BuildState,
@@ -261,14 +193,10 @@ async function runBuild(
       chmodSync(wrapper, statSync(wrapper).mode | 0o100);
     }
     const env = await buildEnv(root);
-    await enforceTaskPolicy(
-      { root, project, task: resolved.task, env },
-      {
-        allowUnrestricted: settings.mcp.allow_unrestricted_gradle,
-        allowPropertyDumps: settings.mcp.allow_gradle_properties,
-        tasks: null,
-      },
-      state,
+    // Hashed once, before Gradle runs: the policy's cache key and the build record's build files.
+    const buildFiles = await gateTask(
+      { root, project, task: resolved.task, env, settings, buildId: id },
+      state.taskLists,
       ctx,
     );
     const run = new BuildRun({
@@ -279,8 +207,9 @@ async function runBuild(
       variant: resolved.variant,
       module: resolved.module,
       origin: ctx.origin,
-      timeoutSec: readSettings().mcp.build_timeout_sec,
+      timeoutSec: settings.mcp.build_timeout_sec,
       env,
+      buildFiles,
       emit: ctx.emit,
       ...(payload.want_progress ? { progress: (p) => ctx.progress(p) } : {}),
       log: ctx.log,

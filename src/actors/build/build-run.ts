@@ -17,7 +17,6 @@ import type { BuildEnv } from './build-env.js';
 import { collectBuildOutputs } from './build-outputs.js';
 import { MAX_LINE_CHARS, saveBuildOutput } from './build-output-store.js';
 import { gitProvenance, type GitProvenanceResult } from './git-provenance.js';
-import { hashBuildFiles } from './build-file-hashes.js';
 import { pickResolvedDependencies } from './dependency-report.js';
 import { createGradleOutputParser, type GradleOutputParser } from './gradle-output-parse.js';
 import { startGradle, wrapperName, type GradleExit, type GradleProcess } from './gradle-process.js';
@@ -40,6 +39,8 @@ export interface BuildRunInit {
   origin: Origin;
   timeoutSec: number;
   env: BuildEnv;
+  /** The build files as this build reads them, hashed once before Gradle runs (null: unreadable). */
+  buildFiles: { path: string; sha256: string }[] | null;
   emit<E extends EventTopic>(topic: E, payload: EventOf<E>): void;
   /** Set when the requester wants progress notifications. */
   progress?: (p: Progress) => void;
@@ -126,11 +127,7 @@ export class BuildRun {
       git: null,
       reason: `git failed: ${String(err)}`,
     }));
-    // Taken before Gradle runs: the build files as this build read them.
-    this.buildFiles = hashBuildFiles(init.project).catch((err: unknown) => {
-      init.log.warn('could not hash the build files', { id: init.id, error: String(err) });
-      return null;
-    });
+    this.buildFiles = Promise.resolve(init.buildFiles);
   }
 
   /** Starts Gradle (unless the build was cancelled before it could start). */

@@ -5,9 +5,8 @@
  * the exact list of what an invocation executes, cached per hash and name.
  */
 import { createHash } from 'node:crypto';
-import type { ProjectModel } from '../../project/project-model.js';
-import { hashBuildFiles } from './build-file-hashes.js';
 import { startGradle } from './gradle-process.js';
+import { parseGradleOutput } from './gradle-output-parse.js';
 import type { ProjectTasks } from './task-policy.js';
 
 /** Lines of a report kept (a `tasks --all` of a large project is a few thousand). */
@@ -63,24 +62,17 @@ export function parseDryRun(lines: readonly string[]): string[] {
   return out;
 }
 
-/** Gradle's `* What went wrong:` text of a failed report, in one paragraph. */
-function whatWentWrong(lines: readonly string[]): string {
-  const at = lines.findIndex((l) => l.trim() === '* What went wrong:');
-  if (at < 0) {
-    return lines
+/** Why a report failed, in Gradle's words: the build output parser's error (its What went wrong block). */
+function failureOf(lines: readonly string[], code: number): string {
+  const { diagnostics } = parseGradleOutput(lines.join('\n'), { exitCode: code });
+  const error = diagnostics.find((d) => d.severity === 'error');
+  return (
+    error?.message ??
+    lines
       .filter((l) => l.trim() !== '')
       .slice(-3)
       .join(' ')
-      .slice(0, 600);
-  }
-  const block: string[] = [];
-  for (const l of lines.slice(at + 1)) {
-    if (l.trim() === '' || l.startsWith('* ')) {
-      break;
-    }
-    block.push(l.trim());
-  }
-  return block.join(' ').slice(0, 1_000);
+  ).slice(0, 1_000);
 }
 
 export type ReportResult = { ok: true; lines: string[] } | { ok: false; error: string };
@@ -118,7 +110,7 @@ export async function runGradleReport(
         error:
           exit.code === null
             ? `stopped (${signal.aborted ? 'the request ended' : 'time limit'})`
-            : whatWentWrong(lines),
+            : failureOf(lines, exit.code),
       };
     }
     return { ok: true, lines };
@@ -128,10 +120,10 @@ export async function runGradleReport(
   }
 }
 
-/** One hash of the build files' hashes: what a cached list or dry run is valid for. */
-export async function buildFilesKey(project: ProjectModel): Promise<string> {
+/** One hash of the build files' hashes (build-file-hashes.ts): what a cached list or dry run is valid for. */
+export function buildFilesKey(files: readonly { path: string; sha256: string }[]): string {
   const h = createHash('sha256');
-  for (const f of await hashBuildFiles(project)) {
+  for (const f of files) {
     h.update(`${f.path}\0${f.sha256}\n`);
   }
   return h.digest('hex');

@@ -128,11 +128,9 @@ export function compileLogPlan(params: LogQueryParams, ctx: QueryContext = {}): 
     params.query !== undefined && params.query.trim().length > 0
       ? compileLogcatQueryPlan(params.query, ctx)
       : null;
-  const cheap = all(query?.cheap ? [...preds, query.cheap] : preds);
   const pred = all(query ? [...preds, query.pred] : preds);
-  return pred === null
-    ? null
-    : { pred, cheap: query && query.regexes.length > 0 ? cheap : pred, regexes: query?.regexes ?? [] };
+  const cheap = all(query?.cheap ? [...preds, query.cheap] : preds);
+  return pred === null ? null : { pred, cheap, regexes: query?.regexes ?? [] };
 }
 
 /** Builds the predicate for the parameters; throws LogcatQueryError on invalid ones. */

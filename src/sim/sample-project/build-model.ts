@@ -114,7 +114,10 @@ function namedChildren(container: string | undefined): { name: string; body: str
   }
 }
 
-/** The ids of a build file's `plugins { id("…") }` block that are applied (not `apply false`). */
+/**
+ * The ids of a build file's `plugins { id("…") }` block that are applied (not `apply false`), and
+ * core plugins written as their accessor (`` `maven-publish` ``), as Gradle's Kotlin DSL reads them.
+ */
 function appliedPlugins(buildFile: string): string[] {
   const body = block(buildFile, 'plugins') ?? '';
   return [...body.matchAll(/^\s*id\("([\w.-]+)"\)([^\n]*)$/gm)]

@@ -3,6 +3,14 @@
  * test…, connected…, lint…, clean, tasks) the ordered list of AGP 8 tasks Gradle would execute,
  * resolved from the command line's task names the way Gradle selects them (`name`, `:app:name`,
  * `app:name`). Unknown names fail with Gradle's own wording.
+ *
+ * Evidence: selection is Gradle's NameMatcher (project/gradle-name-matcher.ts, ported from Gradle 8
+ * and held to its NameMatcherTest.groovy); an unqualified name is matched among the tasks of the
+ * root and every subproject, as Gradle's DefaultTaskSelector does, a selected name runs in each
+ * project that has it, and `:name` means the root project's task. The messages are
+ * NameMatcher.formatErrorMessage's ("… is ambiguous in …. Candidates are: …", "Some candidates
+ * are: …"). The AGP chains are from AGP 8 `--console=plain` output; a task named from inside a
+ * chain runs what precedes it there (its dependencies in the real graph).
  */
 import { matchName, nameMatchError } from '../../project/gradle-name-matcher.js';
 import { capitalize, type BuildModel, type VariantModel } from './build-model.js';

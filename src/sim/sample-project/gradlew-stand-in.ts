@@ -380,7 +380,12 @@ const USAGE = [
   '',
 ];
 
-/** Tasks that only report on the build. */
+/**
+ * Tasks that only report on the build. Gradle's `-m`/`--dry-run` "runs the builds with all task
+ * actions disabled" (Gradle's command-line reference), and `tasks`/`help`/`properties` run no
+ * compile work: only configuration, which the stand-in does not pace. A recorded build
+ * (SIM_GRADLE_REPLAY) is a build's output, so these answer as the project says, not as the recording.
+ */
 const REPORTS = new Set(['tasks', 'help', 'properties']);
 
 /** The stand-in's main: returns the exit code. */

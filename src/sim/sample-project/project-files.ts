@@ -41,7 +41,8 @@ const ROOT_BUILD = `// Top-level build file: plugins are declared here and appli
 plugins {
     id("com.android.application") version "${SAMPLE_AGP_VERSION}" apply false
     id("org.jetbrains.kotlin.android") version "${SAMPLE_KOTLIN_VERSION}" apply false
-    // Publishing and analysis as real apps set them up: their tasks leave the machine.
+    // Publishing and analysis as real apps set them up (ids and versions from each plugin's README
+    // and the Gradle Plugin Portal; their tasks in plugin-tasks.ts): their tasks leave the machine.
     id("io.github.gradle-nexus.publish-plugin") version "2.0.0"
     id("org.sonarqube") version "5.1.0.4882"
     id("net.researchgate.release") version "3.0.2"

@@ -93,7 +93,8 @@ const ACCEPTED = new Set([
   '--no-rebuild',
   '-a',
   '--export-keys',
-  // The `tasks` task's own option (`gradlew tasks --all`).
+  // The `tasks` task's own option: Gradle's tasks report itself ends with "To see all tasks and
+  // more detail, run gradlew tasks --all".
   '--all',
 ]);
 

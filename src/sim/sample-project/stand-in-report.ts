@@ -127,7 +127,9 @@ function uncap(s: string): string {
 /**
  * The body of `gradlew tasks` for this project. With `--all` (as Gradle 8 prints it from the root),
  * each task is listed per project — the app's as `app:name` — and the tasks no group claims
- * (AGP's internal tasks, the plugins' tasks) follow under "Other tasks".
+ * (AGP's internal tasks, the plugins' tasks) follow under "Other tasks". Layout from Gradle's user
+ * guide 8.7 ("Listing tasks": the banner, a title and dashed underline per group, `name - description`
+ * lines, subprojects' tasks with their path under `--all`).
  */
 export function tasksReport(model: BuildModel, all = false): string[] {
   const entries = entryTaskNames(model).filter((n) => !['tasks', 'help', 'properties'].includes(n));
@@ -187,7 +189,9 @@ export function tasksReport(model: BuildModel, all = false): string[] {
 
 /**
  * The body of `gradlew properties`: the project's properties, those of gradle.properties (the
- * project's; Gradle adds ~/.gradle's too) among them — why droidbus refuses it by default.
+ * project's; Gradle adds ~/.gradle's too) among them — why droidbus refuses it by default. Layout
+ * from Gradle's user guide ("Listing project properties": the banner naming the project, then
+ * `name: value` lines sorted by name).
  */
 export function propertiesReport(projectDir: string, model: BuildModel): string[] {
   const file = join(projectDir, 'gradle.properties');
