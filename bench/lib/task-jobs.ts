@@ -157,12 +157,13 @@ export const JOBS: Job[] = [
       const read = await a.must('get_ui_hierarchy');
       const rows = read.structured['rows'] as Row[];
       return (
-        await a.must('batch', {
-          steps: [
-            { tool: 'ui_fill_input', args: { tree_path: rowOf(rows, 'username'), text: 'ada' } },
-            { tool: 'ui_fill_input', args: { tree_path: rowOf(rows, 'password'), text: 'analytical' } },
-            { tool: 'ui_tap_element', args: { tree_path: rowOf(rows, 'sign_in'), then: 'Welcome, ada' } },
+        await a.must('ui_fill_input', {
+          fields: [
+            { field: rowOf(rows, 'username'), text: 'ada' },
+            { field: rowOf(rows, 'password'), text: 'analytical' },
           ],
+          submit: rowOf(rows, 'sign_in'),
+          then: 'Welcome, ada',
         })
       ).text;
     },

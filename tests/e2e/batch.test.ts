@@ -63,7 +63,7 @@ describe('batch', () => {
     // The two fills answer one line each; the tap answers in full (its `then` and the new screen).
     expect(lines[0]).toMatch(/^1\. ui_fill_input: Filled "Username"/);
     // A password field is named by its id, never by the text it shows (dots, or its hint).
-    expect(lines[1]).toMatch(/^2\. ui_fill_input: Filled "password"/);
+    expect(lines[1]).toMatch(/^2\. ui_fill_input: Filled #password \(10 characters, hidden\)/);
     expect(lines[2]).toMatch(/^3\. ui_tap_element: Tapped "Sign in"/);
     expect(r.text).toContain('Then: "Welcome, ada" showed');
     const steps = r.structured['steps'] as Step[];

@@ -222,6 +222,71 @@ describe('driving the UI', () => {
     expect(assert.isError).toBe(false);
   });
 
+  it('fills a form by its labels and submits it in one call, one capture before and one after', async () => {
+    await openLogin();
+    const { hash } = await rows();
+    const before = await world.simStats(serial);
+    const r = await world.call('ui_fill_input', {
+      device_serial: serial,
+      fields: [
+        { field: 'Username', text: 'ada' },
+        { field: '#password', text: 'analytical' },
+      ],
+      submit: 'Sign in',
+      then: 'welcome, ada',
+      expect_screen_hash: hash,
+    });
+    expect(r.isError).toBe(false);
+    // An empty field's dump text is its hint, as on real phones; the masked one is named by its id.
+    expect(r.text).toContain('Filled "Username" (3 characters), #password (10 characters, hidden)');
+    expect(r.text).toContain('then tapped "Sign in"');
+    expect(r.text).toMatch(/Then: "welcome, ada" showed after \d+ ms/);
+    // The password's text is in no answer.
+    expect(JSON.stringify(r)).not.toContain('analytical');
+    const after = await world.simStats(serial);
+    expect(after.dumps - before.dumps).toBeLessThanOrEqual(2);
+    const welcome = await world.call('ui_assert_element', {
+      device_serial: serial,
+      text_contains: 'welcome, ada',
+      should_exist: true,
+    });
+    expect(welcome.isError).toBe(false);
+  });
+
+  it('types nothing when one target of a form is missing or not there to submit with', async () => {
+    await openLogin();
+    await rows();
+    const before = await world.simStats(serial);
+    const missing = await world.call('ui_fill_input', {
+      device_serial: serial,
+      fields: [
+        { field: 'Username', text: 'ada' },
+        { field: 'Email', text: 'ada@example.com' },
+      ],
+    });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('no editable field called "Email"');
+    expect(missing.text).toMatch(
+      /its fields: \[[\d.]+\] EditText "Username", \[[\d.]+\] EditText #password\./,
+    );
+    const notField = await world.call('ui_fill_input', {
+      device_serial: serial,
+      fields: [{ field: 'Username', text: 'ada' }],
+      submit: 'Register',
+    });
+    expect(notField.isError).toBe(true);
+    expect(notField.text).toContain('no element called "Register"');
+    const both = await world.call('ui_fill_input', {
+      device_serial: serial,
+      tree_path: '0.0',
+      text: 'x',
+      fields: [{ field: 'Username', text: 'ada' }],
+    });
+    expect(both.isError).toBe(true);
+    expect(both.text).toContain('or fields for a form (not both)');
+    expect((await world.simStats(serial)).last_input).toEqual(before.last_input);
+  });
+
   it('refuses to act on a screen that changed since it was read, and does nothing', async () => {
     await openLogin();
     const { rows: list, hash } = await rows();

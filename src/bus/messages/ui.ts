@@ -129,10 +129,16 @@ const inputActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('tap_element'), tree_path: treePathSchema }),
   z.object({ action: z.literal('type'), text: z.string() }),
   z.object({
+    /** A form: each field tapped, cleared and typed, then `submit` tapped; one field is a form too. */
     action: z.literal('fill'),
-    tree_path: treePathSchema,
-    text: z.string(),
+    /** `field`: a tree path, or a label (hint, resource id, description or shown text). */
+    fields: z
+      .array(z.object({ field: z.string().min(1).max(200), text: z.string() }))
+      .min(1)
+      .max(10),
     clear_before: z.boolean(),
+    /** Tapped after the fields: a tree path or a label. */
+    submit: z.string().min(1).max(200).nullable(),
   }),
   z.object({ action: z.literal('type_unicode'), text: z.string() }),
   z.object({ action: z.literal('clear_input') }),

@@ -6,7 +6,7 @@ import type { PackageScopeArg } from '../../bus/messages/extras.js';
 export const allowForeignPackage = z
   .boolean()
   .default(false)
-  .describe("Allow a package outside the project's (refused without it; only when the user asked)");
+  .describe("For a package outside the project's, only when the user asked");
 
 /**
  * What a package-scoped call may act on, for the device actor to check before any device command

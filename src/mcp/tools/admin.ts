@@ -115,8 +115,7 @@ export const restartApp = defineDeviceTool({
   toolset: 'device-admin',
   kind: 'destructive',
   title: 'Restart an app',
-  description:
-    'Force-stops an app and cold-starts its launcher activity, with the launch times and state. clear_data: true runs `pm clear` first.',
+  description: 'Force-stops an app and cold-starts its launcher activity, with the launch times and state.',
   input: z.object({
     package: appPackage,
     clear_data: z

@@ -183,7 +183,7 @@ export const runGradleTask = defineTool({
   kind: 'open_world',
   title: 'Run a Gradle task',
   description:
-    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Tasks that leave the machine (publish, upload, push…), however abbreviated, are refused. One build at a time; progress when asked; cancellable.",
+    "Runs one Gradle task with the project's wrapper: the result, structured errors (file, line, column) and the APKs written with their sha256. Needs the user's trust (droidbus trust PATH). Tasks that leave the machine (publish, upload, push…), however abbreviated, are refused. One build at a time.",
   input: z.object({ task: taskSchema, variant: variantSchema.optional() }),
   output: buildResultOutput,
   async handle(args, ctx) {
@@ -205,7 +205,7 @@ export const runTests = defineTool({
   kind: 'open_world',
   title: 'Run tests',
   description:
-    'Runs the unit tests (default) or the instrumented tests on devices (test_type: connected) through Gradle, for one variant or all, or a custom test task (same policy and trust as run_gradle_task). Returns structured failures; progress and cancellation as run_gradle_task.',
+    'Runs the unit tests (default) or the instrumented tests on devices (test_type: connected) through Gradle, for one variant or all, or a custom test task (same policy and trust as run_gradle_task). Returns structured failures.',
   input: z.object({
     test_type: testTypeSchema.optional(),
     variant: variantSchema.optional(),

@@ -70,8 +70,7 @@ export const screenshot = defineDeviceTool({
   toolset: 'ui',
   kind: 'read',
   title: 'Screenshot',
-  description:
-    'Takes a screenshot (long edge max_dimension, default 1,280, or full_size) with its scale (device pixels per image pixel, for ui_tap).',
+  description: 'Takes a screenshot with its scale (device pixels per image pixel, for ui_tap).',
   input: z.object({
     max_dimension: z
       .number()

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { limitParam } from '../params.js';
 import { treePathSchema } from '../../bus/messages/ui.js';
-import { ToolError } from '../define-tool.js';
+import { ArgumentError, ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { responseOf } from '../responses.js';
 
@@ -75,26 +75,46 @@ export const uiTypeText = typeTool('type', {
   description: 'Types any text, at most 1,000 bytes, into the focused field.',
 });
 
+const MAX_FIELDS = 10;
+const targetSchema = z.string().min(1).max(200);
+
 export const uiFillInput = defineDeviceTool({
   name: 'ui_fill_input',
   toolset: 'ui',
   kind: 'write',
-  title: 'Fill a field',
-  description:
-    'Taps the editable field at tree_path, clears it (unless clear_before: false) and types any text (≤1,000 bytes). Refuses a missing, disabled or non-editable element.',
+  title: 'Fill fields',
+  description: `Fills a field (tree_path, text) or a form (≤${MAX_FIELDS} fields by tree path or label), then taps submit. Types nothing unless every target is there and editable.`,
   input: z.object({
-    tree_path: treePathSchema,
-    text: text('The text to put in the field'),
-    clear_before: z.boolean().default(true).describe('Clear the field first (default true)'),
+    tree_path: treePathSchema.optional(),
+    text: text('Text').optional(),
+    fields: z
+      .array(z.object({ field: targetSchema, text: text('Text') }).strict())
+      .min(1)
+      .max(MAX_FIELDS)
+      .optional()
+      .describe('A form, in order'),
+    clear_before: z.boolean().default(true).describe('Clear each first'),
+    submit: targetSchema.optional().describe('Tree path or label'),
     expect_screen_hash: expectHash,
+    then: thenParam,
   }),
   output: actionOutput,
-  handle: (args, ctx) =>
-    input(
+  handle(args, ctx) {
+    const one = args.tree_path !== undefined || args.text !== undefined;
+    if (
+      one === (args.fields !== undefined) ||
+      (one && (args.tree_path === undefined || args.text === undefined))
+    ) {
+      throw new ArgumentError('Give tree_path and text for one field, or fields for a form (not both).');
+    }
+    const fields = args.fields ?? [{ field: args.tree_path!, text: args.text! }];
+    return input(
       ctx,
-      { action: 'fill', tree_path: args.tree_path, text: args.text, clear_before: args.clear_before },
+      { action: 'fill', fields, clear_before: args.clear_before, submit: args.submit ?? null },
       args.expect_screen_hash,
-    ),
+      args.then,
+    );
+  },
 });
 
 export const uiTypeTextUnicode = typeTool('type_unicode', {
@@ -183,7 +203,7 @@ export const uiScrollUntilElement = defineDeviceTool({
   kind: 'write',
   title: 'Scroll until an element shows',
   description:
-    'Swipes the largest scrollable area in direction until an element matching the criteria (as find_ui_elements) shows, the list stops moving, or max_swipes is reached. Sends progress; cancellable.',
+    'Swipes the largest scrollable area in direction until an element matching the criteria (as find_ui_elements) shows, the list stops moving, or max_swipes is reached.',
   input: z.object({
     ...criteriaAsFind,
     direction: z

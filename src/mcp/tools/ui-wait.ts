@@ -55,7 +55,7 @@ export const waitForElement = defineDeviceTool({
   kind: 'read',
   title: 'Wait for an element',
   description:
-    'Captures the screen until an element matching the criteria (as find_ui_elements) appears (or, with gone: true, disappears), up to timeout_ms. Sends progress; cancellable. Use it instead of fixed sleeps.',
+    'Captures the screen until an element matching the criteria (as find_ui_elements) appears (or, with gone: true, disappears), up to timeout_ms. Use it instead of fixed sleeps.',
   input: z.object({
     ...criteriaAsFind,
     gone: z.boolean().default(false).describe('Wait until no element matches instead'),

@@ -10,6 +10,7 @@ import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
 import { parseImeShown } from './ime-state.js';
 import { focusedNode, nodeAt, toElement } from './ui-query.js';
+import { filledLine, resolveField, resolveSubmit } from './ui-form.js';
 import type { UiElement } from './ui-query.js';
 import {
   clearTextBroadcastArgs,
@@ -198,6 +199,13 @@ async function clearFocused(ctx: ActionContext, node: UiNode | null, ran: Argv[]
   }
 }
 
+/** A masked field's text stays out of the commands an answer lists (and the activity log keeps). */
+function hideTyped(ran: Argv[], from: number, text: string): void {
+  for (let i = from; i < ran.length; i++) {
+    ran[i] = [...(ran[i] ?? []).slice(0, 2), `(${[...text].length} characters, hidden)`];
+  }
+}
+
 /**
  * Performs one input action. Element actions resolve their tree path against a fresh capture
  * and refuse a missing or disabled node (fill also one that is not editable); with
@@ -237,25 +245,28 @@ export async function performInput(
     }
     case 'fill': {
       const cap = await fresh();
-      const node = resolveNode(cap, input.tree_path);
-      const element = toElement(cap.tree, node);
-      if (!node.enabled) {
-        throw new BusError('FAILED', `the field at ${input.tree_path} is disabled; nothing was typed`);
+      // Every target resolved and checked on the one capture before anything is typed.
+      const fields = input.fields.map((f) => ({ node: resolveField(cap, f.field), text: f.text }));
+      const submit = input.submit === null ? null : resolveSubmit(cap, input.submit);
+      for (const { node, text } of fields) {
+        await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
+        if (input.clear_before && node.text !== '') {
+          await clearFocused(ctx, node, ran);
+        }
+        const typedFrom = ran.length;
+        await typeText(ctx, text, ran);
+        if (node.password) {
+          hideTyped(ran, typedFrom, text);
+        }
       }
-      if (!node.editable) {
-        throw new BusError(
-          'FAILED',
-          `the element at ${input.tree_path} (${node.class}) is not an editable field; nothing was typed. Find the EditText with find_ui_elements (class_name: EditText).`,
-        );
+      const filled = fields.map((f) => filledLine(cap.tree, f.node, f.text));
+      if (submit !== null) {
+        await tapAt(ctx, submit.center.x, submit.center.y, ran);
       }
-      await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
-      if (input.clear_before && node.text !== '') {
-        await clearFocused(ctx, node, ran);
-      }
-      await typeText(ctx, input.text, ran);
+      const tapped = submit && toElement(cap.tree, submit);
       return {
-        done: `Filled ${element.label ? `"${element.label}"` : node.class} with ${[...input.text].length} characters.`,
-        element,
+        done: `Filled ${filled.join(', ')}${tapped ? `; then tapped ${tapped.label ? `"${tapped.label}"` : tapped.class} (${submit.center.x}, ${submit.center.y})` : ''}.`,
+        element: tapped ?? (fields.length === 1 ? toElement(cap.tree, fields[0]!.node) : null),
         commands: ran,
       };
     }
