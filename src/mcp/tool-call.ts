@@ -10,6 +10,7 @@ import { ArgumentError, TOOL_ERROR_CODES, ToolError } from './define-tool.js';
 import type { ToolContext, ToolDefinition, ToolErrorCode, ToolResult } from './define-tool.js';
 import { capText, ERROR_CUT_HINT, ERROR_TEXT_BUDGET, TEXT_BUDGET, TEXT_CUT_HINT } from './budgets.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, ProtocolError } from './protocol-error.js';
+import { leaveOutRefusedItems } from './output-repair.js';
 import { pinnedProjectClosed, sessionOrigin } from './session.js';
 import type { SessionState } from './session.js';
 
@@ -278,9 +279,24 @@ function answer(
   if (tool.output) {
     const checked = tool.output.safeParse(result.structured);
     if (!checked.success) {
-      const message = `droidbus internal error in ${tool.name}: its result does not match its output schema: ${z.prettifyError(checked.error)}`;
-      record('internal_error', message, data);
-      throw new ProtocolError(INTERNAL_ERROR, message);
+      // Device data is input, not a contract: what fits is answered and what does not is named.
+      const fault = z.prettifyError(checked.error);
+      const repaired =
+        result.structured === undefined ? null : leaveOutRefusedItems(tool.output, result.structured);
+      log.error(`${tool.name}: its result does not fit its output schema`, {
+        fault,
+        repaired: repaired !== null,
+      });
+      if (repaired === null) {
+        const message = `${result.text}\n\n[droidbus could not give this answer its structured form (${fault.replace(/\s+/g, ' ').slice(0, 400)}); the text above is what it read. Please report this.]`;
+        record('internal_error', message, data);
+        return toolFailure('failed', message);
+      }
+      result = {
+        ...result,
+        structured: repaired.value,
+        text: `${result.text}\n[${repaired.dropped.length} item${repaired.dropped.length === 1 ? '' : 's'} left out of the structured answer, not fitting its schema: ${repaired.dropped.slice(0, 5).join('; ')}${repaired.dropped.length > 5 ? '; …' : ''}]`,
+      };
     }
   }
   record('ok', result.text, data);

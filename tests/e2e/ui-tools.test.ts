@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -110,6 +110,74 @@ describe('reading the screen', () => {
     const r = await world.call('get_ui_hierarchy', { device_serial: '127.0.0.1:1' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("'127.0.0.1:1' is not connected");
+  });
+
+  it('reads a real dump whole with an empty class="" (as a Samsung multi-window dump has) and a node without class, text or bounds', async () => {
+    // The real uiautomator2 dump of tests/fixtures/ui/facebook-multiwindow.xml with two of its views
+    // made odd: the status bar's clock with class="" and the navigation bar's root without class,
+    // text and bounds attributes.
+    const real = readFileSync(new URL('../fixtures/ui/facebook-multiwindow.xml', import.meta.url), 'utf8');
+    const odd = real
+      .replace(/(resource-id="com\.android\.systemui:id\/clock" )class="[^"]*"/, '$1class=""')
+      .replace(
+        /<node index="0" text="" resource-id="" class="android\.widget\.FrameLayout" package="com\.android\.systemui"([^>]*?) bounds="\[[^"]*\]"/,
+        '<node index="0" resource-id="" package="com.android.systemui"$1',
+      );
+    expect(odd).toContain('class=""');
+    expect(odd).not.toBe(real);
+    const nodes = (odd.match(/<node /g) ?? []).length;
+    const local = path.join(os.tmpdir(), `droidbus-odd-${process.pid}.xml`);
+    writeFileSync(local, odd);
+    try {
+      const pushed = await world.server.adb(['-s', serial, 'push', local, '/data/local/tmp/odd.xml']);
+      expect(pushed.code, pushed.stderr).toBe(0);
+    } finally {
+      rmSync(local, { force: true });
+    }
+    await world.shell(serial, 'sim screen load /data/local/tmp/odd.xml');
+    try {
+      const h = await world.call('get_ui_hierarchy', {
+        device_serial: serial,
+        tree: true,
+        include_system_bars: true,
+        max_rows: 500,
+      });
+      expect(h.isError, h.text).toBe(false);
+      expect(h.text).not.toContain('left out');
+      expect(h.structured['node_count']).toBe(nodes);
+      const clock = (h.structured['rows'] as { text?: string; class?: string }[]).find(
+        (r) => r.text === '2:06',
+      );
+      expect(clock, JSON.stringify(h.structured['rows'])).toBeDefined();
+      expect(clock).not.toHaveProperty('class');
+      const found = await world.call('find_ui_elements', { device_serial: serial, resource_id: 'clock' });
+      expect(found.isError, found.text).toBe(false);
+      expect((found.structured['matches'] as { class: string }[]).map((m) => m.class)).toEqual(['']);
+      const clickable = await world.call('list_clickable_elements', { device_serial: serial });
+      expect(clickable.isError, clickable.text).toBe(false);
+      expect(clickable.structured['total']).toBeGreaterThan(0);
+    } finally {
+      await world.shell(serial, 'sim screen reset');
+    }
+  });
+
+  it("under a system dialog, names the display's size as the screen, the dialog's capture apart", async () => {
+    await openLogin();
+    await world.shell(
+      serial,
+      "sim dialog 'Allow Droidbus Sample to send you notifications?' '' Allow \"Don't allow\"",
+    );
+    try {
+      const size = /Physical size: (\d+)x(\d+)/.exec(await world.shell(serial, 'wm size'));
+      expect(size).not.toBeNull();
+      const h = await world.call('get_ui_hierarchy', { device_serial: serial });
+      expect(h.isError, h.text).toBe(false);
+      const line = h.text.split('\n').find((l) => l.startsWith('screen ')) ?? '';
+      expect(line.startsWith(`screen ${size![1]}x${size![2]}`), line).toBe(true);
+      expect(line, line).toContain('(captured area ');
+    } finally {
+      await world.shell(serial, 'input keyevent KEYCODE_BACK');
+    }
   });
 
   it('returns texts verbatim, and a text copied back from an answer finds its element', async () => {

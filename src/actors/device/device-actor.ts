@@ -37,8 +37,9 @@ import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { forgetHelper } from './ui/ui-helper-reader.js';
 import { reusableCapture, screenAfter } from './ui/ui-after.js';
-import { matchesOf, waitOnScreen } from './ui/ui-waits.js';
+import { matchesOf, scrollSwipe, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
+import { noteDisplay, type DisplaySize } from './ui/ui-display.js';
 
 interface DeviceState {
   serial: string;
@@ -55,6 +56,8 @@ interface DeviceState {
   actions: number;
   /** `actions` when `last` started. */
   lastActions: number;
+  /** The display's size (`wm size`), read with the first capture; null when it could not be read. */
+  display?: DisplaySize | null;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -90,6 +93,7 @@ async function capture(
   try {
     const actions = state.actions;
     const taken = await captureUi(state.serial, ctx.signal, Math.min(deadline, ctx.deadline));
+    state.display = await noteDisplay(taken.tree, state.display, state.serial, ctx.signal);
     state.last = taken;
     state.lastActions = actions;
     if (!after) {
@@ -412,26 +416,7 @@ export default defineActor({
             matches: found.matches,
           };
         }
-        const area =
-          cap.tree.nodes
-            .filter((n) => n.scrollable)
-            .sort(
-              (a, b) =>
-                (b.bounds.right - b.bounds.left) * (b.bounds.bottom - b.bounds.top) -
-                (a.bounds.right - a.bounds.left) * (a.bounds.bottom - a.bounds.top),
-            )[0]?.bounds ?? cap.tree.screen;
-        const cx = Math.round((area.left + area.right) / 2);
-        const cy = Math.round((area.top + area.bottom) / 2);
-        const dy = Math.round((area.bottom - area.top) * 0.3);
-        const dx = Math.round((area.right - area.left) * 0.3);
-        const [x1, y1, x2, y2] =
-          p.direction === 'down'
-            ? [cx, cy + dy, cx, cy - dy]
-            : p.direction === 'up'
-              ? [cx, cy - dy, cx, cy + dy]
-              : p.direction === 'right'
-                ? [cx + dx, cy, cx - dx, cy]
-                : [cx - dx, cy, cx + dx, cy];
+        const { x1, y1, x2, y2 } = scrollSwipe(cap.tree, p.direction);
         await performInput(
           { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
           { action: 'swipe', x1, y1, x2, y2, duration_ms: 300 },

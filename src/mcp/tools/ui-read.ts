@@ -25,8 +25,12 @@ import {
 import { uiActTools } from './ui-act.js';
 import { uiWaitTools } from './ui-wait.js';
 
-/** A row of get_ui_hierarchy's structured answer: the bus row without its empty texts and flags. */
+/**
+ * A row of get_ui_hierarchy's structured answer: the bus row without its empty fields. A real view
+ * may have an empty class (a Samsung multi-window dump has `class=""`), so class may be absent too.
+ */
 const hierarchyRowOutput = hierarchyRowSchema.partial({
+  class: true,
   text: true,
   content_desc: true,
   resource_id: true,
@@ -52,7 +56,7 @@ export const getUiHierarchy = defineDeviceTool({
     .extend({
       rows: z
         .array(hierarchyRowOutput)
-        .describe('The rows shown, in order; text, content_desc, resource_id, hint and flags only when set'),
+        .describe('The rows shown, in order; class, text, content_desc, resource_id, hint and flags only when set'),
       ...windowFactsSchema,
       windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
     }),

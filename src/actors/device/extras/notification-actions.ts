@@ -17,7 +17,7 @@ import { parseNotificationDump } from './notification-dump.js';
 import type { Capture } from '../ui/ui-capture.js';
 import { swipeArgs, tapArgs } from '../ui/ui-input.js';
 import type { Argv } from '../ui/ui-input.js';
-import type { UiNode, UiTree } from '../ui/ui-types.js';
+import { displayOf, type UiNode, type UiTree } from '../ui/ui-types.js';
 
 const SYSTEMUI = 'com.android.systemui';
 /** How long the shade may take to show the notification's row. */
@@ -80,7 +80,8 @@ export function findNotificationRow(
   if (needle === null) {
     return { problem: 'it has no title or text to find it by in the shade' };
   }
-  const screenWidth = Math.max(1, tree.screen.right - tree.screen.left);
+  const screen = displayOf(tree);
+  const screenWidth = Math.max(1, screen.right - screen.left);
   const shows = (node: UiNode, value: string): boolean =>
     norm(node.text) === value || norm(node.content_desc).includes(value);
   const rows = new Map<number, UiNode>();

@@ -17,6 +17,7 @@ import { detectOverlays } from './ui-overlays.js';
 import { isInteractive, shortClass, shortResourceId } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
 import type { UiBounds, UiNode, UiPoint, UiTree } from './ui-types.js';
+import { displayOf } from './ui-types.js';
 
 export const DEFAULT_HIERARCHY_ROWS = 80;
 export const MAX_HIERARCHY_ROWS = 500;
@@ -207,10 +208,15 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
     flags: nodeFlags(n),
   }));
 
-  const s = tree.screen;
+  const s = displayOf(tree);
+  const c = tree.screen;
+  const captured =
+    tree.display && (c.left !== s.left || c.top !== s.top || c.right !== s.right || c.bottom !== s.bottom)
+      ? ` (captured area ${c.right - c.left}x${c.bottom - c.top} at ${c.left},${c.top})`
+      : '';
   const windowList = tree.windows.map((w) => `${w.index} ${w.package || '?'} (${w.kind})`).join(', ');
   const lines = [
-    `screen ${s.right - s.left}x${s.bottom - s.top}, rotation ${tree.rotation ?? '?'}, ${tree.node_count} nodes${
+    `screen ${s.right - s.left}x${s.bottom - s.top}${captured}, rotation ${tree.rotation ?? '?'}, ${tree.node_count} nodes${
       tree.truncated ? ` (cut at ${tree.node_limit})` : ''
     }, hash ${hash}; windows: ${windowList || 'none'}`,
   ];

@@ -98,8 +98,13 @@ export interface UiTree {
   node_limit: number;
   /** True when the dump held more nodes than `node_limit`; the rest were dropped. */
   truncated: boolean;
-  /** Smallest rectangle around every window: the screen size in the capture's rotation. */
+  /** Smallest rectangle around the captured windows: the captured area, which a dialog's capture makes small. */
   screen: UiBounds;
+  /**
+   * The display in the capture's rotation (`wm size`, its override applied), set by the device actor
+   * after a capture; absent when it could not be read. `displayOf` picks it over the captured area.
+   */
+  display?: UiBounds | null;
   /** What the sanitizer had to repair before the XML parsed (empty for a clean dump). */
   repairs: string[];
 }
@@ -122,4 +127,9 @@ export type UiResult<T> = { ok: true; value: T } | { ok: false; error: UiError }
 /** Builds a failed result. */
 export function uiFail<T>(code: UiError['code'], message: string): UiResult<T> {
   return { ok: false, error: { code, message } };
+}
+
+/** The screen a capture is on: the display when droidbus read it, else the captured area. */
+export function displayOf(tree: Pick<UiTree, 'screen' | 'display'>): UiBounds {
+  return tree.display ?? tree.screen;
 }

@@ -4,7 +4,7 @@ import type { HandlerContext } from '../../actor.js';
 import type { Capture } from './ui-capture.js';
 import { findElements } from './ui-query.js';
 import type { UiElement } from './ui-query.js';
-import type { UiTree } from './ui-types.js';
+import { displayOf, type UiBounds, type UiTree } from './ui-types.js';
 import { sleep } from '../../../util/sleep.js';
 
 /** Matches of a query on a capture (an invalid query is invalid_argument). */
@@ -80,5 +80,35 @@ export async function waitOnScreen(
     }
     previous = current;
     await sleep(Math.min(options.intervalMs, end - Date.now()), ctx.signal);
+  }
+}
+
+/**
+ * The swipe that scrolls content `direction` (the content moves that way, the finger the other): 60 %
+ * of the largest scrollable area through its centre, else of the display.
+ */
+export function scrollSwipe(
+  tree: UiTree,
+  direction: 'down' | 'up' | 'left' | 'right',
+): { x1: number; y1: number; x2: number; y2: number } {
+  const size = (b: UiBounds): number => (b.right - b.left) * (b.bottom - b.top);
+  const area =
+    tree.nodes
+      .filter((n) => n.scrollable)
+      .map((n) => n.bounds)
+      .sort((a, b) => size(b) - size(a))[0] ?? displayOf(tree);
+  const cx = Math.round((area.left + area.right) / 2);
+  const cy = Math.round((area.top + area.bottom) / 2);
+  const dy = Math.round((area.bottom - area.top) * 0.3);
+  const dx = Math.round((area.right - area.left) * 0.3);
+  switch (direction) {
+    case 'down':
+      return { x1: cx, y1: cy + dy, x2: cx, y2: cy - dy };
+    case 'up':
+      return { x1: cx, y1: cy - dy, x2: cx, y2: cy + dy };
+    case 'right':
+      return { x1: cx + dx, y1: cy, x2: cx - dx, y2: cy };
+    default:
+      return { x1: cx - dx, y1: cy, x2: cx + dx, y2: cy };
   }
 }

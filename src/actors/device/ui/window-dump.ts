@@ -51,12 +51,34 @@ const DIALOG_PACKAGES = new Set([
   'com.google.android.packageinstaller',
 ]);
 
-const WINDOW_HEAD = /^\s*Window #(\d+) Window\{([0-9a-fA-F]+) u-?\d+ (.*)\}:\s*$/;
 /**
- * Some OEM Android 14 builds end a window's title with its type: `Window{6d67f78 u0 StatusBar type=2000 }`
- * (reported from a device by issue 22; no public capture found). The title is what precedes it.
+ * A window's header line, `Window #N Window{…}:`, in every form the window manager has printed
+ * (AOSP WindowState.toString): Android 4.0–4.1 `Window{41a7c2a0 StatusBar paused=false}` (no user),
+ * 4.2 on `Window{6d67f78 u0 StatusBar}` and ` EXITING}` while it animates out; some OEM builds (Vivo,
+ * issue 22) add the window's type, `type=2000`, in the braces. Older builds put a colon after the
+ * index (`Window #0: Window{…}`); a header may lack the closing colon.
  */
-const TITLE_TYPE = /^(.*?) type=(\d+) ?$/;
+const WINDOW_HEAD = /^\s*Window #(\d+):? Window\{([0-9a-fA-F]+) (.*)\}:?\s*$/;
+const FOCUS_LINE = /^\s*mCurrentFocus=Window\{([0-9a-fA-F]+) (.*)\}\s*$/;
+
+/** The braces' words after the hash: the user (`u0`), an OEM `type=N`, `paused=…`, `EXITING`, the title. */
+function splitTitle(raw: string): { title: string; headerType: string | null } {
+  const words = raw.split(' ');
+  if (/^u-?\d+$/.test(words[0] ?? '')) {
+    words.shift();
+  }
+  let headerType: string | null = null;
+  const typeAt = words.findIndex((w) => /^type=\d+$/.test(w));
+  if (typeAt >= 0) {
+    headerType = words[typeAt]!.slice('type='.length);
+    words.splice(typeAt, 1);
+  }
+  while (words.length > 1 && /^(EXITING|paused=(true|false)|)$/.test(words[words.length - 1]!)) {
+    words.pop();
+  }
+  return { title: words.join(' '), headerType };
+}
+
 const RECT = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/;
 
 /** The readable type: a name stays, a number becomes its name when known. */
@@ -119,11 +141,6 @@ function rect(m: RegExpExecArray): WindowEntry['frame'] {
   return { left: Number(m[1]), top: Number(m[2]), right: Number(m[3]), bottom: Number(m[4]) };
 }
 
-function splitTitle(raw: string): { title: string; headerType: string | null } {
-  const m = TITLE_TYPE.exec(raw);
-  return m === null ? { title: raw, headerType: null } : { title: m[1]!, headerType: m[2]! };
-}
-
 /** Parses the dump; `mCurrentFocus=Window{hash u0 title}` anywhere in the text marks the focused window. */
 export function parseWindowDump(text: string): WindowList {
   const lines = text.split(/\r?\n/);
@@ -138,7 +155,7 @@ export function parseWindowDump(text: string): WindowList {
       blocks.push({ index: Number(head[1]), hash: head[2]!, title, headerType, lines: [] });
       continue;
     }
-    const focus = /^\s*mCurrentFocus=Window\{([0-9a-fA-F]+) u-?\d+ (.*)\}\s*$/.exec(line);
+    const focus = FOCUS_LINE.exec(line);
     if (focus) {
       focusHash = focus[1]!;
       focusTitle = splitTitle(focus[2]!).title;

@@ -1,0 +1,71 @@
+/**
+ * The display a capture is on (issue 51): `wm size` — its override when one is set, as the window
+ * manager lays out with it — turned to the capture's rotation. A capture's own bounds are only the
+ * windows it read: a dialog's capture on a 1080×2400 phone is the dialog's 954×578.
+ */
+import { READS, readCommand } from '../../../adb/device-reads.js';
+import { withAdbErrors } from '../../adb-errors.js';
+import { adbClient } from '../../adb-instance.js';
+import { parseWm } from '../device-facts.js';
+import type { UiBounds, UiTree } from './ui-types.js';
+
+export interface DisplaySize {
+  width: number;
+  height: number;
+}
+
+/** The display's size in its natural orientation, or null when `wm size` does not say. */
+export function displaySizeOf(wmSize: string): DisplaySize | null {
+  const wm = parseWm(wmSize, '');
+  if (wm === null) {
+    return null;
+  }
+  const override = /^(\d+)x(\d+)$/.exec(wm.override ?? '');
+  return override
+    ? { width: Number(override[1]), height: Number(override[2]) }
+    : { width: wm.width, height: wm.height };
+}
+
+/**
+ * The display's bounds in a rotation (`rotation` of the dump: 1 and 3 are landscape on a portrait
+ * phone). `wm size` gives the natural orientation whatever the rotation.
+ */
+export function displayBounds(size: DisplaySize, rotation: number | null): UiBounds {
+  const turned = rotation === 1 || rotation === 3;
+  return {
+    left: 0,
+    top: 0,
+    right: turned ? size.height : size.width,
+    bottom: turned ? size.width : size.height,
+  };
+}
+
+async function readDisplaySize(serial: string, signal: AbortSignal): Promise<DisplaySize | null> {
+  const out = await withAdbErrors(() =>
+    adbClient().shell(serial, readCommand(READS.wmSize), { signal, timeoutMs: 10_000 }),
+  );
+  return displaySizeOf(out.stdout);
+}
+
+/**
+ * Sets a capture's display: the device's size as already known, else read now (once per device
+ * state; a failed read counts as unknown and is not repeated). Returns the size to remember.
+ */
+export async function noteDisplay(
+  tree: UiTree,
+  known: DisplaySize | null | undefined,
+  serial: string,
+  signal: AbortSignal,
+): Promise<DisplaySize | null> {
+  const size =
+    known !== undefined
+      ? known
+      : await readDisplaySize(serial, signal).catch((err: unknown) => {
+          if (signal.aborted) {
+            throw err;
+          }
+          return null;
+        });
+  tree.display = size === null ? null : displayBounds(size, tree.rotation);
+  return size;
+}
