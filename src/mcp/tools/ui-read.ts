@@ -56,7 +56,9 @@ export const getUiHierarchy = defineDeviceTool({
     .extend({
       rows: z
         .array(hierarchyRowOutput)
-        .describe('The rows shown, in order; class, text, content_desc, resource_id, hint and flags only when set'),
+        .describe(
+          'The rows shown, in order; class, text, content_desc, resource_id, hint and flags only when set',
+        ),
       ...windowFactsSchema,
       windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
     }),
