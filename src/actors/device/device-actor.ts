@@ -32,7 +32,7 @@ import {
 } from './ui/ui-capture.js';
 import type { Capture } from './ui/ui-capture.js';
 import { compareStates } from './ui/ui-compare.js';
-import { formatHierarchy } from './ui/ui-format.js';
+import { clickablesAnswer, findAnswer, hierarchyAnswer } from './ui/ui-answers.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { forgetHelper } from './ui/ui-helper-reader.js';
@@ -294,37 +294,9 @@ export default defineActor({
     forgetHelper(ctx.key!);
   },
   handlers: {
-    'ui.hierarchy': async (p, state, ctx) => {
-      const cap = await capture(state, ctx);
-      const formatted = formatHierarchy(cap.tree, {
-        max_rows: p.max_rows,
-        include_bars: p.include_bars,
-        tree: p.tree,
-      });
-      return {
-        ...screenFacts(cap),
-        text: formatted.text,
-        rows: formatted.rows,
-        total_rows: formatted.total_rows,
-        truncated: formatted.truncated,
-        windows: cap.tree.windows.map((w) => ({
-          index: w.index,
-          package: w.package,
-          kind: w.kind,
-          bounds: w.bounds,
-          title: w.title,
-          type: w.type,
-        })),
-      };
-    },
-    'ui.clickables': async (p, state, ctx) => {
-      const cap = await capture(state, ctx);
-      return { ...screenFacts(cap), ...interactiveRows(cap.tree, p.limit) };
-    },
-    'ui.find': async (p, state, ctx) => {
-      const cap = await capture(state, ctx);
-      return { ...screenFacts(cap), ...matchesOf(cap.tree, p.query, p.max_results) };
-    },
+    'ui.hierarchy': async (p, state, ctx) => hierarchyAnswer(await capture(state, ctx), p),
+    'ui.clickables': async (p, state, ctx) => clickablesAnswer(await capture(state, ctx), p.limit),
+    'ui.find': async (p, state, ctx) => findAnswer(await capture(state, ctx), p),
     'ui.parent': async (p, state, ctx) => {
       const cap = await capture(state, ctx);
       refuseChangedScreen(cap, p.expect_screen_hash);
