@@ -71,6 +71,8 @@ export interface SimDeviceIdentity {
   sdk: number;
   /** ro.build.version.release */
   release: string;
+  /** ro.product.manufacturer (default Google): some builds print what their maker's framework does. */
+  manufacturer?: string;
   /** Physical screen size in pixels (portrait). */
   width: number;
   height: number;

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
+import { parseWindowDump } from '../../actors/device/ui/window-dump.js';
 
 const identity = {
   serial: '127.0.0.1:7002',
@@ -321,5 +322,51 @@ describe('the simulated screen', () => {
     const [x, y] = centre(xml, (a) => a['text'] === 'Wait');
     await runOn(d, `input tap ${x} ${y}`);
     expect(await dump(d)).toContain('nexuslauncher');
+  });
+});
+
+describe('window names and windows as real builds print them', () => {
+  const windowsOf = async (d: SimDevice) =>
+    parseWindowDump((await runOn(d, 'dumpsys window windows')).stdout);
+
+  it('prints the Vivo header form on a Vivo build, and droidbus reads the same windows from it', async () => {
+    const aosp = createSimDevice({ identity, logcatRate: 0 });
+    const vivo = createSimDevice({ identity: { ...identity, manufacturer: 'vivo' }, logcatRate: 0 });
+    try {
+      const text = (await runOn(vivo, 'dumpsys window windows')).stdout;
+      expect(text).toMatch(/Window #\d+ Window\{[0-9a-f]+ u0 StatusBar type=2000\}:/);
+      const strip = (ws: Awaited<ReturnType<typeof windowsOf>>) =>
+        ws.windows.map((w) => [w.title, w.type, w.kind, w.visible]);
+      expect(strip(await windowsOf(vivo))).toEqual(strip(await windowsOf(aosp)));
+    } finally {
+      aosp.close();
+      vivo.close();
+    }
+  });
+
+  it('prints the Android 4.0–4.1 form (no user, paused=) below API 17', async () => {
+    const old = createSimDevice({ identity: { ...identity, sdk: 16, release: '4.1.2' }, logcatRate: 0 });
+    try {
+      const text = (await runOn(old, 'dumpsys window windows')).stdout;
+      expect(text).toMatch(/Window #\d+ Window\{[0-9a-f]+ StatusBar paused=false\}:/);
+      expect((await windowsOf(old)).windows.find((w) => w.kind === 'status_bar')?.title).toBe('StatusBar');
+    } finally {
+      old.close();
+    }
+  });
+
+  it('shows a toast as a window of its own for its duration (SystemUI draws text toasts from Android 11)', async () => {
+    const d = device();
+    expect((await runOn(d, 'sim toast com.droidbus.sample Saved 60000')).code).toBe(0);
+    const toast = (await windowsOf(d)).windows.find((w) => w.kind === 'toast');
+    expect(toast).toMatchObject({
+      title: 'Toast',
+      package: 'com.android.systemui',
+      type: 'TOAST',
+      visible: true,
+    });
+    expect((await runOn(d, 'sim toast com.droidbus.sample Gone 0')).code).toBe(0);
+    expect((await windowsOf(d)).windows.some((w) => w.kind === 'toast')).toBe(false);
+    expect((await runOn(d, 'sim toast')).code).not.toBe(0);
   });
 });

@@ -93,7 +93,7 @@ export function buildProps(identity: SimDeviceIdentity): Map<string, string> {
     ['ro.product.device', identity.device],
     ['ro.product.first_api_level', String(Math.min(identity.sdk, 30))],
     ['ro.product.locale', 'en-US'],
-    ['ro.product.manufacturer', 'Google'],
+    ['ro.product.manufacturer', identity.manufacturer ?? 'Google'],
     ['ro.product.model', identity.model],
     ['ro.product.name', identity.product],
     ['ro.secure', '1'],

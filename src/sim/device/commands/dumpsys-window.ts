@@ -21,8 +21,32 @@ export function activityRecord(rec: ActivityRecord, taskId: number): string {
   return `ActivityRecord{${rec.hash} u0 ${shortComponent(rec.pkg, rec.cls)} t${taskId}}`;
 }
 
-function windowName(w: WindowInfo): string {
-  return `Window{${hexId(w.title + w.type)} u0 ${w.title}}`;
+/** Window types by name, as the OEM header form prints them (WindowManager.LayoutParams numbers). */
+const TYPE_NUMBER: Readonly<Record<string, number>> = {
+  BASE_APPLICATION: 1,
+  STATUS_BAR: 2000,
+  TOAST: 2005,
+  SYSTEM_DIALOG: 2008,
+  INPUT_METHOD: 2011,
+  WALLPAPER: 2013,
+  NAVIGATION_BAR: 2019,
+  NOTIFICATION_SHADE: 2040,
+};
+
+/**
+ * How this build names a window (WindowState.toString): Android 4.0–4.1 without a user and with
+ * `paused=` (AOSP 4.1), 4.2 on with the user (`u0`); a Vivo build adds the window's type number in
+ * the braces (reported from a device by issue 22, read by src/actors/device/ui/window-dump.ts).
+ */
+function windowName(dev: Device, w: Pick<WindowInfo, 'title' | 'type'>): string {
+  const hash = hexId(w.title + w.type);
+  if (dev.sdk < 17) {
+    return `Window{${hash} ${w.title} paused=false}`;
+  }
+  if (/^vivo$/i.test(dev.prop('ro.product.manufacturer') ?? '')) {
+    return `Window{${hash} u0 ${w.title} type=${TYPE_NUMBER[w.type] ?? 1}}`;
+  }
+  return `Window{${hash} u0 ${w.title}}`;
 }
 
 /** The windows on screen, top to bottom (what `dumpsys window windows` lists). */
@@ -75,6 +99,21 @@ export function windowList(dev: Device): WindowInfo[] {
     token: 'WindowToken{shade}',
     taskId: -1,
   });
+  const toast = dev.ui.toast;
+  if (toast !== null && Date.now() < toast.until) {
+    // Android 11 on, SystemUI draws an app's text toast (its ToastUI), so the window is SystemUI's.
+    const pkg = dev.sdk >= 30 ? SYSTEMUI_PACKAGE : toast.pkg;
+    out.push({
+      title: 'Toast',
+      pkg,
+      uid: dev.uidOf(pkg),
+      type: 'TOAST',
+      frame: [dp(48), d.height - dp(160), d.width - dp(48), d.height - dp(112)],
+      visible: true,
+      token: 'WindowToken{toast}',
+      taskId: -1,
+    });
+  }
   if (dev.ui.dialog !== null) {
     const dl = dev.ui.dialog;
     out.push({
@@ -144,12 +183,12 @@ function focusLines(dev: Device): string[] {
   const top = dev.ui.top();
   const task = dev.ui.topTask();
   const focus = dev.ui.shadeOpen
-    ? windowName({ title: 'NotificationShade', type: 'NOTIFICATION_SHADE' } as WindowInfo)
+    ? windowName(dev, { title: 'NotificationShade', type: 'NOTIFICATION_SHADE' })
     : dev.ui.dialog !== null
-      ? windowName({ title: dev.ui.dialog.title, type: 'SYSTEM_DIALOG' } as WindowInfo)
+      ? windowName(dev, { title: dev.ui.dialog.title, type: 'SYSTEM_DIALOG' })
       : dev.ui.loaded !== null
         ? `Window{${hexId('recorded')} u0 ${dev.ui.loaded.parsed.pkg}/${dev.ui.loaded.parsed.pkg}.RecordedActivity}`
-        : windowName({ title: `${top.pkg}/${top.cls}`, type: 'BASE_APPLICATION' } as WindowInfo);
+        : windowName(dev, { title: `${top.pkg}/${top.cls}`, type: 'BASE_APPLICATION' });
   return [`  mCurrentFocus=${focus}`, `  mFocusedApp=${activityRecord(top, task.id)}`];
 }
 
@@ -159,7 +198,7 @@ export function dumpWindows(dev: Device): string {
   const lines = ['WINDOW MANAGER WINDOWS (dumpsys window windows)'];
   windowList(dev).forEach((w, i) => {
     lines.push(
-      `  Window #${i} ${windowName(w)}:`,
+      `  Window #${i} ${windowName(dev, w)}:`,
       `    mDisplayId=0 rootTaskId=${w.taskId < 0 ? 1 : w.taskId} mSession=Session{${hexId(w.pkg + 's')} ${w.pkg === SYSTEMUI_PACKAGE ? 1433 : 4000 + (w.uid % 1000)}:u0a${w.uid % 10000}} mClient=android.os.BinderProxy@${hexId(w.title + 'c')}`,
       `    mOwnerUid=${w.uid} showForAllUsers=${w.pkg === SYSTEMUI_PACKAGE} package=${w.pkg} appop=NONE`,
       `    mAttrs={(0,0)(fillxfill) sim={adjust=${w.type === 'BASE_APPLICATION' ? 'resize' : 'pan'}} ty=${w.type} fmt=TRANSLUCENT`,

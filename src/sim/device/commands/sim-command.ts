@@ -23,6 +23,7 @@ const USAGE = `usage: sim <command>
   sim log PRIORITY TAG MESSAGE…           append one line to the main log
   sim notify PKG TITLE TEXT [--ongoing] [--channel ID] [--sub TEXT] [--action LABEL]…
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
+  sim toast PACKAGE TEXT [MS]             a toast window for MS ms (default 2000)
   sim location LATITUDE LONGITUDE [ALTITUDE]
 `;
 
@@ -212,6 +213,19 @@ async function simDialog(ctx: CommandContext<Device>, dev: Device, args: string[
   return 0;
 }
 
+/**
+ * `sim toast PACKAGE TEXT [MS]`: a toast of PACKAGE for MS ms (default 2,000, Toast.LENGTH_SHORT).
+ * A toast is a window (TYPE_TOAST) in `dumpsys window windows`; UI Automator's dump does not show it.
+ */
+async function simToast(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [pkg, text, ms = '2000'] = args;
+  if (pkg === undefined || text === undefined || !/^\d+$/.test(ms)) {
+    return fail(ctx, 'usage: sim toast PACKAGE TEXT [MS]');
+  }
+  dev.ui.toast = { text, pkg, until: Date.now() + Number(ms) };
+  return 0;
+}
+
 async function simLocation(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
   const [lat, lon, alt] = args.map(Number);
   if (lat === undefined || lon === undefined || Number.isNaN(lat) || Number.isNaN(lon)) {
@@ -232,6 +246,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   log: simLog,
   notify: simNotify,
   dialog: simDialog,
+  toast: simToast,
   location: simLocation,
 };
 

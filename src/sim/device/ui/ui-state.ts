@@ -32,6 +32,8 @@ export class UiState {
   dialog: Dialog | null = null;
   /** The notification shade is pulled down (`cmd statusbar expand-notifications`). */
   shadeOpen = false;
+  /** A toast on screen (`sim toast`) until `until` (epoch ms): a window of its own, never in a dump. */
+  toast: { text: string; pkg: string; until: number } | null = null;
   private nextTaskId = 10;
 
   constructor(serial: string) {
