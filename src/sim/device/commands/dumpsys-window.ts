@@ -49,6 +49,27 @@ function windowName(dev: Device, w: Pick<WindowInfo, 'title' | 'type'>): string 
   return `Window{${hash} u0 ${w.title}}`;
 }
 
+/** A toast showing now: Android 11 on, SystemUI draws an app's text toast (its ToastUI), so the window is SystemUI's. */
+function toastWindow(dev: Device): WindowInfo | null {
+  const toast = dev.ui.toast;
+  if (toast === null || Date.now() >= toast.until) {
+    return null;
+  }
+  const d = dev.display();
+  const dp = (v: number): number => Math.round((v * d.density) / 160);
+  const pkg = dev.sdk >= 30 ? SYSTEMUI_PACKAGE : toast.pkg;
+  return {
+    title: 'Toast',
+    pkg,
+    uid: dev.uidOf(pkg),
+    type: 'TOAST',
+    frame: [dp(48), d.height - dp(160), d.width - dp(48), d.height - dp(112)],
+    visible: true,
+    token: 'WindowToken{toast}',
+    taskId: -1,
+  };
+}
+
 /** The windows on screen, top to bottom (what `dumpsys window windows` lists). */
 export function windowList(dev: Device): WindowInfo[] {
   const d = dev.display();
@@ -99,20 +120,9 @@ export function windowList(dev: Device): WindowInfo[] {
     token: 'WindowToken{shade}',
     taskId: -1,
   });
-  const toast = dev.ui.toast;
-  if (toast !== null && Date.now() < toast.until) {
-    // Android 11 on, SystemUI draws an app's text toast (its ToastUI), so the window is SystemUI's.
-    const pkg = dev.sdk >= 30 ? SYSTEMUI_PACKAGE : toast.pkg;
-    out.push({
-      title: 'Toast',
-      pkg,
-      uid: dev.uidOf(pkg),
-      type: 'TOAST',
-      frame: [dp(48), d.height - dp(160), d.width - dp(48), d.height - dp(112)],
-      visible: true,
-      token: 'WindowToken{toast}',
-      taskId: -1,
-    });
+  const toast = toastWindow(dev);
+  if (toast !== null) {
+    out.push(toast);
   }
   if (dev.ui.dialog !== null) {
     const dl = dev.ui.dialog;
