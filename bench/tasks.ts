@@ -143,7 +143,7 @@ function report(
   results: Results,
   servers: ServerName[],
   problems: Map<ServerName, string>,
-  listings: Map<ServerName, { tools: number; bytes: number; instructions: number }>,
+  listings: Map<ServerName, Awaited<ReturnType<typeof listingBytes>>>,
 ) {
   const rows = [SESSION, ...JOBS.map((j) => j.name)];
   const cells: Record<string, Partial<Record<ServerName, Cell>>> = {};
@@ -183,6 +183,7 @@ function report(
       listing_tools: listings.get(s)?.tools ?? 0,
       listing_bytes: listings.get(s)?.bytes ?? 0,
       instructions_bytes: listings.get(s)?.instructions ?? 0,
+      whole_listing_bytes: listings.get(s)?.whole ?? 0,
       listing_tokens: listingTokens,
       result_tokens: sum(rows, (c) => c.tokens),
       session_tokens: listingTokens + sum(rows, (c) => c.tokens),
@@ -199,6 +200,7 @@ function report(
   lines.push(
     `| **jobs done every round** | ${servers.map((s) => (totals[s] ? `${totals[s]!['jobs_passed']}/${JOBS.length}` : t(s, ''))).join(' | ')} |`,
     `| what the model reads before its first call: tools · bytes (instructions) · tokens | ${servers.map((s) => (totals[s] ? `${totals[s]!['listing_tools']} · ${n(totals[s]!['listing_bytes']!)} B (${n(totals[s]!['instructions_bytes']!)}) · ${n(totals[s]!['listing_tokens']!)}` : t(s, ''))).join(' | ')} |`,
+    `| the whole tools/list JSON (output schemas and all), bytes | ${servers.map((s) => t(s, 'whole_listing_bytes')).join(' | ')} |`,
     `| answers' tokens, all jobs (calls) | ${servers.map((s) => (totals[s] ? `${n(totals[s]!['result_tokens']!)} (${totals[s]!['calls']})` : t(s, ''))).join(' | ')} |`,
     `| answers' tokens, the ${doneByAll.length} jobs every server did | ${servers.map((s) => t(s, 'result_tokens_jobs_all_did')).join(' | ')} |`,
     `| **one session: listing + every job's answers, tokens** | ${servers.map((s) => t(s, 'session_tokens')).join(' | ')} |`,
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
     const only = argv.indexOf('--only') >= 0 ? argv[argv.indexOf('--only') + 1] : undefined;
     const live = servers.filter((s) => !problems.has(s) && (only === undefined || s === only));
     const results: Results = new Map();
-    const listings = new Map<ServerName, { tools: number; bytes: number; instructions: number }>();
+    const listings = new Map<ServerName, Awaited<ReturnType<typeof listingBytes>>>();
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < live.length; i++) {
         const server = live[(i + round) % live.length]!;

@@ -36,7 +36,7 @@ const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8
  */
 export async function listingBytes(
   client: Client,
-): Promise<{ tools: number; bytes: number; instructions: number }> {
+): Promise<{ tools: number; bytes: number; instructions: number; whole: number }> {
   const { tools } = await client.listTools();
   const instructions = Buffer.byteLength(client.getInstructions() ?? '', 'utf8');
   const listed = tools.reduce(
@@ -44,7 +44,7 @@ export async function listingBytes(
       n + bytes({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema }),
     0,
   );
-  return { tools: tools.length, bytes: listed + instructions, instructions };
+  return { tools: tools.length, bytes: listed + instructions, instructions, whole: bytes({ tools }) };
 }
 
 export class Agent {

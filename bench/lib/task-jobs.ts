@@ -329,7 +329,11 @@ export const JOBS: Job[] = [
     droidbus: async (a) =>
       (
         await a.must('batch', {
-          steps: [{ tool: 'start_logcat' }, { tool: 'get_logcat_entries', args: { package: SAMPLE } }],
+          // The newest 50 lines, as the peer asks for (limit: 50).
+          steps: [
+            { tool: 'start_logcat' },
+            { tool: 'get_logcat_entries', args: { package: SAMPLE, count: 50 } },
+          ],
         })
       ).text,
     peer: async (a, _w, device) =>
