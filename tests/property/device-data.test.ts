@@ -6,6 +6,7 @@
  * A parser may refuse an input with its own error value; it may not throw, and no answer may fail
  * its schema. 10,000 generated inputs over UI dumps, window lists, logcat and dumpsys outputs.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -143,6 +144,13 @@ const dumpXml = fc
       `${prolog ? "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>" : ''}<hierarchy rotation="${rotation}">${roots.join('')}</hierarchy>`,
   );
 
+const REAL_WINDOWS = (() => {
+  const { windows, focused } = parseWindowDump(
+    readFileSync(new URL('../fixtures/windows/android11-anr-dialog-appium.txt', import.meta.url), 'utf8'),
+  );
+  return { windows, focused, ...summarizeWindows(windows) };
+})();
+
 const rowsOutput = (getUiHierarchy.output as unknown as z.ZodObject).pick({ rows: true });
 
 function checkDump(xml: string, display: boolean): void {
@@ -161,7 +169,8 @@ function checkDump(xml: string, display: boolean): void {
     { max_rows: 80, include_bars: false, tree: false },
     { max_rows: 500, include_bars: true, tree: true },
   ]) {
-    const h = hierarchyAnswer(cap, p);
+    // With the window manager's list of a real device (the Android 11 ANR capture), and without one.
+    const h = hierarchyAnswer(cap, p, display ? REAL_WINDOWS : null);
     fits(REQUESTS['ui.hierarchy'].response, h, xml);
     fits(rowsOutput, { rows: h.rows.map((r) => withoutEmpty(r)) }, xml);
   }

@@ -294,7 +294,15 @@ export default defineActor({
     forgetHelper(ctx.key!);
   },
   handlers: {
-    'ui.hierarchy': async (p, state, ctx) => hierarchyAnswer(await capture(state, ctx), p),
+    'ui.hierarchy': async (p, state, ctx) => {
+      // The window manager's list beside the capture: a classic dump shows only the focused window,
+      // so it cannot tell on its own what lies under or over it. Unreadable, it costs nothing.
+      const [cap, windows] = await Promise.all([
+        capture(state, ctx),
+        listWindows(state.serial, ctx).catch(() => null),
+      ]);
+      return hierarchyAnswer(cap, p, windows);
+    },
     'ui.clickables': async (p, state, ctx) => clickablesAnswer(await capture(state, ctx), p.limit),
     'ui.find': async (p, state, ctx) => findAnswer(await capture(state, ctx), p),
     'ui.parent': async (p, state, ctx) => {

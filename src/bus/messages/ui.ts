@@ -109,6 +109,35 @@ export const afterActionSchema = z.object({
   app_package: z.string().nullable(),
 });
 
+/** A window as the reading answers name it. */
+export const windowRefSchema = z.object({
+  title: z.string(),
+  package: z.string().nullable(),
+  kind: z.string(),
+});
+
+/** What the window manager's list adds to a capture: the window read and what covers the app. */
+export const windowFactsSchema = {
+  captured_window: windowRefSchema
+    .nullable()
+    .describe('The window the capture shows (the focused one), or null when the window list is unavailable'),
+  covering: z
+    .array(windowRefSchema)
+    .describe('Visible system dialogs, the shade or the keyboard above the app, top-most first'),
+  not_captured: z
+    .array(windowRefSchema)
+    .describe('Visible windows the capture does not hold (a uiautomator dump reads only the focused one)'),
+};
+
+/** A window of a capture, named by the window manager where it can be matched. */
+export const capturedWindowSchema = z.object({
+  index: z.number().int().describe('The first element of the tree paths of its nodes'),
+  package: z.string(),
+  kind: z.string(),
+  title: z.string().nullable().describe("The window manager's title of this window, when matched"),
+  type: z.string().nullable().describe("The window manager's type (BASE_APPLICATION, …), when matched"),
+});
+
 /** What every capture-based answer carries about the screen it read. */
 export const screenSchema = z.object({
   screen_hash: z.string(),
@@ -199,17 +228,14 @@ export const uiRequests = {
       rows: z.array(hierarchyRowSchema),
       total_rows: z.number().int(),
       truncated: z.boolean(),
-      /** The capture's windows, in tree-path order (the first element of their nodes' paths). */
-      windows: z.array(
-        z.object({
-          index: z.number().int(),
-          package: z.string(),
-          kind: z.string(),
-          bounds: boundsSchema,
-          title: z.string().nullable(),
-          type: z.string().nullable(),
-        }),
-      ),
+      /**
+       * The capture's windows, in tree-path order (the first element of their nodes' paths), named
+       * by the window manager's list where it could be read.
+       */
+      windows: z.array(capturedWindowSchema.extend({ bounds: boundsSchema })),
+      ...windowFactsSchema,
+      /** A sentence for the model: what covers the app and what the capture could not read; '' when nothing. */
+      window_note: z.string(),
     }),
     timeoutMs: 65_000,
   }),

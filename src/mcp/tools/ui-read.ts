@@ -1,17 +1,15 @@
 /** The ui tools that read the screen and find elements; `uiTools` collects every ui tool (reading, waiting, acting). */
 import { z } from 'zod';
 import { limitParam } from '../params.js';
-import { hierarchyRowSchema, treePathSchema } from '../../bus/messages/ui.js';
+import {
+  capturedWindowSchema,
+  hierarchyRowSchema,
+  treePathSchema,
+  windowFactsSchema,
+} from '../../bus/messages/ui.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { withoutEmpty } from '../compact.js';
 import { responseOf } from '../responses.js';
-import {
-  capturedWindowSchema,
-  nameWindows,
-  windowFacts,
-  windowFactsSchema,
-  windowsBeside,
-} from './window-note.js';
 import {
   expectHash,
   screenOutput,
@@ -65,32 +63,26 @@ export const getUiHierarchy = defineDeviceTool({
   reshaped: ['rows', 'windows'],
   async handle(args, ctx) {
     const { serial } = ctx;
-    // The window list comes from the window manager beside the capture: a classic dump shows only
-    // the focused window, so it cannot tell on its own what lies under or over it.
-    const [r, windows] = await Promise.all([
-      ctx.ask('ui.hierarchy', {
-        max_rows: args.max_rows,
-        include_bars: args.include_system_bars,
-        tree: args.tree,
-      }),
-      windowsBeside(ctx, serial),
-    ]);
-    const facts = windowFacts(windows, r.reader === 'helper');
-    const named = nameWindows(r.windows, windows);
+    const r = await ctx.ask('ui.hierarchy', {
+      max_rows: args.max_rows,
+      include_bars: args.include_system_bars,
+      tree: args.tree,
+    });
+    const named = r.windows.map(({ bounds: _bounds, ...w }) => w);
     const windowLine =
       named.length > 1
         ? `\nwindows: ${named.map((w) => `${w.index} ${w.title ?? w.package} (${w.kind}${w.type ? `, ${w.type}` : ''})`).join('; ')}`
         : '';
     return {
-      text: `${screenLine(serial, r)}${facts.note ? `\n${facts.note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
+      text: `${screenLine(serial, r)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
       structured: {
         ...screenOf(serial, r),
         rows: r.rows.map((row) => withoutEmpty(row) as HierarchyRowOutput),
         total_rows: r.total_rows,
         truncated: r.truncated,
-        captured_window: facts.captured_window,
-        covering: facts.covering,
-        not_captured: facts.not_captured,
+        captured_window: r.captured_window,
+        covering: r.covering,
+        not_captured: r.not_captured,
         windows: named,
       },
     };

@@ -1,22 +1,10 @@
-import { z } from 'zod';
-import type { ResponseOf } from '../../bus/registry.js';
-import type { ToolContext } from '../define-tool.js';
-
-/** A window as get_ui_hierarchy names it. */
-const windowRefSchema = z.object({ title: z.string(), package: z.string().nullable(), kind: z.string() });
-
-/** What get_ui_hierarchy adds from the window list: the window it read and what covers the app. */
-export const windowFactsSchema = {
-  captured_window: windowRefSchema
-    .nullable()
-    .describe('The window the capture shows (the focused one), or null when the window list is unavailable'),
-  covering: z
-    .array(windowRefSchema)
-    .describe('Visible system dialogs, the shade or the keyboard above the app, top-most first'),
-  not_captured: z
-    .array(windowRefSchema)
-    .describe('Visible windows the capture does not hold (a uiautomator dump reads only the focused one)'),
-};
+/**
+ * The window manager's list beside a capture (issue 52: the device actor's, not a tool's): the
+ * capture's windows named, the window read, what covers the app and what the capture lacks.
+ */
+import type { z } from 'zod';
+import type { capturedWindowSchema, windowRefSchema } from '../../../bus/messages/ui.js';
+import type { ResponseOf } from '../../../bus/registry.js';
 
 type Windows = ResponseOf<'windows.list'>;
 type WindowEntry = Windows['windows'][number];
@@ -25,15 +13,6 @@ function ref(w: WindowEntry): z.infer<typeof windowRefSchema> {
   return { title: w.title, package: w.package, kind: w.kind };
 }
 
-/** A window of a capture, named by the window manager where it can be matched. */
-export const capturedWindowSchema = z.object({
-  index: z.number().int().describe('The first element of the tree paths of its nodes'),
-  package: z.string(),
-  kind: z.string(),
-  title: z.string().nullable().describe("The window manager's title of this window, when matched"),
-  type: z.string().nullable().describe("The window manager's type (BASE_APPLICATION, …), when matched"),
-});
-
 /**
  * The capture's windows with the window manager's title and type: each capture window takes the
  * first visible window-manager entry of its package not taken yet, one of its kind first (top-most
@@ -41,16 +20,10 @@ export const capturedWindowSchema = z.object({
  * active window nor the helper's page source names windows (AOSP AccessibilityNodeInfoDumper,
  * Appium's AccessibilityNodeInfoDumper put the roots side by side), so `dumpsys window` does.
  */
-export function nameWindows(
-  captured: readonly {
-    index: number;
-    package: string;
-    kind: string;
-    title: string | null;
-    type: string | null;
-  }[],
+export function nameWindows<W extends z.infer<typeof capturedWindowSchema>>(
+  captured: readonly W[],
   w: Windows | null,
-): z.infer<typeof capturedWindowSchema>[] {
+): W[] {
   const taken = new Set<number>();
   return captured.map((c) => {
     const free = (w?.windows ?? []).filter(
@@ -61,23 +34,8 @@ export function nameWindows(
     if (match !== undefined) {
       taken.add(match.index);
     }
-    return {
-      index: c.index,
-      package: c.package,
-      kind: c.kind,
-      title: c.title ?? match?.title ?? null,
-      type: c.type ?? match?.type ?? null,
-    };
+    return { ...c, title: c.title ?? match?.title ?? null, type: c.type ?? match?.type ?? null };
   });
-}
-
-/** The device's window list beside a capture; null when it cannot be read (the capture still counts). */
-export async function windowsBeside(ctx: ToolContext, serial: string): Promise<Windows | null> {
-  try {
-    return await ctx.bus.request('windows.list', { serial }, { signal: ctx.signal });
-  } catch {
-    return null;
-  }
 }
 
 /**
