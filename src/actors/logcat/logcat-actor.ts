@@ -11,6 +11,7 @@ import {
 } from './app-dumps.js';
 import { readLaunchTime } from './launch-time.js';
 import { crashContext } from './crash-context.js';
+import { withRetrace, withRetracedGroups } from './crash-retrace.js';
 import { LogcatService } from './logcat-service.js';
 import { JOURNAL_CAP_BYTES, LogJournal } from './log-journal.js';
 import { ensureDataDir } from '../../store/data-dir.js';
@@ -54,8 +55,10 @@ export default defineActor({
     'logcat.clear': ({ serial }, service) => service.clear(serial),
     'logcat.entries': (payload, service) => service.entries(payload),
     'logcat.stats': (_payload, service) => service.stats(),
-    'logcat.crashes': (payload, service) => service.crashes(payload),
-    'logcat.crash_trace': (payload, service) => service.crashTrace(payload),
+    'logcat.crashes': async (payload, service, ctx) =>
+      withRetracedGroups(await service.crashes(payload), payload.retrace, ctx),
+    'logcat.crash_trace': async (payload, service, ctx) =>
+      withRetrace(await service.crashTrace(payload), payload.retrace, ctx),
     'app.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
       readExitInfo(adbClient(), serial, pkg, limit, ctx.signal),
     'app.package_info': ({ serial, package: pkg }, _service, ctx) =>

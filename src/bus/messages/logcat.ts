@@ -3,6 +3,7 @@ import { crashKindSchema } from '../../store/formats/debug-session.js';
 import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { packageScopeSchema } from './project.js';
+import { retraceOutcomeSchema } from './retrace.js';
 
 export { frameStatsBlockSchema, gfxinfoWireSchema } from './gfxinfo.js';
 export type { FrameStatsBlockWire, GfxInfoWire } from './gfxinfo.js';
@@ -198,6 +199,9 @@ export const crashContextSchema = z.object({
 });
 export type CrashContext = z.infer<typeof crashContextSchema>;
 
+/** How a crash request asks for its crashes deobfuscated: the session's project, whose mappings are searched. */
+const retraceAskSchema = z.object({ root: z.string().max(4096).nullable() });
+
 export const logcatRequests = {
   /**
    * Starts streaming a device's logcat (no-op when it already streams): reads the device's buffer
@@ -293,6 +297,8 @@ export const logcatRequests = {
       serial: serialSchema.optional(),
       /** Only crashes older than this seq (a previous answer's oldest), to page back. */
       before_seq: z.number().int().min(0).optional(),
+      /** Also deobfuscate the newest crash of each of the newest `max_groups` groups (retrace actor). */
+      retrace: retraceAskSchema.extend({ max_groups: z.number().int().min(1).max(20) }).optional(),
     }),
     response: z.object({
       crashes: z.array(crashWireSchema),
@@ -301,8 +307,11 @@ export const logcatRequests = {
       cut_for_size: z.number().int(),
       streaming: z.array(z.string()),
       buffer_wait: bufferWaitSchema.optional(),
+      /** With `retrace`: one outcome per group deobfuscated, newest group first. */
+      retraced: z.array(retraceOutcomeSchema.extend({ crash_group_id: z.string().nullable() })).optional(),
     }),
-    timeoutMs: 10_000,
+    // A retrace may take the retrace actor's 60 s.
+    timeoutMs: 75_000,
   }),
   /** The newest crash matching the filters, with its group; NOT_FOUND when there is none. */
   'logcat.crash_trace': defineRequest({
@@ -310,13 +319,17 @@ export const logcatRequests = {
     request: z.object({
       package: z.string().max(255).optional(),
       crash_group_id: z.string().max(64).optional(),
+      /** Also deobfuscate it (retrace actor). */
+      retrace: retraceAskSchema.optional(),
     }),
     response: z.object({
       crash: crashWireSchema,
       group: crashGroupWireSchema.nullable(),
       buffer_wait: bufferWaitSchema.optional(),
+      /** With `retrace`: what the retrace actor made of it (never an error: the outcome says why not). */
+      retrace: retraceOutcomeSchema.optional(),
     }),
-    timeoutMs: 10_000,
+    timeoutMs: 75_000,
   }),
   /** The lines around one crash the store holds (`seq` and `group_id` from its logcat.crash event). */
   'logcat.crash_context': defineRequest({

@@ -39,7 +39,6 @@ const PAGE_REQUEST_TYPES: readonly RequestType[] = [
   'logcat.stats',
   'logcat.crashes',
   'logcat.crash_trace',
-  'retrace.crash',
   'project.describe',
   'project.scope',
   'project.run_configurations',

@@ -5,11 +5,9 @@
 import { z } from 'zod';
 import { packageNameSchema } from '../../bus/messages/logcat.js';
 import type { CrashGroupWire, CrashWire } from '../../bus/messages/logcat.js';
-import { retraceOutcomeSchema } from '../../bus/messages/retrace.js';
 import type { RetraceOutcome } from '../../bus/messages/retrace.js';
 import { TEXT_BUDGET } from '../budgets.js';
 import { defineTool } from '../define-tool.js';
-import type { ToolContext } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { canonicalSerial } from './device-serial.js';
 import { groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
@@ -48,15 +46,6 @@ const retraceParam = z
   .default(false)
   .describe('Also deobfuscate with the mapping of the build installed (never guessed)');
 
-/** Deobfuscates one crash through the retrace actor (never a tool error: the outcome says why not). */
-async function retraceCrash(ctx: ToolContext, crash: CrashWire): Promise<RetraceOutcome> {
-  return ctx.bus.request(
-    'retrace.crash',
-    { trace: crash.trace, device: crash.device, package: crash.package, root: ctx.session.project.root },
-    { signal: ctx.signal },
-  );
-}
-
 export const getCrashLogs = defineTool({
   name: 'get_crash_logs',
   toolset: 'core',
@@ -71,9 +60,7 @@ export const getCrashLogs = defineTool({
     retrace: retraceParam,
     before_seq: z.number().int().min(0).optional().describe('Only crashes older than this seq, to page back'),
   }),
-  output: responseOf('logcat.crashes').extend({
-    retraced: z.array(retraceOutcomeSchema.extend({ crash_group_id: z.string().nullable() })).optional(),
-  }),
+  output: responseOf('logcat.crashes'),
   projectIndependent: true,
   after: ['start_logcat'],
   async handle(args, ctx) {
@@ -86,27 +73,14 @@ export const getCrashLogs = defineTool({
           ? { serial: (await canonicalSerial(ctx, args.device_serial))! }
           : {}),
         ...(args.before_seq !== undefined ? { before_seq: args.before_seq } : {}),
+        ...(args.retrace
+          ? { retrace: { root: ctx.session.project.root, max_groups: MAX_RETRACED_CRASH_GROUPS } }
+          : {}),
       },
       { signal: ctx.signal },
     );
     const groups = new Map(r.groups.map((g) => [g.id, g]));
-    let retraced: (RetraceOutcome & { crash_group_id: string | null })[] | undefined;
-    if (args.retrace) {
-      // The newest crash of each of the newest groups, deobfuscated once per group.
-      const newest = new Map<string, CrashWire>();
-      for (const c of r.crashes) {
-        const key = c.group_id ?? `seq-${c.seq}`;
-        if (!newest.has(key) && newest.size < MAX_RETRACED_CRASH_GROUPS) {
-          newest.set(key, c);
-        }
-      }
-      retraced = await Promise.all(
-        [...newest.values()].map(async (c) => ({
-          crash_group_id: c.group_id,
-          ...(await retraceCrash(ctx, c)),
-        })),
-      );
-    }
+    const retraced = r.retraced;
     const byGroup = new Map((retraced ?? []).map((t) => [t.crash_group_id, t]));
     // A Java crash answers its exceptions, throw sites and app frames; the whole trace is in
     // structured and in get_crash_stack_trace.
@@ -175,7 +149,7 @@ export const getCrashLogs = defineTool({
           ? ['Framework frames are collapsed; get_crash_stack_trace gives a whole trace (crash_group_id).']
           : []),
       ].join('\n\n'),
-      structured: { ...r, crashes, cut_for_size: cut, ...(retraced ? { retraced } : {}) },
+      structured: { ...r, crashes, cut_for_size: cut },
     };
   },
 });
@@ -193,7 +167,6 @@ export const getCrashStackTrace = defineTool({
     retrace: retraceParam,
   }),
   output: responseOf('logcat.crash_trace').extend({
-    retrace: retraceOutcomeSchema.optional(),
     /** With retrace: the deobfuscated root cause and the app's frame nearest it. */
     root_cause: z.string().optional(),
   }),
@@ -205,10 +178,11 @@ export const getCrashStackTrace = defineTool({
       {
         ...(args.package !== undefined ? { package: args.package } : {}),
         ...(args.crash_group_id !== undefined ? { crash_group_id: args.crash_group_id } : {}),
+        ...(args.retrace ? { retrace: { root: ctx.session.project.root } } : {}),
       },
       { signal: ctx.signal },
     );
-    const retrace = args.retrace ? await retraceCrash(ctx, r.crash) : undefined;
+    const retrace = r.retrace;
     // After a retrace the answer leads with the real root cause and the app's frame: the crash's
     // own summary was made from the obfuscated trace.
     const rootCause =

@@ -7,7 +7,7 @@ import { useAction, useBus, useEvent } from '../hooks';
 
 type Crash = ResponseOf<'logcat.crashes'>['crashes'][number];
 type Group = ResponseOf<'logcat.crashes'>['groups'][number];
-type Retraced = ResponseOf<'retrace.crash'>;
+type Retraced = NonNullable<ResponseOf<'logcat.crash_trace'>['retrace']>;
 
 /**
  * A deobfuscated trace's title: its exception line and first frame, as the crash group's title
@@ -84,12 +84,12 @@ function CrashDetail({ group, crash }: { group: Group; crash: Crash | null }) {
               onClick={() =>
                 void action.run(async () =>
                   setOutcome(
-                    await bus('retrace.crash', {
-                      trace: loaded.trace,
-                      device: loaded.device,
-                      package: loaded.package,
-                      root: info?.project ?? null,
-                    }),
+                    (
+                      await bus('logcat.crash_trace', {
+                        crash_group_id: group.id,
+                        retrace: { root: info?.project ?? null },
+                      })
+                    ).retrace ?? null,
                   ),
                 )
               }
