@@ -30,3 +30,18 @@ export function withoutEmpty<T extends object>(o: T): Partial<T> {
   }
   return out as Partial<T>;
 }
+
+/**
+ * The fields of `source` that `schema` names, taken as they are: a tool's output built from a record's
+ * own schema (`.pick` of it) copies exactly those fields, and a field added to the pick reaches the answer.
+ */
+export function fieldsOf<K extends string, T extends Record<K, unknown>>(
+  schema: { shape: Record<K, unknown> },
+  source: T,
+): Pick<T, K> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of Object.keys(schema.shape) as K[]) {
+    out[key] = source[key];
+  }
+  return out as Pick<T, K>;
+}

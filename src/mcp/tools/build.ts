@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import {
   buildDiagnosticSchema,
-  builtApkSchema,
-  builtMappingSchema,
+  buildRecordSchema,
   type BuildDiagnosticWire,
   type BuildRecord,
 } from '../../bus/messages/build.js';
@@ -10,6 +9,7 @@ import { originSchema, type Origin } from '../../bus/origin.js';
 import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
+import { fieldsOf } from '../compact.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode, standaloneReason } from '../session.js';
@@ -40,24 +40,27 @@ const variantSchema = z
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as get_project_info lists it (e.g. demoDebug)')
   .describe('Build variant (get_project_info): assemble + demoDebug runs assembleDemoDebug');
 
-const buildResultOutput = z.object({
+/** What a build's answer takes from its record, as the record's schema defines it. */
+const recordFields = buildRecordSchema.pick({
+  task: true,
+  variant: true,
+  module: true,
+  result: true,
+  reason: true,
+  duration_ms: true,
+  exit_code: true,
+  failed_tasks: true,
+  apks: true,
+  mapping_files: true,
+  origin: true,
+  cancelled_by: true,
+});
+const buildResultOutput = recordFields.extend({
   build_id: z.string(),
-  task: z.string(),
-  variant: z.string().nullable(),
-  module: z.string().nullable(),
-  result: z.enum(['success', 'failed', 'cancelled']),
-  reason: z.string().nullable(),
-  duration_ms: z.number().int(),
-  exit_code: z.number().int().nullable(),
-  failed_tasks: z.array(z.string()),
   error_count: z.number().int(),
   warning_count: z.number().int(),
   /** The first errors; get_build_errors has them all. */
   errors: z.array(buildDiagnosticSchema),
-  apks: z.array(builtApkSchema),
-  mapping_files: z.array(builtMappingSchema),
-  origin: originSchema,
-  cancelled_by: originSchema.nullable(),
   mode: z.enum(['standalone', 'attached']),
 });
 type BuildResultOutput = z.infer<typeof buildResultOutput>;
@@ -118,22 +121,11 @@ export function buildAnswer(
 ): { text: string; structured: BuildResultOutput; record: BuildRecord } {
   const { record, errors, what_went_wrong } = built;
   const structured: BuildResultOutput = {
+    ...fieldsOf(recordFields, record),
     build_id: record.id,
-    task: record.task,
-    variant: record.variant,
-    module: record.module,
-    result: record.result,
-    reason: record.reason,
-    duration_ms: record.duration_ms,
-    exit_code: record.exit_code,
-    failed_tasks: record.failed_tasks,
     error_count: record.diagnostics.errors,
     warning_count: record.diagnostics.warnings,
     errors,
-    apks: record.apks,
-    mapping_files: record.mapping_files,
-    origin: record.origin,
-    cancelled_by: record.cancelled_by,
     mode: ctx.session.mode.kind,
   };
   const what = `task '${record.task}'${record.variant ? ` (variant ${record.variant})` : ''}`;
@@ -227,6 +219,20 @@ export const runTests = defineTool({
   },
 });
 
+/** What get_build_status tells of the last build, as the record's schema defines it. */
+const lastFields = buildRecordSchema.pick({
+  id: true,
+  task: true,
+  variant: true,
+  result: true,
+  reason: true,
+  started_at: true,
+  ended_at: true,
+  duration_ms: true,
+  failed_tasks: true,
+  apks: true,
+});
+
 const statusOutput = z.object({
   status: z.enum(['running', 'success', 'failed', 'cancelled', 'none']),
   summary: z.string(),
@@ -236,22 +242,7 @@ const statusOutput = z.object({
   cancelled_by: originSchema.nullable(),
   running: responseOf('build.status').shape.running,
   /** The last build, summarised (the whole record: get_build_errors, get_build_log). */
-  last: z
-    .object({
-      id: z.string(),
-      task: z.string(),
-      variant: z.string().nullable(),
-      result: z.enum(['success', 'failed', 'cancelled']),
-      reason: z.string().nullable(),
-      started_at: z.string(),
-      ended_at: z.string(),
-      duration_ms: z.number().int(),
-      errors: z.number().int(),
-      warnings: z.number().int(),
-      failed_tasks: z.array(z.string()),
-      apks: z.array(builtApkSchema),
-    })
-    .nullable(),
+  last: lastFields.extend({ errors: z.number().int(), warnings: z.number().int() }).nullable(),
   mode: z.enum(['standalone', 'attached']),
   standalone_reason: z.string().nullable(),
 });
@@ -274,18 +265,9 @@ export const getBuildStatus = defineTool({
     const mode = { mode: ctx.session.mode.kind, standalone_reason: standaloneReason(ctx.session.mode) };
     const lastView = last
       ? {
-          id: last.id,
-          task: last.task,
-          variant: last.variant,
-          result: last.result,
-          reason: last.reason,
-          started_at: last.started_at,
-          ended_at: last.ended_at,
-          duration_ms: last.duration_ms,
+          ...fieldsOf(lastFields, last),
           errors: last.diagnostics.errors,
           warnings: last.diagnostics.warnings,
-          failed_tasks: last.failed_tasks,
-          apks: last.apks,
         }
       : null;
     if (running) {
