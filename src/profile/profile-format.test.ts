@@ -1,4 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +21,7 @@ import {
   bundledProfileDir,
   bundledProfiles,
   loadProfile,
+  MAX_PROFILE_FILE_BYTES,
   writeProfile,
   type AnswerToWrite,
 } from './profile-format.js';
@@ -78,6 +89,78 @@ describe('profile files', () => {
     manifest.commands[0]!.stdout = '../../etc/passwd';
     writeFileSync(path.join(p, 'manifest.json'), JSON.stringify(manifest));
     expect(() => loadProfile(p)).toThrow(/outside the profile|not a droidbus device profile/);
+  });
+
+  describe('reads nothing outside its folder, and nothing but plain files', () => {
+    /** A profile whose `getprop` answer had stderr, its manifest, and a way to rewrite it. */
+    function withStderr() {
+      const p = profileWith([answer(['getprop'], '[a]: [b]\n', { stderr: Buffer.from('warning\n') })]);
+      const manifestPath = path.join(p, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+        commands: { stdout: string; stderr: string; sha256: string; stderr_sha256?: string }[];
+      };
+      return {
+        p,
+        manifest,
+        cmd: manifest.commands[0]!,
+        save: () => writeFileSync(manifestPath, JSON.stringify(manifest)),
+      };
+    }
+    const hostFile = (): string => {
+      const f = path.join(dir, 'host-secret.txt');
+      writeFileSync(f, 'host secret\n');
+      return f;
+    };
+
+    it('keeps the stderr hash and refuses a stderr edited after recording', () => {
+      const { p, cmd } = withStderr();
+      expect(cmd.stderr_sha256).toMatch(/^[0-9a-f]{64}$/);
+      writeFileSync(path.join(p, cmd.stderr), 'changed\n');
+      expect(() => loadProfile(p)).toThrow(/do not match the manifest's stderr_sha256/);
+    });
+
+    it('refuses a stderr that is a symlink to a host file, even with no hash in the manifest', () => {
+      const { p, manifest, cmd, save } = withStderr();
+      delete cmd.stderr_sha256;
+      save();
+      rmSync(path.join(p, cmd.stderr));
+      symlinkSync(hostFile(), path.join(p, cmd.stderr));
+      expect(() => loadProfile(p)).toThrow(/is a symbolic link or lies under one/);
+      expect(manifest.commands).toHaveLength(1);
+    });
+
+    it("refuses a stdout symlink whose target has the manifest's hash", () => {
+      const { p, cmd, save } = withStderr();
+      const target = hostFile();
+      cmd.sha256 = createHash('sha256').update(readFileSync(target)).digest('hex');
+      save();
+      rmSync(path.join(p, cmd.stdout));
+      symlinkSync(target, path.join(p, cmd.stdout));
+      expect(() => loadProfile(p)).toThrow(/is a symbolic link/);
+    });
+
+    it('refuses a link to /dev/zero and a FIFO at once, without reading them', () => {
+      const { p, cmd } = withStderr();
+      rmSync(path.join(p, cmd.stdout));
+      symlinkSync('/dev/zero', path.join(p, cmd.stdout));
+      expect(() => loadProfile(p)).toThrow(/is a symbolic link/);
+      rmSync(path.join(p, cmd.stdout));
+      const made = spawnSync('mkfifo', [path.join(p, cmd.stdout)]);
+      expect(made.status).toBe(0);
+      expect(() => loadProfile(p)).toThrow(/is not a regular file \(a FIFO\)/);
+    });
+
+    it('refuses a folder of answers that is a symlink out of the profile, and a file past the size cap', () => {
+      const { p, cmd } = withStderr();
+      const outside = mkdtempSync(path.join(dir, 'elsewhere-'));
+      renameSync(path.join(p, 'out'), path.join(outside, 'out'));
+      symlinkSync(path.join(outside, 'out'), path.join(p, 'out'));
+      expect(() => loadProfile(p)).toThrow(/lies under one/);
+      rmSync(path.join(p, 'out'));
+      renameSync(path.join(outside, 'out'), path.join(p, 'out'));
+      truncateSync(path.join(p, cmd.stdout), MAX_PROFILE_FILE_BYTES + 1);
+      expect(() => loadProfile(p)).toThrow(/over the 67,108,864 a profile's file may hold/);
+    });
   });
 
   it('lists the bundled profiles, each of which loads', () => {

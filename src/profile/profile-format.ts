@@ -10,7 +10,19 @@
  * Zip the folder to attach it to a bug report.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -28,6 +40,11 @@ const commandSchema = z.object({
   exit_code: z.number().int().nullable(),
   stdout_bytes: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The stderr file's sha256 (profiles recorded before it was kept have none). */
+  stderr_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** Where the bytes come from when they were not recorded by `droidbus device record` (bundled profiles). */
   source: z.string().optional(),
 });
@@ -47,7 +64,7 @@ export const manifestSchema = z.object({
   /** What the profile is of, in a person's words (the model and build, or a bundled profile's origin). */
   description: z.string(),
   packages: z.array(z.string()),
-  commands: z.array(commandSchema),
+  commands: z.array(commandSchema).max(10_000),
   redactions: z.array(redactionSchema),
 });
 
@@ -96,14 +113,90 @@ export function argvKey(argv: readonly string[]): string {
   return argv.join('\0');
 }
 
+/** Most bytes of one file of a profile: a recorded answer is a dump, never gigabytes. */
+export const MAX_PROFILE_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * One file of a profile, read only when it is a regular file inside the folder (after resolving
+ * symlinks, and not itself a symlink: a profile is data someone may hand over, and its manifest names
+ * the files), at most MAX_PROFILE_FILE_BYTES. Opened without following a link and without blocking,
+ * so a FIFO or a device fails at once instead of hanging or growing memory.
+ */
+function readProfileFile(root: string, file: string, manifestPath: string): Buffer {
+  const full = path.resolve(root, file);
+  if (!full.startsWith(root + path.sep)) {
+    throw new Error(`${manifestPath}: ${file} is outside the profile`);
+  }
+  let real: string;
+  try {
+    real = realpathSync(full);
+  } catch (err) {
+    throw new Error(
+      `${manifestPath}: ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+  if (real !== full) {
+    throw new Error(
+      `${manifestPath}: ${file} is a symbolic link or lies under one; a profile's files are plain files inside its folder`,
+    );
+  }
+  let fd: number;
+  try {
+    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    throw new Error(
+      `${manifestPath}: ${file} cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      throw new Error(
+        `${manifestPath}: ${file} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file'})`,
+      );
+    }
+    if (st.size > MAX_PROFILE_FILE_BYTES) {
+      throw new Error(
+        `${manifestPath}: ${file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_PROFILE_FILE_BYTES.toLocaleString('en-US')} a profile's file may hold`,
+      );
+    }
+    const bytes = Buffer.alloc(st.size);
+    let read = 0;
+    while (read < st.size) {
+      const n = readSync(fd, bytes, read, st.size - read, read);
+      if (n === 0) {
+        break;
+      }
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 /** Reads a profile folder; throws an Error saying what is wrong with it. */
 export function loadProfile(dir: string): DeviceProfile {
   const manifestPath = path.join(dir, 'manifest.json');
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch (err) {
+    throw new Error(`${dir}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    raw = JSON.parse(readProfileFile(root, 'manifest.json', manifestPath).toString('utf8'));
   } catch (err) {
-    throw new Error(`${manifestPath}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(
+      err instanceof Error && err.message.startsWith(manifestPath)
+        ? err.message
+        : `${manifestPath}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {
@@ -114,20 +207,22 @@ export function loadProfile(dir: string): DeviceProfile {
   }
   const manifest = parsed.data;
   const answers = new Map<string, RecordedAnswer>();
-  const inside = (file: string): string => {
-    const full = path.resolve(dir, file);
-    if (!full.startsWith(path.resolve(dir) + path.sep)) {
-      throw new Error(`${manifestPath}: ${file} is outside the profile`);
-    }
-    return full;
-  };
   for (const command of manifest.commands) {
-    const stdout = readFileSync(inside(command.stdout));
-    const stderr = command.stderr === null ? Buffer.alloc(0) : readFileSync(inside(command.stderr));
-    const sha = createHash('sha256').update(stdout).digest('hex');
-    if (sha !== command.sha256) {
+    const stdout = readProfileFile(root, command.stdout, manifestPath);
+    if (sha256(stdout) !== command.sha256) {
       throw new Error(
         `${command.stdout}: its bytes do not match the manifest's sha256 (edited after recording?)`,
+      );
+    }
+    const stderr =
+      command.stderr === null ? Buffer.alloc(0) : readProfileFile(root, command.stderr, manifestPath);
+    if (
+      command.stderr !== null &&
+      command.stderr_sha256 !== undefined &&
+      sha256(stderr) !== command.stderr_sha256
+    ) {
+      throw new Error(
+        `${command.stderr}: its bytes do not match the manifest's stderr_sha256 (edited after recording?)`,
       );
     }
     answers.set(argvKey(command.argv), { command, stdout, stderr });
@@ -185,7 +280,8 @@ export function writeProfile(
         stderr: a.stderr.length > 0 ? `out/${stem}.err` : null,
         exit_code: a.exitCode,
         stdout_bytes: a.stdout.length,
-        sha256: createHash('sha256').update(a.stdout).digest('hex'),
+        sha256: sha256(a.stdout),
+        ...(a.stderr.length > 0 ? { stderr_sha256: sha256(a.stderr) } : {}),
         ...(a.source !== undefined ? { source: a.source } : {}),
       };
     });
