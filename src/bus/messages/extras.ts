@@ -38,13 +38,21 @@ export const devicePathSchema = z
   })
   .describe('Absolute device path, e.g. /sdcard/Download/report.txt (no . or .. components)');
 
+/** Names Windows keeps for devices, with any extension (`CON`, `nul.txt`, `COM1`): not files anywhere a folder is copied. */
+const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
 export const exchangeNameSchema = z
   .string()
   .min(1)
   .max(200)
   .regex(
-    /^[A-Za-z0-9_+()@,=-][A-Za-z0-9 ._+()@,=-]*$/,
-    'an exchange file name has letters, digits, spaces and . _ - + ( ) @ , = only, no folders, and does not start with a dot',
+    /^[A-Za-z0-9_+()@,=][A-Za-z0-9 ._+()@,=-]*$/,
+    'an exchange file name has letters, digits, spaces and . _ - + ( ) @ , = only, no folders, and does not start with a dot or a dash',
+  )
+  .refine((n) => !/[ .]$/.test(n), 'an exchange file name does not end with a space or a dot')
+  .refine(
+    (n) => !RESERVED_NAME.test(n),
+    'an exchange file name is not a name Windows reserves (CON, NUL, COM1…)',
   )
   .describe("A file name in droidbus's exchange folder (<data dir>/exchange/), no folders");
 
