@@ -2,6 +2,7 @@
  * Validators for the parts of an Android intent an agent sends with `send_intent`. Every part is
  * also quoted for the device shell; these rules are defence in depth and give clear refusals.
  */
+import { quotedSafely, unsafeTextProblem } from './text-safety.js';
 
 /** An Android package name (`com.example.app`). */
 export const PACKAGE_NAME_RE = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/;
@@ -45,24 +46,27 @@ function inRange(value: string, range: { min: bigint; max: bigint }): boolean {
  */
 export function extraValueProblem(type: ExtraType, value: string): string | null {
   switch (type) {
-    case 'string':
-      return /[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)
-        ? 'a string extra may not contain control characters other than tab and line feed'
-        : null;
+    case 'string': {
+      if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value)) {
+        return 'a string extra may not contain control characters other than tab and line feed';
+      }
+      const unsafe = unsafeTextProblem(value);
+      return unsafe === null ? null : `a string extra may not be sent as it is: ${unsafe}`;
+    }
     case 'int':
       return /^-?\d{1,10}$/.test(value) && inRange(value, INT32)
         ? null
-        : `'${value.slice(0, 40)}' is not a 32-bit integer`;
+        : `'${quotedSafely(value)}' is not a 32-bit integer`;
     case 'long':
       return /^-?\d{1,19}$/.test(value) && inRange(value, INT64)
         ? null
-        : `'${value.slice(0, 40)}' is not a 64-bit integer`;
+        : `'${quotedSafely(value)}' is not a 64-bit integer`;
     case 'bool':
       return value === 'true' || value === 'false' ? null : `a bool extra is 'true' or 'false'`;
     case 'float':
       return /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value) && Number.isFinite(Number(value))
         ? null
-        : `'${value.slice(0, 40)}' is not a finite decimal number`;
+        : `'${quotedSafely(value)}' is not a finite decimal number`;
     default: {
       const never: never = type;
       return `unknown extra type ${String(never)}`;

@@ -3,6 +3,8 @@
  * and browser internals. `open_deep_link` and `send_intent` refuse them in `data_uri`, through this
  * one list, so the two tools can never disagree.
  */
+import { unsafeTextProblem } from './text-safety.js';
+
 export const BLOCKED_URI_SCHEMES: readonly string[] = [
   'javascript',
   'vbscript',
@@ -32,6 +34,10 @@ export function checkOpenableUri(uri: string): UriCheck {
 
   if (/[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\ufeff]/.test(uri)) {
     return { ok: false, message: 'a URI may not contain spaces, line breaks or control characters' };
+  }
+  const unsafe = unsafeTextProblem(uri);
+  if (unsafe !== null) {
+    return { ok: false, message: `a URI may not be sent as it is: ${unsafe}` };
   }
   const match = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri);
   if (!match) {
