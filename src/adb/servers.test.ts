@@ -29,6 +29,20 @@ describe('adb servers', () => {
     expect(() => checkAdbServerSpecs([parseAdbServerSpec('a=tcp:1'), parseAdbServerSpec('b=tcp:1')])).toThrow(
       /named twice/,
     );
+    // One server however its address is written: every device would show twice.
+    for (const [x, y] of [
+      ['tcp:5201', 'tcp:localhost:5201'],
+      ['tcp:127.0.0.1:5201', 'tcp:LOCALHOST:5201'],
+      ['localfilesystem:/tmp/adb.sock', 'localfilesystem:/tmp/../tmp/adb.sock'],
+    ] as const) {
+      expect(
+        () => checkAdbServerSpecs([parseAdbServerSpec(x), parseAdbServerSpec(`other=${y}`)]),
+        `${x} ${y}`,
+      ).toThrow(/named twice/);
+    }
+    expect(() =>
+      checkAdbServerSpecs([parseAdbServerSpec('tcp:5201'), parseAdbServerSpec('tcp:10.0.0.2:5201')]),
+    ).not.toThrow();
   });
 
   it('refuses a server on another machine unless allowed, and warns when it is', () => {

@@ -62,7 +62,18 @@ export function parseAdbServerSpec(text: string): AdbServerSpec {
   return { label, address };
 }
 
-/** Several specs: labels unique, addresses distinct. */
+/**
+ * Where a server is, whatever it was called: `tcp:5201`, `tcp:localhost:5201` and `tcp:127.0.0.1:5201`
+ * are one server (the adb server listens on the loopback interface), a unix socket its resolved path.
+ */
+export function serverPlace(address: AdbServerAddress): string {
+  if (address.kind === 'unix') {
+    return path.resolve(address.path);
+  }
+  return `${isLoopbackAddress(address) ? '127.0.0.1' : address.host.toLowerCase()}:${address.port}`;
+}
+
+/** Several specs: labels unique, addresses distinct (however each is written). */
 export function checkAdbServerSpecs(specs: readonly AdbServerSpec[]): void {
   const labels = new Set<string>();
   const addresses = new Set<string>();
@@ -70,12 +81,14 @@ export function checkAdbServerSpecs(specs: readonly AdbServerSpec[]): void {
     if (labels.has(s.label)) {
       throw new AdbServerSpecError(`two adb servers are named '${s.label}': give each its own NAME=`);
     }
-    const where = describeAdbServer(s.address);
-    if (addresses.has(where)) {
-      throw new AdbServerSpecError(`the adb server ${where} is named twice`);
+    const place = serverPlace(s.address);
+    if (addresses.has(place)) {
+      throw new AdbServerSpecError(
+        `the adb server ${describeAdbServer(s.address)} is named twice (as '${s.label}' and before it): each server once`,
+      );
     }
     labels.add(s.label);
-    addresses.add(where);
+    addresses.add(place);
   }
 }
 
@@ -178,9 +191,7 @@ export class AdbServers {
     if (r === null) {
       return id;
     }
-    const a = r.server.address;
-    const where = a.kind === 'tcp' ? `${a.host === 'localhost' ? '127.0.0.1' : a.host}:${a.port}` : a.path;
-    return `${where}/${r.serial}`;
+    return `${serverPlace(r.server.address)}/${r.serial}`;
   }
 }
 
