@@ -18,6 +18,7 @@ folder. Paths are checked on the device when a tool runs: a path is resolved wit
 land inside an allowed folder (symlinks that lead out, '..' and special files are refused).
 
   allow SERIAL DEVICE_DIR    allow DEVICE_DIR (absolute, e.g. /sdcard/Download) on the device SERIAL
+                             (LABEL/SERIAL with several adb servers, as list_devices shows it)
   revoke SERIAL [DEVICE_DIR] revoke one folder, or every folder of SERIAL
   --list, list               show the allowed folders of every device
 

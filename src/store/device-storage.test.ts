@@ -35,6 +35,15 @@ describe('the device storage allow list', () => {
     expect(raw['trusted_projects']).toEqual(['/p']);
   });
 
+  it('takes the LABEL/serial form of a device on one of several adb servers, as the file tools name it', async () => {
+    expect(await allowDeviceDir('lab/emulator-5554', '/sdcard/Download')).toBe(true);
+    expect(allowedDeviceDirs('lab/emulator-5554')).toEqual(['/sdcard/Download']);
+    expect(allowedDeviceDirs('emulator-5554')).toEqual([]);
+    for (const bad of ['lab/x/y', '/emulator-5554', '9lab/emulator-5554', 'lab/', 'a b']) {
+      await expect(allowDeviceDir(bad, '/sdcard/Download'), bad).rejects.toThrow(DeviceStorageError);
+    }
+  });
+
   it('revokes one folder or all of a device', async () => {
     await allowDeviceDir('emulator-5554', '/sdcard/Download');
     await allowDeviceDir('emulator-5554', '/sdcard/Documents');

@@ -6,14 +6,17 @@ import { readSettings, updateSettings } from './settings.js';
  * settings.json. Only `droidbus storage` (a person at a terminal) changes them: no MCP tool can.
  */
 
-/** A serial as adb prints it; kept in step with the bus's serial rule. */
-const SERIAL_RE = /^[A-Za-z0-9._:@\-[\]%]{1,200}$/;
+/**
+ * A device id as droidbus names it: the serial as adb prints it, or `LABEL/serial` with several adb
+ * servers (the form the file tools' refusals ask for); kept in step with the bus's serial rule.
+ */
+const SERIAL_RE = /^(?:[A-Za-z][A-Za-z0-9_-]{0,31}\/)?[A-Za-z0-9._:@\-[\]%]+$/;
 
 /** Thrown for a serial or folder the allow list refuses; the CLI prints the message. */
 export class DeviceStorageError extends Error {}
 
 function checkSerial(serial: string): string {
-  if (!SERIAL_RE.test(serial)) {
+  if (serial.length > 200 || !SERIAL_RE.test(serial)) {
     throw new DeviceStorageError(`'${serial.slice(0, 100)}' is not a device serial as adb prints it`);
   }
   return serial;
