@@ -30,6 +30,8 @@ const log = logger('mcp');
 export const HOST_QUIT_REASON = 'the droidbus host quit';
 /** How long an --attach-only frontend lets failed calls answer before it exits. */
 const EXIT_DRAIN_MS = 3_000;
+/** How long calls running when the client closes stdin may take to be answered. */
+const CALLS_DRAIN_MS = 30_000;
 /** … trying to attach this often. */
 const REATTACH_EVERY_MS = 250;
 /** What an --attach-only session's calls answer while it waits for a host. */
@@ -395,6 +397,16 @@ async function run(argv: string[]): Promise<number> {
   } else if (typeof ended === 'object') {
     process.stderr.write(`droidbus mcp: the session ended: ${ended.broken}\n`);
     code = 1;
+  } else if (ended === 'client' && tap.pending() > 0) {
+    // The client closed stdin with calls running (a half-close: it may still read stdout): they are
+    // answered before the session ends, up to CALLS_DRAIN_MS; what is still running then is said.
+    await tap.whenIdle(CALLS_DRAIN_MS);
+    if (tap.pending() > 0) {
+      process.stderr.write(
+        `droidbus mcp: the client closed stdin; ${tap.pending()} call(s) still running after ${CALLS_DRAIN_MS / 1000} s were not answered\n`,
+      );
+      code = 1;
+    }
   }
   await shutdown(f, server, probe, typeof ended === 'object' ? 'broken' : ended);
   return code;

@@ -53,6 +53,19 @@ export function readLine(bytes: Buffer): LineOutcome {
       id: null,
     };
   }
+  const id = (value as { id?: unknown } | null)?.id;
+  if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) {
+    // JSON.parse has already rounded it (2^64 reads as 18446744073709552000): an answer would carry
+    // another id than the one sent, which a client cannot match. Refused plainly instead.
+    return {
+      error: {
+        code: INVALID_REQUEST,
+        message:
+          'Invalid Request: the id is a number beyond 2^53, which JSON numbers cannot carry exactly here; use a string id or a smaller number',
+      },
+      id: null,
+    };
+  }
   const parsed = JSONRPCMessageSchema.safeParse(value);
   if (!parsed.success) {
     return {
@@ -77,6 +90,8 @@ export class LineStdioTransport implements Transport {
   private discarding = false;
   private started = false;
   private closed = false;
+  /** Resolves when a full stdout drains; shared by every write waiting for it. */
+  private drained: Promise<void> | null = null;
 
   constructor(
     private readonly stdin: Readable = process.stdin,
@@ -156,17 +171,30 @@ export class LineStdioTransport implements Transport {
     );
   }
 
+  /**
+   * Writes one line; while stdout is full every writer waits for the same `drain` (one listener,
+   * however many lines a burst queues: a listener per write tripped Node's MaxListeners warning).
+   */
   private write(line: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) {
+    if (this.closed) {
+      return Promise.resolve();
+    }
+    let failed: Error | undefined;
+    const ok = this.stdout.write(line, (err) => {
+      failed = err ?? undefined;
+    });
+    if (ok) {
+      return Promise.resolve();
+    }
+    this.drained ??= new Promise<void>((resolve) => {
+      this.stdout.once('drain', () => {
+        this.drained = null;
         resolve();
-        return;
-      }
-      const ok = this.stdout.write(line, (err) => (err ? reject(err) : undefined));
-      if (ok) {
-        resolve();
-      } else {
-        this.stdout.once('drain', () => resolve());
+      });
+    });
+    return this.drained.then(() => {
+      if (failed) {
+        throw failed;
       }
     });
   }

@@ -93,6 +93,14 @@ describe('lines no client should send', () => {
     expect(a.error!.message).toContain(`longer than ${16 * 1024 * 1024} bytes`);
   });
 
+  it('refuses a numeric id beyond 2^53 plainly rather than answering a rounded one', async () => {
+    const a = await exchange('{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping"}\n');
+    expect(a).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(a.error!.message).toContain('beyond 2^53');
+    const ok = await exchange('{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}\n');
+    expect(ok.id).toBe(9007199254740991);
+  });
+
   it('goes on answering: the next request gets its answer, and closing stdin ends it with exit 0', async () => {
     const a = await exchange(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) + '\n');
     expect(a.id).toBe(7);
