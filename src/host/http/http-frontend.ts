@@ -7,6 +7,7 @@ import { BusError } from '../../bus/errors.js';
 import type { Origin } from '../../bus/origin.js';
 import { startEventLoopProbe } from '../../util/event-loop.js';
 import { logger } from '../../util/log.js';
+import { limitHttpServer, serverTimingOptions } from './http-limits.js';
 import type { HostHandlers } from '../host-endpoint.js';
 import { AuthGate, authModeOf } from './auth-gate.js';
 import type { AuthMode } from './auth-gate.js';
@@ -316,11 +317,13 @@ function createServer(core: HttpCore): http.Server {
   };
   const tls = core.tls;
   const server = tls
-    ? https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, handler)
-    : http.createServer(handler);
-  // Slow or idle peers must not hold sockets for long; SSE streams send keep-alives.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0;
+    ? https.createServer(
+        { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...serverTimingOptions },
+        handler,
+      )
+    : http.createServer(serverTimingOptions, handler);
+  // Slow peers are cut (headers, whole requests); a response, an event stream, may last.
+  limitHttpServer(server);
   return server;
 }
 

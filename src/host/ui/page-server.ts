@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
 import { logger } from '../../util/log.js';
+import { limitHttpServer, serverTimingOptions } from '../http/http-limits.js';
 import { certificateNames, exposureWarnings } from '../http/http-frontend.js';
 import { HostPolicy } from '../http/host-policy.js';
 import { HttpSettingsReader } from '../http/http-settings.js';
@@ -116,11 +117,13 @@ export async function listenPage(
     });
   };
   const server = tls
-    ? https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, serve)
-    : http.createServer(serve);
-  server.headersTimeout = 20_000;
-  // The event stream is one long response.
-  server.requestTimeout = 0;
+    ? https.createServer(
+        { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...serverTimingOptions },
+        serve,
+      )
+    : http.createServer(serverTimingOptions, serve);
+  // Slow peers are cut (headers, whole requests); a response, an event stream, may last.
+  limitHttpServer(server);
 
   const notes: string[] = [];
   try {
