@@ -8,8 +8,7 @@ import { canonicalProjectRoot } from '../project/trust.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { decideAttach } from './handshake.js';
-import type { HostCore } from './host.js';
-import { publishSessions } from './host.js';
+import { publishSessions, type HostCore } from './host-core.js';
 import { peerUidOf } from './peer-credentials.js';
 
 /**

@@ -10,10 +10,11 @@ import { ActivityLog } from '../store/activity-log.js';
 import { ensureDataDir } from '../store/data-dir.js';
 import { forgetStreamedDevices, readStreamedDevices, writeStreamedDevices } from '../store/logcat-streams.js';
 import { hostSocketPath, socketPathProblem } from '../store/host-socket.js';
-import { startEventLoopProbe, type EventLoopProbe } from '../util/event-loop.js';
+import { startEventLoopProbe } from '../util/event-loop.js';
 import { logger } from '../util/log.js';
 import { VERSION } from '../version.js';
 import { acceptConnection } from './host-connections.js';
+import { publishSessions, type HostCore, type QuitHook } from './host-core.js';
 import { endConnection, HostStartError, listenOnSocket } from './host-listen.js';
 import { HostEndpoint } from './host-endpoint.js';
 import type { HostHandler } from './host-endpoint.js';
@@ -33,12 +34,7 @@ const log = logger('host');
 /** How long the quit hooks get (a running build is cancelled and recorded in that time). */
 export const QUIT_HOOK_TIMEOUT_MS = 1_500;
 
-/**
- * Runs when the host quits, before the requests still in flight fail. It may return a sentence
- * for their error message ("Its running build was cancelled."), or null. The signal fires when
- * QUIT_HOOK_TIMEOUT_MS has passed: the host then goes on without waiting longer.
- */
-export type QuitHook = (signal: AbortSignal) => Promise<string | null>;
+export type { QuitHook } from './host-core.js';
 
 export interface HostOptions {
   /** The project the host opens at start (a path; made canonical), or null for none. */
@@ -78,27 +74,6 @@ export interface Host {
   readonly stopped: Promise<void>;
 }
 
-/** What the host's pieces share: its state while it runs. */
-export interface HostCore {
-  readonly socketPath: string;
-  readonly startedAt: string;
-  readonly activity: ActivityLog;
-  readonly registry: SessionRegistry;
-  readonly peer: ReturnType<typeof peerCheckAvailability>;
-  readonly system: ActorSystem;
-  /** The sockets of attached sessions and CLI control connections. */
-  readonly connections: Set<net.Socket>;
-  readonly hooks: Set<QuitHook>;
-  readonly probe: EventLoopProbe;
-  /** One line for the person at the host's console (its stdout), or the log when it has none. */
-  readonly notify: (line: string) => void;
-  project: string | null;
-  http: HttpFrontend | null;
-  page: HostPage | null;
-  /** Set once the host quits. */
-  stopping: Promise<void> | undefined;
-}
-
 /** The project given at start, canonical, or the HostStartError saying why it cannot be opened. */
 function startProject(given: string | null): string | null {
   if (given === null) {
@@ -125,11 +100,6 @@ function hostInfo(core: HostCore): HostInfo {
     http: core.http ? { url: `${core.http.url}/mcp`, tls: core.http.tls !== null } : null,
     page: core.page ? { url: core.page.url } : null,
   };
-}
-
-/** Tells every listener (the page, `droidbus status`) the sessions now attached. */
-export function publishSessions(core: HostCore): void {
-  core.system.bus.publish('host.sessions', { sessions: core.registry.list() });
 }
 
 /** Opens another project (or closes it); refused for agents. */

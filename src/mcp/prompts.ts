@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { INVALID_PARAMS, ProtocolError } from './protocol-error.js';
-import type { RequestRecord } from './server.js';
+import type { RequestRecord } from './request-record.js';
 
 /** One argument of a prompt. Values are plain strings; `pattern` says which ones are accepted. */
 export interface PromptArgument {

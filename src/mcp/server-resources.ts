@@ -3,7 +3,7 @@ import { ListResourcesRequestSchema, ReadResourceRequestSchema } from '@modelcon
 import { logger } from '../util/log.js';
 import { INVALID_REQUEST, ProtocolError, RESOURCE_NOT_FOUND } from './protocol-error.js';
 import type { ResourceDefinition } from './resources.js';
-import type { RequestRecord } from './server.js';
+import type { RequestRecord } from './request-record.js';
 import { pinnedProjectClosed } from './session.js';
 import type { SessionState } from './session.js';
 

@@ -13,21 +13,14 @@ import { serveResources } from './server-resources.js';
 import { describeMode } from './session.js';
 import type { SessionState } from './session.js';
 import { serveToolCalls, type ToolCallRecord } from './tool-call.js';
+import type { RequestRecord } from './request-record.js';
 
 const log = logger('mcp');
 
 export type { ToolCallRecord } from './tool-call.js';
 export { toolFailure } from './tool-call.js';
 
-/** What happened in one prompt get or resource read, for the activity log. */
-export interface RequestRecord {
-  kind: 'prompt' | 'resource';
-  /** The prompt's name or the resource's URI. */
-  name: string;
-  durationMs: number;
-  status: 'ok' | 'invalid_params' | 'invalid_request' | 'not_found' | 'internal_error';
-  summary: string;
-}
+export type { RequestRecord } from './request-record.js';
 
 export interface McpServerOptions {
   session: SessionState;

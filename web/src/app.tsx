@@ -1,9 +1,9 @@
-import { createContext } from 'preact';
 import type { ComponentChildren } from 'preact';
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { bus, connectEvents, logout, meta, onLiveChange, onLoggedOut } from './api';
-import type { PageMeta, ResponseOf } from './api';
+import type { PageMeta } from './api';
 import { useBus, useEvent, useInterval } from './hooks';
+import { Page, type PageContext } from './page-context';
 import { ActivityView } from './views/activity';
 import { BuildsView } from './views/builds';
 import { CrashesView } from './views/crashes';
@@ -12,23 +12,6 @@ import { DevicesView } from './views/devices';
 import { LogcatView } from './views/logcat';
 import { SessionsView } from './views/sessions';
 import { TrustView } from './views/trust';
-
-export type HostInfo = ResponseOf<'host.info'>;
-
-/** What every view may read: the host's info (kept live) and the page's meta. */
-export interface PageContext {
-  info: HostInfo | null;
-  meta: PageMeta | null;
-  /** Switches view (and its query), like following a link. */
-  go: (route: string) => void;
-}
-
-export const Page = createContext<PageContext>({ info: null, meta: null, go: () => undefined });
-
-/** The page's context. */
-export function usePage(): PageContext {
-  return useContext(Page);
-}
 
 interface Route {
   id: string;
@@ -51,12 +34,6 @@ const ROUTES: Route[] = [
 function routeOf(hash: string): string {
   const id = hash.replace(/^#\/?/, '').split(/[?/]/)[0] ?? '';
   return ROUTES.some((r) => r.id === id) ? id : 'devices';
-}
-
-/** The query of the hash route (`#/logcat?serial=…`). */
-export function routeQuery(): URLSearchParams {
-  const q = location.hash.indexOf('?');
-  return new URLSearchParams(q >= 0 ? location.hash.slice(q + 1) : '');
 }
 
 function useRoute(): string {

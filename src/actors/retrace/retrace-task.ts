@@ -1,8 +1,7 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { MappingInfo } from './index.js';
-import { mappingInfo } from './index.js';
+import { mappingInfo, type MappingInfo } from './mapping-info.js';
 import { deserializeIndex, serializeIndex } from './index-cache.js';
 import type { MappingIndex } from './mapping-index.js';
 import { buildMappingIndex } from './mapping-index.js';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { bus } from '../api';
 import type { ResponseOf } from '../api';
-import { usePage } from '../app';
+import { usePage } from '../page-context';
 import { ago } from '../format';
 import { useAction, useBus, useEvent } from '../hooks';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { bus, type ResponseOf } from '../api';
-import { usePage } from '../app';
+import { usePage } from '../page-context';
 import { useBus, useEvent, useInterval } from '../hooks';
 
 type Device = ResponseOf<'devices.list'>['devices'][number];

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { bus } from '../api';
 import type { ResponseOf } from '../api';
-import { routeQuery, usePage } from '../app';
+import { routeQuery, usePage } from '../page-context';
 import { useAction, useBus, useEvent, useInterval } from '../hooks';
 
 type Entry = ResponseOf<'logcat.entries'>['entries'][number];

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { bus } from '../api';
 import type { ResponseOf } from '../api';
-import { usePage } from '../app';
+import { usePage } from '../page-context';
 import { useAction, useBus, useEvent } from '../hooks';
 
 type Ran = ResponseOf<'run.configuration'>;

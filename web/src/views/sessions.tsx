@@ -1,4 +1,4 @@
-import { usePage } from '../app';
+import { usePage } from '../page-context';
 import { ago } from '../format';
 import { useBus, useEvent, useInterval } from '../hooks';
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { bus } from '../api';
 import type { ResponseOf } from '../api';
-import { usePage } from '../app';
+import { usePage } from '../page-context';
 import { useAction, useBus, useEvent, useInterval } from '../hooks';
 
 type Project = ResponseOf<'host.projects'>['projects'][number];
