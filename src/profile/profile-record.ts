@@ -12,7 +12,7 @@ import {
   type ProfileManifest,
   type ProfileRedaction,
 } from './profile-format.js';
-import { newAddressBook, redactOutput } from './profile-redact.js';
+import { learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
 
 export interface RecordOptions {
   serial: string;
@@ -43,23 +43,12 @@ function resumedPackage(activities: string): string | null {
 export async function recordProfile(client: AdbClient, o: RecordOptions): Promise<ProfileManifest> {
   const progress = o.progress ?? (() => undefined);
   const options = { signal: o.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 };
-  const answers: AnswerToWrite[] = [];
-  const book = newAddressBook();
-  const redactions: ProfileRedaction[] = [];
+  // Every answer is read first and redacted after: an identifier learned from one (getprop's serial
+  // number) is then removed from every other (the logcat dump that printed it) whatever the order.
+  const raw: AnswerToWrite[] = [];
   const take = async (read: DeviceRead, argv: readonly string[]): Promise<Buffer> => {
     const r = await client.shellBytes(o.serial, shArgv(argv), options);
-    const out = redactOutput(read.name, argv, r.stdout, {
-      serial: o.serial,
-      keepNotifications: o.keepNotifications,
-      book,
-    });
-    const err = redactOutput(read.name, argv, r.stderr, {
-      serial: o.serial,
-      keepNotifications: o.keepNotifications,
-      book,
-    });
-    redactions.push(...out.redactions, ...err.redactions);
-    answers.push({ read: read.name, argv, stdout: out.bytes, stderr: err.bytes, exitCode: r.exitCode });
+    raw.push({ read: read.name, argv, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
     progress(`${argv.join(' ')}: ${r.stdout.length} bytes, exit ${r.exitCode ?? 'unknown'}`);
     return r.stdout;
   };
@@ -88,6 +77,19 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
       }
     }
   }
+  const book = newAddressBook();
+  for (const a of raw) {
+    learnIdentifiers(book, a.stdout);
+  }
+  const redactions: ProfileRedaction[] = [];
+  const answers = raw.map((a): AnswerToWrite => {
+    const redact = (bytes: Uint8Array) =>
+      redactOutput(a.read, a.argv, bytes, { serial: o.serial, keepNotifications: o.keepNotifications, book });
+    const out = redact(a.stdout);
+    const err = redact(a.stderr);
+    redactions.push(...out.redactions, ...err.redactions);
+    return { ...a, stdout: out.bytes, stderr: err.bytes };
+  });
   const props = answers.find((a) => a.read === READS.props.name);
   const prop = (name: string): string | null => {
     const m = new RegExp(`^\\[${name.replace(/\./g, '\\.')}\\]: \\[([^\\]]*)\\]`, 'm').exec(

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../sim/device-api.js';
 import { runOn } from '../sim/device/collect-io.js';
 import { createSimDevice } from '../sim/device/index.js';
-import { redactOutput } from './profile-redact.js';
+import { learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
 
 const identity = {
   serial: '127.0.0.1:7100',
@@ -75,7 +75,9 @@ describe('profile redaction', () => {
     expect(t).toContain('127.0.0.1');
     expect(t).toContain('versionName=121.0.6167.164');
     expect(t).toContain('versionName=13.6.08.593161388');
+    expect(t).toContain('SSID: "redacted"');
     expect(r.redactions.map((x) => [x.what, x.count])).toEqual([
+      ['Wi-Fi network name', 1],
       ['MAC address', 1],
       ['IP address', 5],
     ]);
@@ -125,5 +127,39 @@ describe('profile redaction', () => {
     const r = redactOutput('screencap', ['screencap', '-p'], png, opts);
     expect(r.bytes).toBe(png);
     expect(r.redactions).toEqual([]);
+  });
+});
+
+describe('what apps log', () => {
+  it('removes the identifiers getprop states wherever else they are printed, and logged secrets', () => {
+    const book = newAddressBook();
+    learnIdentifiers(book, Buffer.from('[ro.serialno]: [R58M1234ABC]\n[ro.boot.serialno]: [R58M1234ABC]\n'));
+    const log = [
+      'I Reg: serial R58M1234ABC android_id=0123456789abcdef',
+      'D Net: SSID: "Smith Family" BSSID: 3c:a6:2f:11:22:33',
+      'D Call: dialing +14155550123 via tel:+1-415-555-0123',
+      'D Http: Authorization: Bearer ya29.a0AfB_byC3dEfGhIjKlMnOp access_token=abc123def456',
+      'D Http: Set-Cookie: sid=deadbeef; Path=/',
+      'I Ui: password="false" checked="false" versionName=1.2.3 at 12:00:01.123',
+    ].join('\n');
+    const r = redactOutput('log-dump', ['logcat', '-d'], Buffer.from(log), {
+      serial: null,
+      keepNotifications: false,
+      book,
+    });
+    const t = Buffer.from(r.bytes).toString('latin1');
+    for (const secret of [
+      'R58M1234ABC',
+      '0123456789abcdef',
+      'Smith Family',
+      '+14155550123',
+      '415-555',
+      'ya29.',
+      'abc123def456',
+      'deadbeef',
+    ]) {
+      expect(t, secret).not.toContain(secret);
+    }
+    expect(t).toContain('password="false" checked="false" versionName=1.2.3 at 12:00:01.123');
   });
 });

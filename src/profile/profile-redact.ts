@@ -15,10 +15,15 @@ interface Rule {
   replace: (match: string, ...groups: string[]) => string;
 }
 
-/** Addresses replaced by RFC 5737 / RFC 3849 documentation addresses, one per address seen. */
+/**
+ * What one recording shares across its commands: addresses replaced by RFC 5737 / RFC 3849
+ * documentation addresses, one per address seen, and the device's identifiers learned from its
+ * properties (removed wherever else they are printed: an app logging the serial number).
+ */
 class AddressBook {
   private readonly v4 = new Map<string, string>();
   private readonly v6 = new Map<string, string>();
+  readonly identifiers = new Set<string>();
   ipv4(a: string): string {
     let r = this.v4.get(a);
     if (r === undefined) {
@@ -46,8 +51,72 @@ const PLACEHOLDER_MAC = '02:00:00:00:00:00';
 const NOTIFICATION_TEXT_KEYS =
   'android\\.(?:title|title\\.big|text|bigText|subText|summaryText|infoText|conversationTitle|selfDisplayName|textLines|messages|people\\.list)';
 
+/** Properties whose value identifies the device or its SIM (`[ro.serialno]: [R58M123]`). */
+const IDENTIFYING_PROPERTY =
+  /^\[([\w.]*(?:serial|serialno|imei|meid|iccid|android_id)[\w.]*)\]: \[([^\]]{4,})\]/gim;
+
+/** Learns the identifiers one output states (getprop's serial numbers, IMEI…), to remove them everywhere. */
+export function learnIdentifiers(book: AddressBook, bytes: Uint8Array): void {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  for (const m of text.matchAll(IDENTIFYING_PROPERTY)) {
+    const value = m[2]!.trim();
+    if (!/^(?:unknown|0+|null|SERIAL-REDACTED)$/i.test(value)) {
+      book.identifiers.add(value);
+    }
+  }
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Secrets that show up in apps' logs: tokens, cookies, keys; and what names a person: SSIDs, phone numbers. */
+const LOGGED_SECRETS: Rule[] = [
+  {
+    what: 'access token',
+    why: 'a bearer or OAuth token grants what its owner may do',
+    pattern:
+      /\bya29\.[\w-]{10,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}|\b(?:Bearer|Basic)\s+[A-Za-z0-9._~+/-]{12,}=*|\b(?:access_token|refresh_token|id_token|api_key|apikey|client_secret)(["']?\s*[=:]\s*["']?)[^\s"'&,;}]{4,}/gi,
+    replace: (m, sep) => {
+      const key = /^[A-Za-z_]+/.exec(m)?.[0] ?? '';
+      return sep !== '' && /token|key|secret|pass/i.test(key) ? `${key}${sep}redacted` : 'TOKEN-REDACTED';
+    },
+  },
+  {
+    what: 'cookie',
+    why: 'a session cookie signs its owner in',
+    pattern: /\b((?:Set-)?Cookie:\s*)[^\r\n]+/gi,
+    replace: (_m, key) => `${key}redacted`,
+  },
+  {
+    what: 'Wi-Fi network name',
+    why: 'a network name often names its owner or where they live',
+    pattern: /((?<![A-Za-z])SSID["']?\s*[:=]\s*)("?)(?!<unknown ssid>|redacted)([^",\r\n}]{1,32})\2/g,
+    replace: (_m, key, quote) => `${key}${quote}redacted${quote}`,
+  },
+  {
+    what: 'phone number',
+    why: 'a phone number names a person',
+    pattern: /(?<![\w+.:/-])\+[1-9]\d{7,14}(?![\d.])|\btel:[+\d-]{7,}/g,
+    replace: (m) => (m.startsWith('tel:') ? 'tel:+15550100' : '+15550100'),
+  },
+  {
+    what: 'Android ID',
+    why: 'it identifies this device to every app',
+    pattern: /(\b(?:android_id|androidId|ANDROID_ID)["']?\s*[=:]\s*["']?)([0-9a-fA-F]{16})\b/g,
+    replace: (_m, key) => `${key}ANDROID-ID-REDACTED`,
+  },
+];
+
 function rules(serial: string | null, book: AddressBook, keepNotifications: boolean): Rule[] {
   const list: Rule[] = [];
+  for (const id of book.identifiers) {
+    list.push({
+      what: 'serial number',
+      why: 'it identifies this device',
+      pattern: new RegExp(escapeRegExp(id), 'g'),
+      replace: () => 'SERIAL-REDACTED',
+    });
+  }
+  list.push(...LOGGED_SECRETS);
   if (serial !== null && serial.length >= 4) {
     list.push({
       what: 'serial number',

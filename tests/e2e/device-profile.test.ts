@@ -3,7 +3,7 @@
  * device through the real adb server; `droidbus sim --profile` makes a second device of it; the
  * real adb client and droidbus's tools (SDK client → `droidbus mcp`) read both.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld } from '../helpers/device-world.js';
@@ -149,6 +149,44 @@ describe('droidbus device record → droidbus sim --profile', () => {
     expect(after.profile.model_reads['uiautomator dump /dev/tty']).toBe(1);
     // getprop did not change: still the recording.
     expect((await bytes(replay, 'getprop')).equals(recorded('getprop'))).toBe(true);
+  });
+
+  it("leaves none of the device's identifiers or secrets its apps logged in any file of a recording", async () => {
+    const sh = async (cmd: string): Promise<string> =>
+      (await world.server.adb(['-s', original, 'shell', cmd])).stdout.trim();
+    const serialNo = await sh('getprop ro.serialno');
+    const androidId = await sh('settings get secure android_id');
+    expect(serialNo.length).toBeGreaterThan(3);
+    expect(androidId).toMatch(/^[0-9a-f]{16}$/);
+    const token = 'ya29.a0AfB_byC3dEfGhIjKlMnOpQrStUvWxYz0123456789';
+    const secrets = [serialNo, androidId, 'HomeNet-Smith', '+14155550123', token, 'sessionid=9f8e7d6c5b4a'];
+    for (const line of [
+      `device serial ${serialNo} registered`,
+      `android_id=${androidId}`,
+      'connected to SSID: "HomeNet-Smith"',
+      'calling +14155550123',
+      `Authorization: Bearer ${token}`,
+      'Cookie: sessionid=9f8e7d6c5b4a',
+    ]) {
+      await sh(`sim log I Leaky '${line}'`);
+    }
+    const leakDir = path.join(out.dir, 'leaky');
+    const r = await runCli(['device', 'record', '--serial', original, '-o', leakDir], {
+      env: { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const files = [
+      path.join(leakDir, 'manifest.json'),
+      ...readdirSync(path.join(leakDir, 'out')).map((f) => path.join(leakDir, 'out', f)),
+    ];
+    const logged = files.some((f) => readFileSync(f, 'latin1').includes('Leaky'));
+    expect(logged).toBe(true);
+    for (const f of files) {
+      const text = readFileSync(f, 'latin1');
+      for (const secret of secrets) {
+        expect(text.includes(secret), `${secret} in ${path.basename(f)}`).toBe(false);
+      }
+    }
   });
 
   it('refuses to write over an existing folder', async () => {
