@@ -399,7 +399,11 @@ async function run(argv: string[]): Promise<number> {
     code = 1;
   } else if (ended === 'client' && tap.pending() > 0) {
     // The client closed stdin with calls running (a half-close: it may still read stdout): they are
-    // answered before the session ends, up to CALLS_DRAIN_MS; what is still running then is said.
+    // answered before the session ends — a build it started runs to its end anyway (up to the build
+    // timeout), other calls get CALLS_DRAIN_MS; what is still running then is said.
+    if (f.system?.supervisor.list().some((a) => a.address === 'build')) {
+      await waitForBuild(f.system.client({ kind: 'cli' }));
+    }
     await tap.whenIdle(CALLS_DRAIN_MS);
     if (tap.pending() > 0) {
       process.stderr.write(

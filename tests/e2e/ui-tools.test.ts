@@ -41,6 +41,19 @@ async function rows(target = serial): Promise<{ rows: Row[]; hash: string }> {
   return { rows: r.structured['rows'] as Row[], hash: r.structured['screen_hash'] as string };
 }
 
+/** Makes `xml` (a recorded or hand-made dump) the sim device's screen until `sim screen reset`. */
+async function loadScreen(xml: string, name: string): Promise<void> {
+  const local = path.join(os.tmpdir(), `droidbus-${name}-${process.pid}.xml`);
+  writeFileSync(local, xml);
+  try {
+    const pushed = await world.server.adb(['-s', serial, 'push', local, `/data/local/tmp/${name}.xml`]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+  } finally {
+    rmSync(local, { force: true });
+  }
+  await world.shell(serial, `sim screen load /data/local/tmp/${name}.xml`);
+}
+
 function byId(list: Row[], id: string): Row {
   const row = list.find((r) => r.resource_id.endsWith(`:id/${id}`));
   expect(row, `no row with id ${id}`).toBeDefined();
@@ -126,15 +139,7 @@ describe('reading the screen', () => {
     expect(odd).toContain('class=""');
     expect(odd).not.toBe(real);
     const nodes = (odd.match(/<node /g) ?? []).length;
-    const local = path.join(os.tmpdir(), `droidbus-odd-${process.pid}.xml`);
-    writeFileSync(local, odd);
-    try {
-      const pushed = await world.server.adb(['-s', serial, 'push', local, '/data/local/tmp/odd.xml']);
-      expect(pushed.code, pushed.stderr).toBe(0);
-    } finally {
-      rmSync(local, { force: true });
-    }
-    await world.shell(serial, 'sim screen load /data/local/tmp/odd.xml');
+    await loadScreen(odd, 'odd');
     try {
       const h = await world.call('get_ui_hierarchy', {
         device_serial: serial,
@@ -187,15 +192,7 @@ describe('reading the screen', () => {
     const node = (text: string, id: string, top: number): string =>
       `<node index="0" text="${text}" resource-id="com.example.shop:id/${id}" class="android.widget.TextView" package="com.example.shop" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,${top}][1080,${top + 200}]" />`;
     const dump = `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example.shop" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][1080,2400]">${node('2\u00a0500 ₽', 'price', 100)}${node('Total:&#10;2 items', 'total', 400)}${node('Qty&#9;3', 'qty', 700)}</node></hierarchy>`;
-    const local = path.join(os.tmpdir(), `droidbus-verbatim-${process.pid}.xml`);
-    writeFileSync(local, dump);
-    try {
-      const pushed = await world.server.adb(['-s', serial, 'push', local, '/data/local/tmp/shop.xml']);
-      expect(pushed.code, pushed.stderr).toBe(0);
-    } finally {
-      rmSync(local, { force: true });
-    }
-    await world.shell(serial, 'sim screen load /data/local/tmp/shop.xml');
+    await loadScreen(dump, 'shop');
     try {
       const listed = await world.call('list_clickable_elements', { device_serial: serial });
       const texts = (listed.structured['rows'] as { text: string; resource_id: string }[]).map((r) => r.text);
