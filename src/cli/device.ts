@@ -6,17 +6,20 @@ import { recordProfile } from '../profile/profile-record.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
 
-const USAGE = `Usage: droidbus device record [--serial S] [--package P]... -o PROFILE [--keep-notifications] [--json]
+const USAGE = `Usage: droidbus device record [--serial S] [--package P]... -o PROFILE [--keep-notifications] [--keep-screenshot] [--json]
 
 Records a device into a profile: the raw answer (bytes, stderr, exit code) of every read-only
 command droidbus's tools run on a device — getprop, wm, dumpsys (window, activity, package,
 meminfo, exit-info, notification, location, battery), pm, settings, ps, uiautomator dump,
-screencap, logcat -g and logcat -d -b all. Attach the profile to a bug report: with it anyone can
+logcat -g and logcat -d -b all (and screencap with --keep-screenshot). Attach the profile to a bug report: with it anyone can
 run 'droidbus sim --profile PROFILE' and get a simulated device that answers as yours did.
 
 Personal data is replaced before anything is written, and each replacement is listed: serial
 numbers and device ids, the device's name, MAC and IP addresses, e-mail addresses and account
-names, notification texts. Read the list; redaction works on patterns and may miss something.
+names, notification texts, and what apps log that names a person or signs one in (Wi-Fi network
+names, phone numbers, android_id, tokens, cookies). The screenshot is left out unless you ask for it:
+it is pixels, which no pattern can redact. Read the list; redaction works on patterns and may miss
+something.
 
 Options:
   --serial S             the device (default: the only device adb lists online)
@@ -25,6 +28,7 @@ Options:
                          in front.
   -o, --out PROFILE      the folder to write (must not exist)
   --keep-notifications   keep notification titles and texts
+  --keep-screenshot      also record screencap -p (the screen as it shows, nothing redacted in it)
   --json                 print the manifest as JSON on stdout instead of a summary
 
 Exit status: 0 when recorded, 1 when the device could not be read, 2 on bad usage.`;
@@ -60,6 +64,7 @@ async function record(argv: string[]): Promise<number> {
     package?: string[];
     out?: string;
     'keep-notifications'?: boolean;
+    'keep-screenshot'?: boolean;
     json?: boolean;
   };
   try {
@@ -72,6 +77,7 @@ async function record(argv: string[]): Promise<number> {
         package: { type: 'string', multiple: true },
         out: { type: 'string', short: 'o' },
         'keep-notifications': { type: 'boolean' },
+        'keep-screenshot': { type: 'boolean' },
         json: { type: 'boolean' },
       },
     }));
@@ -98,6 +104,7 @@ async function record(argv: string[]): Promise<number> {
       packages: values.package ?? [],
       out: values.out,
       keepNotifications: values['keep-notifications'] === true,
+      keepScreenshot: values['keep-screenshot'] === true,
       progress: (line) => process.stderr.write(`  ${line}\n`),
     });
     if (values.json === true) {
@@ -110,6 +117,11 @@ async function record(argv: string[]): Promise<number> {
     );
     if (manifest.packages.length > 0) {
       process.stdout.write(`Packages: ${manifest.packages.join(', ')}\n`);
+    }
+    if (values['keep-screenshot'] !== true) {
+      process.stdout.write(
+        'Left out: screencap -p (a screenshot is pixels, which no pattern can redact; --keep-screenshot records it).\n',
+      );
     }
     if (manifest.redactions.length === 0) {
       process.stdout.write('Redacted: nothing matched the personal-data patterns.\n');

@@ -20,6 +20,8 @@ export interface RecordOptions {
   packages: readonly string[];
   out: string;
   keepNotifications: boolean;
+  /** Record the screenshot too: pixels, which no pattern can redact (left out unless asked). */
+  keepScreenshot?: boolean;
   signal?: AbortSignal;
   /** Progress for the person running it (stderr). */
   progress?: (line: string) => void;
@@ -52,7 +54,9 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
     progress(`${argv.join(' ')}: ${r.stdout.length} bytes, exit ${r.exitCode ?? 'unknown'}`);
     return r.stdout;
   };
-  const global = recordedReads().filter((r) => !isPerPackage(r));
+  const global = recordedReads().filter(
+    (r) => !isPerPackage(r) && (r !== READS.screencap || o.keepScreenshot === true),
+  );
   let activities = '';
   for (const read of global) {
     const out = await take(read, readArgv(read));

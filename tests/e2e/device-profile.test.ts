@@ -77,13 +77,15 @@ describe('droidbus device record → droidbus sim --profile', () => {
       'wm-size',
       'dumpsys-window-windows',
       'uiautomator-dump',
-      'screencap',
       'logcat-dump',
       'logcat-sizes',
       'dumpsys-notification',
     ]) {
       expect(names.has(read), read).toBe(true);
     }
+    // The screenshot is pixels no pattern redacts: left out unless asked for, and the summary says so.
+    expect(names.has('screencap')).toBe(false);
+    expect(recordStdout).toContain('Left out: screencap -p');
     // The app in front (the launcher) gets the per-package reads when no --package is given.
     expect(manifest.packages).toEqual(['com.google.android.apps.nexuslauncher']);
     expect(names.has('dumpsys-package')).toBe(true);
