@@ -10,23 +10,12 @@
  * Zip the folder to attach it to a bug report.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { writeFileAtomic } from '../store/atomic.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 
 export const PROFILE_FORMAT = 'droidbus-device-profile';
 
@@ -119,8 +108,8 @@ export const MAX_PROFILE_FILE_BYTES = 64 * 1024 * 1024;
 /**
  * One file of a profile, read only when it is a regular file inside the folder (after resolving
  * symlinks, and not itself a symlink: a profile is data someone may hand over, and its manifest names
- * the files), at most MAX_PROFILE_FILE_BYTES. Opened without following a link and without blocking,
- * so a FIFO or a device fails at once instead of hanging or growing memory.
+ * the files), at most MAX_PROFILE_FILE_BYTES, read by readRegularFile (a FIFO or a device fails at
+ * once instead of hanging or growing memory).
  */
 function readProfileFile(root: string, file: string, manifestPath: string): Buffer {
   const full = path.resolve(root, file);
@@ -140,38 +129,19 @@ function readProfileFile(root: string, file: string, manifestPath: string): Buff
       `${manifestPath}: ${file} is a symbolic link or lies under one; a profile's files are plain files inside its folder`,
     );
   }
-  let fd: number;
   try {
-    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return readRegularFile(full, MAX_PROFILE_FILE_BYTES);
   } catch (err) {
+    if (!(err instanceof RegularFileError)) {
+      throw err;
+    }
     throw new Error(
-      `${manifestPath}: ${file} cannot be opened (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      err.reason === 'too_large'
+        ? `${manifestPath}: ${file} is ${Number(err.detail).toLocaleString('en-US')} bytes, over the ${MAX_PROFILE_FILE_BYTES.toLocaleString('en-US')} a profile's file may hold`
+        : err.reason === 'not_regular'
+          ? `${manifestPath}: ${file} is not a regular file (${String(err.detail)})`
+          : `${manifestPath}: ${file} cannot be read (${err.message})`,
     );
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) {
-      throw new Error(
-        `${manifestPath}: ${file} is not a regular file (${st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a folder' : 'a special file'})`,
-      );
-    }
-    if (st.size > MAX_PROFILE_FILE_BYTES) {
-      throw new Error(
-        `${manifestPath}: ${file} is ${st.size.toLocaleString('en-US')} bytes, over the ${MAX_PROFILE_FILE_BYTES.toLocaleString('en-US')} a profile's file may hold`,
-      );
-    }
-    const bytes = Buffer.alloc(st.size);
-    let read = 0;
-    while (read < st.size) {
-      const n = readSync(fd, bytes, read, st.size - read, read);
-      if (n === 0) {
-        break;
-      }
-      read += n;
-    }
-    return bytes.subarray(0, read);
-  } finally {
-    closeSync(fd);
   }
 }
 

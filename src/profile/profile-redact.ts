@@ -5,6 +5,7 @@
  * UTF-16, and every replacement is plain ASCII in the same encoding.
  */
 import type { ProfileRedaction } from './profile-format.js';
+import { escapeRegExp } from '../util/escape-regexp.js';
 
 interface Rule {
   what: string;
@@ -66,8 +67,6 @@ export function learnIdentifiers(book: AddressBook, bytes: Uint8Array): void {
   }
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** Secrets that show up in apps' logs: tokens, cookies, keys; and what names a person: SSIDs, phone numbers. */
 const LOGGED_SECRETS: Rule[] = [
   {
@@ -121,7 +120,7 @@ function rules(serial: string | null, book: AddressBook, keepNotifications: bool
     list.push({
       what: 'serial number',
       why: 'it identifies this device',
-      pattern: new RegExp(serial.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g'),
+      pattern: new RegExp(escapeRegExp(serial), 'g'),
       replace: () => 'SERIAL-REDACTED',
     });
   }

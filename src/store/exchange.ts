@@ -1,20 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-  constants as fsConstants,
-} from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from './data-dir.js';
+import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 
 /**
  * `<data dir>/exchange/`: the only host folder the device file tools read from and write to. Tools
@@ -61,40 +49,26 @@ export function exchangePath(name: string): string {
 /** Reads an exchange file: a regular file (not a symlink), at most `maxBytes`. */
 export function readExchangeFile(name: string, maxBytes: number): Buffer {
   const file = exchangePath(name);
-  let st;
   try {
-    st = lstatSync(file);
-  } catch {
-    throw new ExchangeError(
-      'missing',
-      `${name} is not in the exchange folder (${path.dirname(file)}); put the file there first`,
-    );
-  }
-  if (!st.isFile()) {
-    throw new ExchangeError('not_regular', `${name} in the exchange folder is not a regular file`);
-  }
-  if (st.size > maxBytes) {
-    throw new ExchangeError('too_large', `${name} is ${st.size} bytes; the limit is ${maxBytes}`);
-  }
-  // O_NOFOLLOW: a symlink swapped in after the lstat is refused by the open itself.
-  const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0));
-  try {
-    const size = fstatSync(fd).size;
-    if (size > maxBytes) {
-      throw new ExchangeError('too_large', `${name} is ${size} bytes; the limit is ${maxBytes}`);
+    return readRegularFile(file, maxBytes);
+  } catch (err) {
+    if (!(err instanceof RegularFileError)) {
+      throw err;
     }
-    const data = Buffer.alloc(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, data, at, size - at, at);
-      if (n === 0) {
-        break;
-      }
-      at += n;
+    switch (err.reason) {
+      case 'missing':
+        throw new ExchangeError(
+          'missing',
+          `${name} is not in the exchange folder (${path.dirname(file)}); put the file there first`,
+        );
+      case 'too_large':
+        throw new ExchangeError(
+          'too_large',
+          `${name} is ${String(err.detail)} bytes; the limit is ${maxBytes}`,
+        );
+      default:
+        throw new ExchangeError('not_regular', `${name} in the exchange folder is not a regular file`);
     }
-    return data.subarray(0, at);
-  } finally {
-    closeSync(fd);
   }
 }
 

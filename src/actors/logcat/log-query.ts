@@ -14,6 +14,7 @@ import {
   type QueryContext,
   type QueryPlan,
 } from './logcat-query.js';
+import { escapeRegExp } from '../../util/escape-regexp.js';
 
 /**
  * The regex work one query may do, in RE2 instruction-bytes: a pattern's program size times the
@@ -64,10 +65,6 @@ export interface LogQueryResult {
   scanned: number;
   /** Set when the scan stopped before it was done (the deadline): where, and what to do. */
   stopped?: string;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function all(preds: EntryPredicate[]): EntryPredicate | null {

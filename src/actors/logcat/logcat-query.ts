@@ -17,6 +17,7 @@ import { LEVEL_RANK } from './logcat-types.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import { FIELD_KEYS, tokenize, type Field, type Token } from './logcat-query-lexer.js';
 import { userRegex, type UserRegex } from './user-regex.js';
+import { escapeRegExp } from '../../util/escape-regexp.js';
 
 export { LogcatQueryError } from './logcat-query-error.js';
 
@@ -181,10 +182,6 @@ class Parser {
       `unexpected '${t.t === 'rp' ? ')' : t.t === 'and' ? '&' : '|'}' at column ${t.at + 1}`,
     );
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 type Getter = (e: LogEntry) => string;

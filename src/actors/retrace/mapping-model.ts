@@ -71,11 +71,14 @@ export interface ClassMapping {
 
 /** The header facts of a mapping file (the comment lines before the first class). */
 export interface MappingHeader {
+  /** `# pg_map_id:` — the id R8 also writes into `r8-map-id-…` frames. */
   mapId: string | null;
+  /** `# pg_map_hash:` as written (`SHA-256 …`). */
   mapHash: string | null;
   compiler: string | null;
   compilerVersion: string | null;
   minApi: string | null;
+  /** The `com.android.tools.r8.mapping` version, null for ProGuard mappings. */
   mapVersion: string | null;
 }
 

@@ -1,13 +1,12 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import https from 'node:https';
 import net from 'node:net';
 import os from 'node:os';
 import { BusError } from '../../bus/errors.js';
 import type { Origin } from '../../bus/origin.js';
 import { startEventLoopProbe } from '../../util/event-loop.js';
 import { logger } from '../../util/log.js';
-import { limitHttpServer, serverTimingOptions } from './http-limits.js';
+import { createHostServer } from './http-limits.js';
 import type { HostHandlers } from '../host-endpoint.js';
 import { AuthGate, authModeOf } from './auth-gate.js';
 import type { AuthMode } from './auth-gate.js';
@@ -316,14 +315,7 @@ function createServer(core: HttpCore): http.Server {
     });
   };
   const tls = core.tls;
-  const server = tls
-    ? https.createServer(
-        { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...serverTimingOptions },
-        handler,
-      )
-    : http.createServer(serverTimingOptions, handler);
-  // Slow peers are cut (headers, whole requests); a response, an event stream, may last.
-  limitHttpServer(server);
+  const server = createHostServer(tls, handler);
   return server;
 }
 

@@ -6,9 +6,11 @@
  * MAX_CONNECTIONS_PER_ADDRESS sockets open from one address. A peer that trickles bytes is cut.
  * DROIDBUS_HTTP_HEADERS_TIMEOUT_MS and DROIDBUS_HTTP_REQUEST_TIMEOUT_MS shorten them (tests).
  */
-import type http from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
 import type net from 'node:net';
 import { logger } from '../../util/log.js';
+import type { TlsMaterial } from './tls.js';
 
 const log = logger('http');
 
@@ -23,11 +25,21 @@ export const MAX_CONNECTIONS_PER_ADDRESS = fromEnv('DROIDBUS_HTTP_MAX_CONNECTION
 /** How often Node checks the two timeouts (its default, 30 s, let slow headers live 35–40 s). */
 export const CHECK_INTERVAL_MS = 1_000;
 
-/** The options `http.createServer`/`https.createServer` take for the checks' interval. */
-export const serverTimingOptions = { connectionsCheckingInterval: CHECK_INTERVAL_MS } as const;
+/**
+ * A host listener: HTTPS with `tls` (TLS 1.2 at least), else HTTP, with the timeouts and the
+ * per-address cap. Slow peers are cut (headers, whole requests); a response, an event stream, may last.
+ */
+export function createHostServer(tls: TlsMaterial | null, handler: http.RequestListener): http.Server {
+  const timing = { connectionsCheckingInterval: CHECK_INTERVAL_MS };
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...timing }, handler)
+    : http.createServer(timing, handler);
+  limitHttpServer(server);
+  return server;
+}
 
 /** Applies the timeouts and the per-address cap to a server. */
-export function limitHttpServer(server: http.Server): void {
+function limitHttpServer(server: http.Server): void {
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   const open = new Map<string, number>();

@@ -1,9 +1,7 @@
-import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import https from 'node:https';
 import type net from 'node:net';
 import { logger } from '../../util/log.js';
-import { limitHttpServer, serverTimingOptions } from '../http/http-limits.js';
+import { createHostServer } from '../http/http-limits.js';
 import { certificateNames, exposureWarnings } from '../http/http-frontend.js';
 import { HostPolicy } from '../http/host-policy.js';
 import { HttpSettingsReader } from '../http/http-settings.js';
@@ -116,14 +114,7 @@ export async function listenPage(
       }
     });
   };
-  const server = tls
-    ? https.createServer(
-        { cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2', ...serverTimingOptions },
-        serve,
-      )
-    : http.createServer(serverTimingOptions, serve);
-  // Slow peers are cut (headers, whole requests); a response, an event stream, may last.
-  limitHttpServer(server);
+  const server = createHostServer(tls, serve);
 
   const notes: string[] = [];
   try {

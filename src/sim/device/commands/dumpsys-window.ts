@@ -34,9 +34,11 @@ const TYPE_NUMBER: Readonly<Record<string, number>> = {
 };
 
 /**
- * How this build names a window (WindowState.toString): Android 4.0–4.1 without a user and with
- * `paused=` (AOSP 4.1), 4.2 on with the user (`u0`); a Vivo build adds the window's type number in
- * the braces (reported from a device by issue 22, read by src/actors/device/ui/window-dump.ts).
+ * How this build names a window (frameworks/base/services/java/com/android/server/wm/WindowState.java,
+ * toString): Android 4.0–4.1 without a user and with `paused=` (`"Window{" + hash + " " + title +
+ * " paused=" + paused + "}"`); 4.2 (API 17, when multi-user came) on with the user, `u0`; a Vivo build
+ * adds the window's type number in the braces (reported from a device by issue 22: no public capture,
+ * so the exact spacing is the report's). Each form's real examples: src/actors/device/ui/window-headers.test.ts.
  */
 function windowName(dev: Device, w: Pick<WindowInfo, 'title' | 'type'>): string {
   const hash = hexId(w.title + w.type);
@@ -49,7 +51,14 @@ function windowName(dev: Device, w: Pick<WindowInfo, 'title' | 'type'>): string 
   return `Window{${hash} u0 ${w.title}}`;
 }
 
-/** A toast showing now: Android 11 on, SystemUI draws an app's text toast (its ToastUI), so the window is SystemUI's. */
+/**
+ * A toast showing now, as its own window of type TOAST (WindowManager.LayoutParams.TYPE_TOAST, 2005).
+ * From Android 11 an app's text toast is drawn by SystemUI (AOSP
+ * frameworks/base/packages/SystemUI/src/com/android/systemui/toast/ToastUI.java, which Toast.show()
+ * reaches through NotificationManagerService.enqueueTextToast), so the window's package is SystemUI's;
+ * before it, the app's. The frame is modelled, not measured: bottom-centred as Toast's default gravity
+ * (config_toastDefaultGravity, BOTTOM | CENTER_HORIZONTAL) puts it.
+ */
 function toastWindow(dev: Device): WindowInfo | null {
   const toast = dev.ui.toast;
   if (toast === null || Date.now() >= toast.until) {

@@ -214,8 +214,9 @@ async function simDialog(ctx: CommandContext<Device>, dev: Device, args: string[
 }
 
 /**
- * `sim toast PACKAGE TEXT [MS]`: a toast of PACKAGE for MS ms (default 2,000, Toast.LENGTH_SHORT).
- * A toast is a window (TYPE_TOAST) in `dumpsys window windows`; UI Automator's dump does not show it.
+ * `sim toast PACKAGE TEXT [MS]`: a toast of PACKAGE for MS ms (default 2,000: Toast.LENGTH_SHORT,
+ * NotificationManagerService.SHORT_DELAY in AOSP). It is a window of its own in `dumpsys window
+ * windows` (commands/dumpsys-window.ts); a `uiautomator dump` of the active window does not hold it.
  */
 async function simToast(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
   const [pkg, text, ms = '2000'] = args;
