@@ -8,7 +8,8 @@
 import { sh, shArgv, type ShellCommand } from './shell-command.js';
 
 /** A slot a read fills in when it runs: the package asked about, one of its APK paths, a time. */
-export type ReadArg = string | { readonly slot: 'package' | 'apk' | 'since' };
+export type ReadArg =
+  string | { readonly slot: 'package' | 'apk' | 'since' | 'skip' | 'count'; readonly prefix?: string };
 
 export interface DeviceRead {
   /** Stable name: the profile's file names and manifest use it. */
@@ -26,6 +27,10 @@ export interface DeviceRead {
 const PKG = { slot: 'package' } as const;
 const APK = { slot: 'apk' } as const;
 const SINCE = { slot: 'since' } as const;
+/** Bytes an APK range read moves per `dd` block (a page: aligned reads, few syscalls). */
+export const APK_BLOCK_BYTES = 4096;
+/** How much of an APK's end a label read takes first: the longest end record with its comment. */
+export const APK_TAIL_BYTES = 22 + 0xffff;
 
 function read(name: string, ...argv: ReadArg[]): DeviceRead {
   return { name, argv, kind: 'recorded' };
@@ -51,6 +56,12 @@ export const READS = {
   packages: read('pm-list-packages', 'pm', 'list', 'packages'),
   thirdPartyPackages: read('pm-list-packages-3', 'pm', 'list', 'packages', '-3'),
   packageDumpAll: read('dumpsys-package-packages', 'dumpsys', 'package', 'packages'),
+  /** `package:APK=NAME` lines: where each app's base APK is, for its label. */
+  packagePaths: read('pm-list-packages-f', 'pm', 'list', 'packages', '-f'),
+  thirdPartyPackagePaths: read('pm-list-packages-3-f', 'pm', 'list', 'packages', '-3', '-f'),
+  /** The locale the person chose (Android 7+), and the one the build shipped with. */
+  locale: read('getprop-locale', 'getprop', 'persist.sys.locale'),
+  productLocale: read('getprop-product-locale', 'getprop', 'ro.product.locale'),
   wifiOn: read('settings-wifi-on', 'settings', 'get', 'global', 'wifi_on'),
   mobileData: read('settings-mobile-data', 'settings', 'get', 'global', 'mobile_data'),
   airplaneMode: read('settings-airplane-mode', 'settings', 'get', 'global', 'airplane_mode_on'),
@@ -113,6 +124,20 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+  /** An APK's end (its zip end record and, usually, central directory). */
+  apkTail: { name: 'apk-tail', argv: ['tail', '-c', String(APK_TAIL_BYTES), APK], kind: 'live' },
+  /** Blocks of an APK (a manifest, a resource table): `dd` exists on every Android, toolbox or toybox. */
+  apkBlocks: {
+    name: 'apk-blocks',
+    argv: [
+      'dd',
+      { slot: 'apk', prefix: 'if=' },
+      `bs=${APK_BLOCK_BYTES}`,
+      { slot: 'skip', prefix: 'skip=' },
+      { slot: 'count', prefix: 'count=' },
+    ],
+    kind: 'live',
+  },
 } as const satisfies Record<string, DeviceRead>;
 
 /** Every read in the catalogue. */
@@ -150,7 +175,7 @@ export function isPerPackage(r: DeviceRead): boolean {
 }
 
 /** The values a read's slots take. */
-export type ReadFill = { package?: string; apk?: string; since?: string };
+export type ReadFill = { package?: string; apk?: string; since?: string; skip?: string; count?: string };
 
 /** The argv of a read with its slots filled. */
 export function readArgv(r: DeviceRead, fill: ReadFill = {}): string[] {
@@ -162,7 +187,7 @@ export function readArgv(r: DeviceRead, fill: ReadFill = {}): string[] {
     if (v === undefined) {
       throw new Error(`the read ${r.name} needs a ${a.slot}`);
     }
-    return v;
+    return (a.prefix ?? '') + v;
   });
 }
 

@@ -16,7 +16,7 @@ import {
 } from './apk-binary-xml.js';
 import type { XmlAttribute, XmlElement } from './apk-binary-xml.js';
 
-class StringPool {
+export class StringPool {
   constructor(
     private readonly bytes: Uint8Array,
     private readonly dv: DataView,
@@ -72,7 +72,7 @@ class StringPool {
   }
 }
 
-function parseStringPool(bytes: Uint8Array, dv: DataView, start: number, size: number): StringPool {
+export function parseStringPool(bytes: Uint8Array, dv: DataView, start: number, size: number): StringPool {
   const headerSize = dv.getUint16(start + 2, true);
   if (headerSize < 28) {
     throw new ApkFormatError(`string pool header of ${headerSize} bytes is too small`);

@@ -150,8 +150,20 @@ function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-/** Lists the archive's entries from its central directory. Throws ApkFormatError. */
-export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
+/** Where an archive's end record puts its central directory. */
+export interface EndRecord {
+  /** Offset of the end record in the bytes searched. */
+  at: number;
+  cdOffset: number;
+  cdSize: number;
+  count: number;
+}
+
+/**
+ * Finds the end of central directory record in `bytes`, which end where the archive ends (the whole
+ * archive, or its last bytes). Throws ApkFormatError.
+ */
+export function findEndRecord(bytes: Uint8Array): EndRecord {
   if (bytes.length < EOCD_SIZE) {
     throw new ApkFormatError(`not a zip archive: ${bytes.length} bytes is shorter than an end record`);
   }
@@ -177,27 +189,42 @@ export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
   if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
     throw new ApkFormatError('zip64 archives are not supported');
   }
-  if (cdOffset + cdSize > eocd) {
+  return { at: eocd, cdOffset, cdSize, count };
+}
+
+/** The longest an end record and its comment can be: how much of an archive's end to read to find it. */
+export const END_RECORD_SEARCH_BYTES = EOCD_SIZE + MAX_COMMENT;
+
+/** Lists the archive's entries from its central directory. Throws ApkFormatError. */
+export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
+  const end = findEndRecord(bytes);
+  if (end.cdOffset + end.cdSize > end.at) {
     throw new ApkFormatError(
-      `central directory (offset ${cdOffset}, ${cdSize} bytes) runs past its end record`,
+      `central directory (offset ${end.cdOffset}, ${end.cdSize} bytes) runs past its end record`,
     );
   }
+  return parseCentralDirectory(bytes.subarray(end.cdOffset, end.cdOffset + end.cdSize), end.count);
+}
+
+/** The records of a central directory (`cd`: exactly its bytes). Throws ApkFormatError. */
+export function parseCentralDirectory(cd: Uint8Array, count: number): ZipEntry[] {
+  const dv = view(cd);
   const entries: ZipEntry[] = [];
-  let at = cdOffset;
+  let at = 0;
   const decoder = new TextDecoder('utf-8', { fatal: false });
   for (let i = 0; i < count; i++) {
-    if (at + 46 > cdOffset + cdSize || dv.getUint32(at, true) !== SIG_CENTRAL) {
+    if (at + 46 > cd.length || dv.getUint32(at, true) !== SIG_CENTRAL) {
       throw new ApkFormatError(`central directory record ${i} at offset ${at} is missing or truncated`);
     }
     const nameLength = dv.getUint16(at + 28, true);
     const extraLength = dv.getUint16(at + 30, true);
     const commentLength = dv.getUint16(at + 32, true);
     const next = at + 46 + nameLength + extraLength + commentLength;
-    if (next > cdOffset + cdSize) {
+    if (next > cd.length) {
       throw new ApkFormatError(`central directory record ${i} runs past the directory`);
     }
     const entry: ZipEntry = {
-      name: decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)),
+      name: decoder.decode(cd.subarray(at + 46, at + 46 + nameLength)),
       method: dv.getUint16(at + 10, true),
       crc32: dv.getUint32(at + 16, true),
       compressedSize: dv.getUint32(at + 20, true),

@@ -7,6 +7,7 @@ import type { DeviceWorld } from '../helpers/device-world.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
+import { badgingLabels, labelForLocale, linkLabelledApk } from '../helpers/aapt2-apk.js';
 import { refusedWith } from '../helpers/tool-errors.js';
 
 // The device-extras toolset end to end: SDK client → built `droidbus mcp --toolsets …,device-extras`
@@ -548,7 +549,9 @@ describe('apps, windows and location', () => {
     expect(apps.some((a) => a.package === 'com.android.systemui')).toBe(false);
     // The project's app comes first and is marked, so a limit never hides it.
     expect(r.structured['project_packages']).toEqual([SAMPLE]);
-    expect(r.text).toMatch(new RegExp(`^${SAMPLE.replace(/\./g, '\\.')} .*\\[project\\]`, 'm'));
+    expect(r.text).toMatch(
+      new RegExp(`^"Droidbus Sample" ${SAMPLE.replace(/\./g, '\\.')} .*\\[project\\]`, 'm'),
+    );
     const first = await world.call('list_apps', { device_serial: serial, limit: 1 });
     expect((first.structured['apps'] as { package: string }[]).map((a) => a.package)).toEqual([SAMPLE]);
     expect(first.structured['truncated']).toBe(true);
@@ -562,6 +565,32 @@ describe('apps, windows and location', () => {
         (a) => a.package === 'com.android.systemui',
       )?.system,
     ).toBe(true);
+  });
+
+  it("names each app as the launcher does, in the device's language, from the APK's resource table", async () => {
+    const dir = tempDir('droidbus-labelled-');
+    const apk = linkLabelledApk(dir.dir, { packageName: 'com.example.pricebook' });
+    const expected = badgingLabels(apk);
+    const installed = await world.server.adb(['-s', serial, 'install', apk]);
+    expect(installed.stdout).toContain('Success');
+    const labelOf = async (): Promise<string | null | undefined> => {
+      const r = await world.call('list_apps', { device_serial: serial });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured['labels_unread']).toEqual([]);
+      return (r.structured['apps'] as { package: string; label: string | null }[]).find(
+        (a) => a.package === 'com.example.pricebook',
+      )?.label;
+    };
+    try {
+      expect(await labelOf()).toBe(labelForLocale(expected, 'en-US'));
+      await world.shell(serial, 'sim locale de-DE');
+      expect(await labelOf()).toBe(labelForLocale(expected, 'de-DE'));
+      expect(labelForLocale(expected, 'de-DE')).not.toBe(labelForLocale(expected, 'en-US'));
+    } finally {
+      await world.shell(serial, 'sim locale en-US');
+      await world.server.adb(['-s', serial, 'uninstall', 'com.example.pricebook']);
+      dir.remove();
+    }
   });
 
   it('shows a system dialog over the app, which get_ui_hierarchy also names', async () => {

@@ -176,6 +176,8 @@ const locationFixSchema = z.object({
 
 export const appSchema = z.object({
   package: z.string(),
+  /** What the launcher shows, in the device's locale (read from the APK); null when unread or absent. */
+  label: z.string().nullable(),
   version_name: z.string().nullable(),
   version_code: z.number().nullable(),
   enabled: z.boolean().nullable(),
@@ -322,6 +324,8 @@ export const extrasRequests = {
       serial: serialSchema,
       third_party_only: z.boolean().default(true),
       limit: z.number().int().min(1).max(1000).default(200),
+      /** Read each listed app's label from its APK (a few KB to MB each, kept once read). */
+      labels: z.boolean().default(true),
       /** The project's package scope: its apps are marked and listed first. */
       scope: packageScopeSchema.optional(),
     }),
@@ -331,6 +335,8 @@ export const extrasRequests = {
       truncated: z.boolean(),
       /** The installed packages that are the project's (empty without a scope). */
       project_packages: z.array(z.string()),
+      /** Listed apps whose label the time or byte budget left unread (a later listing reads them). */
+      labels_unread: z.array(z.string()),
     }),
     timeoutMs: 65_000,
   }),

@@ -11,7 +11,7 @@ export const listApps = defineDeviceTool({
   kind: 'read',
   title: 'List installed apps',
   description:
-    "Lists installed apps (third-party only by default), the project's first and marked: package, version, enabled, system, install and update times (device-local).",
+    "Lists installed apps (third-party by default; the project's first, marked): localized label, package, version, enabled, system, install/update times.",
   input: z.object({
     third_party_only: z
       .boolean()
@@ -34,12 +34,17 @@ export const listApps = defineDeviceTool({
     const mine = new Set(r.project_packages);
     const lines = r.apps.map(
       (a) =>
-        `${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${mine.has(a.package) ? ' [project]' : ''}${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
+        `${a.label === null ? '' : `${JSON.stringify(a.label)} `}${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${mine.has(a.package) ? ' [project]' : ''}${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
     );
     return {
       text: [
         `${r.total} app${r.total === 1 ? '' : 's'} on ${serial}${r.truncated ? ` (first ${r.apps.length})` : ''}:`,
         ...lines,
+        ...(r.labels_unread.length > 0
+          ? [
+              `(labels of ${r.labels_unread.length} apps not read within this call's budget; list again to read them)`,
+            ]
+          : []),
       ].join('\n'),
       structured: { device_serial: serial, ...r },
     };

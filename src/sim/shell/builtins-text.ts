@@ -162,6 +162,8 @@ const head: CommandFn = async (ctx) => {
 const tail: CommandFn = async (ctx) => {
   const { flags, rest } = parseFlags(ctx.argv.slice(1), 'nc');
   const status = { code: 0 };
+  const bytes = flags.get('c');
+  flags.delete('c');
   let from: number | null = null;
   const nv = flags.get('n');
   if (nv !== undefined && nv.startsWith('+')) {
@@ -170,7 +172,19 @@ const tail: CommandFn = async (ctx) => {
   }
   const { n, rest: files } = lineCount(flags, rest);
   for await (const { input } of inputs(ctx, files, 'tail', status)) {
-    const text = toText(await readAll(input));
+    const data = await readAll(input);
+    if (bytes !== undefined) {
+      // toybox: `-c N` the last N bytes, `-c +N` from byte N (1-based).
+      const count = Number.parseInt(bytes.replace(/^[+-]/, ''), 10) || 0;
+      await writeChunked(
+        ctx,
+        bytes.startsWith('+')
+          ? data.subarray(Math.max(0, count - 1))
+          : data.subarray(Math.max(0, data.length - count)),
+      );
+      continue;
+    }
+    const text = toText(data);
     const lines = text.split('\n');
     if (lines[lines.length - 1] === '') {
       lines.pop();

@@ -194,3 +194,32 @@ describe('the device shell', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('byte ranges of a file (what droidbus reads an APK with)', () => {
+  const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) % 256);
+  const put = (d: SimDevice): void => {
+    d.fs.write('/data/local/tmp/f.bin', bytes, 0o644, Date.now());
+  };
+
+  it('dd copies whole blocks from skip, the data on stdout and the record counts on stderr', async () => {
+    const d = device();
+    put(d);
+    const r = await runOn(d, 'dd if=/data/local/tmp/f.bin bs=4096 skip=1 count=2');
+    expect(r.code).toBe(0);
+    expect(Buffer.from(r.bytes)).toEqual(Buffer.from(bytes.subarray(4096, 10_000)));
+    // toybox dd.c's summary: a full block and a partial one.
+    expect(r.stderr).toMatch(/^1\+1 records in\n1\+1 records out\n5904 bytes/);
+    const missing = await runOn(d, 'dd if=/data/local/tmp/none bs=4096');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No such file or directory');
+  });
+
+  it('tail -c N is the last N bytes and tail -c +N starts at byte N', async () => {
+    const d = device();
+    put(d);
+    const last = await runOn(d, 'tail -c 100 /data/local/tmp/f.bin');
+    expect(Buffer.from(last.bytes)).toEqual(Buffer.from(bytes.subarray(9_900)));
+    const from = await runOn(d, 'tail -c +9001 /data/local/tmp/f.bin');
+    expect(Buffer.from(from.bytes)).toEqual(Buffer.from(bytes.subarray(9_000)));
+  });
+});

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parsePackageList, parsePackageSections } from './app-list.js';
+import { parsePackageList, parsePackagePaths, parsePackageSections } from './app-list.js';
 
 describe('installed apps', () => {
   it('reads every package section of a real package dump (two Samsung system packages)', () => {
@@ -47,5 +47,26 @@ describe('installed apps', () => {
     expect(
       parsePackageList('package:com.a.b\npackage:/data/app/x/base.apk=com.c.d\nnot a package\n'),
     ).toEqual(['com.a.b', 'com.c.d']);
+  });
+});
+
+describe('pm list packages -f', () => {
+  it('maps each package to its base APK, whose path itself holds `=`', () => {
+    // The /data/app path as `pm path` printed it on an Android 11+ emulator (a public write-up of
+    // extracting com.mysports.branded.trainmore); `-f` appends `=PACKAGE` to it (PackageManagerShellCommand
+    // runListPackages: "package:" + sourceDir + "=" + packageName). System apps keep the old layout.
+    const out = [
+      'package:/data/app/~~u3zcUID1XGr2ZfGNqbGeRA==/com.mysports.branded.trainmore-XcIwZriiEGt-2yOWBdTZjg==/base.apk=com.mysports.branded.trainmore',
+      'package:/system/priv-app/Settings/Settings.apk=com.android.settings',
+      'package:com.example.nopath',
+      '',
+    ].join('\r\n');
+    expect([...parsePackagePaths(out)]).toEqual([
+      [
+        'com.mysports.branded.trainmore',
+        '/data/app/~~u3zcUID1XGr2ZfGNqbGeRA==/com.mysports.branded.trainmore-XcIwZriiEGt-2yOWBdTZjg==/base.apk',
+      ],
+      ['com.android.settings', '/system/priv-app/Settings/Settings.apk'],
+    ]);
   });
 });

@@ -25,6 +25,21 @@ export function parsePackageList(text: string): string[] {
   return out;
 }
 
+/**
+ * `pm list packages -f` lines (`package:/data/app/~~a==/com.x-b==/base.apk=com.x`) → package → its
+ * base APK. The path may hold `=` itself: the package name is after the last one.
+ */
+export function parsePackagePaths(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^package:(\/.*)=([A-Za-z][\w.]*)$/.exec(line.trim());
+    if (m) {
+      out.set(m[2]!, m[1]!);
+    }
+  }
+  return out;
+}
+
 /** Every `Package [name] (…):` section of a package dump. */
 export function parsePackageSections(text: string): Map<string, AppEntry> {
   const out = new Map<string, AppEntry>();

@@ -8,34 +8,49 @@ import { sh, type ShellCommand } from '../../../adb/shell-command.js';
 import type { HandlerContext } from '../../actor.js';
 import { withAdbErrors } from '../../adb-errors.js';
 import { adbClient } from '../../adb-instance.js';
-import { parsePackageList, parsePackageSections } from '../apps/app-list.js';
+import {
+  parsePackageList,
+  parsePackagePaths,
+  parsePackageSections,
+  type AppEntry,
+} from '../apps/app-list.js';
+import { readLabels } from '../apps/app-labels.js';
 import { scopeIncludes } from '../../../project/package-scope.js';
 import { parseLocationDump, parseUptime } from './location-dump.js';
 import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
 
 const MARKER = '@@droidbus-section@@';
 
-/** `apps.list`: the (third-party) packages with versions, enabled state and install times. */
+/** `apps.list`: the (third-party) packages with labels, versions, enabled state and install times. */
 export async function listApps(
   serial: string,
   p: PayloadOf<'apps.list'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'apps.list'>> {
-  const command = p.third_party_only
-    ? joinReads(MARKER, readCommand(READS.thirdPartyPackages), readCommand(READS.packageDumpAll))
-    : joinReads(MARKER, readCommand(READS.packages), readCommand(READS.packageDumpAll));
+  // The names come from the plain list (what a recorded profile holds), the APK paths for labels
+  // from `-f`, in the same round trip.
+  const command = joinReads(
+    MARKER,
+    readCommand(p.third_party_only ? READS.thirdPartyPackages : READS.packages),
+    readCommand(READS.packageDumpAll),
+    chainReads(readCommand(READS.locale), readCommand(READS.productLocale)),
+    ...(p.labels
+      ? [readCommand(p.third_party_only ? READS.thirdPartyPackagePaths : READS.packagePaths)]
+      : []),
+  );
   const out = await withAdbErrors(() =>
     adbClient().exec(serial, command, { signal: ctx.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 }),
   );
-  const [names = '', dump = ''] = out.toString('utf8').split(`${MARKER}\n`);
+  const [names = '', dump = '', locales = '', pathList = ''] = out.toString('utf8').split(`${MARKER}\n`);
+  const paths = parsePackagePaths(pathList);
   const all = [...new Set(parsePackageList(names))].sort();
   const scope = p.scope;
   const mine = scope ? all.filter((name) => scopeIncludes(scope, name)) : [];
   // The project's apps first, so a limit never hides them.
   const packages = [...mine, ...all.filter((name) => !mine.includes(name))];
   const sections = parsePackageSections(dump);
-  const apps = packages.map(
-    (name) =>
+  const apps = packages.slice(0, p.limit).map(
+    (name): AppEntry =>
       sections.get(name) ?? {
         package: name,
         version_name: null,
@@ -46,11 +61,29 @@ export async function listApps(
         last_update_time: null,
       },
   );
+  // persist.sys.locale (set when the person picks a language), else the build's ro.product.locale.
+  const locale =
+    locales
+      .split(/\r?\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
+  const { labels, unread } = p.labels
+    ? await readLabels(
+        serial,
+        apps.flatMap((a) => {
+          const apk = paths.get(a.package);
+          return apk ? [{ package: a.package, apk, lastUpdate: a.last_update_time }] : [];
+        }),
+        locale,
+        ctx.signal,
+      )
+    : { labels: new Map<string, string | null>(), unread: [] };
   return {
-    apps: apps.slice(0, p.limit),
-    total: apps.length,
-    truncated: apps.length > p.limit,
+    apps: apps.map((a) => ({ ...a, label: labels.get(a.package) ?? null })),
+    total: packages.length,
+    truncated: packages.length > p.limit,
     project_packages: mine,
+    labels_unread: unread,
   };
 }
 

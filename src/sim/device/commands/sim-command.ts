@@ -25,6 +25,7 @@ const USAGE = `usage: sim <command>
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
   sim toast PACKAGE TEXT [MS]             a toast window for MS ms (default 2000)
   sim location LATITUDE LONGITUDE [ALTITUDE]
+  sim locale TAG                          the language the person picked in Settings (persist.sys.locale)
 `;
 
 async function fail(ctx: CommandContext<Device>, message: string): Promise<number> {
@@ -236,6 +237,19 @@ async function simLocation(ctx: CommandContext<Device>, dev: Device, args: strin
   return 0;
 }
 
+/**
+ * Settings' language picker: system_server (LocalePicker.updateLocales) persists the choice as
+ * persist.sys.locale, a property the shell user cannot set itself.
+ */
+async function simLocale(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [tag] = args;
+  if (tag === undefined || !/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/.test(tag)) {
+    return fail(ctx, 'usage: sim locale TAG (a BCP 47 tag such as de-DE)');
+  }
+  dev.propOverrides.set('persist.sys.locale', tag);
+  return 0;
+}
+
 type Subcommand = (ctx: CommandContext<Device>, dev: Device, args: string[]) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
@@ -249,6 +263,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   dialog: simDialog,
   toast: simToast,
   location: simLocation,
+  locale: simLocale,
 };
 
 /** The `sim` built-in: test and demo controls that no real device has. */
