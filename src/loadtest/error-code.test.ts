@@ -16,7 +16,7 @@ describe('error codes of failed tool calls', () => {
     ).toBe('BUSY');
     expect(
       codeOfToolText(
-        'ui.hierarchy did not finish before its deadline. The device or process may be stuck; check it with list_devices and try again.',
+        'device.ui_hierarchy did not finish before its deadline. The device or process may be stuck; check it with list_devices and try again.',
       ),
     ).toBe('TIMEOUT');
     expect(codeOfToolText('Cancelled: cancelled by the client')).toBe('CANCELLED');
@@ -32,7 +32,7 @@ describe('error codes of failed tool calls', () => {
     ).toBe('DEVICE_OFFLINE');
     expect(
       codeOfToolText(
-        'worker thread devices#0 was terminated on request (a fault drill), so droidbus replaced its worker thread while device/127.0.0.1:5555 handled ui.hierarchy; droidbus restarted it — try again',
+        'worker thread devices#0 was terminated on request (a fault drill), so droidbus replaced its worker thread while device/127.0.0.1:5555 handled device.ui_hierarchy; droidbus restarted it — try again',
       ),
     ).toBe('CRASHED');
     expect(

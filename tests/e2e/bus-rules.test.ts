@@ -64,9 +64,9 @@ afterAll(async () => {
 });
 
 describe('the package scope behind the bus', () => {
-  it('refuses a raw app.stop of a package outside the project, naming the project’s packages', async () => {
+  it('refuses a raw device.stop_app of a package outside the project, naming the project’s packages', async () => {
     const err = (await client
-      .request('app.stop', {
+      .request('device.stop_app', {
         serial,
         package: 'com.android.settings',
         scope: { root: project, allow_foreign_package: false },
@@ -82,12 +82,14 @@ describe('the package scope behind the bus', () => {
   });
 
   it('refuses one without a scope, and lets the project’s own package through', async () => {
-    const missing = await client.request('app.stop', { serial, package: SAMPLE_PACKAGE } as never).then(
-      () => null,
-      (e: unknown) => e as BusError,
-    );
+    const missing = await client
+      .request('device.stop_app', { serial, package: SAMPLE_PACKAGE } as never)
+      .then(
+        () => null,
+        (e: unknown) => e as BusError,
+      );
     expect(missing?.code).toBe('INVALID');
-    const stopped = await client.request('app.stop', {
+    const stopped = await client.request('device.stop_app', {
       serial,
       package: SAMPLE_PACKAGE,
       scope: { root: project, allow_foreign_package: false },
@@ -104,10 +106,12 @@ describe('the package scope behind the bus', () => {
 
   it('refuses a raw broadcast without its scope, and one to another app', async () => {
     const refused = (request: Record<string, unknown>) =>
-      client.request('intent.send', { serial, mode: 'broadcast', extras: [], ...request } as never).then(
-        () => null,
-        (e: unknown) => e as BusError,
-      );
+      client
+        .request('device.send_intent', { serial, mode: 'broadcast', extras: [], ...request } as never)
+        .then(
+          () => null,
+          (e: unknown) => e as BusError,
+        );
     const bare = await refused({ action: 'com.example.PING', package: SAMPLE_PACKAGE });
     expect(bare?.message).toContain('a broadcast needs its package scope');
     const foreign = await refused({

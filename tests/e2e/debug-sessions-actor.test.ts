@@ -4,7 +4,7 @@
  * sessions), paging, two more processes recording into the same session files at once, and the
  * attribution paths a real install never takes (an install whose time on the device is unknown, a
  * device holding another APK than droidbus installed). The session they start from is real: a
- * build through the build actor, installed by the device actor's `app.install` (what install_apk
+ * build through the build actor, installed by the device actor's `device.install_app` (what install_apk
  * sends) on a `droidbus sim` device, with crashes the sim logs read by the logcat actor. The whole
  * install → launch → crash → compare story through the tools is tests/e2e/debug-sessions-mcp.test.ts.
  */
@@ -61,7 +61,7 @@ async function build(): Promise<BuildRecord> {
 async function install(): Promise<void> {
   await system
     .client(agent)
-    .request('app.install', { serial, root: project, apk_path: APK }, { timeoutMs: 120_000 });
+    .request('device.install_app', { serial, root: project, apk_path: APK }, { timeoutMs: 120_000 });
 }
 
 /** The install record a session keeps (to open more sessions for made-up devices). */
@@ -190,7 +190,7 @@ describe('debug sessions from real events', () => {
   });
 
   it('a stop (what stop_app asks the device actor) goes into the session', async () => {
-    const stopped = await system.client(agent).request('app.stop', {
+    const stopped = await system.client(agent).request('device.stop_app', {
       serial,
       package: PKG,
       scope: { root: null, allow_foreign_package: true },

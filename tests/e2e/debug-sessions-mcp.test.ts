@@ -41,7 +41,7 @@ let secondBuild: string;
 
 type Get = ResponseOf<'sessions.get'>;
 type Compare = ResponseOf<'sessions.compare'>;
-type Launch = ResponseOf<'app.launch'>;
+type Launch = ResponseOf<'device.launch_app'>;
 
 function git(...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {

@@ -171,17 +171,17 @@ function checkDump(xml: string, display: boolean): void {
   ]) {
     // With the window manager's list of a real device (the Android 11 ANR capture), and without one.
     const h = hierarchyAnswer(cap, p, display ? REAL_WINDOWS : null);
-    fits(REQUESTS['ui.hierarchy'].response, h, xml);
+    fits(REQUESTS['device.ui_hierarchy'].response, h, xml);
     fits(rowsOutput, { rows: h.rows.map((r) => withoutEmpty(r)) }, xml);
   }
-  fits(REQUESTS['ui.clickables'].response, clickablesAnswer(cap, 80), xml);
+  fits(REQUESTS['device.ui_clickables'].response, clickablesAnswer(cap, 80), xml);
   for (const query of [
     { clickable: true },
     { text_contains: 'a' },
     { class_name: 'Button' },
     { resource_id: 'x' },
   ]) {
-    fits(REQUESTS['ui.find'].response, findAnswer(cap, { query, max_results: 20 }), xml);
+    fits(REQUESTS['device.ui_find'].response, findAnswer(cap, { query, max_results: 20 }), xml);
   }
   fits(afterActionSchema, afterAction(cap, cap), xml);
   fits(afterActionSchema, afterAction(null, cap), xml);
@@ -289,7 +289,7 @@ describe('window lists of any shape', () => {
         fits(z.array(windowEntrySchema), windows, text);
         const s = summarizeWindows(windows);
         fits(
-          REQUESTS['windows.list'].response.pick({
+          REQUESTS['device.windows'].response.pick({
             ime_visible: true,
             system_dialog: true,
             app_window: true,

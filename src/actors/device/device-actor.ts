@@ -257,21 +257,21 @@ export default defineActor({
   kind: 'device',
   concurrency: 4,
   lanes: {
-    'ui.hierarchy': 'ui',
-    'ui.clickables': 'ui',
-    'ui.find': 'ui',
-    'ui.parent': 'ui',
-    'ui.compare': 'ui',
-    'ui.wait': 'ui',
-    'ui.input': 'ui',
-    'ui.scroll_until': 'ui',
-    'notifications.act': 'ui',
+    'device.ui_hierarchy': 'ui',
+    'device.ui_clickables': 'ui',
+    'device.ui_find': 'ui',
+    'device.ui_parent': 'ui',
+    'device.ui_compare': 'ui',
+    'device.ui_wait': 'ui',
+    'device.ui_input': 'ui',
+    'device.ui_scroll_until': 'ui',
+    'device.act_on_notification': 'ui',
     // One app change at a time per device: an install, then its launch, never interleaved.
-    'app.install': 'app',
-    'app.launch': 'app',
-    'app.restart': 'app',
-    'app.stop': 'app',
-    'app.permission': 'app',
+    'device.install_app': 'app',
+    'device.launch_app': 'app',
+    'device.restart_app': 'app',
+    'device.stop_app': 'app',
+    'device.set_permission': 'app',
   },
   startTimeoutMs: 30_000,
   async start(ctx) {
@@ -294,7 +294,7 @@ export default defineActor({
     forgetHelper(ctx.key!);
   },
   handlers: {
-    'ui.hierarchy': async (p, state, ctx) => {
+    'device.ui_hierarchy': async (p, state, ctx) => {
       // The window manager's list beside the capture: a classic dump shows only the focused window,
       // so it cannot tell on its own what lies under or over it. Unreadable, it costs nothing.
       const [cap, windows] = await Promise.all([
@@ -303,9 +303,9 @@ export default defineActor({
       ]);
       return hierarchyAnswer(cap, p, windows);
     },
-    'ui.clickables': async (p, state, ctx) => clickablesAnswer(await capture(state, ctx), p.limit),
-    'ui.find': async (p, state, ctx) => findAnswer(await capture(state, ctx), p),
-    'ui.parent': async (p, state, ctx) => {
+    'device.ui_clickables': async (p, state, ctx) => clickablesAnswer(await capture(state, ctx), p.limit),
+    'device.ui_find': async (p, state, ctx) => findAnswer(await capture(state, ctx), p),
+    'device.ui_parent': async (p, state, ctx) => {
       const cap = await capture(state, ctx);
       refuseChangedScreen(cap, p.expect_screen_hash);
       const node = nodeAt(cap.tree, p.tree_path);
@@ -322,7 +322,7 @@ export default defineActor({
         parent: parent ? toElement(cap.tree, parent) : null,
       };
     },
-    'ui.compare': async (p, state, ctx) => {
+    'device.ui_compare': async (p, state, ctx) => {
       const before = state.read;
       const cap = await capture(state, ctx);
       if (!before) {
@@ -335,7 +335,7 @@ export default defineActor({
         comparison: compareStates(before.tree, cap.tree, p.limit) as unknown as Record<string, unknown>,
       };
     },
-    'ui.wait': async (p, state, ctx) => {
+    'device.ui_wait': async (p, state, ctx) => {
       if (p.until === 'element' && !p.query) {
         throw new BusError('INVALID', 'waiting for an element needs a query');
       }
@@ -356,7 +356,7 @@ export default defineActor({
         matches: outcome.matches,
       };
     },
-    'ui.input': async (p, state, ctx) => {
+    'device.ui_input': async (p, state, ctx) => {
       // The screen before the action: the capture the action resolved against, else the last one.
       let before = state.last;
       const done = await changingScreen(state, () =>
@@ -375,7 +375,7 @@ export default defineActor({
       );
       return { ...done, ...(await screenLeft(state, ctx, before, p.then)) };
     },
-    'ui.scroll_until': async (p, state, ctx) => {
+    'device.ui_scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);
       refuseChangedScreen(cap, p.expect_screen_hash);
       let swipes = 0;
@@ -410,13 +410,13 @@ export default defineActor({
     },
     'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
     'device.info': (_p, state, ctx) => deviceInfo(state, ctx),
-    'notifications.list': (p, state, ctx) => listNotifications(state.serial, p, ctx),
-    'notifications.act': (p, state, ctx) =>
+    'device.notifications': (p, state, ctx) => listNotifications(state.serial, p, ctx),
+    'device.act_on_notification': (p, state, ctx) =>
       actOnNotification(state.serial, p, () => capture(state, ctx), ctx),
-    'files.list': (p, state, ctx) => listDeviceFiles(state.serial, p, ctx),
-    'files.pull': (p, state, ctx) => pullDeviceFile(state.serial, p, ctx),
-    'files.push': (p, state, ctx) => pushDeviceFile(state.serial, p, ctx),
-    'intent.send': async (p, state, ctx) => {
+    'device.list_files': (p, state, ctx) => listDeviceFiles(state.serial, p, ctx),
+    'device.pull_file': (p, state, ctx) => pullDeviceFile(state.serial, p, ctx),
+    'device.push_file': (p, state, ctx) => pushDeviceFile(state.serial, p, ctx),
+    'device.send_intent': async (p, state, ctx) => {
       if (p.mode === 'broadcast') {
         await requireBroadcastScope(
           ctx,
@@ -426,30 +426,30 @@ export default defineActor({
       }
       return changingScreen(state, () => sendIntent(state.serial, p, ctx));
     },
-    'apps.list': (p, state, ctx) => listApps(state.serial, p, ctx),
-    'windows.list': (_p, state, ctx) => listWindows(state.serial, ctx),
-    'location.get': (_p, state, ctx) => readLocation(state.serial, ctx),
-    'location.set_emulator': (p, state, ctx) =>
+    'device.list_apps': (p, state, ctx) => listApps(state.serial, p, ctx),
+    'device.windows': (_p, state, ctx) => listWindows(state.serial, ctx),
+    'device.location': (_p, state, ctx) => readLocation(state.serial, ctx),
+    'device.set_emulator_location': (p, state, ctx) =>
       setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
-    'app.install': (p, state, ctx) => installApk(state.serial, p, ctx),
-    'app.launch': async (p, state, ctx) => {
+    'device.install_app': (p, state, ctx) => installApk(state.serial, p, ctx),
+    'device.launch_app': async (p, state, ctx) => {
       const before = state.last;
       const launched = await changingScreen(state, () => launchApp(state.serial, p, ctx));
       const { after, after_note } = await screenLeft(state, ctx, before);
       return { ...launched, after, after_note };
     },
-    'app.restart': async (p, state, ctx) => {
+    'device.restart_app': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
       const before = state.last;
       const restarted = await changingScreen(state, () => restartApp(state.serial, p, ctx));
       const { after, after_note } = await screenLeft(state, ctx, before);
       return { ...restarted, after, after_note };
     },
-    'app.stop': async (p, state, ctx) => {
+    'device.stop_app': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
       return changingScreen(state, () => stopApp(state.serial, p, ctx));
     },
-    'app.permission': async (p, state, ctx) => {
+    'device.set_permission': async (p, state, ctx) => {
       await requirePackageInScope(ctx, p.scope, p.package);
       return changePermission(state.serial, p, ctx);
     },

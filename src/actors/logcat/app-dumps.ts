@@ -58,7 +58,7 @@ export async function readExitInfo(
   pkg: string,
   limit: number,
   signal: AbortSignal,
-): Promise<ResponseOf<'app.exit_info'>> {
+): Promise<ResponseOf<'logcat.exit_info'>> {
   const [sdkText, dump = ''] = await run(
     client,
     serial,
@@ -87,7 +87,7 @@ export async function readPackageInfo(
   serial: string,
   pkg: string,
   signal: AbortSignal,
-): Promise<ResponseOf<'app.package_info'>> {
+): Promise<ResponseOf<'logcat.package_info'>> {
   const [dump = ''] = await run(client, serial, readCommand(READS.packageDump, { package: pkg }), signal);
   return { info: parsePackageDump(dump, pkg) };
 }
@@ -98,7 +98,7 @@ export async function readMeminfo(
   serial: string,
   pkg: string,
   signal: AbortSignal,
-): Promise<ResponseOf<'app.meminfo'>> {
+): Promise<ResponseOf<'logcat.meminfo'>> {
   const [dump = ''] = await run(client, serial, readCommand(READS.meminfo, { package: pkg }), signal);
   const meminfo = parseMeminfo(dump);
   const note = meminfo === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
@@ -115,7 +115,7 @@ export async function readFrameStats(
   pkg: string,
   reset: boolean,
   signal: AbortSignal,
-): Promise<ResponseOf<'app.frame_stats'>> {
+): Promise<ResponseOf<'logcat.frame_stats'>> {
   const command = reset ? sh`dumpsys gfxinfo ${pkg} reset` : readCommand(READS.gfxinfo, { package: pkg });
   const [dump = ''] = await run(client, serial, command, signal);
   const stats = parseGfxInfo(dump, pkg);
@@ -130,7 +130,7 @@ export async function readRuntimeState(
   pkg: string,
   signal: AbortSignal,
   logcatCrashes: number,
-): Promise<ResponseOf<'app.runtime_state'>> {
+): Promise<ResponseOf<'logcat.runtime_state'>> {
   const [packageDump = '', pidText = '', activities = '', memDump = '', sdkText, exitDump = ''] = await run(
     client,
     serial,
@@ -186,7 +186,7 @@ export async function readScopePackages(
   serial: string,
   scope: PackageScope,
   signal: AbortSignal,
-): Promise<ResponseOf<'app.scope_packages'>> {
+): Promise<ResponseOf<'logcat.scope_packages'>> {
   const [list = ''] = await run(client, serial, readCommand(READS.packages), signal);
   const installed = list
     .split(/\r?\n/)

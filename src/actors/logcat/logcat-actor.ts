@@ -59,17 +59,17 @@ export default defineActor({
       withRetracedGroups(await service.crashes(payload), payload.retrace, ctx),
     'logcat.crash_trace': async (payload, service, ctx) =>
       withRetrace(await service.crashTrace(payload), payload.retrace, ctx),
-    'app.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
+    'logcat.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
       readExitInfo(adbClient(), serial, pkg, limit, ctx.signal),
-    'app.package_info': ({ serial, package: pkg }, _service, ctx) =>
+    'logcat.package_info': ({ serial, package: pkg }, _service, ctx) =>
       readPackageInfo(adbClient(), serial, pkg, ctx.signal),
-    'app.meminfo': ({ serial, package: pkg }, _service, ctx) =>
+    'logcat.meminfo': ({ serial, package: pkg }, _service, ctx) =>
       readMeminfo(adbClient(), serial, pkg, ctx.signal),
-    'app.frame_stats': ({ serial, package: pkg, reset }, _service, ctx) =>
+    'logcat.frame_stats': ({ serial, package: pkg, reset }, _service, ctx) =>
       readFrameStats(adbClient(), serial, pkg, reset, ctx.signal),
-    'app.runtime_state': ({ serial, package: pkg }, service, ctx) =>
+    'logcat.runtime_state': ({ serial, package: pkg }, service, ctx) =>
       readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
-    'app.scope_packages': ({ serial, scope }, _service, ctx) =>
+    'logcat.scope_packages': ({ serial, scope }, _service, ctx) =>
       readScopePackages(adbClient(), serial, scope, ctx.signal),
     'logcat.launch_time': (p, _service, ctx) =>
       readLaunchTime(adbClient(), p.serial, p.package, p.since_s, p.timeout_ms, ctx.signal),

@@ -109,7 +109,7 @@ async function launch(
 ): Promise<Pick<RunAnswer, 'result' | 'launch_output' | 'launch_timing'>> {
   if (plan.activity !== null) {
     const launched = await ctx.bus.request(
-      'app.launch',
+      'device.launch_app',
       { serial: plan.device, package: pkg, activity: plan.activity },
       { origin: ctx.origin },
     );
@@ -124,7 +124,7 @@ async function launch(
     };
   }
   const opened = await ctx.bus.request(
-    'intent.send',
+    'device.send_intent',
     {
       serial: plan.device,
       mode: 'start',
@@ -204,7 +204,7 @@ async function runConfiguration(p: PayloadOf<'run.configuration'>, ctx: HandlerC
   let installed;
   try {
     installed = await ctx.bus.request(
-      'app.install',
+      'device.install_app',
       { serial: plan.device, root, apk_path: apk.path },
       { origin: ctx.origin },
     );

@@ -286,9 +286,9 @@ export class SessionsService {
 
   /** Adds the exits `dumpsys activity exit-info` reports since the session's install. */
   private async readExits(device: string, pkg: string): Promise<void> {
-    let info: ResponseOf<'app.exit_info'>;
+    let info: ResponseOf<'logcat.exit_info'>;
     try {
-      info = await this.ctx.bus.request('app.exit_info', { serial: device, package: pkg, limit: 10 });
+      info = await this.ctx.bus.request('logcat.exit_info', { serial: device, package: pkg, limit: 10 });
     } catch (err) {
       this.ctx.log.debug('could not read exit-info', { device, error: String(err) });
       return;

@@ -13,7 +13,7 @@ import { packageNameSchema, packageScopeArgSchema } from './extras.js';
 import { runConfigurationSchema } from './project.js';
 import { afterActionSchema } from './ui.js';
 
-/** What a launch left on the screen: one capture after it (see ui.input's `after`). */
+/** What a launch left on the screen: one capture after it (see device.ui_input's `after`). */
 const launchAfter = {
   after: afterActionSchema.nullable(),
   /** Why `after` is null. */
@@ -119,7 +119,7 @@ export const adminRequests = {
    * refused), opened once, hashed and streamed from that one handle, recorded in installed-builds.json
    * matched to the build that wrote it, and published as `app.installed`.
    */
-  'app.install': defineRequest({
+  'device.install_app': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -138,7 +138,7 @@ export const adminRequests = {
     timeoutMs: 200_000,
   }),
   /** `am start -W` of an activity (the launcher one when none is named), or the monkey fallback. */
-  'app.launch': defineRequest({
+  'device.launch_app': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -152,7 +152,7 @@ export const adminRequests = {
     timeoutMs: 95_000,
   }),
   /** Force-stop, optionally `pm clear`, then a launch of the launcher activity with its times. */
-  'app.restart': defineRequest({
+  'device.restart_app': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -164,7 +164,7 @@ export const adminRequests = {
     response: launchResultSchema.extend({ was_running: z.boolean(), cleared: z.boolean(), ...launchAfter }),
     timeoutMs: 110_000,
   }),
-  'app.stop': defineRequest({
+  'device.stop_app': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema, package: packageNameSchema, scope: packageScopeArgSchema }),
@@ -172,7 +172,7 @@ export const adminRequests = {
     timeoutMs: 35_000,
   }),
   /** `pm grant` / `pm revoke` of a runtime permission; the package manager's refusals fail. */
-  'app.permission': defineRequest({
+  'device.set_permission': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({

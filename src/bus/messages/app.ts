@@ -90,7 +90,7 @@ export const packageInfoWireSchema = z.object({
   ),
 });
 
-/** `app.runtime_state`: installed, running, in front, memory and the last exit of one package. */
+/** `logcat.runtime_state`: installed, running, in front, memory and the last exit of one package. */
 
 export const appRuntimeStateSchema = z.object({
   installed: z.boolean(),
@@ -116,7 +116,7 @@ export const appRuntimeStateSchema = z.object({
 
 export const appRequests = {
   /** `dumpsys activity exit-info PKG` (Android 11+), parsed, newest first. */
-  'app.exit_info': defineRequest({
+  'logcat.exit_info': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({
       package: packageNameSchema,
@@ -133,14 +133,14 @@ export const appRequests = {
     timeoutMs: 30_000,
   }),
   /** `dumpsys package PKG`, parsed; null when the package is not installed. */
-  'app.package_info': defineRequest({
+  'logcat.package_info': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ package: packageNameSchema }),
     response: z.object({ info: packageInfoWireSchema.nullable() }),
     timeoutMs: 30_000,
   }),
   /** `dumpsys meminfo PKG`, parsed; null when no process of it runs. */
-  'app.meminfo': defineRequest({
+  'logcat.meminfo': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ package: packageNameSchema }),
     response: z.object({ meminfo: meminfoWireSchema.nullable(), note: z.string().nullable() }),
@@ -151,7 +151,7 @@ export const appRequests = {
    * right after they are read (`dumpsys gfxinfo PACKAGE reset`), so the next read counts what
    * happens from now. Null stats when the app runs no process.
    */
-  'app.frame_stats': defineRequest({
+  'logcat.frame_stats': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ package: packageNameSchema, reset: z.boolean().default(false) }),
     response: z.object({
@@ -162,14 +162,14 @@ export const appRequests = {
     timeoutMs: 30_000,
   }),
   /** Installed, running, in front, memory and the last exit, in one device round trip. */
-  'app.runtime_state': defineRequest({
+  'logcat.runtime_state': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ package: packageNameSchema }),
     response: appRuntimeStateSchema,
     timeoutMs: 30_000,
   }),
   /** The installed packages that are in a package scope (`pm list packages`, filtered). */
-  'app.scope_packages': defineRequest({
+  'logcat.scope_packages': defineRequest({
     actor: 'logcat',
     request: byDevice.extend({ scope: packageScopeSchema }),
     response: z.object({ installed: z.array(z.string()) }),

@@ -200,7 +200,7 @@ export const packageScopeArgSchema = z.object({
 export type PackageScopeArg = z.infer<typeof packageScopeArgSchema>;
 
 export const extrasRequests = {
-  'notifications.list': defineRequest({
+  'device.notifications': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -216,7 +216,7 @@ export const extrasRequests = {
     timeoutMs: 35_000,
   }),
   /** Opens (taps) or dismisses (swipes) a listed notification in the shade, through the UI. */
-  'notifications.act': defineRequest({
+  'device.act_on_notification': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -236,7 +236,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 95_000,
   }),
-  'files.list': defineRequest({
+  'device.list_files': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -254,7 +254,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 35_000,
   }),
-  'files.pull': defineRequest({
+  'device.pull_file': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -277,7 +277,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 180_000,
   }),
-  'files.push': defineRequest({
+  'device.push_file': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -294,7 +294,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 180_000,
   }),
-  'intent.send': defineRequest({
+  'device.send_intent': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -317,7 +317,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 35_000,
   }),
-  'apps.list': defineRequest({
+  'device.list_apps': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -340,7 +340,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 65_000,
   }),
-  'windows.list': defineRequest({
+  'device.windows': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema }),
@@ -357,7 +357,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 35_000,
   }),
-  'location.get': defineRequest({
+  'device.location': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema }),
@@ -367,7 +367,7 @@ export const extrasRequests = {
     }),
     timeoutMs: 35_000,
   }),
-  'location.set_emulator': defineRequest({
+  'device.set_emulator_location': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({

@@ -213,7 +213,7 @@ export const deviceInfoSchema = z.object({
 });
 
 export const uiRequests = {
-  'ui.hierarchy': defineRequest({
+  'device.ui_hierarchy': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -239,7 +239,7 @@ export const uiRequests = {
     }),
     timeoutMs: 65_000,
   }),
-  'ui.clickables': defineRequest({
+  'device.ui_clickables': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema, limit: z.number().int().min(1).max(500).default(80) }),
@@ -250,7 +250,7 @@ export const uiRequests = {
     }),
     timeoutMs: 65_000,
   }),
-  'ui.find': defineRequest({
+  'device.ui_find': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -265,7 +265,7 @@ export const uiRequests = {
     }),
     timeoutMs: 65_000,
   }),
-  'ui.parent': defineRequest({
+  'device.ui_parent': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -276,7 +276,7 @@ export const uiRequests = {
     response: screenSchema.extend({ node: uiElementSchema, parent: uiElementSchema.nullable() }),
     timeoutMs: 65_000,
   }),
-  'ui.compare': defineRequest({
+  'device.ui_compare': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({ serial: serialSchema, limit: z.number().int().min(1).max(200).default(30) }),
@@ -288,7 +288,7 @@ export const uiRequests = {
     }),
     timeoutMs: 65_000,
   }),
-  'ui.wait': defineRequest({
+  'device.ui_wait': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -308,7 +308,7 @@ export const uiRequests = {
     }),
     timeoutMs: 100_000,
   }),
-  'ui.input': defineRequest({
+  'device.ui_input': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({
@@ -341,7 +341,7 @@ export const uiRequests = {
     }),
     timeoutMs: 95_000,
   }),
-  'ui.scroll_until': defineRequest({
+  'device.ui_scroll_until': defineRequest({
     actor: 'device',
     key: bySerial,
     request: z.object({

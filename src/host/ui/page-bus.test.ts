@@ -7,9 +7,9 @@ describe("the page's bus access", () => {
     const allowed = pageRequestTypes();
     for (const type of [
       'build.run',
-      'ui.input',
-      'intent.send',
-      'files.push',
+      'device.ui_input',
+      'device.send_intent',
+      'device.push_file',
       'host.set_project',
       'host.session_update',
     ]) {

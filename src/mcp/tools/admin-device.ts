@@ -78,14 +78,14 @@ export const setDeviceOrientation = defineDeviceTool({
   },
 });
 
-const intentOutput = responseOf('intent.send')
+const intentOutput = responseOf('device.send_intent')
   .pick({ command: true, output: true })
   .extend({ device_serial: z.string() });
 
 /** Starts the activity that handles `action` on `dataUri` (`am start -W`), as the caller. */
 async function startView(ctx: DeviceToolContext, action: string, dataUri: string) {
   const r = await ctx.ask(
-    'intent.send',
+    'device.send_intent',
     { mode: 'start', action, data_uri: dataUri, extras: [] },
     { origin: ctx.origin },
   );

@@ -27,7 +27,7 @@ export const installApk = defineDeviceTool({
       .max(4096)
       .describe("The APK in the project's build outputs, e.g. app/build/outputs/apk/debug/app-debug.apk"),
   }),
-  output: responseOf('app.install')
+  output: responseOf('device.install_app')
     .pick({ output: true })
     .extend({ device_serial: z.string(), record: installRecordSchema }),
   projectIndependent: false,
@@ -39,7 +39,7 @@ export const installApk = defineDeviceTool({
       );
     }
     const r = await ctx.bus.request(
-      'app.install',
+      'device.install_app',
       { serial: ctx.serial, root, apk_path: args.apk_path },
       { signal: ctx.signal, origin: ctx.origin },
     );
@@ -66,10 +66,10 @@ export const launchApp = defineDeviceTool({
     package: appPackage,
     activity: activityClassSchema.optional(),
   }),
-  output: responseOf('app.launch').extend({ device_serial: z.string() }),
+  output: responseOf('device.launch_app').extend({ device_serial: z.string() }),
   async handle(args, ctx) {
     const r = await ctx.bus.request(
-      'app.launch',
+      'device.launch_app',
       {
         serial: ctx.serial,
         package: args.package,
@@ -95,11 +95,11 @@ export const stopApp = defineDeviceTool({
     package: appPackage,
     allow_foreign_package: allowForeignPackage,
   }),
-  output: deviceResponseOf('app.stop'),
+  output: deviceResponseOf('device.stop_app'),
   projectIndependent: false,
   async handle(args, ctx) {
     const r = await ctx.bus.request(
-      'app.stop',
+      'device.stop_app',
       { serial: ctx.serial, package: args.package, scope: packageScope(ctx, args.allow_foreign_package) },
       { signal: ctx.signal, origin: ctx.origin },
     );
@@ -124,7 +124,7 @@ export const restartApp = defineDeviceTool({
       .describe("Wipe the app's data and runtime permissions first (pm clear); needs device_serial"),
     allow_foreign_package: allowForeignPackage,
   }),
-  output: responseOf('app.restart')
+  output: responseOf('device.restart_app')
     .pick({
       package: true,
       component: true,
@@ -140,7 +140,7 @@ export const restartApp = defineDeviceTool({
       wait_time_ms: z.number().int().nullable(),
       display_time_ms: z.number().int().nullable(),
     })
-    .extend(responseOf('app.restart').pick({ after: true, after_note: true }).shape),
+    .extend(responseOf('device.restart_app').pick({ after: true, after_note: true }).shape),
   projectIndependent: false,
   async handle(args, ctx) {
     if (args.clear_data && args.device_serial === undefined) {
@@ -150,7 +150,7 @@ export const restartApp = defineDeviceTool({
     }
     const { serial } = ctx;
     const r = await ctx.bus.request(
-      'app.restart',
+      'device.restart_app',
       {
         serial,
         package: args.package,
@@ -203,7 +203,7 @@ async function changePermission(
 ) {
   const { serial } = ctx;
   const r = await ctx.bus.request(
-    'app.permission',
+    'device.set_permission',
     {
       serial,
       package: args.package,

@@ -41,14 +41,14 @@ export const getExitReasons = defineDeviceTool({
       .default(20)
       .describe('Exits to return, newest first (default 20, max 100)'),
   }),
-  output: responseOf('app.exit_info').extend({
+  output: responseOf('logcat.exit_info').extend({
     device_serial: z.string(),
     package: z.string(),
   }),
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.ask('app.exit_info', { package: pkg, limit: args.limit });
+    const r = await ctx.ask('logcat.exit_info', { package: pkg, limit: args.limit });
     const structured = { device_serial: serial, package: pkg, ...r };
     if (!r.supported) {
       return {
@@ -83,7 +83,7 @@ export const dumpAppInfo = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const { info } = await ctx.ask('app.package_info', { package: pkg });
+    const { info } = await ctx.ask('logcat.package_info', { package: pkg });
     if (info === null) {
       throw new ToolError(
         `${pkg} is not installed on ${serial}. Check the package name, or install the app first.`,
@@ -122,7 +122,7 @@ export const getMemoryInfo = defineDeviceTool({
   projectIndependent: false,
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.ask('app.meminfo', { package: pkg });
+    const r = await ctx.ask('logcat.meminfo', { package: pkg });
     if (r.meminfo === null) {
       throw new ToolError(
         `${pkg} is not running on ${serial}${r.note !== null ? ` (${r.note})` : ''}. Launch it, then ask again.`,
@@ -161,7 +161,7 @@ export const getAppRuntimeState = defineDeviceTool({
   after: ['start_logcat'],
   async handle(args, ctx) {
     const { serial, pkg } = await target(ctx, args);
-    const r = await ctx.ask('app.runtime_state', { package: pkg });
+    const r = await ctx.ask('logcat.runtime_state', { package: pkg });
     const running = r.pids.length > 0;
     const lines = [
       r.installed

@@ -19,14 +19,14 @@ export const listApps = defineDeviceTool({
       .describe('Only apps the user or a tool installed (default true)'),
     limit: limitParam('Apps', 200, 1000),
   }),
-  output: deviceResponseOf('apps.list'),
+  output: deviceResponseOf('device.list_apps'),
   async handle(args, ctx) {
     const { serial } = ctx;
     const scope =
       ctx.session.project.root === null
         ? undefined
         : (await projectScope(ctx, "the project's apps cannot be marked")).scope;
-    const r = await ctx.ask('apps.list', {
+    const r = await ctx.ask('device.list_apps', {
       third_party_only: args.third_party_only,
       limit: args.limit,
       ...(scope ? { scope } : {}),
@@ -58,10 +58,10 @@ export const listWindows = defineDeviceTool({
   title: 'List windows',
   description:
     "Lists every window on the device's screen from `dumpsys window windows`, top-most first: title, package, type and kind (application, system_dialog, input_method, status_bar, navigation_bar, notification_shade, wallpaper, toast, overlay, system), focused, visible and frame — so a permission dialog, an ANR dialog, the shade or the keyboard over the app is visible. Also says which system window covers the app and whether the keyboard is open.",
-  output: deviceResponseOf('windows.list'),
+  output: deviceResponseOf('device.windows'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('windows.list', {});
+    const r = await ctx.ask('device.windows', {});
     const lines = r.windows.map((w) => {
       const f = w.frame ? ` [${w.frame.left},${w.frame.top}][${w.frame.right},${w.frame.bottom}]` : '';
       return `#${w.index} ${w.kind} ${w.title}${w.package ? ` (${w.package})` : ''}${f}${w.visible ? '' : ' hidden'}${w.focused ? ' focused' : ''}`;
@@ -90,10 +90,10 @@ export const getDeviceLocation = defineDeviceTool({
   title: 'Device location',
   description:
     "The device's last known location fix of each provider (gps, network, fused, passive) from `dumpsys location`: latitude, longitude, altitude, accuracy and how old the fix is. It reads what the device already knows and never turns on a provider.",
-  output: deviceResponseOf('location.get'),
+  output: deviceResponseOf('device.location'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('location.get', {});
+    const r = await ctx.ask('device.location', {});
     const fine = r.fixes.filter((f) => !f.coarse);
     const lines = fine.map(
       (f) =>
@@ -122,11 +122,11 @@ export const setEmulatorLocation = defineDeviceTool({
     longitude: z.number().min(-180).max(180).describe('Longitude in degrees, -180 to 180'),
     altitude: z.number().min(-10_000).max(100_000).optional().describe('Altitude in metres'),
   }),
-  output: responseOf('location.set_emulator')
+  output: responseOf('device.set_emulator_location')
     .pick({ console_port: true, command: true })
     .extend({ device_serial: z.string() }),
   async handle(args, ctx) {
-    const r = await ctx.ask('location.set_emulator', {
+    const r = await ctx.ask('device.set_emulator_location', {
       latitude: args.latitude,
       longitude: args.longitude,
       ...(args.altitude !== undefined ? { altitude: args.altitude } : {}),

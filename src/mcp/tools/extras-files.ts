@@ -23,10 +23,10 @@ export const listDeviceFiles = defineDeviceTool({
     path: devicePathSchema,
     limit: limitParam('Entries', 200, 1000),
   }),
-  output: deviceResponseOf('files.list'),
+  output: deviceResponseOf('device.list_files'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('files.list', { path: args.path, limit: args.limit });
+    const r = await ctx.ask('device.list_files', { path: args.path, limit: args.limit });
     const lines = r.entries.map(
       (e) =>
         `${e.type === 'dir' ? 'd' : e.type === 'link' ? 'l' : e.type === 'file' ? '-' : '?'} ${e.mode} ${String(e.size).padStart(10)} ${e.modified} ${e.name}`,
@@ -61,7 +61,7 @@ export const pullDeviceFile = defineDeviceTool({
       .optional()
       .describe(`Most characters of content returned inline (default 40,000; 0: none)`),
   }),
-  output: responseOf('files.pull')
+  output: responseOf('device.pull_file')
     .pick({
       device_path: true,
       resolved_path: true,
@@ -79,7 +79,7 @@ export const pullDeviceFile = defineDeviceTool({
   async handle(args, ctx) {
     const { serial } = ctx;
     const inlineLimit = args.max_inline_chars ?? TEXT_BUDGET;
-    const r = await ctx.ask('files.pull', {
+    const r = await ctx.ask('device.pull_file', {
       path: args.path,
       overwrite: args.overwrite,
       ...(args.exchange_name !== undefined ? { exchange_name: args.exchange_name } : {}),
@@ -134,9 +134,9 @@ export const pushDeviceFile = defineDeviceTool({
     path: devicePathSchema.describe('Absolute device path of the new file, e.g. /sdcard/Download/input.json'),
     overwrite: z.boolean().default(false).describe('Replace an existing device file (destructive)'),
   }),
-  output: deviceResponseOf('files.push'),
+  output: deviceResponseOf('device.push_file'),
   async handle(args, ctx) {
-    const r = await ctx.ask('files.push', {
+    const r = await ctx.ask('device.push_file', {
       exchange_name: args.exchange_name,
       path: args.path,
       overwrite: args.overwrite,

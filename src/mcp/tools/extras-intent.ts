@@ -43,7 +43,7 @@ export const sendIntent = defineDeviceTool({
       .default(false)
       .describe("Allow a broadcast outside the project's packages; only when the user asked for it"),
   }),
-  output: responseOf('intent.send').extend({
+  output: responseOf('device.send_intent').extend({
     device_serial: z.string(),
     mode: z.string(),
   }),
@@ -61,7 +61,7 @@ export const sendIntent = defineDeviceTool({
     if (componentPackage !== undefined && args.package !== undefined && componentPackage !== args.package) {
       throw new ArgumentError(`component ${args.component} is not in package ${args.package}.`);
     }
-    const r = await ctx.ask('intent.send', {
+    const r = await ctx.ask('device.send_intent', {
       mode: args.mode,
       extras: args.extras,
       ...(args.action !== undefined ? { action: args.action } : {}),

@@ -23,10 +23,10 @@ export const listNotifications = defineDeviceTool({
     package: packageNameSchema.optional().describe('Only notifications of this package'),
     limit: limitParam('Notifications', 50, 200),
   }),
-  output: deviceResponseOf('notifications.list'),
+  output: deviceResponseOf('device.notifications'),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('notifications.list', {
+    const r = await ctx.ask('device.notifications', {
       limit: args.limit,
       ...(args.package !== undefined ? { package: args.package } : {}),
     });
@@ -63,7 +63,7 @@ function notificationAction(
     input: z.object({ key: notificationKeySchema }),
     output: actOutput,
     async handle(args, ctx) {
-      const r = await ctx.ask('notifications.act', { key: args.key, action });
+      const r = await ctx.ask('device.act_on_notification', { key: args.key, action });
       return { text: `${r.done} (${ctx.serial})`, structured: { device_serial: ctx.serial, ...r } };
     },
   });

@@ -47,13 +47,13 @@ export const getFrameStats = defineDeviceTool({
   output: gfxinfoWireSchema.extend({
     device_serial: z.string(),
     package: z.string(),
-    reset: responseOf('app.frame_stats').shape.reset,
+    reset: responseOf('logcat.frame_stats').shape.reset,
   }),
   projectIndependent: false,
   async handle(args, ctx) {
     const serial = ctx.serial;
     const pkg = args.package ?? (await defaultPackage(ctx, serial));
-    const r = await ctx.ask('app.frame_stats', { package: pkg, reset: args.reset });
+    const r = await ctx.ask('logcat.frame_stats', { package: pkg, reset: args.reset });
     if (r.stats === null) {
       throw new ToolError(
         `${pkg} is not running on ${serial}${r.note !== null ? ` (${r.note})` : ''}. Launch it, then ask again.`,

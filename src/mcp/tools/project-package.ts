@@ -34,7 +34,7 @@ export async function defaultPackage(ctx: ToolContext, serial: string): Promise<
     );
   }
   const { installed } = await ctx.bus.request(
-    'app.scope_packages',
+    'logcat.scope_packages',
     { serial, scope: scope.scope },
     { signal: ctx.signal },
   );

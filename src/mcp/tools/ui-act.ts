@@ -214,13 +214,14 @@ export const uiScrollUntilElement = defineDeviceTool({
     expect_screen_hash: expectHash,
   }),
   output: screenOutput.extend(
-    responseOf('ui.scroll_until').pick({ found: true, swipes: true, reached_end: true, matches: true }).shape,
+    responseOf('device.ui_scroll_until').pick({ found: true, swipes: true, reached_end: true, matches: true })
+      .shape,
   ),
   async handle(args, ctx) {
     const query = queryOf(args);
     const { serial } = ctx;
     const r = await ctx.bus.request(
-      'ui.scroll_until',
+      'device.ui_scroll_until',
       {
         serial,
         query,

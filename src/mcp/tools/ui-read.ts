@@ -50,7 +50,7 @@ export const getUiHierarchy = defineDeviceTool({
     include_system_bars: z.boolean().default(false).describe('Also show the status and navigation bars'),
   }),
   output: screenOutput
-    .extend(responseOf('ui.hierarchy').pick({ total_rows: true, truncated: true }).shape)
+    .extend(responseOf('device.ui_hierarchy').pick({ total_rows: true, truncated: true }).shape)
     .extend({
       rows: z
         .array(hierarchyRowOutput)
@@ -63,7 +63,7 @@ export const getUiHierarchy = defineDeviceTool({
   reshaped: ['rows', 'windows'],
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('ui.hierarchy', {
+    const r = await ctx.ask('device.ui_hierarchy', {
       max_rows: args.max_rows,
       include_bars: args.include_system_bars,
       tree: args.tree,
@@ -100,11 +100,11 @@ export const listClickableElements = defineDeviceTool({
     limit: limitParam('Rows', 80, 500),
   }),
   output: screenOutput.extend(
-    responseOf('ui.clickables').pick({ rows: true, total: true, truncated: true }).shape,
+    responseOf('device.ui_clickables').pick({ rows: true, total: true, truncated: true }).shape,
   ),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('ui.clickables', { limit: args.limit });
+    const r = await ctx.ask('device.ui_clickables', { limit: args.limit });
     const lines = r.rows.map((row) => `${row.n}. ${elementLine(row)}`);
     return {
       text: [
@@ -129,12 +129,12 @@ export const findUiElements = defineDeviceTool({
     max_results: limitParam('Results', 20, 100),
   }),
   output: screenOutput.extend(
-    responseOf('ui.find').pick({ matches: true, total: true, truncated: true }).shape,
+    responseOf('device.ui_find').pick({ matches: true, total: true, truncated: true }).shape,
   ),
   async handle(args, ctx) {
     const query = queryOf(args, true);
     const { serial } = ctx;
-    const r = await ctx.ask('ui.find', { query, max_results: args.max_results });
+    const r = await ctx.ask('device.ui_find', { query, max_results: args.max_results });
     const head =
       r.total === 0
         ? `No element matches ${describeQuery(query)}.`
@@ -157,10 +157,10 @@ export const findUiParent = defineDeviceTool({
     tree_path: treePathSchema,
     expect_screen_hash: expectHash,
   }),
-  output: screenOutput.extend(responseOf('ui.parent').pick({ node: true, parent: true }).shape),
+  output: screenOutput.extend(responseOf('device.ui_parent').pick({ node: true, parent: true }).shape),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('ui.parent', {
+    const r = await ctx.ask('device.ui_parent', {
       tree_path: args.tree_path,
       ...(args.expect_screen_hash ? { expect_screen_hash: args.expect_screen_hash } : {}),
     });
@@ -192,11 +192,11 @@ export const compareUiState = defineDeviceTool({
       .describe('Differences listed at most (default 30)'),
   }),
   output: screenOutput.extend(
-    responseOf('ui.compare').pick({ compared: true, baseline_age_ms: true, comparison: true }).shape,
+    responseOf('device.ui_compare').pick({ compared: true, baseline_age_ms: true, comparison: true }).shape,
   ),
   async handle(args, ctx) {
     const { serial } = ctx;
-    const r = await ctx.ask('ui.compare', { limit: args.max_results });
+    const r = await ctx.ask('device.ui_compare', { limit: args.max_results });
     const summary = r.compared
       ? String((r.comparison as { summary?: unknown } | null)?.summary ?? '')
       : 'No earlier capture of this device: this one is now the baseline. Act, then call compare_ui_state again.';

@@ -29,7 +29,7 @@ export const screenOutput = screenSchema
   .extend({ device_serial: z.string() });
 
 export type Screen = Pick<
-  ResponseOf<'ui.hierarchy'>,
+  ResponseOf<'device.ui_hierarchy'>,
   'screen_hash' | 'title' | 'node_count' | 'rotation' | 'overlays' | 'reader'
 >;
 
@@ -115,7 +115,7 @@ export const thenParam = z
   .optional()
   .describe(`Then wait (≤${THEN_WAIT_MS / 1000} s) for a text to show (part, any case)`);
 
-type InputAnswer = ResponseOf<'ui.input'>;
+type InputAnswer = ResponseOf<'device.ui_input'>;
 
 /** The answer's lines about the screen an action left: a few hundred characters. */
 export function describeAfter(r: Pick<InputAnswer, 'after' | 'after_note' | 'then'>): string {
@@ -163,7 +163,7 @@ export async function input(
   then?: string,
 ) {
   const { serial } = ctx;
-  const result = await ctx.ask('ui.input', {
+  const result = await ctx.ask('device.ui_input', {
     input: action,
     ...(expect !== undefined ? { expect_screen_hash: expect } : {}),
     ...(then !== undefined ? { then } : {}),
@@ -186,7 +186,7 @@ export async function input(
 }
 
 /** An action's answer; the element acted on is named, not described in full (a read tool does that). */
-export const actionOutput = responseOf('ui.input').extend({
+export const actionOutput = responseOf('device.ui_input').extend({
   device_serial: z.string(),
   element: uiElementSchema
     .pick({ tree_path: true, label: true, class: true, resource_id: true, center: true })

@@ -23,7 +23,7 @@ async function wait(
 ) {
   const { serial } = ctx;
   const r = await ctx.bus.request(
-    'ui.wait',
+    'device.ui_wait',
     { serial, until, ...(query ? { query } : {}), gone, timeout_ms: timeoutMs },
     { signal: ctx.signal, timeoutMs: timeoutMs + 65_000, onProgress: (p) => ctx.progress(p) },
   );

@@ -11,12 +11,12 @@ import { pmFailure } from './am-start.js';
 import { isRunning } from './app-launch.js';
 import { deviceShell, outputOf } from '../device-shell.js';
 
-/** `app.stop`: force-stops the package; publishes `app.stopped` when it is installed. */
+/** `device.stop_app`: force-stops the package; publishes `app.stopped` when it is installed. */
 export async function stopApp(
   serial: string,
-  p: PayloadOf<'app.stop'>,
+  p: PayloadOf<'device.stop_app'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'app.stop'>> {
+): Promise<ResponseOf<'device.stop_app'>> {
   const shell = deviceShell(serial, ctx.signal);
   const installed = await shell(readCommand(READS.apkPaths, { package: p.package }));
   const isInstalled = installed.stdout.includes('package:');
@@ -38,12 +38,12 @@ export async function stopApp(
   return { package: p.package, was_running: wasRunning, installed: isInstalled };
 }
 
-/** `app.permission`: `pm grant` or `pm revoke` of one runtime permission. */
+/** `device.set_permission`: `pm grant` or `pm revoke` of one runtime permission. */
 export async function changePermission(
   serial: string,
-  p: PayloadOf<'app.permission'>,
+  p: PayloadOf<'device.set_permission'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'app.permission'>> {
+): Promise<ResponseOf<'device.set_permission'>> {
   const shell = deviceShell(serial, ctx.signal);
   const verb = p.grant ? 'grant' : 'revoke';
   const before = p.grant ? false : await isRunning(shell, p.package);

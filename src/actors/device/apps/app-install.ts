@@ -100,12 +100,12 @@ export function recordedLine(record: InstallRecord): string {
   return `Recorded ${record.package}${version} on ${record.device}: sha256 ${record.apk_sha256.slice(0, 16)}…, ${build}.`;
 }
 
-/** `app.install`. */
+/** `device.install_app`. */
 export async function installApk(
   serial: string,
-  p: PayloadOf<'app.install'>,
+  p: PayloadOf<'device.install_app'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'app.install'>> {
+): Promise<ResponseOf<'device.install_app'>> {
   const project = await ctx.bus.request('project.describe', { root: p.root }, { signal: ctx.signal });
   const root = project.gradle_root;
   if (root === null || project.model === null) {

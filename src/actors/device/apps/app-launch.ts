@@ -145,10 +145,10 @@ function announce(ctx: HandlerContext, serial: string, result: LaunchResult, res
   });
 }
 
-/** `app.launch`. */
+/** `device.launch_app`. */
 export async function launchApp(
   serial: string,
-  p: PayloadOf<'app.launch'>,
+  p: PayloadOf<'device.launch_app'>,
   ctx: HandlerContext,
 ): Promise<LaunchResult> {
   const shell = deviceShell(serial, ctx.signal);
@@ -157,10 +157,10 @@ export async function launchApp(
   return result;
 }
 
-/** `app.restart`: force-stop, `pm clear` when asked, then the launcher activity with its times. */
+/** `device.restart_app`: force-stop, `pm clear` when asked, then the launcher activity with its times. */
 export async function restartApp(
   serial: string,
-  p: PayloadOf<'app.restart'>,
+  p: PayloadOf<'device.restart_app'>,
   ctx: HandlerContext,
 ): Promise<LaunchResult & { was_running: boolean; cleared: boolean }> {
   const shell = deviceShell(serial, ctx.signal);

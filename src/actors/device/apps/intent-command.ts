@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../actor.js';
 import { withAdbErrors } from '../../adb-errors.js';
 import { adbClient } from '../../adb-instance.js';
 
-type IntentPayload = PayloadOf<'intent.send'>;
+type IntentPayload = PayloadOf<'device.send_intent'>;
 
 const SUBCOMMAND: Readonly<Record<IntentPayload['mode'], string>> = {
   start: 'start',
@@ -88,12 +88,12 @@ export function amFailure(output: string, exitCode: number | null): string | nul
   return null;
 }
 
-/** `intent.send`: runs the intent and fails when `am` says it went nowhere. */
+/** `device.send_intent`: runs the intent and fails when `am` says it went nowhere. */
 export async function sendIntent(
   serial: string,
   p: IntentPayload,
   ctx: HandlerContext,
-): Promise<ResponseOf<'intent.send'>> {
+): Promise<ResponseOf<'device.send_intent'>> {
   const argv = intentArgv(p);
   const result = await withAdbErrors(() =>
     adbClient().shell(serial, shArgv(argv), { signal: ctx.signal, timeoutMs: 30_000 }),

@@ -21,12 +21,12 @@ import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
 
 const MARKER = '@@droidbus-section@@';
 
-/** `apps.list`: the (third-party) packages with labels, versions, enabled state and install times. */
+/** `device.list_apps`: the (third-party) packages with labels, versions, enabled state and install times. */
 export async function listApps(
   serial: string,
-  p: PayloadOf<'apps.list'>,
+  p: PayloadOf<'device.list_apps'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'apps.list'>> {
+): Promise<ResponseOf<'device.list_apps'>> {
   // The names come from the plain list (what a recorded profile holds), the APK paths for labels
   // from `-f`, in the same round trip.
   const command = joinReads(
@@ -87,8 +87,11 @@ export async function listApps(
   };
 }
 
-/** `windows.list`: every window, top-most first, with what covers the app. */
-export async function listWindows(serial: string, ctx: HandlerContext): Promise<ResponseOf<'windows.list'>> {
+/** `device.windows`: every window, top-most first, with what covers the app. */
+export async function listWindows(
+  serial: string,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'device.windows'>> {
   // Android 10+ prints the focus in `dumpsys window displays`, older versions in `windows`.
   const out = await withAdbErrors(() =>
     adbClient().exec(
@@ -104,8 +107,11 @@ export async function listWindows(serial: string, ctx: HandlerContext): Promise<
   return { windows, focused, ...summarizeWindows(windows) };
 }
 
-/** `location.get`: the last fix of each provider, aged with the device's uptime. */
-export async function readLocation(serial: string, ctx: HandlerContext): Promise<ResponseOf<'location.get'>> {
+/** `device.location`: the last fix of each provider, aged with the device's uptime. */
+export async function readLocation(
+  serial: string,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'device.location'>> {
   const out = await withAdbErrors(() =>
     adbClient().exec(serial, joinReads(MARKER, readCommand(READS.uptime), readCommand(READS.location)), {
       signal: ctx.signal,

@@ -128,12 +128,12 @@ async function statOf(serial: string, real: string) {
   });
 }
 
-/** `files.list`: the entries of an allowed folder. */
+/** `device.list_files`: the entries of an allowed folder. */
 export async function listDeviceFiles(
   serial: string,
-  p: PayloadOf<'files.list'>,
+  p: PayloadOf<'device.list_files'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'files.list'>> {
+): Promise<ResponseOf<'device.list_files'>> {
   const g = await guard(serial, p.path, ctx, 'folder');
   const st = await statOf(serial, g.resolved);
   if (fileType(st.mode) !== 'dir') {
@@ -189,12 +189,12 @@ function asText(data: Uint8Array): string | null {
   }
 }
 
-/** `files.pull`: copies an allowed regular file into the exchange folder; small content comes back inline. */
+/** `device.pull_file`: copies an allowed regular file into the exchange folder; small content comes back inline. */
 export async function pullDeviceFile(
   serial: string,
-  p: PayloadOf<'files.pull'>,
+  p: PayloadOf<'device.pull_file'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'files.pull'>> {
+): Promise<ResponseOf<'device.pull_file'>> {
   let name: string;
   try {
     name = checkExchangeName(p.exchange_name ?? path.posix.basename(p.path));
@@ -248,12 +248,12 @@ export async function pullDeviceFile(
   };
 }
 
-/** `files.push`: copies an exchange file to an allowed device path; an existing file needs `overwrite`. */
+/** `device.push_file`: copies an exchange file to an allowed device path; an existing file needs `overwrite`. */
 export async function pushDeviceFile(
   serial: string,
-  p: PayloadOf<'files.push'>,
+  p: PayloadOf<'device.push_file'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'files.push'>> {
+): Promise<ResponseOf<'device.push_file'>> {
   let data: Buffer;
   try {
     data = readExchangeFile(p.exchange_name, MAX_TRANSFER_BYTES);

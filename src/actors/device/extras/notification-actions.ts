@@ -37,12 +37,12 @@ async function readNotifications(serial: string, signal: AbortSignal): Promise<N
   return parseNotificationDump(out.toString('utf8'));
 }
 
-/** `notifications.list`. */
+/** `device.notifications`. */
 export async function listNotifications(
   serial: string,
-  p: PayloadOf<'notifications.list'>,
+  p: PayloadOf<'device.notifications'>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'notifications.list'>> {
+): Promise<ResponseOf<'device.notifications'>> {
   const all = (await readNotifications(serial, ctx.signal)).filter(
     (n) => p.package === undefined || n.package === p.package,
   );
@@ -141,13 +141,13 @@ function unwrap(result: ReturnType<typeof tapArgs>): Argv {
   return result.value;
 }
 
-/** `notifications.act`: opens or dismisses a listed notification through the shade. */
+/** `device.act_on_notification`: opens or dismisses a listed notification through the shade. */
 export async function actOnNotification(
   serial: string,
-  p: PayloadOf<'notifications.act'>,
+  p: PayloadOf<'device.act_on_notification'>,
   capture: () => Promise<Capture>,
   ctx: HandlerContext,
-): Promise<ResponseOf<'notifications.act'>> {
+): Promise<ResponseOf<'device.act_on_notification'>> {
   const listed = await readNotifications(serial, ctx.signal);
   const target = listed.find((n) => n.key === p.key);
   if (target === undefined) {

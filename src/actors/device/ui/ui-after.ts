@@ -79,8 +79,8 @@ export function afterAction(before: Capture | null, after: Capture): AfterAction
   };
 }
 
-/** What `ui.input` answers about the screen after its action. */
-export type ScreenAfter = Pick<ResponseOf<'ui.input'>, 'after' | 'after_note' | 'then'>;
+/** What `device.ui_input` answers about the screen after its action. */
+export type ScreenAfter = Pick<ResponseOf<'device.ui_input'>, 'after' | 'after_note' | 'then'>;
 
 /**
  * Reads the screen once after an action — or, with `then`, until an element whose text contains it

@@ -1,6 +1,6 @@
 /**
- * The reading requests' answers built from a capture — what `ui.hierarchy`, `ui.clickables` and
- * `ui.find` reply — kept apart from the device actor so that the property test of device data
+ * The reading requests' answers built from a capture — what `device.ui_hierarchy`, `device.ui_clickables` and
+ * `device.ui_find` reply — kept apart from the device actor so that the property test of device data
  * (tests/property/device-data.test.ts) checks exactly what the actor answers against the bus's schemas.
  */
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
@@ -17,9 +17,9 @@ import { nameWindows, windowFacts } from './window-facts.js';
  */
 export function hierarchyAnswer(
   cap: Capture,
-  p: Pick<PayloadOf<'ui.hierarchy'>, 'max_rows' | 'include_bars' | 'tree'>,
-  windows: ResponseOf<'windows.list'> | null,
-): ResponseOf<'ui.hierarchy'> {
+  p: Pick<PayloadOf<'device.ui_hierarchy'>, 'max_rows' | 'include_bars' | 'tree'>,
+  windows: ResponseOf<'device.windows'> | null,
+): ResponseOf<'device.ui_hierarchy'> {
   const formatted = formatHierarchy(cap.tree, {
     max_rows: p.max_rows,
     include_bars: p.include_bars,
@@ -50,13 +50,13 @@ export function hierarchyAnswer(
   };
 }
 
-export function clickablesAnswer(cap: Capture, limit: number): ResponseOf<'ui.clickables'> {
+export function clickablesAnswer(cap: Capture, limit: number): ResponseOf<'device.ui_clickables'> {
   return { ...screenFacts(cap), ...interactiveRows(cap.tree, limit) };
 }
 
 export function findAnswer(
   cap: Capture,
-  p: Pick<PayloadOf<'ui.find'>, 'query' | 'max_results'>,
-): ResponseOf<'ui.find'> {
+  p: Pick<PayloadOf<'device.ui_find'>, 'query' | 'max_results'>,
+): ResponseOf<'device.ui_find'> {
   return { ...screenFacts(cap), ...matchesOf(cap.tree, p.query, p.max_results) };
 }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { capturedWindowSchema, windowRefSchema } from '../../../bus/messages/ui.js';
 import type { ResponseOf } from '../../../bus/registry.js';
 
-type Windows = ResponseOf<'windows.list'>;
+type Windows = ResponseOf<'device.windows'>;
 type WindowEntry = Windows['windows'][number];
 
 function ref(w: WindowEntry): z.infer<typeof windowRefSchema> {
