@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { RequestType } from '../bus/registry.js';
 import type { BusClient } from '../bus/client.js';
 import type { Progress } from '../bus/envelope.js';
 import type { Origin } from '../bus/origin.js';
@@ -114,6 +115,12 @@ export interface ToolDefinition<
    * so they keep it inline. Without it every answer stays within TEXT_BUDGET.
    */
   maxAnswerChars?: number;
+  /**
+   * The bus request whose response the output is built from (`responseOf`, `.pick`, `.extend`, or
+   * one of its object fields flattened); null when the output is no one request's (`batch`). The
+   * output guard (tests/guards/tool-outputs.test.ts) checks every tool by it.
+   */
+  answers?: RequestType | null;
   /**
    * Output fields that reshape their bus response's field on purpose (rows without empty fields):
    * the one exception to building the output schema from the response (tests/guards/tool-outputs).

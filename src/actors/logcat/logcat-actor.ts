@@ -11,6 +11,7 @@ import {
 } from './app-dumps.js';
 import { readLaunchTime } from './launch-time.js';
 import { crashContext } from './crash-context.js';
+import { waitForLine } from './log-wait.js';
 import { withRetrace, withRetracedGroups } from './crash-retrace.js';
 import { LogcatService } from './logcat-service.js';
 import { JOURNAL_CAP_BYTES, LogJournal } from './log-journal.js';
@@ -55,6 +56,7 @@ export default defineActor({
     'logcat.clear': ({ serial }, service) => service.clear(serial),
     'logcat.entries': (payload, service) => service.entries(payload),
     'logcat.stats': (_payload, service) => service.stats(),
+    'logcat.wait': (payload, service, ctx) => waitForLine(service, payload, ctx),
     'logcat.crashes': async (payload, service, ctx) =>
       withRetracedGroups(await service.crashes(payload), payload.retrace, ctx),
     'logcat.crash_trace': async (payload, service, ctx) =>

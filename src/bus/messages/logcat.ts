@@ -275,6 +275,29 @@ export const logcatRequests = {
     }),
     timeoutMs: 20_000,
   }),
+  /**
+   * Waits for a line matching `query` logged after the request arrived (the store's newest line then
+   * is the start), starting the device's stream from now when none runs. `found: false` at the
+   * timeout. INVALID on a bad query, before anything starts.
+   */
+  'logcat.wait': defineRequest({
+    actor: 'logcat',
+    request: z.object({
+      query: z.string().min(1).max(4000),
+      /** Only this device's lines; default every streaming device, or the only online one. */
+      serial: serialSchema.optional(),
+      mine: packageScopeSchema.optional(),
+      timeout_ms: z.number().int().min(100).max(120_000),
+    }),
+    response: z.object({
+      found: z.boolean(),
+      entry: logEntryWireSchema.nullable(),
+      elapsed_ms: z.number(),
+      /** The devices whose lines were watched. */
+      devices: z.array(z.string()),
+    }),
+    timeoutMs: 185_000,
+  }),
   'logcat.stats': defineRequest({
     actor: 'logcat',
     request: z.object({}),

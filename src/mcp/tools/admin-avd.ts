@@ -7,6 +7,7 @@ import { responseOf } from '../responses.js';
 
 export const listAvds = defineTool({
   name: 'list_avds',
+  answers: 'avd.list',
   toolset: 'device-settings',
   kind: 'read',
   title: 'List AVDs',
@@ -32,6 +33,7 @@ export const listAvds = defineTool({
 
 export const launchAvd = defineTool({
   name: 'launch_avd',
+  answers: 'avd.launch',
   toolset: 'device-settings',
   kind: 'write',
   title: 'Start an emulator',
@@ -57,6 +59,7 @@ export const launchAvd = defineTool({
 
 export const stopAvd = defineTool({
   name: 'stop_avd',
+  answers: 'avd.stop',
   toolset: 'device-settings',
   kind: 'destructive',
   title: 'Stop an emulator',

@@ -14,6 +14,7 @@ function onOff(v: boolean | null): string {
 
 export const setNetworkState = defineDeviceTool({
   name: 'set_network_state',
+  answers: 'device.network',
   toolset: 'device-settings',
   kind: 'destructive',
   title: 'Set Wi-Fi, mobile data, airplane mode',
@@ -55,6 +56,7 @@ export const setNetworkState = defineDeviceTool({
 
 export const setDeviceOrientation = defineDeviceTool({
   name: 'set_device_orientation',
+  answers: 'device.orientation',
   toolset: 'device-settings',
   kind: 'write',
   title: 'Set the screen orientation',
@@ -94,6 +96,7 @@ async function startView(ctx: DeviceToolContext, action: string, dataUri: string
 
 export const openDeepLink = defineDeviceTool({
   name: 'open_deep_link',
+  answers: 'device.send_intent',
   toolset: 'device-admin',
   kind: 'write',
   title: 'Open a deep link',
@@ -111,6 +114,7 @@ export const openDeepLink = defineDeviceTool({
 
 export const openAppSettings = defineDeviceTool({
   name: 'open_app_settings',
+  answers: 'device.send_intent',
   toolset: 'device-settings',
   kind: 'write',
   title: "Open an app's settings",

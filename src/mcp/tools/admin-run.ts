@@ -19,6 +19,7 @@ const runOutput = responseOf('run.configuration')
 
 export const runRunConfiguration = defineTool({
   name: 'run_run_configuration',
+  answers: 'run.configuration',
   toolset: 'build-config',
   kind: 'open_world',
   title: 'Run a run configuration',

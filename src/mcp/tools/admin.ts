@@ -15,6 +15,7 @@ const appPackage = packageNameSchema.describe('Application id (com.example.app)'
 
 export const installApk = defineDeviceTool({
   name: 'install_apk',
+  answers: 'device.install_app',
   toolset: 'device-admin',
   kind: 'destructive',
   title: 'Install an APK',
@@ -57,6 +58,7 @@ export const installApk = defineDeviceTool({
 
 export const launchApp = defineDeviceTool({
   name: 'launch_app',
+  answers: 'device.launch_app',
   toolset: 'device-admin',
   kind: 'write',
   title: 'Launch an app',
@@ -86,6 +88,7 @@ export const launchApp = defineDeviceTool({
 
 export const stopApp = defineDeviceTool({
   name: 'stop_app',
+  answers: 'device.stop_app',
   toolset: 'device-admin',
   kind: 'destructive',
   title: 'Stop an app',
@@ -112,6 +115,7 @@ export const stopApp = defineDeviceTool({
 
 export const restartApp = defineDeviceTool({
   name: 'restart_app',
+  answers: 'device.restart_app',
   toolset: 'device-admin',
   kind: 'destructive',
   title: 'Restart an app',
@@ -181,13 +185,9 @@ export const restartApp = defineDeviceTool({
   },
 });
 
-const permissionOutput = z.object({
-  device_serial: z.string(),
-  package: z.string(),
-  permission: z.string(),
-  granted: z.boolean(),
-  process_killed: z.boolean(),
-});
+const permissionOutput = z
+  .object({ device_serial: z.string() })
+  .extend(responseOf('device.set_permission').shape);
 
 const permissionInput = z.object({
   package: appPackage,
@@ -223,6 +223,7 @@ async function changePermission(
 
 export const grantRuntimePermission = defineDeviceTool({
   name: 'grant_runtime_permission',
+  answers: 'device.set_permission',
   toolset: 'device-admin',
   kind: 'write',
   title: 'Grant a runtime permission',
@@ -235,6 +236,7 @@ export const grantRuntimePermission = defineDeviceTool({
 
 export const revokeRuntimePermission = defineDeviceTool({
   name: 'revoke_runtime_permission',
+  answers: 'device.set_permission',
   toolset: 'device-admin',
   kind: 'destructive',
   title: 'Revoke a runtime permission',

@@ -26,6 +26,7 @@ function kb(v: number | null): string {
 
 export const getExitReasons = defineDeviceTool({
   name: 'get_exit_reasons',
+  answers: 'logcat.exit_info',
   toolset: 'inspect',
   kind: 'read',
   title: 'App exit reasons',
@@ -69,6 +70,7 @@ export const getExitReasons = defineDeviceTool({
 
 export const dumpAppInfo = defineDeviceTool({
   name: 'dump_app_info',
+  answers: 'logcat.package_info',
   toolset: 'inspect',
   kind: 'read',
   title: 'App package info',
@@ -112,6 +114,7 @@ export const dumpAppInfo = defineDeviceTool({
 
 export const getMemoryInfo = defineDeviceTool({
   name: 'get_memory_info',
+  answers: 'logcat.meminfo',
   toolset: 'inspect',
   kind: 'read',
   title: 'App memory',
@@ -146,6 +149,7 @@ export const getMemoryInfo = defineDeviceTool({
 
 export const getAppRuntimeState = defineDeviceTool({
   name: 'get_app_runtime_state',
+  answers: 'logcat.runtime_state',
   toolset: 'core',
   kind: 'read',
   title: 'App runtime state',

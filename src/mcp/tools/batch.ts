@@ -39,6 +39,7 @@ function errorCodeOf(r: CallToolResult): ToolErrorCode {
 
 export const batch = defineTool({
   name: 'batch',
+  answers: null,
   toolset: 'core',
   kind: 'open_world',
   title: 'Run tools in order',

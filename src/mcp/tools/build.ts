@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  buildDiagnosticSchema,
   buildRecordSchema,
   type BuildDiagnosticWire,
   type BuildRecord,
@@ -60,7 +59,7 @@ const buildResultOutput = recordFields.extend({
   error_count: z.number().int(),
   warning_count: z.number().int(),
   /** The first errors; get_build_errors has them all. */
-  errors: z.array(buildDiagnosticSchema),
+  errors: responseOf('build.run').shape.errors,
   mode: z.enum(['standalone', 'attached']),
 });
 type BuildResultOutput = z.infer<typeof buildResultOutput>;
@@ -171,6 +170,7 @@ export function buildAnswer(
 
 export const runGradleTask = defineTool({
   name: 'run_gradle_task',
+  answers: 'build.run',
   toolset: 'core',
   kind: 'open_world',
   title: 'Run a Gradle task',
@@ -193,6 +193,7 @@ const testTypeSchema = z
 
 export const runTests = defineTool({
   name: 'run_tests',
+  answers: 'build.run',
   toolset: 'core',
   kind: 'open_world',
   title: 'Run tests',
@@ -249,7 +250,9 @@ const statusOutput = z.object({
 
 export const getBuildStatus = defineTool({
   name: 'get_build_status',
-  reshaped: ['last'],
+  answers: 'build.status',
+  // task, origin and cancelled_by are the running build's, else the last one's.
+  reshaped: ['last', 'task', 'origin', 'cancelled_by'],
   toolset: 'core',
   kind: 'read',
   title: 'Build status',
@@ -327,13 +330,14 @@ const buildIdArg = z
   .regex(/^b[0-9a-z-]{6,60}$/, 'a build id as get_build_status returns it (b…)')
   .describe('Build id; default: the running or last build');
 
+const errorsBuild = responseOf('build.errors').shape.build.unwrap().shape;
 const errorsOutput = z.object({
   build_id: z.string().nullable(),
   task: z.string().nullable(),
-  running: z.boolean(),
-  result: z.enum(['success', 'failed', 'cancelled']).nullable(),
-  failed_tasks: z.array(z.string()),
-  errors: z.array(buildDiagnosticSchema),
+  running: errorsBuild.running,
+  result: errorsBuild.result,
+  failed_tasks: errorsBuild.failed_tasks,
+  errors: responseOf('build.errors').shape.diagnostics,
   total: responseOf('build.errors').shape.total,
   shown: z.number().int(),
   what_went_wrong: responseOf('build.errors').shape.what_went_wrong,
@@ -341,6 +345,9 @@ const errorsOutput = z.object({
 
 export const getBuildErrors = defineTool({
   name: 'get_build_errors',
+  answers: 'build.errors',
+  // Null when no build ran (the response's whole `build` is null then).
+  reshaped: ['task'],
   toolset: 'core',
   kind: 'read',
   title: 'Build errors',
@@ -399,6 +406,7 @@ const MAX_BUILD_LOG_ANSWER_CHARS = 200_000;
 
 export const getBuildLog = defineTool({
   name: 'get_build_log',
+  answers: 'build.log',
   toolset: 'core',
   kind: 'read',
   title: 'Build log',
@@ -448,6 +456,9 @@ export const getBuildLog = defineTool({
 
 export const cancelBuild = defineTool({
   name: 'cancel_build',
+  answers: 'build.cancel',
+  // The stopped build's result (its record's), null when none stopped.
+  reshaped: ['result'],
   toolset: 'core',
   kind: 'write',
   title: 'Cancel the build',

@@ -48,6 +48,7 @@ const retraceParam = z
 
 export const getCrashLogs = defineTool({
   name: 'get_crash_logs',
+  answers: 'logcat.crashes',
   toolset: 'core',
   kind: 'read',
   title: 'Crash logs',
@@ -156,6 +157,7 @@ export const getCrashLogs = defineTool({
 
 export const getCrashStackTrace = defineTool({
   name: 'get_crash_stack_trace',
+  answers: 'logcat.crash_trace',
   toolset: 'core',
   kind: 'read',
   title: 'Crash stack trace',

@@ -14,6 +14,7 @@ const listDevicesOutput = z.object({
 
 export const listDevices = defineTool({
   name: 'list_devices',
+  answers: 'devices.list',
   toolset: 'core',
   kind: 'read',
   title: 'List devices',
@@ -42,6 +43,7 @@ export const listDevices = defineTool({
 
 export const getDeviceInfo = defineDeviceTool({
   name: 'get_device_info',
+  answers: 'device.info',
   toolset: 'core',
   kind: 'read',
   title: 'Device info',
@@ -67,6 +69,7 @@ export const getDeviceInfo = defineDeviceTool({
 
 export const screenshot = defineDeviceTool({
   name: 'screenshot',
+  answers: 'device.screenshot',
   toolset: 'ui',
   kind: 'read',
   title: 'Screenshot',

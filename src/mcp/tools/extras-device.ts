@@ -7,6 +7,7 @@ import { projectScope } from './project-package.js';
 
 export const listApps = defineDeviceTool({
   name: 'list_apps',
+  answers: 'device.list_apps',
   toolset: 'core',
   kind: 'read',
   title: 'List installed apps',
@@ -53,6 +54,7 @@ export const listApps = defineDeviceTool({
 
 export const listWindows = defineDeviceTool({
   name: 'list_windows',
+  answers: 'device.windows',
   toolset: 'device-extras',
   kind: 'read',
   title: 'List windows',
@@ -85,6 +87,7 @@ export const listWindows = defineDeviceTool({
 
 export const getDeviceLocation = defineDeviceTool({
   name: 'get_device_location',
+  answers: 'device.location',
   toolset: 'device-extras',
   kind: 'read',
   title: 'Device location',
@@ -111,6 +114,7 @@ export const getDeviceLocation = defineDeviceTool({
 
 export const setEmulatorLocation = defineDeviceTool({
   name: 'set_emulator_location',
+  answers: 'device.set_emulator_location',
   toolset: 'device-extras',
   kind: 'write',
   title: 'Set the emulator location',

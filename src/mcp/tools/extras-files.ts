@@ -15,6 +15,7 @@ const ALLOW_HINT =
 
 export const listDeviceFiles = defineDeviceTool({
   name: 'list_device_files',
+  answers: 'device.list_files',
   toolset: 'device-extras',
   kind: 'read',
   title: 'List device files',
@@ -43,6 +44,7 @@ export const listDeviceFiles = defineDeviceTool({
 
 export const pullDeviceFile = defineDeviceTool({
   name: 'pull_device_file',
+  answers: 'device.pull_file',
   toolset: 'device-extras',
   kind: 'write',
   title: 'Pull a device file',
@@ -125,6 +127,7 @@ export const pullDeviceFile = defineDeviceTool({
 
 export const pushDeviceFile = defineDeviceTool({
   name: 'push_device_file',
+  answers: 'device.push_file',
   toolset: 'device-extras',
   kind: 'destructive',
   title: 'Push a file to the device',

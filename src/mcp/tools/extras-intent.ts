@@ -13,6 +13,7 @@ import { packageScope } from './admin-scope.js';
 
 export const sendIntent = defineDeviceTool({
   name: 'send_intent',
+  answers: 'device.send_intent',
   toolset: 'device-extras',
   kind: 'write',
   title: 'Send an intent',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { limitParam } from '../params.js';
-import { deviceResponseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 import { notificationKeySchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
@@ -14,6 +14,7 @@ function clip(s: string | null, n = 120): string {
 
 export const listNotifications = defineDeviceTool({
   name: 'list_notifications',
+  answers: 'device.notifications',
   toolset: 'device-extras',
   kind: 'read',
   title: 'List notifications',
@@ -42,15 +43,9 @@ export const listNotifications = defineDeviceTool({
   },
 });
 
-const actOutput = z.object({
-  device_serial: z.string(),
-  key: z.string(),
-  package: z.string(),
-  title: z.string().nullable(),
-  done: z.string(),
-  still_listed: z.boolean(),
-  commands: z.array(z.array(z.string())),
-});
+const actOutput = z
+  .object({ device_serial: z.string() })
+  .extend(responseOf('device.act_on_notification').shape);
 
 /** A tool that acts on one listed notification through the shade (open or dismiss). */
 function notificationAction(
@@ -59,6 +54,7 @@ function notificationAction(
 ) {
   return defineDeviceTool({
     ...declared,
+    answers: 'device.act_on_notification',
     toolset: 'device-extras',
     input: z.object({ key: notificationKeySchema }),
     output: actOutput,

@@ -34,6 +34,7 @@ function blockLines(b: FrameStatsBlockWire, name: string): string[] {
 
 export const getFrameStats = defineDeviceTool({
   name: 'get_frame_stats',
+  answers: 'logcat.frame_stats',
   toolset: 'inspect',
   // With reset it clears the app's frame counters: not read-only.
   kind: 'write',

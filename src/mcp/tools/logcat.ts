@@ -59,6 +59,7 @@ export function bufferWaitNote(wait: BufferWait | undefined): string[] {
 
 export const startLogcat = defineDeviceTool({
   name: 'start_logcat',
+  answers: 'logcat.start',
   toolset: 'core',
   kind: 'write',
   title: 'Start logcat',
@@ -87,6 +88,7 @@ export const startLogcat = defineDeviceTool({
 
 export const stopLogcat = defineTool({
   name: 'stop_logcat',
+  answers: 'logcat.stop',
   toolset: 'core',
   kind: 'write',
   title: 'Stop logcat',
@@ -117,6 +119,7 @@ export const stopLogcat = defineTool({
 
 export const clearLogcat = defineTool({
   name: 'clear_logcat',
+  answers: 'logcat.clear',
   toolset: 'core',
   kind: 'destructive',
   title: 'Clear logcat buffer',
@@ -142,6 +145,7 @@ export const clearLogcat = defineTool({
 
 export const getLogcatEntries = defineTool({
   name: 'get_logcat_entries',
+  answers: 'logcat.entries',
   toolset: 'core',
   kind: 'read',
   title: 'Logcat entries',
@@ -249,6 +253,7 @@ export const getLogcatEntries = defineTool({
 
 export const getLogcatStats = defineTool({
   name: 'get_logcat_stats',
+  answers: 'logcat.stats',
   toolset: 'inspect',
   kind: 'read',
   title: 'Logcat stats',

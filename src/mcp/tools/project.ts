@@ -13,10 +13,13 @@ import {
   standaloneReason,
 } from '../session.js';
 
+const described = responseOf('project.describe').shape;
+const model = projectModelSummarySchema.shape;
 const projectInfoOutput = z.object({
-  project_root: z.string().nullable(),
-  gradle_root: z.string().nullable(),
-  settings_file: z.string().nullable(),
+  /** Null when no project is selected. */
+  project_root: described.project_root.nullable(),
+  gradle_root: described.gradle_root,
+  settings_file: described.settings_file,
   /** False when no project is selected or its folder is gone. */
   open: z.boolean(),
   selected_by: z.enum(['argument', 'working_directory', 'last_active_project', 'host']).nullable(),
@@ -28,15 +31,15 @@ const projectInfoOutput = z.object({
   host_project: z.string().nullable(),
   /** Set when the session cannot work on its project now (a pinned project the host closed). */
   hint: z.string().nullable(),
-  trusted: z.boolean(),
-  trust_hint: z.string().nullable(),
-  modules: z.array(z.string()),
-  application_modules: projectModelSummarySchema.shape.application_modules,
-  variants_count: z.number().int(),
-  active_variant: z.string().nullable(),
-  agp_version: z.string().nullable(),
-  packages: z.array(z.string()),
-  notes: z.array(z.string()),
+  trusted: described.trusted,
+  trust_hint: described.trust_hint,
+  modules: model.modules,
+  application_modules: model.application_modules,
+  variants_count: model.variants_count,
+  active_variant: model.active_variant,
+  agp_version: model.agp_version,
+  packages: model.packages,
+  notes: model.notes,
 });
 type ProjectInfo = z.infer<typeof projectInfoOutput>;
 
@@ -79,6 +82,9 @@ export async function projectInfo(
 
 export const getProjectInfo = defineTool({
   name: 'get_project_info',
+  answers: 'project.describe',
+  // Null when no project is selected, where project.describe is not asked.
+  reshaped: ['project_root'],
   toolset: 'core',
   kind: 'read',
   title: 'Project info',
@@ -187,6 +193,7 @@ export function formatHealthReport(report: HealthReport): string {
 
 export const runHealthCheck = defineTool({
   name: 'run_health_check',
+  answers: 'system.health',
   toolset: 'core',
   kind: 'read',
   title: 'Health check',
@@ -207,6 +214,7 @@ const variantsOutput = responseOf('project.variants')
 
 export const listBuildVariants = defineTool({
   name: 'list_build_variants',
+  answers: 'project.variants',
   toolset: 'build-config',
   kind: 'read',
   title: 'Build variants',
@@ -229,6 +237,7 @@ export const listBuildVariants = defineTool({
 
 export const setActiveVariant = defineTool({
   name: 'set_active_variant',
+  answers: 'project.set_active_variant',
   toolset: 'build-config',
   kind: 'write',
   title: 'Set the active variant',
@@ -259,6 +268,7 @@ export const setActiveVariant = defineTool({
 
 export const findApkPath = defineTool({
   name: 'find_apk_path',
+  answers: 'project.find_apk',
   toolset: 'core',
   kind: 'read',
   title: 'Find the APK',
@@ -301,6 +311,7 @@ export const findApkPath = defineTool({
 
 export const getBuildConfig = defineTool({
   name: 'get_build_config',
+  answers: 'project.build_config',
   toolset: 'build-config',
   kind: 'read',
   title: 'Build configuration',
@@ -343,6 +354,7 @@ export const getBuildConfig = defineTool({
 
 export const listRunConfigurations = defineTool({
   name: 'list_run_configurations',
+  answers: 'project.run_configurations',
   toolset: 'build-config',
   kind: 'read',
   title: 'Run configurations',
@@ -367,6 +379,7 @@ export const listRunConfigurations = defineTool({
 
 export const buildRunConfiguration = defineTool({
   name: 'build_run_configuration',
+  answers: 'project.find_apk',
   toolset: 'build-config',
   kind: 'open_world',
   title: 'Build a run configuration',

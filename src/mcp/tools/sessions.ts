@@ -41,6 +41,7 @@ function streamingHint(devices: string[], streaming: string[]): string[] {
 
 export const listDebugSessions = defineTool({
   name: 'list_debug_sessions',
+  answers: 'sessions.list',
   toolset: 'inspect',
   kind: 'read',
   title: 'List debug sessions',
@@ -114,6 +115,7 @@ function buildText(r: ResponseOf<'sessions.get'>): string[] {
 
 export const getDebugSession = defineTool({
   name: 'get_debug_session',
+  answers: 'sessions.get',
   toolset: 'inspect',
   kind: 'read',
   title: 'Read a debug session',
@@ -219,6 +221,7 @@ function launchText(r: ResponseOf<'sessions.compare'>): string {
 
 export const compareDebugSessions = defineTool({
   name: 'compare_debug_sessions',
+  answers: 'sessions.compare',
   toolset: 'inspect',
   kind: 'read',
   title: 'Compare debug sessions',

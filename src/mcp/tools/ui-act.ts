@@ -23,6 +23,9 @@ import {
 
 export const uiTap = defineDeviceTool({
   name: 'ui_tap',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui',
   kind: 'write',
   title: 'Tap a point',
@@ -39,6 +42,9 @@ export const uiTap = defineDeviceTool({
 
 export const uiTapElement = defineDeviceTool({
   name: 'ui_tap_element',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui',
   kind: 'write',
   title: 'Tap an element',
@@ -61,6 +67,8 @@ function typeTool(
 ) {
   return defineDeviceTool({
     ...declared,
+    answers: 'device.ui_input',
+    reshaped: ['element'],
     kind: 'write',
     input: z.object({ text: text('The text to type'), expect_screen_hash: expectHash }),
     output: actionOutput,
@@ -80,6 +88,9 @@ const targetSchema = z.string().min(1).max(200);
 
 export const uiFillInput = defineDeviceTool({
   name: 'ui_fill_input',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui',
   kind: 'write',
   title: 'Fill fields',
@@ -127,6 +138,9 @@ export const uiTypeTextUnicode = typeTool('type_unicode', {
 
 export const clearFocusedInput = defineDeviceTool({
   name: 'clear_focused_input',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui-extras',
   kind: 'write',
   title: 'Clear the focused field',
@@ -138,6 +152,9 @@ export const clearFocusedInput = defineDeviceTool({
 
 export const hideSoftKeyboard = defineDeviceTool({
   name: 'hide_soft_keyboard',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui-extras',
   kind: 'write',
   title: 'Hide the keyboard',
@@ -149,6 +166,9 @@ export const hideSoftKeyboard = defineDeviceTool({
 
 export const sendUiKey = defineDeviceTool({
   name: 'send_ui_key',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui',
   kind: 'write',
   title: 'Press a key',
@@ -170,6 +190,9 @@ export const sendUiKey = defineDeviceTool({
 
 export const uiSwipe = defineDeviceTool({
   name: 'ui_swipe',
+  answers: 'device.ui_input',
+  // The element acted on, in the few fields an answer needs.
+  reshaped: ['element'],
   toolset: 'ui',
   kind: 'write',
   title: 'Swipe',
@@ -199,6 +222,7 @@ export const uiSwipe = defineDeviceTool({
 
 export const uiScrollUntilElement = defineDeviceTool({
   name: 'ui_scroll_until_element',
+  answers: 'device.ui_scroll_until',
   toolset: 'ui',
   kind: 'write',
   title: 'Scroll until an element shows',

@@ -39,6 +39,7 @@ type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
 
 export const getUiHierarchy = defineDeviceTool({
   name: 'get_ui_hierarchy',
+  answers: 'device.ui_hierarchy',
   toolset: 'ui',
   kind: 'read',
   title: 'Read the screen',
@@ -91,6 +92,7 @@ export const getUiHierarchy = defineDeviceTool({
 
 export const listClickableElements = defineDeviceTool({
   name: 'list_clickable_elements',
+  answers: 'device.ui_clickables',
   toolset: 'ui-extras',
   kind: 'read',
   title: 'List interactive elements',
@@ -119,6 +121,7 @@ export const listClickableElements = defineDeviceTool({
 
 export const findUiElements = defineDeviceTool({
   name: 'find_ui_elements',
+  answers: 'device.ui_find',
   toolset: 'ui',
   kind: 'read',
   title: 'Find elements',
@@ -148,6 +151,7 @@ export const findUiElements = defineDeviceTool({
 
 export const findUiParent = defineDeviceTool({
   name: 'find_ui_parent',
+  answers: 'device.ui_parent',
   toolset: 'ui-extras',
   kind: 'read',
   title: 'Find the parent of an element',
@@ -177,6 +181,7 @@ export const findUiParent = defineDeviceTool({
 
 export const compareUiState = defineDeviceTool({
   name: 'compare_ui_state',
+  answers: 'device.ui_compare',
   toolset: 'ui-extras',
   kind: 'read',
   title: 'Compare with the last capture',

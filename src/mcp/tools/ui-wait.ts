@@ -1,17 +1,18 @@
 /** The ui tools that wait: for an element (or its absence), for an idle screen, and assert one. */
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
-import { uiElementSchema } from '../../bus/messages/ui.js';
 import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
+import { responseOf } from '../responses.js';
 import { criteriaAsFind, describeQuery, elementLine, queryOf, screenOf, screenOutput } from './ui-shared.js';
 
+const waited = responseOf('device.ui_wait').shape;
 const waitOutput = screenOutput.extend({
-  satisfied: z.boolean(),
-  elapsed_ms: z.number(),
-  captures: z.number().int(),
-  matches: z.array(uiElementSchema),
+  satisfied: waited.satisfied,
+  elapsed_ms: waited.elapsed_ms,
+  captures: waited.captures,
+  matches: waited.matches,
 });
 
 async function wait(
@@ -51,6 +52,7 @@ const timeout = (dflt: number) =>
 
 export const waitForElement = defineDeviceTool({
   name: 'wait_for_element',
+  answers: 'device.ui_wait',
   toolset: 'ui',
   kind: 'read',
   title: 'Wait for an element',
@@ -80,6 +82,7 @@ export const waitForElement = defineDeviceTool({
 
 export const uiWaitForIdle = defineDeviceTool({
   name: 'ui_wait_for_idle',
+  answers: 'device.ui_wait',
   toolset: 'ui-extras',
   kind: 'read',
   title: 'Wait until the screen settles',
@@ -104,6 +107,7 @@ export const uiWaitForIdle = defineDeviceTool({
 
 export const uiAssertElement = defineDeviceTool({
   name: 'ui_assert_element',
+  answers: 'device.ui_wait',
   toolset: 'ui-extras',
   kind: 'read',
   title: 'Assert an element',
