@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  buildRecordSchema,
-  type BuildDiagnosticWire,
-  type BuildRecord,
-} from '../../bus/messages/build.js';
+import { buildRecordSchema, type BuildDiagnosticWire, type BuildRecord } from '../../bus/messages/build.js';
 import { originSchema, type Origin } from '../../bus/origin.js';
 import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
