@@ -16,6 +16,7 @@ import { buildEvents, buildRequests } from './messages/build.js';
 import { adminRequests } from './messages/admin.js';
 import { sessionsRequests } from './messages/sessions.js';
 import { runRequests } from './messages/run.js';
+import { helperRequests } from './messages/helper.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -33,6 +34,7 @@ export const REQUESTS = {
   ...adminRequests,
   ...sessionsRequests,
   ...runRequests,
+  ...helperRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

@@ -308,8 +308,8 @@ describe("the host's page", () => {
         }),
         agent.client.request('host.untrust', { root: home.dir }, { origin: { kind: 'host' } }),
         agent.client.request('host.activity', {}),
-        agent.client.request('host.helper_install', { serial: farm.devices[0]!.serial }),
-        agent.client.request('host.helper_remove', { serial: farm.devices[0]!.serial }),
+        agent.client.request('device.helper_install', { serial: farm.devices[0]!.serial }),
+        agent.client.request('device.helper_remove', { serial: farm.devices[0]!.serial }),
       ]);
       for (const outcome of outcomes) {
         expect(outcome.status).toBe('rejected');

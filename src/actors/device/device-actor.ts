@@ -35,7 +35,9 @@ import { compareStates } from './ui/ui-compare.js';
 import { clickablesAnswer, findAnswer, hierarchyAnswer } from './ui/ui-answers.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
-import { forgetHelper } from './ui/ui-helper-reader.js';
+import { UiHelper } from './ui/ui-helper-reader.js';
+import type { LabelCache } from './apps/app-labels.js';
+import { requirePerson } from '../../bus/origin.js';
 import { reusableCapture, screenAfter } from './ui/ui-after.js';
 import { matchesOf, scrollSwipe, waitOnScreen } from './ui/ui-waits.js';
 import type { UiResult } from './ui/ui-types.js';
@@ -58,6 +60,10 @@ interface DeviceState {
   lastActions: number;
   /** The display's size (`wm size`), read with the first capture; null when it could not be read. */
   display?: DisplaySize | null;
+  /** The on-device UI helper's whole life on this device. */
+  helper: UiHelper;
+  /** App labels read from APKs (list_apps), kept per APK and locale. */
+  labels: LabelCache;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -92,7 +98,7 @@ async function capture(
   }
   try {
     const actions = state.actions;
-    const taken = await captureUi(state.serial, ctx.signal, Math.min(deadline, ctx.deadline));
+    const taken = await captureUi(state.helper, ctx.signal, Math.min(deadline, ctx.deadline));
     state.display = await noteDisplay(taken.tree, state.display, state.serial, ctx.signal);
     state.last = taken;
     state.lastActions = actions;
@@ -285,15 +291,26 @@ export default defineActor({
       neverIdleSince: null,
       actions: 0,
       lastActions: 0,
+      helper: new UiHelper(serial),
+      labels: new Map(),
     };
     return state;
   },
-  stop(_state, ctx) {
+  stop(state, ctx) {
     adbClient().forget(ctx.key!);
     // Its instrumentation stream and port forward went with the device: read it afresh when it is back.
-    forgetHelper(ctx.key!);
+    state.helper.forget();
   },
   handlers: {
+    'device.helper': (_p, state, ctx) => state.helper.state(ctx.signal),
+    'device.helper_install': (_p, state, ctx) => {
+      requirePerson(ctx.origin, 'installs the on-device UI helper');
+      return state.helper.install();
+    },
+    'device.helper_remove': (_p, state, ctx) => {
+      requirePerson(ctx.origin, 'removes the on-device UI helper');
+      return state.helper.remove();
+    },
     'device.ui_hierarchy': async (p, state, ctx) => {
       // The window manager's list beside the capture: a classic dump shows only the focused window,
       // so it cannot tell on its own what lies under or over it. Unreadable, it costs nothing.
@@ -363,6 +380,7 @@ export default defineActor({
         performInput(
           {
             serial: state.serial,
+            helper: state.helper,
             signal: ctx.signal,
             capture: async () =>
               (before =
@@ -398,7 +416,12 @@ export default defineActor({
         }
         const { x1, y1, x2, y2 } = scrollSwipe(cap.tree, p.direction);
         await performInput(
-          { serial: state.serial, signal: ctx.signal, capture: () => capture(state, ctx) },
+          {
+            serial: state.serial,
+            helper: state.helper,
+            signal: ctx.signal,
+            capture: () => capture(state, ctx),
+          },
           { action: 'swipe', x1, y1, x2, y2, duration_ms: 300 },
           undefined,
         );
@@ -426,7 +449,7 @@ export default defineActor({
       }
       return changingScreen(state, () => sendIntent(state.serial, p, ctx));
     },
-    'device.list_apps': (p, state, ctx) => listApps(state.serial, p, ctx),
+    'device.list_apps': (p, state, ctx) => listApps(state.serial, state.labels, p, ctx),
     'device.windows': (_p, state, ctx) => listWindows(state.serial, ctx),
     'device.location': (_p, state, ctx) => readLocation(state.serial, ctx),
     'device.set_emulator_location': (p, state, ctx) =>

@@ -2,15 +2,6 @@ import { z } from 'zod';
 import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 
-/** What a device has of the on-device UI helper (src/adb/uiautomator2-helper.ts). */
-export const helperStateSchema = z.object({
-  serial: z.string(),
-  installed: z.boolean(),
-  version: z.string().nullable(),
-  current: z.boolean(),
-  packages: z.object({ server: z.boolean(), test: z.boolean() }),
-  running: z.boolean(),
-});
 /**
  * The host's own requests behind its page (and the person's CLI): the user's decisions (trust,
  * storage folders), the login link, and what the page shows that no actor owns (the activity log,
@@ -102,27 +93,6 @@ export const hostPageRequests = {
     request: z.object({ serial: serialSchema, dir: z.string().min(1).max(1024).optional() }),
     response: z.object({ removed: z.array(z.string()) }),
     timeoutMs: 15_000,
-  }),
-  /** The on-device UI helper on a device (installed, version, running). */
-  'host.helper': defineRequest({
-    actor: 'host',
-    request: z.object({ serial: serialSchema }),
-    response: helperStateSchema,
-    timeoutMs: 30_000,
-  }),
-  /** Installs (or updates) the UI helper on a device: the person's decision, never an agent's. */
-  'host.helper_install': defineRequest({
-    actor: 'host',
-    request: z.object({ serial: serialSchema }),
-    response: helperStateSchema,
-    timeoutMs: 240_000,
-  }),
-  /** Stops and uninstalls the UI helper. */
-  'host.helper_remove': defineRequest({
-    actor: 'host',
-    request: z.object({ serial: serialSchema }),
-    response: helperStateSchema,
-    timeoutMs: 120_000,
   }),
   /** The newest entries of the activity log, oldest first. */
   'host.activity': defineRequest({

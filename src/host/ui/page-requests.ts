@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { BusError } from '../../bus/errors.js';
 import type { AttachedSession } from '../../bus/messages/host.js';
 import type { PageProject } from '../../bus/messages/host-page.js';
-import type { Origin } from '../../bus/origin.js';
+import { requirePerson } from '../../bus/origin.js';
 import { findGradleRoot } from '../../project/gradle-root.js';
 import { canonicalProjectRoot, trustProject, untrustProject } from '../../project/trust.js';
 import { readActivity } from '../../store/activity-log.js';
@@ -14,15 +14,6 @@ import {
   revokeDeviceDir,
 } from '../../store/device-storage.js';
 import { exchangeDir } from '../../store/exchange.js';
-import { helperState, installHelper, removeHelper } from '../../adb/uiautomator2-helper.js';
-import { AdbClient } from '../../adb/client.js';
-
-let adb: AdbClient | undefined;
-/** The host's own adb client for the person's helper requests (made on first use). */
-function adbClient(): AdbClient {
-  adb ??= new AdbClient();
-  return adb;
-}
 import { listSessionRecords } from '../../store/session-records.js';
 import { readSettings } from '../../store/settings.js';
 import type { HostHandlers } from '../host-endpoint.js';
@@ -38,20 +29,6 @@ export interface PageRequestDeps {
   /** A fresh one-time login link, or null when the host serves no page. */
   pageLink(): { url: string; expires_at: string } | null;
   publish<E extends 'host.trust_changed' | 'host.storage_changed'>(topic: E, payload: EventOf<E>): void;
-}
-
-/**
- * Only the person at the host decides: the page (origin `host`) and the CLI's control connections
- * (`cli`). Every other origin — an attached agent, an HTTP session, an actor — is refused, whatever
- * it claims: the host sets a session's origin itself (`originFor`).
- */
-export function requirePerson(origin: Origin, what: string): void {
-  if (origin.kind !== 'host' && origin.kind !== 'cli') {
-    throw new BusError(
-      'INVALID',
-      `only the user ${what}, on the droidbus host's page or with the droidbus CLI; an agent cannot`,
-    );
-  }
 }
 
 function isDirectory(p: string): boolean {
@@ -184,24 +161,6 @@ export function pageRequestHandlers(deps: PageRequestDeps): HostHandlers<keyof t
         deps.publish('host.storage_changed', { serial });
         return { removed };
       }),
-    'host.helper': async (payload, origin) => {
-      requirePerson(origin, 'reviews the on-device UI helper here');
-      return helperState(adbClient(), payload.serial);
-    },
-    'host.helper_install': async (payload, origin) => {
-      requirePerson(origin, 'installs the on-device UI helper');
-      const { serial } = payload;
-      await installHelper(adbClient(), serial).catch((err: unknown) => {
-        throw new BusError('FAILED', err instanceof Error ? err.message : String(err));
-      });
-      return helperState(adbClient(), serial);
-    },
-    'host.helper_remove': async (payload, origin) => {
-      requirePerson(origin, 'removes the on-device UI helper');
-      const { serial } = payload;
-      await removeHelper(adbClient(), serial);
-      return helperState(adbClient(), serial);
-    },
     'host.activity': (payload, origin) => {
       requirePerson(origin, 'reads the activity log here');
       return { entries: readActivity(payload.limit) };

@@ -56,11 +56,11 @@ function Screenshot({ serial }: { serial: string }) {
  * Remove — the person's decision, which no agent can make.
  */
 function Helper({ serial }: { serial: string }) {
-  const state = useBus('host.helper', { serial }, [serial]);
+  const state = useBus('device.helper', { serial }, [serial]);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const act = async (what: 'host.helper_install' | 'host.helper_remove'): Promise<void> => {
-    setBusy(what === 'host.helper_install' ? 'Installing…' : 'Removing…');
+  const act = async (what: 'device.helper_install' | 'device.helper_remove'): Promise<void> => {
+    setBusy(what === 'device.helper_install' ? 'Installing…' : 'Removing…');
     setError(null);
     try {
       await bus(what, { serial });
@@ -88,7 +88,9 @@ function Helper({ serial }: { serial: string }) {
           type="button"
           class="link"
           disabled={busy !== null}
-          onClick={() => void act(h.installed && h.current ? 'host.helper_remove' : 'host.helper_install')}
+          onClick={() =>
+            void act(h.installed && h.current ? 'device.helper_remove' : 'device.helper_install')
+          }
         >
           {busy ?? (h.installed && h.current ? 'Remove' : h.installed ? 'Update' : 'Install')}
         </button>

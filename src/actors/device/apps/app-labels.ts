@@ -1,8 +1,9 @@
 /**
  * The labels `list_apps` prints, read from each app's base APK on the device in ranges (the zip's
  * end with `tail -c`, the manifest and resource table with `dd`; see util/apk-label.ts), a few apps
- * at a time, within a byte and time budget per request. A label read once is kept for the APK
- * (path and update time) and locale, so the next listing costs nothing for it.
+ * at a time, within a byte and time budget per request. A label read once is kept (in the device
+ * actor's `LabelCache`) for the APK (path and update time) and locale, so the next listing costs
+ * nothing for it.
  */
 import { APK_BLOCK_BYTES, READS, readCommand } from '../../../adb/device-reads.js';
 import { readApkLabel, type ApkRangeReader } from '../../../util/apk-label.js';
@@ -29,8 +30,9 @@ export const DEFAULT_LABEL_BUDGET: LabelBudget = { bytes: 96 * 1024 * 1024, ms: 
 /** Apps read at once: adb multiplexes the streams over one transport. */
 const CONCURRENCY = 4;
 const CACHE_LIMIT = 4096;
-/** Label by serial, APK, update time and locale; null is a label the APK does not have (or a read that failed). */
-const cache = new Map<string, string | null>();
+
+/** One device's labels by APK, update time and locale; null is a label the APK does not have (or a read that failed). */
+export type LabelCache = Map<string, string | null>;
 
 function deviceReader(serial: string, apk: string, signal: AbortSignal): ApkRangeReader {
   const run = async (command: ReturnType<typeof readCommand>): Promise<Uint8Array> => {
@@ -61,6 +63,7 @@ function deviceReader(serial: string, apk: string, signal: AbortSignal): ApkRang
  */
 export async function readLabels(
   serial: string,
+  cache: LabelCache,
   targets: readonly LabelTarget[],
   locale: string,
   signal: AbortSignal,
@@ -69,7 +72,7 @@ export async function readLabels(
   const labels = new Map<string, string | null>();
   const todo: { target: LabelTarget; key: string }[] = [];
   for (const target of targets) {
-    const key = [serial, target.apk, target.lastUpdate ?? '', locale].join('\0');
+    const key = [target.apk, target.lastUpdate ?? '', locale].join('\0');
     const hit = cache.get(key);
     if (hit !== undefined) {
       labels.set(target.package, hit);

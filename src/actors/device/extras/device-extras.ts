@@ -14,7 +14,7 @@ import {
   parsePackageSections,
   type AppEntry,
 } from '../apps/app-list.js';
-import { readLabels } from '../apps/app-labels.js';
+import { readLabels, type LabelCache } from '../apps/app-labels.js';
 import { scopeIncludes } from '../../../project/package-scope.js';
 import { parseLocationDump, parseUptime } from './location-dump.js';
 import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
@@ -24,6 +24,7 @@ const MARKER = '@@droidbus-section@@';
 /** `device.list_apps`: the (third-party) packages with labels, versions, enabled state and install times. */
 export async function listApps(
   serial: string,
+  labelCache: LabelCache,
   p: PayloadOf<'device.list_apps'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.list_apps'>> {
@@ -70,6 +71,7 @@ export async function listApps(
   const { labels, unread } = p.labels
     ? await readLabels(
         serial,
+        labelCache,
         apps.flatMap((a) => {
           const apk = paths.get(a.package);
           return apk ? [{ package: a.package, apk, lastUpdate: a.last_update_time }] : [];

@@ -1,5 +1,5 @@
 import { BusError } from '../../../bus/errors.js';
-import { keyViaHelper, swipeViaHelper, tapViaHelper, typeViaHelper } from './ui-helper-reader.js';
+import type { UiHelper } from './ui-helper-reader.js';
 import { keyCodeOf } from './android-keycodes.js';
 import { READS, readCommand } from '../../../adb/device-reads.js';
 import type { InputAction } from '../../../bus/messages/ui.js';
@@ -37,6 +37,8 @@ export interface InputOutcome {
 /** What an action needs besides the device: a fresh capture, made on demand. */
 export interface ActionContext {
   serial: string;
+  /** The device's helper: inputs go through it when it already serves the device. */
+  helper: UiHelper;
   signal: AbortSignal;
   capture(): Promise<Capture>;
 }
@@ -65,7 +67,7 @@ async function run(ctx: ActionContext, argv: Argv, ran: Argv[]): Promise<string>
 /** A tap: through the on-device helper when it already serves this device, else `input tap`. */
 async function tapAt(ctx: ActionContext, x: number, y: number, ran: Argv[]): Promise<void> {
   const args = unwrap(tapArgs(x, y));
-  if (await tapViaHelper(ctx.serial, x, y, ctx.signal)) {
+  if (await ctx.helper.tap(x, y, ctx.signal)) {
     ran.push(['ui-helper', 'tap', String(x), String(y)]);
     return;
   }
@@ -77,7 +79,7 @@ async function pressKey(ctx: ActionContext, key: string, ran: Argv[]): Promise<s
   const argv = unwrap(keyeventArgs(key));
   const name = argv[2] as string;
   const code = /^\d+$/.test(name) ? Number(name) : keyCodeOf(name.slice('KEYCODE_'.length));
-  if (code !== undefined && (await keyViaHelper(ctx.serial, code, ctx.signal))) {
+  if (code !== undefined && (await ctx.helper.key(code, ctx.signal))) {
     ran.push(['ui-helper', 'press_keycode', String(code)]);
     return name;
   }
@@ -94,7 +96,7 @@ async function swipeAlong(
   const argv = unwrap(swipeArgs(input.x1, input.y1, input.x2, input.y2, input.duration_ms));
   const from = { x: input.x1, y: input.y1 };
   const to = { x: input.x2, y: input.y2 };
-  if (await swipeViaHelper(ctx.serial, from, to, input.duration_ms, ctx.signal)) {
+  if (await ctx.helper.swipe(from, to, input.duration_ms, ctx.signal)) {
     ran.push(['ui-helper', 'swipe', ...argv.slice(2)]);
     return;
   }
@@ -175,7 +177,7 @@ async function typeText(ctx: ActionContext, text: string, ran: Argv[]): Promise<
 async function typeUnicode(ctx: ActionContext, text: string, ran: Argv[]): Promise<void> {
   const argv = unwrap(unicodeTextArgs(text));
   const keyboard = await adbKeyboardIsActive(ctx);
-  if (!keyboard && !text.endsWith('\\n') && (await typeViaHelper(ctx.serial, text, ctx.signal))) {
+  if (!keyboard && !text.endsWith('\\n') && (await ctx.helper.type(text, ctx.signal))) {
     ran.push(['ui-helper', 'keys', `${[...text].length} characters`]);
     return;
   }

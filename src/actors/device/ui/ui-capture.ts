@@ -10,7 +10,7 @@ import type { UiTree } from './ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
 import { sleep } from '../../../util/sleep.js';
 import { logger } from '../../../util/log.js';
-import { helperInstalled, readSourceViaHelper, stopHelper } from './ui-helper-reader.js';
+import type { UiHelper } from './ui-helper-reader.js';
 
 const log = logger('ui-capture');
 
@@ -107,19 +107,20 @@ export function isNeverIdle(err: unknown): boolean {
  * a device that another UI Automator client holds fails at once with BUSY.
  */
 export async function captureUi(
-  serial: string,
+  helper: UiHelper,
   signal: AbortSignal,
   requestDeadline: number,
 ): Promise<Capture> {
+  const { serial } = helper;
   const started = performance.now();
   const deadline = Math.min(requestDeadline - 250, Date.now() + CAPTURE_TOTAL_MS);
   const budget = `${Math.max(1, Math.round((deadline - Date.now()) / 1000))} s`;
   return withUiAutomatorLock(serial, deadline, signal, async () => {
     let lastProblem = '';
-    if (await helperInstalled(serial, signal)) {
+    if (await helper.installed(signal)) {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
       try {
-        const parsed = parseUiDump(Buffer.from(await readSourceViaHelper(serial, bounded)));
+        const parsed = parseUiDump(Buffer.from(await helper.readSource(bounded)));
         if (parsed.ok) {
           return captured(parsed.value, 'helper', started);
         }
@@ -134,7 +135,7 @@ export async function captureUi(
           serial,
           error: lastProblem,
         });
-        await stopHelper(serial);
+        await helper.stop();
       }
     }
     let attempt = 0;

@@ -10,14 +10,21 @@
  *
  * Callers hold the device's UI Automator lock (ui-lock.ts), so one process at a time talks to the
  * server; processes share its single session (GET /wd/hub/sessions finds it).
+ *
+ * Its whole life on one device — installed or not, the port forward, the instrumentation, the
+ * session, the person's install and removal — is one `UiHelper`, owned by that device's actor.
  */
 import { sh } from '../../../adb/shell-command.js';
 import {
   HELPER_DEVICE_PORT,
   HELPER_PACKAGE,
   helperState,
+  installHelper,
   instrumentCommand,
+  removeHelper,
+  type HelperState,
 } from '../../../adb/uiautomator2-helper.js';
+import { BusError } from '../../../bus/errors.js';
 import { logger } from '../../../util/log.js';
 import { adbClient } from '../../adb-instance.js';
 
@@ -35,50 +42,6 @@ interface Link {
   sessionId: string | null;
   /** The running `am instrument -w` stream, when this process started it. */
   instrumentation: AbortController | null;
-}
-
-const installed = new Map<string, { at: number; yes: boolean; refreshing: boolean }>();
-const links = new Map<string, Link>();
-
-/**
- * Whether the helper's two APKs are on the device. Asked on a device's first capture; after that the
- * answer is used at once and asked again in the background when it is 30 s old, so no capture waits
- * for the two adb commands (pm list packages, pidof) it takes.
- */
-export async function helperInstalled(serial: string, signal: AbortSignal): Promise<boolean> {
-  const ask = (on: AbortSignal): Promise<boolean> =>
-    helperState(adbClient(), serial, on)
-      .then((s) => s.installed)
-      .catch(() => false);
-  const known = installed.get(serial);
-  if (known === undefined) {
-    const yes = await ask(signal);
-    installed.set(serial, { at: Date.now(), yes, refreshing: false });
-    return yes;
-  }
-  if (Date.now() - known.at >= INSTALLED_TTL_MS && !known.refreshing) {
-    known.refreshing = true;
-    void ask(AbortSignal.timeout(INSTALLED_TTL_MS)).then((yes) => {
-      // Unless the device was forgotten meanwhile (gone, or the helper changed).
-      if (installed.get(serial) === known) {
-        installed.set(serial, { at: Date.now(), yes, refreshing: false });
-      }
-    });
-  }
-  return known.yes;
-}
-
-/** Forgets what was known of a device's helper (it went away, or the person changed it). */
-export function forgetHelper(serial: string): void {
-  installed.delete(serial);
-  const link = links.get(serial);
-  links.delete(serial);
-  link?.instrumentation?.abort();
-  if (link !== undefined) {
-    adbClient()
-      .removeForward(serial, link.port)
-      .catch(() => undefined);
-  }
 }
 
 async function hub(
@@ -118,16 +81,6 @@ class HelperHttpError extends Error {
   ) {
     super(`${error}: ${message}`);
   }
-}
-
-async function linkOf(serial: string, signal: AbortSignal): Promise<Link> {
-  let link = links.get(serial);
-  if (link === undefined) {
-    const port = await adbClient().forward(serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
-    link = { port, sessionId: null, instrumentation: null };
-    links.set(serial, link);
-  }
-  return link;
 }
 
 async function ready(link: Link, signal: AbortSignal): Promise<boolean> {
@@ -222,68 +175,6 @@ export function pageSourceAsDump(xml: string): string {
   );
 }
 
-/**
- * One read of the screen through the helper, as dump XML; throws when the helper cannot serve it
- * (the caller stops it and falls back to the dump).
- */
-export async function readSourceViaHelper(serial: string, signal: AbortSignal): Promise<string> {
-  const link = await linkOf(serial, signal);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      if (link.sessionId === null && !(await ready(link, signal))) {
-        await start(serial, link, signal);
-      }
-      const id = await session(link, signal);
-      const source = (await hub(link, 'GET', `/session/${id}/source`, undefined, signal)) as {
-        value?: unknown;
-      };
-      if (typeof source.value !== 'string') {
-        throw new Error('the UI helper answered no page source');
-      }
-      return pageSourceAsDump(source.value);
-    } catch (err) {
-      link.sessionId = null;
-      if (attempt >= 2 || signal.aborted) {
-        throw err;
-      }
-      // The server died (the app under test crashed it, someone stopped it): start it again.
-      log.info('the UI helper did not answer; starting it again', { serial, error: String(err) });
-      await start(serial, link, signal);
-    }
-  }
-}
-
-/**
- * One input through the helper's UiAutomation, when this process already reads the device through
- * it; false when it does not, or when the helper refused (the caller then uses `adb shell input`).
- * An `input` command starts a Java process per call — 1,160 ms for a tap on a Galaxy Note 4 in a
- * public measurement (prog.world, "tap, swipe and two smoking events") — while the helper injects
- * in the process already running: one HTTP round trip.
- */
-async function actViaHelper(
-  serial: string,
-  what: string,
-  path: string,
-  body: unknown,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const link = links.get(serial);
-  if (link === undefined || link.sessionId === null) {
-    return false;
-  }
-  try {
-    await hub(link, 'POST', `/session/${link.sessionId}${path}`, body, signal);
-    return true;
-  } catch (err) {
-    log.info(`the UI helper could not ${what}; using adb shell input`, { serial, error: String(err) });
-    // A refusal keeps the session; a lost connection or session makes the next read find one.
-    if (!(err instanceof HelperHttpError) || err.error === 'invalid session id') {
-      link.sessionId = null;
-    }
-    return false;
-  }
-}
-
 /** One touch pointer's W3C actions (handler/W3CActions.java reads them as a gesture). */
 function touch(steps: object[]): unknown {
   return {
@@ -291,57 +182,197 @@ function touch(steps: object[]): unknown {
   };
 }
 
-/** A tap: move, down, a 50 ms hold, up. */
-export function tapViaHelper(serial: string, x: number, y: number, signal: AbortSignal): Promise<boolean> {
-  const steps = [
-    { type: 'pointerMove', duration: 0, x, y },
-    { type: 'pointerDown', button: 0 },
-    { type: 'pause', duration: 50 },
-    { type: 'pointerUp', button: 0 },
-  ];
-  return actViaHelper(serial, 'tap', '/actions', touch(steps), signal);
-}
+/** The on-device helper as one device's actor knows it. */
+export class UiHelper {
+  private installedAnswer: { at: number; yes: boolean; refreshing: boolean } | null = null;
+  private link: Link | null = null;
 
-/** A swipe: down at the start, a move to the end lasting `durationMs`, up. */
-export function swipeViaHelper(
-  serial: string,
-  from: { x: number; y: number },
-  to: { x: number; y: number },
-  durationMs: number,
-  signal: AbortSignal,
-): Promise<boolean> {
-  const steps = [
-    { type: 'pointerMove', duration: 0, x: from.x, y: from.y },
-    { type: 'pointerDown', button: 0 },
-    { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y },
-    { type: 'pointerUp', button: 0 },
-  ];
-  return actViaHelper(serial, 'swipe', '/actions', touch(steps), signal);
-}
+  constructor(readonly serial: string) {}
 
-/** A key press (handler/PressKeyCode.java: `UiDevice.pressKeyCode`, the same injection as `input keyevent`). */
-export function keyViaHelper(serial: string, keycode: number, signal: AbortSignal): Promise<boolean> {
-  return actViaHelper(serial, 'press a key', '/appium/device/press_keycode', { keycode }, signal);
-}
-
-/**
- * Text appended to the focused field (handler/SendKeysToElement.java on `/keys`: the focused
- * element's text is set to its text plus this one through the accessibility API, so any Unicode
- * text can be typed; no key events are sent).
- */
-export function typeViaHelper(serial: string, text: string, signal: AbortSignal): Promise<boolean> {
-  return actViaHelper(serial, 'type', '/keys', { text, replace: false }, signal);
-}
-
-/** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */
-export async function stopHelper(serial: string): Promise<void> {
-  const link = links.get(serial);
-  if (link !== undefined) {
-    link.instrumentation?.abort();
-    link.instrumentation = null;
-    link.sessionId = null;
+  /**
+   * Whether the helper's two APKs are on the device. Asked on the device's first capture; after that
+   * the answer is used at once and asked again in the background when it is 30 s old, so no capture
+   * waits for the two adb commands (pm list packages, pidof) it takes.
+   */
+  async installed(signal: AbortSignal): Promise<boolean> {
+    const ask = (on: AbortSignal): Promise<boolean> =>
+      helperState(adbClient(), this.serial, on)
+        .then((s) => s.installed)
+        .catch(() => false);
+    const known = this.installedAnswer;
+    if (known === null) {
+      const yes = await ask(signal);
+      this.installedAnswer = { at: Date.now(), yes, refreshing: false };
+      return yes;
+    }
+    if (Date.now() - known.at >= INSTALLED_TTL_MS && !known.refreshing) {
+      known.refreshing = true;
+      void ask(AbortSignal.timeout(INSTALLED_TTL_MS)).then((yes) => {
+        // Unless it was forgotten meanwhile (the device left, or the person changed the helper).
+        if (this.installedAnswer === known) {
+          this.installedAnswer = { at: Date.now(), yes, refreshing: false };
+        }
+      });
+    }
+    return known.yes;
   }
-  await adbClient()
-    .shell(serial, sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 10_000 })
-    .catch(() => undefined);
+
+  /** Forgets what was known (the device went away, or the person changed the helper). */
+  forget(): void {
+    this.installedAnswer = null;
+    const link = this.link;
+    this.link = null;
+    link?.instrumentation?.abort();
+    if (link !== null) {
+      adbClient()
+        .removeForward(this.serial, link.port)
+        .catch(() => undefined);
+    }
+  }
+
+  private async linkOf(signal: AbortSignal): Promise<Link> {
+    if (this.link === null) {
+      const port = await adbClient().forward(this.serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
+      this.link = { port, sessionId: null, instrumentation: null };
+    }
+    return this.link;
+  }
+
+  /**
+   * One read of the screen through the helper, as dump XML; throws when the helper cannot serve it
+   * (the caller stops it and falls back to the dump).
+   */
+  async readSource(signal: AbortSignal): Promise<string> {
+    const link = await this.linkOf(signal);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (link.sessionId === null && !(await ready(link, signal))) {
+          await start(this.serial, link, signal);
+        }
+        const id = await session(link, signal);
+        const source = (await hub(link, 'GET', `/session/${id}/source`, undefined, signal)) as {
+          value?: unknown;
+        };
+        if (typeof source.value !== 'string') {
+          throw new Error('the UI helper answered no page source');
+        }
+        return pageSourceAsDump(source.value);
+      } catch (err) {
+        link.sessionId = null;
+        if (attempt >= 2 || signal.aborted) {
+          throw err;
+        }
+        // The server died (the app under test crashed it, someone stopped it): start it again.
+        log.info('the UI helper did not answer; starting it again', {
+          serial: this.serial,
+          error: String(err),
+        });
+        await start(this.serial, link, signal);
+      }
+    }
+  }
+
+  /**
+   * One input through the helper's UiAutomation, when this process already reads the device through
+   * it; false when it does not, or when the helper refused (the caller then uses `adb shell input`).
+   * An `input` command starts a Java process per call — 1,160 ms for a tap on a Galaxy Note 4 in a
+   * public measurement (prog.world, "tap, swipe and two smoking events") — while the helper injects
+   * in the process already running: one HTTP round trip.
+   */
+  private async act(what: string, path: string, body: unknown, signal: AbortSignal): Promise<boolean> {
+    const link = this.link;
+    if (link === null || link.sessionId === null) {
+      return false;
+    }
+    try {
+      await hub(link, 'POST', `/session/${link.sessionId}${path}`, body, signal);
+      return true;
+    } catch (err) {
+      log.info(`the UI helper could not ${what}; using adb shell input`, {
+        serial: this.serial,
+        error: String(err),
+      });
+      // A refusal keeps the session; a lost connection or session makes the next read find one.
+      if (!(err instanceof HelperHttpError) || err.error === 'invalid session id') {
+        link.sessionId = null;
+      }
+      return false;
+    }
+  }
+
+  /** A tap: move, down, a 50 ms hold, up. */
+  tap(x: number, y: number, signal: AbortSignal): Promise<boolean> {
+    const steps = [
+      { type: 'pointerMove', duration: 0, x, y },
+      { type: 'pointerDown', button: 0 },
+      { type: 'pause', duration: 50 },
+      { type: 'pointerUp', button: 0 },
+    ];
+    return this.act('tap', '/actions', touch(steps), signal);
+  }
+
+  /** A swipe: down at the start, a move to the end lasting `durationMs`, up. */
+  swipe(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    durationMs: number,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const steps = [
+      { type: 'pointerMove', duration: 0, x: from.x, y: from.y },
+      { type: 'pointerDown', button: 0 },
+      { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y },
+      { type: 'pointerUp', button: 0 },
+    ];
+    return this.act('swipe', '/actions', touch(steps), signal);
+  }
+
+  /** A key press (handler/PressKeyCode.java: `UiDevice.pressKeyCode`, the same injection as `input keyevent`). */
+  key(keycode: number, signal: AbortSignal): Promise<boolean> {
+    return this.act('press a key', '/appium/device/press_keycode', { keycode }, signal);
+  }
+
+  /**
+   * Text appended to the focused field (handler/SendKeysToElement.java on `/keys`: the focused
+   * element's text is set to its text plus this one through the accessibility API, so any Unicode
+   * text can be typed; no key events are sent).
+   */
+  type(text: string, signal: AbortSignal): Promise<boolean> {
+    return this.act('type', '/keys', { text, replace: false }, signal);
+  }
+
+  /** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */
+  async stop(): Promise<void> {
+    if (this.link !== null) {
+      this.link.instrumentation?.abort();
+      this.link.instrumentation = null;
+      this.link.sessionId = null;
+    }
+    await adbClient()
+      .shell(this.serial, sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 10_000 })
+      .catch(() => undefined);
+  }
+
+  /** What is on the device (the person's page and CLI show it). */
+  state(signal?: AbortSignal): Promise<HelperState> {
+    return helperState(adbClient(), this.serial, signal);
+  }
+
+  /** Installs (or updates) the helper's two APKs: the person's decision. */
+  async install(): Promise<HelperState> {
+    await this.stop();
+    await installHelper(adbClient(), this.serial).catch((err: unknown) => {
+      throw new BusError('FAILED', err instanceof Error ? err.message : String(err));
+    });
+    this.forget();
+    return this.state();
+  }
+
+  /** Stops and uninstalls the helper. */
+  async remove(): Promise<HelperState> {
+    await this.stop();
+    await removeHelper(adbClient(), this.serial);
+    this.forget();
+    return this.state();
+  }
 }
