@@ -58,7 +58,7 @@ describe.each([
       expect(pings.map((p) => p.echo)).toEqual(['1', '1', '1']);
       expect(pings[0]!.thread_id === 0).toBe(inline);
       const checks = await Promise.all(
-        [1, 2, 3].map(() => client.request('system.health', { project_root: null, trusted: false })),
+        [1, 2, 3].map(() => client.request('system.health', { project_root: null })),
       );
       const most = Math.max(...checks.map((c) => (c as unknown as { most_at_once: number }).most_at_once));
       expect(most).toBe(3);

@@ -1,11 +1,11 @@
 /**
- * The run actor: `run.configuration`, a run configuration as Run App runs it. It owns the workflow
+ * The run actor: `run.configuration`, a run configuration as Run App runs it (and `run.build`, its build alone). It owns the workflow
  * and asks the actors that own each step — the project actor for the plan and the last device, the
  * build actor for the build, the device actor for the install and the launch — as the requester
  * (its origin), so every rule of those steps holds whoever asked. It never starts an emulator.
  * Cancelling cancels the build, not an install or launch under way.
  */
-import { BusError } from '../../bus/errors.js';
+import { BusError, fail } from '../../bus/errors.js';
 import type { Progress } from '../../bus/envelope.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { defineActor, type HandlerContext } from '../actor.js';
@@ -74,7 +74,7 @@ async function planRun(
 /** The APK to install: the one this build wrote, else the one Gradle left up to date. */
 async function apkToInstall(
   root: string,
-  plan: Plan['plan'],
+  plan: Pick<Plan['plan'], 'module' | 'variant'>,
   built: NonNullable<RunAnswer['build']>,
   ctx: HandlerContext,
 ): Promise<{ path: string; written: boolean; note: string } | { reason: string }> {
@@ -96,7 +96,7 @@ async function apkToInstall(
   return {
     path: found.path,
     written: false,
-    note: ' (Gradle found it up to date: an earlier build wrote it)',
+    note: 'Gradle found it up to date: an earlier build wrote it',
   };
 }
 
@@ -243,12 +243,48 @@ async function runConfiguration(p: PayloadOf<'run.configuration'>, ctx: HandlerC
   }
   report.phase('done');
   out.notes = [
-    `APK: ${apk.path}${apk.note}`,
+    `APK: ${apk.path}${apk.note === '' ? '' : ` (${apk.note})`}`,
     installed.recorded,
     `Logcat filter: ${out.logcat_filter}`,
     ...(unrecorded !== null ? [unrecorded] : []),
   ];
   return out;
+}
+
+/** `run.build`: the configuration's task built, and the APK it stands for. */
+async function buildConfiguration(
+  p: PayloadOf<'run.build'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'run.build'>> {
+  const { root } = p;
+  const listed = await ctx.bus.request('project.run_configurations', { root }, { signal: ctx.signal });
+  const config = listed.configurations.find((c) => c.name === p.name);
+  if (!config) {
+    throw fail.invalid(
+      `no run configuration named '${p.name.slice(0, 200)}' (the project has: ${listed.configurations.map((c) => c.name).join(', ') || 'none'}); call list_run_configurations`,
+    );
+  }
+  if (!listed.trusted) {
+    throw fail.invalid(config.hint ?? 'the project is not trusted, so its Gradle build cannot run', {
+      reason: 'untrusted_project',
+    });
+  }
+  const built = await ctx.bus.request(
+    'build.run',
+    { root, task: config.task, variant: null, want_progress: p.want_progress },
+    { signal: ctx.signal, origin: ctx.origin, onProgress: (progress) => ctx.progress(progress) },
+  );
+  const apk = built.record.result === 'success' ? await apkToInstall(root, config, built, ctx) : null;
+  return {
+    configuration: config.name,
+    module: config.module,
+    variant: config.variant,
+    task: config.task,
+    build: built,
+    apk_path: apk !== null && 'path' in apk ? apk.path : null,
+    apk_written_by_this_build: apk !== null && 'path' in apk && apk.written,
+    apk_note: apk === null ? null : 'reason' in apk ? apk.reason : apk.note || null,
+  };
 }
 
 export default defineActor({
@@ -258,5 +294,6 @@ export default defineActor({
   start: () => ({}),
   handlers: {
     'run.configuration': (payload, _state, ctx) => runConfiguration(payload, ctx),
+    'run.build': (payload, _state, ctx) => buildConfiguration(payload, ctx),
   },
 });

@@ -19,6 +19,11 @@ export default defineActor({
         thread_id: threadId,
       };
     },
-    'system.health': (payload) => runHealthCheck(payload.project_root, payload.trusted),
+    'system.health': async ({ project_root: root }, _state, ctx) => {
+      const trusted =
+        root !== null &&
+        (await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })).trusted;
+      return runHealthCheck(root, trusted);
+    },
   },
 });

@@ -5,9 +5,9 @@ import { buildRequests } from './build.js';
 import { serialSchema } from './devices.js';
 
 /**
- * The run actor's one workflow: a run configuration run as Run App runs it — resolved on the devices
+ * The run actor's workflows: a run configuration run as Run App runs it — resolved on the devices
  * adb lists now, built through the build actor, the APK that build wrote installed (recorded) and
- * the app launched. The tool and the host's page both send it; every rule of the steps (trust, the
+ * the app launched (or only built: `run.build`). The tools and the host's page send them; every rule of the steps (trust, the
  * task policy, the package scope) is met in the actors that serve them.
  */
 
@@ -63,6 +63,32 @@ export const runRequests = {
     }),
     // The build bounds it (mcp.build_timeout_sec, at most 24 h); install and launch add minutes.
     timeoutMs: buildRequests['build.run'].timeoutMs + 600_000,
+    survivesDisconnect: true,
+  }),
+  /**
+   * A run configuration's build alone (its task, as run_gradle_task runs it) and the APK it stands
+   * for: the one the build wrote, else the one Gradle left up to date. INVALID for an unknown name
+   * (naming the project's configurations) or an untrusted project (`reason: untrusted_project`).
+   */
+  'run.build': defineRequest({
+    actor: 'run',
+    request: z.object({
+      root: z.string().min(1).max(4096),
+      name: z.string().min(1).max(300),
+      want_progress: z.boolean().default(false),
+    }),
+    response: z.object({
+      configuration: z.string(),
+      module: z.string(),
+      variant: z.string(),
+      task: z.string(),
+      build: buildRequests['build.run'].response,
+      apk_path: z.string().nullable(),
+      apk_written_by_this_build: z.boolean(),
+      /** Why the APK is not this build's (Gradle found it up to date), or why there is none. */
+      apk_note: z.string().nullable(),
+    }),
+    timeoutMs: buildRequests['build.run'].timeoutMs + 60_000,
     survivesDisconnect: true,
   }),
 };

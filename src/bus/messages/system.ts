@@ -78,7 +78,8 @@ export const systemRequests = {
   }),
   'system.health': defineRequest({
     actor: 'system',
-    request: z.object({ project_root: z.string().nullable(), trusted: z.boolean() }),
+    /** The project's trust is the project actor's answer, asked by the system actor. */
+    request: z.object({ project_root: z.string().nullable() }),
     response: healthReportSchema,
     timeoutMs: 30_000,
   }),

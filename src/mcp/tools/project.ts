@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { buildConfigSchema, projectModelSummarySchema } from '../../bus/messages/project.js';
 import { healthReportSchema, type HealthReport } from '../../bus/messages/system.js';
-import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
+import { ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import type { ToolContext } from '../define-tool.js';
-import { requireRoot, runBuildForTool } from './build.js';
+import { buildAnswer, requireRoot } from './build.js';
 import {
   describeMode,
   followsHost,
@@ -123,11 +123,7 @@ export const getProjectInfo = defineTool({
 export async function healthReport(
   ctx: Pick<ToolContext, 'bus' | 'session' | 'signal'>,
 ): Promise<HealthReport> {
-  const root = ctx.session.project.root;
-  const trusted = root
-    ? (await ctx.bus.request('project.describe', { root }, { signal: ctx.signal })).trusted
-    : false;
-  return ctx.bus.request('system.health', { project_root: root, trusted }, { signal: ctx.signal });
+  return ctx.bus.request('system.health', { project_root: ctx.session.project.root }, { signal: ctx.signal });
 }
 
 /**
@@ -379,7 +375,7 @@ export const listRunConfigurations = defineTool({
 
 export const buildRunConfiguration = defineTool({
   name: 'build_run_configuration',
-  answers: 'project.find_apk',
+  answers: 'run.build',
   toolset: 'build-config',
   kind: 'open_world',
   title: 'Build a run configuration',
@@ -388,63 +384,22 @@ export const buildRunConfiguration = defineTool({
   input: z.object({
     name: z.string().min(1).max(300).describe('Configuration name (list_run_configurations)'),
   }),
-  output: responseOf('project.find_apk').pick({ module: true, variant: true }).extend({
-    configuration: z.string(),
-    task: z.string(),
-    build_id: z.string(),
-    result: z.string(),
-    apk_path: z.string().nullable(),
-    apk_written_by_this_build: z.boolean(),
-    apk_note: z.string().nullable(),
-  }),
+  output: responseOf('run.build').omit({ build: true }).extend({ build_id: z.string(), result: z.string() }),
   async handle(args, ctx) {
     const root = requireRoot(ctx);
-    const r = await ctx.bus.request('project.run_configurations', { root }, { signal: ctx.signal });
-    const config = r.configurations.find((c) => c.name === args.name);
-    if (!config) {
-      throw new ArgumentError(
-        `no run configuration named '${args.name.slice(0, 200)}' (the project has: ${r.configurations.map((c) => c.name).join(', ') || 'none'}); call list_run_configurations`,
-      );
-    }
-    if (!r.trusted) {
-      throw new ArgumentError(
-        config.hint ?? 'the project is not trusted, so its Gradle build cannot run',
-        'untrusted_project',
-      );
-    }
-    const built = await runBuildForTool(ctx, config.task, null);
-    const apk =
-      built.record.apks.find((a) => a.module === config.module && a.variant === config.variant) ??
-      (built.record.apks.length === 1 ? built.record.apks[0] : undefined);
-    let apkPath = apk?.path ?? null;
-    let note: string | null = null;
-    if (built.record.result === 'success' && !apk) {
-      const found = await ctx.bus.request(
-        'project.find_apk',
-        { root, module: config.module, variant: config.variant },
-        { signal: ctx.signal },
-      );
-      apkPath = found.path;
-      note = found.found
-        ? 'Gradle found the APK up to date, so this build did not write it; it is the one an earlier build wrote'
-        : found.reason;
-    }
-    const structured = {
-      configuration: config.name,
-      module: config.module,
-      variant: config.variant,
-      task: config.task,
-      build_id: built.record.id,
-      result: built.text,
-      apk_path: apkPath,
-      apk_written_by_this_build: apk !== undefined,
-      apk_note: note,
-    };
-    if (built.record.result !== 'success') {
+    const r = await ctx.bus.request(
+      'run.build',
+      { root, name: args.name, want_progress: ctx.wantsProgress },
+      { signal: ctx.cancelSignal, origin: ctx.origin, onProgress: (p) => ctx.progress(p) },
+    );
+    const built = buildAnswer(r.build, ctx);
+    const { build: _build, ...rest } = r;
+    const structured = { ...rest, build_id: r.build.record.id, result: built.text };
+    if (r.build.record.result !== 'success') {
       throw new ToolError(built.text, structured);
     }
-    const text = `${built.text}${apkPath ? `\nAPK: ${apkPath}${note ? ` (${note})` : ''}` : ''}`;
-    return { text, structured };
+    const apk = r.apk_path ? `\nAPK: ${r.apk_path}${r.apk_note ? ` (${r.apk_note})` : ''}` : '';
+    return { text: `${built.text}${apk}`, structured };
   },
 });
 
