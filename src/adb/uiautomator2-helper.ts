@@ -38,7 +38,9 @@ export interface HelperState {
 
 /** The start command: `-w` keeps it running as long as the server does. */
 export function instrumentCommand(): ShellCommand {
-  return sh`am instrument -w -e disableAnalytics true ${HELPER_INSTRUMENTATION}`;
+  // DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES: the server's UiAutomation leaves the person's
+  // accessibility services (TalkBack) bound (ServerInstrumentation.setAccessibilityServiceState).
+  return sh`am instrument -w -e DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES true -e disableAnalytics true ${HELPER_INSTRUMENTATION}`;
 }
 
 /** Reads what the device has of the helper. */

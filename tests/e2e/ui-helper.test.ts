@@ -164,6 +164,53 @@ describe('the UI helper as the reader', () => {
     expect(readers).toEqual(['helper', 'helper', 'helper', 'helper']);
   });
 
+  it('leaves the phone as its owner set it: TalkBack bound while it reads, no wake lock once it leaves', async () => {
+    const talkback = 'com.google.android.marvin.talkback/com.google.android.marvin.talkback.TalkBackService';
+    await world.shell(
+      serial,
+      `am force-stop io.appium.uiautomator2.server; settings put secure enabled_accessibility_services ${talkback}; settings put secure touch_exploration_enabled 1`,
+    );
+    const bound = async (): Promise<boolean> =>
+      /Bound services:\{Service\[label=TalkBack/.test(await world.shell(serial, 'dumpsys accessibility'));
+    const screenKeeper = async (): Promise<boolean> =>
+      (await world.shell(serial, 'dumpsys power')).includes("'UiAutomator2:ScreenKeeper'");
+    const before = { bound: await bound(), locks: await screenKeeper() };
+    expect(before).toEqual({ bound: true, locks: false });
+    // The control: a server started as Appium's driver starts it by default suppresses TalkBack.
+    await world.shell(
+      serial,
+      'am instrument -e disableAnalytics true io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner',
+    );
+    await eventually(async () => ((await bound()) ? undefined : true), 10_000, 'TalkBack unbound');
+    await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
+    expect(await bound()).toBe(true);
+    // droidbus's own start keeps it bound, and leases the screen while it reads.
+    const guest = await startMcp([], { env });
+    try {
+      const r = (await guest.client.callTool({
+        name: 'get_ui_hierarchy',
+        arguments: { device_serial: serial },
+      })) as {
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(r.structuredContent?.['reader']).toBe('helper');
+      expect(await bound()).toBe(true);
+      expect(await screenKeeper()).toBe(true);
+    } finally {
+      await guest.close();
+    }
+    // The process left: the lock is released, the services and settings are as they were.
+    await eventually(
+      async () => ((await screenKeeper()) ? undefined : true),
+      10_000,
+      'the wake lock released',
+    );
+    expect(await bound()).toBe(true);
+    expect((await world.shell(serial, 'settings get secure enabled_accessibility_services')).trim()).toBe(
+      talkback,
+    );
+  });
+
   it('falls back to uiautomator dump when the helper cannot start, and says so', async () => {
     // Without its instrumentation package the server cannot be started.
     await world.shell(

@@ -296,7 +296,9 @@ export default defineActor({
     };
     return state;
   },
-  stop(state, ctx) {
+  async stop(state, ctx) {
+    // Leaving (the process ends, the device goes): the phone's screen may sleep again.
+    await state.helper.release();
     adbClient().forget(ctx.key!);
     // Its instrumentation stream and port forward went with the device: read it afresh when it is back.
     state.helper.forget();

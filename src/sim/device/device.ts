@@ -22,6 +22,7 @@ import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { PID, ProcessTable } from './processes.js';
 import { ProfileReplay, seedFromProfile } from './profile-replay.js';
 import type { SimHelperServer } from './helper-server.js';
+import { PowerAndAccessibility } from './power-a11y.js';
 import type { Duplex } from 'node:stream';
 
 /** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
@@ -119,6 +120,7 @@ export class Device implements SimDevice {
    * process took 2468ms" … "5334ms"). `sim latency helper|helper-start MS` change them.
    */
   helper: SimHelperServer | null = null;
+  readonly power = new PowerAndAccessibility(); // wake locks held, accessibility suppressed
   helperLatencyMs = 100;
   /**
    * How long `input` takes before it acts: it starts a Java process per call — `adb shell input

@@ -48,6 +48,9 @@ import { escapeAttr } from './ui/uiautomator-xml.js';
 import { F, type ViewNode } from './ui/view.js';
 
 export const HELPER_VERSION_NAME = '10.6.6';
+/** server/ServerInstrumentation.java: WAKE_LOCK_TAG and MAX_TEST_DURATION. */
+const WAKE_LOCK_TAG = 'UiAutomator2:ScreenKeeper';
+const MAX_TEST_DURATION_MS = 24 * 60 * 60 * 1000;
 const HELPER_VERSION_CODE = 278;
 
 /** The settings droidbus may send, with the server's defaults (Appium's settings docs). */
@@ -137,9 +140,37 @@ export class SimHelperServer {
   private readonly sockets = new Set<Duplex>();
   private running = true;
 
-  constructor(private readonly dev: Device) {
+  /**
+   * `owner`: the instrumented process (its wake lock dies with it). `suppress`: the UiAutomation
+   * was connected without FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (power-a11y.ts).
+   */
+  constructor(
+    private readonly dev: Device,
+    private readonly owner: { uid: number; pid: number } = { uid: 10_000, pid: 0 },
+    suppress = true,
+  ) {
     this.stopped = new Promise((r) => (this.resolveStopped = r));
     this.http = createServer((req, res) => void this.serve(req, res));
+    dev.power.suppressing = suppress;
+    // HttpdThread.startServer: acquireWakeLock(MAX_TEST_DURATION), which also wakes the screen.
+    this.holdScreen(MAX_TEST_DURATION_MS);
+  }
+
+  /** ServerInstrumentation.acquireWakeLock: the lock released, then taken for `ms` (none for 0). */
+  private holdScreen(ms: number): void {
+    this.dev.power.release(WAKE_LOCK_TAG);
+    if (ms <= 0) {
+      return;
+    }
+    const now = Date.now();
+    this.dev.power.acquire({
+      level: 'SCREEN_DIM_WAKE_LOCK',
+      tag: WAKE_LOCK_TAG,
+      acquiredAt: now,
+      until: now + ms,
+      ...this.owner,
+    });
+    this.dev.ui.screenOn = true;
   }
 
   get isRunning(): boolean {
@@ -165,6 +196,9 @@ export class SimHelperServer {
     for (const s of this.sockets) {
       s.destroy();
     }
+    // The process is gone: its wake lock with it, and the UiAutomation's suppression.
+    this.dev.power.release(WAKE_LOCK_TAG);
+    this.dev.power.suppressing = false;
     this.resolveStopped();
   }
 
@@ -308,6 +342,11 @@ export class SimHelperServer {
           throw missing('SettingsModel', 'settings');
         }
         Object.assign(settings, update);
+        // model/settings/WakeLockTimeout.java: a new timeout acquires the lock again for it.
+        const timeout = (update as { wakeLockTimeout?: unknown }).wakeLockTimeout;
+        if (typeof timeout === 'number') {
+          this.holdScreen(timeout);
+        }
         return;
       }
       default:

@@ -36,10 +36,19 @@ const INSTALLED_TTL_MS = 30_000;
 const START_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 const STATUS_TIMEOUT_MS = 1_500;
+/**
+ * The server holds a screen wake lock for 24 h from its start (ServerInstrumentation.startServer:
+ * acquireWakeLock(MAX_TEST_DURATION)). droidbus leases it instead: 10 minutes, renewed by reads, so
+ * the phone sleeps as its owner set it at most that long after the agent stops — and at once when
+ * droidbus leaves (wakeLockTimeout 0, what Appium's driver sends when its session ends).
+ */
+const WAKE_LEASE_MS = 10 * 60_000;
 
 interface Link {
   port: number;
   sessionId: string | null;
+  /** When the screen wake lock's lease was last set (epoch ms; 0: not by this process). */
+  leaseAt: number;
   /** The running `am instrument -w` stream, when this process started it. */
   instrumentation: AbortController | null;
 }
@@ -160,10 +169,11 @@ async function session(link: Link, signal: AbortSignal): Promise<string> {
     link,
     'POST',
     `/session/${id}/appium/settings`,
-    { settings: { waitForIdleTimeout: 0, enableMultiWindows: true } },
+    { settings: { waitForIdleTimeout: 0, enableMultiWindows: true, wakeLockTimeout: WAKE_LEASE_MS } },
     signal,
   );
   link.sessionId = id;
+  link.leaseAt = Date.now();
   return id;
 }
 
@@ -217,6 +227,28 @@ export class UiHelper {
     return known.yes;
   }
 
+  /**
+   * Lets go of the phone when droidbus is done with it: the server's screen wake lock released
+   * (the helper keeps running for the next reader). Best effort, within a second.
+   */
+  async release(): Promise<void> {
+    const link = this.link;
+    if (link === null || link.sessionId === null || link.leaseAt === 0) {
+      return;
+    }
+    await hub(
+      link,
+      'POST',
+      `/session/${link.sessionId}/appium/settings`,
+      { settings: { wakeLockTimeout: 0 } },
+      AbortSignal.timeout(1_000),
+      1_000,
+    ).catch((err: unknown) =>
+      log.info('the UI helper kept its wake lock', { serial: this.serial, error: String(err) }),
+    );
+    link.leaseAt = 0;
+  }
+
   /** Forgets what was known (the device went away, or the person changed the helper). */
   forget(): void {
     this.installedAnswer = null;
@@ -233,7 +265,7 @@ export class UiHelper {
   private async linkOf(signal: AbortSignal): Promise<Link> {
     if (this.link === null) {
       const port = await adbClient().forward(this.serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
-      this.link = { port, sessionId: null, instrumentation: null };
+      this.link = { port, sessionId: null, leaseAt: 0, instrumentation: null };
     }
     return this.link;
   }
@@ -250,6 +282,16 @@ export class UiHelper {
           await start(this.serial, link, signal);
         }
         const id = await session(link, signal);
+        if (Date.now() - link.leaseAt > WAKE_LEASE_MS / 2) {
+          await hub(
+            link,
+            'POST',
+            `/session/${id}/appium/settings`,
+            { settings: { wakeLockTimeout: WAKE_LEASE_MS } },
+            signal,
+          );
+          link.leaseAt = Date.now();
+        }
         const source = (await hub(link, 'GET', `/session/${id}/source`, undefined, signal)) as {
           value?: unknown;
         };

@@ -1,3 +1,4 @@
+import { dumpAccessibility, wakeLockSection } from '../power-a11y.js';
 import type { CommandFn } from '../../shell/command.js';
 import type { Device, SimNotification } from '../device.js';
 import { hexId } from '../ids.js';
@@ -12,6 +13,7 @@ import {
 } from './dumpsys-window.js';
 
 const SERVICES = [
+  'accessibility',
   'activity',
   'battery',
   'connectivity',
@@ -247,6 +249,8 @@ Power Manager State:
   mHoldingWakeLockSuspendBlocker=false
   mHoldingDisplaySuspendBlocker=${on}
 
+${wakeLockSection(dev.power)}
+
 Display Power: state=${on ? 'ON' : 'OFF'}
 `;
 }
@@ -349,6 +353,9 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       break;
     case 'power':
       out = power(dev);
+      break;
+    case 'accessibility':
+      out = dumpAccessibility(dev.power, dev.settings);
       break;
     case 'display':
       out = display(dev);

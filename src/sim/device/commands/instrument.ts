@@ -18,11 +18,13 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
   const dev = ctx.host;
   let wait = false;
   let component: string | undefined;
+  const extras = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === '-w') {
       wait = true;
     } else if (a === '-e') {
+      extras.set(args[i + 1] ?? '', args[i + 2] ?? '');
       i += 2;
     } else if (a === '--user' || a === '-p' || a === '--abi') {
       i++;
@@ -48,7 +50,7 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     // A second start while one runs: the ActivityManager restarts the instrumented process.
     dev.stopHelper();
   }
-  ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
+  const { proc } = ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
   // AndroidJUnitRunner's printer names the test class as the test starts: InstrumentationResultPrinter
   // .testStarted puts String.format("\n%s:", testClass) in the status's "stream", which `am
   // instrument` (without -r) prints as it is.
@@ -57,7 +59,10 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
   if (dev.helperStartMs > 0) {
     await new Promise((r) => setTimeout(r, dev.helperStartMs));
   }
-  const server = new SimHelperServer(dev);
+  // ServerInstrumentation.setAccessibilityServiceState: the flag is read on Android 7+ only.
+  const keepServices =
+    extras.get('DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES') === 'true' && dev.identity.sdk >= 24;
+  const server = new SimHelperServer(dev, { uid: proc.uid, pid: proc.pid }, !keepServices);
   dev.helper = server;
   if (!wait) {
     return 0;
