@@ -3,10 +3,10 @@ import path from 'node:path';
 import ts from 'typescript';
 import { sourceFiles } from './source-files.js';
 
-/** Issue 20's limits: no function over this many lines … */
+/** Issue 20's limit, kept as a rule: no function over this many lines. */
 export const FUNCTION_LIMIT = 120;
-/** … and no source file over this many. */
-export const FILE_LIMIT = 500;
+/** Files over this many lines are listed for review (scripts/code-sizes.ts); no test refuses them. */
+export const FILE_REVIEW = 500;
 
 export interface FunctionSize {
   file: string;
