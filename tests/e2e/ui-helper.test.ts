@@ -164,6 +164,47 @@ describe('the UI helper as the reader', () => {
     expect(readers).toEqual(['helper', 'helper', 'helper', 'helper']);
   });
 
+  it('reads in a second process after the one that started the helper exits: its UiAutomation is gone, the helper restarts once', async () => {
+    await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
+    const first = await startMcp([], { env });
+    const readIn = async (client: McpSessionHandle['client']): Promise<string> => {
+      const r = (await client.callTool({
+        name: 'get_ui_hierarchy',
+        arguments: { device_serial: serial },
+      })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+      };
+      expect(r.isError ?? false).toBe(false);
+      return r.structuredContent?.['reader'] as string;
+    };
+    expect(await readIn(first.client)).toBe('helper');
+    await first.close();
+    // The server still answers /status, but its UiAutomation left with the first process's `am`.
+    const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
+    const port = Number(forwarded.stdout.trim());
+    try {
+      const hub = `http://127.0.0.1:${port}/wd/hub`;
+      const status = (await (await fetch(`${hub}/status`)).json()) as { value: { ready: boolean } };
+      expect(status.value.ready).toBe(true);
+      const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
+      const source = await fetch(`${hub}/session/${sessions.value[0]!.id}/source`);
+      expect(source.status).toBe(500);
+      expect(await source.text()).toContain('UiAutomation not connected');
+    } finally {
+      await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
+    }
+    const dumps = (await world.simStats(serial)).dumps;
+    const next = await startMcp([], { env });
+    try {
+      expect(await readIn(next.client)).toBe('helper');
+    } finally {
+      await next.close();
+    }
+    // Read through the restarted helper, not by falling back to uiautomator dump.
+    expect((await world.simStats(serial)).dumps).toBe(dumps);
+  });
+
   it('leaves the phone as its owner set it: TalkBack bound while it reads, no wake lock once it leaves', async () => {
     const talkback = 'com.google.android.marvin.talkback/com.google.android.marvin.talkback.TalkBackService';
     await world.shell(

@@ -139,6 +139,14 @@ export class SimHelperServer {
   private resolveStopped!: () => void;
   private readonly sockets = new Set<Duplex>();
   private running = true;
+  /**
+   * The `am` process that ran `am instrument -w` is gone (its adb shell closed): the UiAutomation it
+   * lent the instrumentation (ActivityManagerService.startInstrumentation takes the caller's
+   * IUiAutomationConnection) died with it. The HTTP server still runs and /status still says ready;
+   * every command that needs the UiAutomation fails with UiAutomation's own "UiAutomation not
+   * connected" IllegalStateException (UiAutomation.throwIfNotConnectedLocked).
+   */
+  private uiAutomationLost = false;
 
   /**
    * `owner`: the instrumented process (its wake lock dies with it). `suppress`: the UiAutomation
@@ -202,6 +210,11 @@ export class SimHelperServer {
     this.resolveStopped();
   }
 
+  /** The shell that started the instrumentation went away (see uiAutomationLost). */
+  loseUiAutomation(): void {
+    this.uiAutomationLost = true;
+  }
+
   /** The page source of what is on screen: every window with enableMultiWindows, else the top one. */
   pageSource(multiWindow: boolean): string {
     const d = this.dev.display();
@@ -250,6 +263,13 @@ export class SimHelperServer {
       const settings = this.sessions.get(id);
       if (settings === undefined) {
         throw new HttpError(404, 'invalid session id', `A session is either terminated or not started`);
+      }
+      if (this.uiAutomationLost && !route.includes('/appium/settings')) {
+        throw new HttpError(
+          500,
+          'unknown error',
+          'java.lang.IllegalStateException: UiAutomation not connected, UiAutomation@5c2a1f3[id=-1, displayId=0, flags=0]',
+        );
       }
       await this.sessionCommand(route, id, settings, body);
       send(res, 200, id, this.answerOf(route, settings));

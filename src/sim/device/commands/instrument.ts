@@ -72,7 +72,11 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r(), { once: true })),
   ]);
   if (ctx.signal.aborted) {
-    // The shell went away; the instrumented process goes on, as on a device.
+    // The shell went away: the instrumented process goes on, as on a device, but the UiAutomation
+    // the `am` process lent it is gone with that process (helper-server.ts, uiAutomationLost).
+    if (dev.helper === server) {
+      server.loseUiAutomation();
+    }
     return 130;
   }
   // The server's process died (force-stop): ActivityManagerService.handleAppDiedLocked finishes the
