@@ -35,6 +35,16 @@ async function hierarchy(): Promise<ToolOutcome> {
   return r;
 }
 
+/** Which reader served one get_ui_hierarchy call of `client` (which must succeed). */
+async function readerOf(client: McpSessionHandle['client']): Promise<string> {
+  const r = (await client.callTool({ name: 'get_ui_hierarchy', arguments: { device_serial: serial } })) as {
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+  };
+  expect(r.isError ?? false).toBe(false);
+  return r.structuredContent?.['reader'] as string;
+}
+
 describe('the UI helper as the reader', () => {
   it('reads a screen that never goes idle, and says the helper read it', async () => {
     await world.shell(serial, 'am start -W -n com.droidbus.sample/.DetailActivity --es live true');
@@ -144,22 +154,11 @@ describe('the UI helper as the reader', () => {
 
   it('lets two droidbus processes read one device in turns through the one helper', async () => {
     second = await startMcp([], { env });
-    const read = async (client: McpSessionHandle['client']): Promise<string> => {
-      const r = (await client.callTool({
-        name: 'get_ui_hierarchy',
-        arguments: { device_serial: serial },
-      })) as {
-        isError?: boolean;
-        structuredContent?: Record<string, unknown>;
-      };
-      expect(r.isError ?? false).toBe(false);
-      return r.structuredContent?.['reader'] as string;
-    };
     const readers = await Promise.all([
-      read(world.mcp.client),
-      read(second.client),
-      read(world.mcp.client),
-      read(second.client),
+      readerOf(world.mcp.client),
+      readerOf(second.client),
+      readerOf(world.mcp.client),
+      readerOf(second.client),
     ]);
     expect(readers).toEqual(['helper', 'helper', 'helper', 'helper']);
   });
@@ -167,18 +166,7 @@ describe('the UI helper as the reader', () => {
   it('reads in a second process after the one that started the helper exits: its UiAutomation is gone, the helper restarts once', async () => {
     await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
     const first = await startMcp([], { env });
-    const readIn = async (client: McpSessionHandle['client']): Promise<string> => {
-      const r = (await client.callTool({
-        name: 'get_ui_hierarchy',
-        arguments: { device_serial: serial },
-      })) as {
-        isError?: boolean;
-        structuredContent?: Record<string, unknown>;
-      };
-      expect(r.isError ?? false).toBe(false);
-      return r.structuredContent?.['reader'] as string;
-    };
-    expect(await readIn(first.client)).toBe('helper');
+    expect(await readerOf(first.client)).toBe('helper');
     await first.close();
     // The server still answers /status, but its UiAutomation left with the first process's `am`.
     const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
@@ -197,7 +185,7 @@ describe('the UI helper as the reader', () => {
     const dumps = (await world.simStats(serial)).dumps;
     const next = await startMcp([], { env });
     try {
-      expect(await readIn(next.client)).toBe('helper');
+      expect(await readerOf(next.client)).toBe('helper');
     } finally {
       await next.close();
     }
