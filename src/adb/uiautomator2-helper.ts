@@ -28,7 +28,10 @@ export interface HelperState {
   installed: boolean;
   /** versionName of the installed server APK, or null. */
   version: string | null;
-  /** Whether that is the version this droidbus ships. */
+  /**
+   * Whether droidbus uses it as it is: the version this droidbus ships, or a newer one of the same
+   * major version (Appium installed it; replacing it would be a downgrade the package manager refuses).
+   */
   current: boolean;
   /** Which of the two packages are there. */
   packages: { server: boolean; test: boolean };
@@ -73,25 +76,62 @@ export async function helperState(
     serial,
     installed: packages.server && packages.test,
     version,
-    current: version === HELPER_VERSION,
+    current: version !== null && usable(version),
     packages,
     running: /\d/.test(pids),
   };
+}
+
+/** `10.6.6` → [10, 6, 6]; missing parts are 0. */
+function versionParts(v: string): number[] {
+  return v
+    .split(/[.-]/)
+    .slice(0, 3)
+    .map((p) => Number.parseInt(p, 10) || 0);
+}
+
+/** The version this droidbus ships, or a newer one with the same major version (the routes droidbus uses). */
+export function usable(version: string): boolean {
+  const [a, b] = [versionParts(version), versionParts(HELPER_VERSION)];
+  if (a[0] !== b[0]) {
+    return false;
+  }
+  for (let i = 1; i < 3; i++) {
+    if (a[i]! !== b[i]!) {
+      return a[i]! > b[i]!;
+    }
+  }
+  return true;
 }
 
 function apkSource(path: string): { size: number; chunks: AsyncIterable<Uint8Array> } {
   return { size: statSync(path).size, chunks: createReadStream(path) };
 }
 
-/** Installs (or updates) both APKs; returns the package manager's answers. */
+/**
+ * Installs (or updates) both APKs; returns the package manager's answers. A newer server of the same
+ * major version already there (Appium's driver installed it) is kept and used: installing ours over
+ * it is INSTALL_FAILED_VERSION_DOWNGRADE, and the driver would only put its own back.
+ */
 export async function installHelper(client: AdbClient, serial: string): Promise<string[]> {
   const answers: string[] = [];
   for (const path of [SERVER_APK_PATH, TEST_APK_PATH]) {
-    const answer = await client.install(serial, apkSource(path), { timeoutMs: 180_000 });
-    if (!/Success/.test(answer)) {
-      throw new Error(`installing ${path.slice(path.lastIndexOf('/') + 1)} failed: ${answer}`);
+    // The client throws on a `Failure [...]` answer; its message carries the reason.
+    const answer = await client
+      .install(serial, apkSource(path), { timeoutMs: 180_000 })
+      .catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    if (/Success/.test(answer)) {
+      answers.push(answer);
+      continue;
     }
-    answers.push(answer);
+    if (path === SERVER_APK_PATH && /INSTALL_FAILED_VERSION_DOWNGRADE/.test(answer)) {
+      const installed = (await helperState(client, serial)).version;
+      if (installed !== null && usable(installed)) {
+        answers.push(`kept the installed server ${installed}, newer than ${HELPER_VERSION}`);
+        continue;
+      }
+    }
+    throw new Error(`installing ${path.slice(path.lastIndexOf('/') + 1)} failed: ${answer}`);
   }
   return answers;
 }

@@ -36,7 +36,11 @@ function describe(s: HelperState): string {
     const partial = s.packages.server || s.packages.test;
     return `${s.serial}: not installed${partial ? ' (one of its two APKs only: run droidbus helper install)' : ''}`;
   }
-  return `${s.serial}: installed, version ${s.version ?? 'unknown'}${s.current ? '' : ` (this droidbus ships ${HELPER_VERSION}: run droidbus helper install)`}, ${s.running ? 'running' : 'not running'}`;
+  const newer =
+    s.current && s.version !== HELPER_VERSION
+      ? ` (newer than the ${HELPER_VERSION} droidbus ships; used as it is)`
+      : '';
+  return `${s.serial}: installed, version ${s.version ?? 'unknown'}${s.current ? newer : ` (this droidbus ships ${HELPER_VERSION}: run droidbus helper install)`}, ${s.running ? 'running' : 'not running'}`;
 }
 
 async function serials(client: AdbClient, wanted: string | undefined): Promise<string[]> {
@@ -82,7 +86,11 @@ async function run(argv: string[]): Promise<number> {
     try {
       if (sub === 'install') {
         process.stderr.write(`installing the helper on ${serial}…\n`);
-        await installHelper(client, serial);
+        for (const answer of await installHelper(client, serial)) {
+          if (answer.startsWith('kept')) {
+            process.stderr.write(`${serial}: ${answer}\n`);
+          }
+        }
       } else if (sub === 'remove') {
         await removeHelper(client, serial);
       }
