@@ -240,6 +240,43 @@ describe('the UI helper as the reader', () => {
     );
   });
 
+  it("leaves another client's Appium session alone: no settings changed, nothing ended, and says why", async () => {
+    expect(await readerOf(world.mcp.client)).toBe('helper');
+    const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
+    const port = Number(forwarded.stdout.trim());
+    const hub = `http://127.0.0.1:${port}/wd/hub`;
+    try {
+      // Appium's driver makes its session (the server keeps one: droidbus's is replaced).
+      const created = (await (
+        await fetch(`${hub}/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            capabilities: { alwaysMatch: { platformName: 'Android' }, firstMatch: [{}] },
+          }),
+        })
+      ).json()) as { sessionId: string };
+      const settingsOf = async (): Promise<Record<string, unknown>> =>
+        (
+          (await (await fetch(`${hub}/session/${created.sessionId}/appium/settings`)).json()) as {
+            value: Record<string, unknown>;
+          }
+        ).value;
+      const before = await settingsOf();
+      const r = await world.call('get_ui_hierarchy', { device_serial: serial });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("another client's Appium session");
+      expect(await settingsOf()).toEqual(before);
+      const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
+      expect(sessions.value.map((x) => x.id)).toEqual([created.sessionId]);
+      // Its session ended, droidbus reads through the helper again.
+      await fetch(`${hub}/session/${created.sessionId}`, { method: 'DELETE' });
+      expect(await readerOf(world.mcp.client)).toBe('helper');
+    } finally {
+      await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
+    }
+  });
+
   it('falls back to uiautomator dump when the helper cannot start, and says so', async () => {
     // Without its instrumentation package the server cannot be started.
     await world.shell(

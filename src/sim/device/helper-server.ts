@@ -131,11 +131,29 @@ function element(n: ViewNode, index: number, out: string[], indent: string): voi
   out.push(`${indent}</${tag}>`);
 }
 
+/**
+ * utils/w3c/W3CCapsUtils.parseCapabilities: `alwaysMatch` merged with the first `firstMatch` entry,
+ * the `appium:` prefix stripped; other vendor prefixes (`droidbus:client`) kept as they are.
+ */
+function mergedCapabilities(caps: { alwaysMatch?: unknown; firstMatch?: unknown }): Record<string, unknown> {
+  const strip = (o: unknown): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(typeof o === 'object' && o !== null ? o : {}).map(([k, v]) => [
+        k.replace(/^appium:/, ''),
+        v,
+      ]),
+    );
+  const first = Array.isArray(caps.firstMatch) ? caps.firstMatch[0] : undefined;
+  return { ...strip(caps.alwaysMatch), ...strip(first) };
+}
+
 /** One running server; `stop` ends it (force-stop, uninstall), `stopped` resolves then. */
 export class SimHelperServer {
   readonly stopped: Promise<void>;
   private readonly http: Server;
   private readonly sessions = new Map<string, Record<string, unknown>>();
+  /** Each session's capabilities as W3CCapsUtils.parseCapabilities merged them (GetSessions lists them). */
+  private readonly capabilities = new Map<string, Record<string, unknown>>();
   private resolveStopped!: () => void;
   private readonly sockets = new Set<Duplex>();
   private running = true;
@@ -298,7 +316,7 @@ export class SimHelperServer {
         res,
         200,
         'None',
-        [...this.sessions.keys()].map((s) => ({ id: s, capabilities: {} })),
+        [...this.sessions.keys()].map((s) => ({ id: s, capabilities: this.capabilities.get(s) ?? {} })),
       );
       return true;
     }
@@ -315,8 +333,13 @@ export class SimHelperServer {
     }
     // One session at a time, as AppiumUIA2Driver.initializeSession keeps one.
     this.sessions.clear();
+    this.capabilities.clear();
     const created = randomUUID();
     this.sessions.set(created, { ...DEFAULT_SETTINGS });
+    this.capabilities.set(
+      created,
+      mergedCapabilities(caps as { alwaysMatch?: unknown; firstMatch?: unknown }),
+    );
     send(res, 200, created, null);
     return true;
   }
@@ -349,6 +372,7 @@ export class SimHelperServer {
         return;
       case 'DELETE session/:id':
         this.sessions.delete(id);
+        this.capabilities.delete(id);
         return;
       case 'POST session/:id/actions':
         return this.actions(body);

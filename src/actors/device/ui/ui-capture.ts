@@ -10,7 +10,7 @@ import type { UiTree } from './ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
 import { sleep } from '../../../util/sleep.js';
 import { logger } from '../../../util/log.js';
-import type { UiHelper } from './ui-helper-reader.js';
+import { ForeignSessionError, type UiHelper } from './ui-helper-reader.js';
 
 const log = logger('ui-capture');
 
@@ -128,6 +128,11 @@ export async function captureUi(
       } catch (err) {
         if (signal.aborted) {
           throw signal.reason instanceof Error ? signal.reason : new BusError('CANCELLED', 'cancelled');
+        }
+        if (err instanceof ForeignSessionError) {
+          // Its UiAutomation is that client's too: a dump would fail, and stopping the server would
+          // end their session. Leave it, and say why.
+          throw new BusError('BUSY', err.message);
         }
         // The helper holds the UiAutomation while it runs: stop it, then dump.
         lastProblem = `the UI helper could not read it (${err instanceof Error ? err.message : String(err)})`;

@@ -143,19 +143,41 @@ async function start(serial: string, link: Link, signal: AbortSignal): Promise<v
   throw new Error(`the UI helper did not answer within ${START_TIMEOUT_MS / 1000} s of its start`);
 }
 
+/** The capability droidbus marks its own session with (kept as is by W3CCapsUtils: only `appium:` is stripped). */
+const OWNER_CAP = 'droidbus:client';
+
+/**
+ * The server's one session belongs to someone else — Appium's driver, a test run — whose settings
+ * droidbus must not change and whose session it must not end: it reads nothing through the helper
+ * until that session is gone.
+ */
+export class ForeignSessionError extends Error {
+  constructor(readonly sessionId: string) {
+    super(
+      `another client's Appium session (${sessionId}) is using the UiAutomator2 server on this device; droidbus leaves it and its settings alone. End that session (or stop its test run) and read again`,
+    );
+  }
+}
+
 async function session(link: Link, signal: AbortSignal): Promise<string> {
   if (link.sessionId !== null) {
     return link.sessionId;
   }
-  // Another process may have made the server's one session: take it rather than replace it.
-  const sessions = (await hub(link, 'GET', '/sessions', undefined, signal)) as { value?: { id?: string }[] };
-  let id = sessions.value?.find((s) => typeof s.id === 'string')?.id;
+  // Another droidbus process may have made the server's one session: take it rather than replace it.
+  const sessions = (await hub(link, 'GET', '/sessions', undefined, signal)) as {
+    value?: { id?: string; capabilities?: Record<string, unknown> }[];
+  };
+  const existing = sessions.value?.find((s) => typeof s.id === 'string');
+  if (existing !== undefined && existing.capabilities?.[OWNER_CAP] !== 'droidbus') {
+    throw new ForeignSessionError(existing.id!);
+  }
+  let id = existing?.id;
   if (id === undefined) {
     const created = (await hub(
       link,
       'POST',
       '/session',
-      { capabilities: { alwaysMatch: {}, firstMatch: [{}] } },
+      { capabilities: { alwaysMatch: { [OWNER_CAP]: 'droidbus' }, firstMatch: [{}] } },
       signal,
     )) as {
       sessionId?: string;
@@ -276,6 +298,7 @@ export class UiHelper {
    */
   async readSource(signal: AbortSignal): Promise<string> {
     const link = await this.linkOf(signal);
+    let refreshed = false;
     for (let attempt = 1; ; attempt++) {
       try {
         if (link.sessionId === null && !(await ready(link, signal))) {
@@ -301,8 +324,15 @@ export class UiHelper {
         return pageSourceAsDump(source.value);
       } catch (err) {
         link.sessionId = null;
-        if (attempt >= 2 || signal.aborted) {
+        if (attempt >= 2 || signal.aborted || err instanceof ForeignSessionError) {
           throw err;
+        }
+        if (err instanceof HelperHttpError && err.error === 'invalid session id' && !refreshed) {
+          // Our session was ended (another client made its own): look at the server's session again,
+          // once, before starting anything (a restart would end that client's session).
+          refreshed = true;
+          attempt--;
+          continue;
         }
         // The server died (the app under test crashed it, someone stopped it): start it again.
         log.info('the UI helper did not answer; starting it again', {
