@@ -6,6 +6,7 @@
  * (`DEVICE_WRITE_VERBS`).
  */
 import { sh, shArgv, type ShellCommand } from './shell-command.js';
+import { END_RECORD_SEARCH_BYTES } from '../util/apk-zip.js';
 
 /** A slot a read fills in when it runs: the package asked about, one of its APK paths, a time. */
 export type ReadArg =
@@ -29,8 +30,6 @@ const APK = { slot: 'apk' } as const;
 const SINCE = { slot: 'since' } as const;
 /** Bytes an APK range read moves per `dd` block (a page: aligned reads, few syscalls). */
 export const APK_BLOCK_BYTES = 4096;
-/** How much of an APK's end a label read takes first: the longest end record with its comment. */
-export const APK_TAIL_BYTES = 22 + 0xffff;
 
 function read(name: string, ...argv: ReadArg[]): DeviceRead {
   return { name, argv, kind: 'recorded' };
@@ -124,8 +123,8 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
-  /** An APK's end (its zip end record and, usually, central directory). */
-  apkTail: { name: 'apk-tail', argv: ['tail', '-c', String(APK_TAIL_BYTES), APK], kind: 'live' },
+  /** An APK's end: the longest zip end record with its comment (and, usually, the central directory). */
+  apkTail: { name: 'apk-tail', argv: ['tail', '-c', String(END_RECORD_SEARCH_BYTES), APK], kind: 'live' },
   /** Blocks of an APK (a manifest, a resource table): `dd` exists on every Android, toolbox or toybox. */
   apkBlocks: {
     name: 'apk-blocks',

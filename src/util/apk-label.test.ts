@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   badgingLabels,
-  FRAMEWORK_RES,
+  frameworkRes,
   labelForLocale as expected,
   linkLabelledApkBytes,
   type LinkOptions,
@@ -59,7 +59,7 @@ describe('an app label read from APK ranges', () => {
     const reads: string[] = [];
     const inner = bytesReader(apk);
     const r = await readApkLabel(
-      { tail: (n) => inner.tail(n), range: async (o, n) => (reads.push(`${o}+${n}`), inner.range(o, n)) },
+      { tail: () => inner.tail(), range: async (o, n) => (reads.push(`${o}+${n}`), inner.range(o, n)) },
       'de-DE',
     );
     expect(r.label).toBe('Literal Label');
@@ -75,7 +75,7 @@ describe('an app label read from APK ranges', () => {
     const inner = bytesReader(big);
     const r = await readApkLabel(
       {
-        tail: async (n) => (reads.push(`tail ${n}`), inner.tail(n)),
+        tail: async () => (reads.push('tail'), inner.tail()),
         range: async (o, n) => (reads.push(`range ${o}+${n}`), inner.range(o, n)),
       },
       'de-DE',
@@ -119,14 +119,14 @@ describe('an app label read from APK ranges', () => {
 
 describe("Debian's framework-res.apk (31 MB table, 3,800 configurations)", () => {
   it('answers android:string/ok per locale as aapt dump --values resources lists it', () => {
-    const apk = readFileSync(FRAMEWORK_RES);
+    const apk = readFileSync(frameworkRes());
     const arsc = readZipEntryData(
       apk,
       readZipEntries(apk).find((e) => e.name === 'resources.arsc')!,
     );
     const table = new ResourceTable(arsc);
     // The configurations aapt prints for 0x0104000a, with the string each holds.
-    const dump = execFileSync('aapt', ['dump', '--values', 'resources', FRAMEWORK_RES], {
+    const dump = execFileSync('aapt', ['dump', '--values', 'resources', frameworkRes()], {
       encoding: 'utf8',
       maxBuffer: 256 * 1024 * 1024,
     });

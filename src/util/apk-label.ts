@@ -18,8 +18,8 @@ import {
 
 /** Reads bytes of one APK. */
 export interface ApkRangeReader {
-  /** The last `length` bytes (all of them when the file is shorter). */
-  tail(length: number): Promise<Uint8Array>;
+  /** The last END_RECORD_SEARCH_BYTES bytes (all of them when the file is shorter): where an end record can be. */
+  tail(): Promise<Uint8Array>;
   /** `length` bytes from `offset` (fewer at the end of the file). */
   range(offset: number, length: number): Promise<Uint8Array>;
 }
@@ -56,7 +56,7 @@ export async function readApkLabel(
     bytesRead += b.length;
     return b;
   };
-  const tail = counted(await read.tail(END_RECORD_SEARCH_BYTES));
+  const tail = counted(await read.tail());
   const end = findEndRecord(tail);
   // In an APK the central directory ends where its end record starts (the v2 signing block, if
   // any, sits before the directory), so the tail's place in the file follows from the record.
@@ -141,7 +141,7 @@ export function manifestLabel(root: XmlElement): string | number | null {
 /** A reader over an APK's bytes in memory (an APK on the host, a test). */
 export function bytesReader(bytes: Uint8Array): ApkRangeReader {
   return {
-    tail: async (length) => bytes.subarray(Math.max(0, bytes.length - length)),
+    tail: async () => bytes.subarray(Math.max(0, bytes.length - END_RECORD_SEARCH_BYTES)),
     range: async (offset, length) => bytes.subarray(offset, offset + length),
   };
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeBinaryXml } from './apk-binary-xml.js';
 import { writeZip } from './apk-zip.js';
+import { frameworkRes } from '../../tests/helpers/aapt2-apk.js';
 import { ApkFormatError, buildManifest, readApkInfo, writeApk, type ApkWriteInput } from './apk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'droidbus-apk-'));
@@ -30,15 +31,6 @@ const INPUT: ApkWriteInput = {
 
 function aapt(...args: string[]): string {
   return execFileSync('aapt', args, { encoding: 'utf8' });
-}
-
-function frameworkRes(): string {
-  const files = execFileSync('dpkg', ['-L', 'android-framework-res'], { encoding: 'utf8' }).split('\n');
-  const found = files.find((f) => f.endsWith('/framework-res.apk'));
-  if (!found) {
-    throw new Error('android-framework-res is not installed (apt-get install android-framework-res)');
-  }
-  return found;
 }
 
 describe('apk writer', () => {

@@ -8,7 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const FRAMEWORK_RES = '/usr/share/android-framework-res/framework-res.apk';
+/** Debian's framework-res.apk, wherever the android-framework-res package put it. */
+export function frameworkRes(): string {
+  const files = execFileSync('dpkg', ['-L', 'android-framework-res'], { encoding: 'utf8' }).split('\n');
+  const found = files.find((f) => f.endsWith('/framework-res.apk'));
+  if (!found) {
+    throw new Error('android-framework-res is not installed (apt-get install android-framework-res)');
+  }
+  return found;
+}
 
 /** The label's strings per resource folder; `launcher_name` is an alias of `app_name`. */
 const STRINGS: Record<string, string> = {
@@ -62,7 +70,7 @@ export function linkLabelledApk(dir: string, o: LinkOptions = {}): string {
     '-o',
     out,
     '-I',
-    FRAMEWORK_RES,
+    frameworkRes(),
     '--manifest',
     join(dir, 'AndroidManifest.xml'),
     join(dir, 'res.zip'),

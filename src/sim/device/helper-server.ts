@@ -29,14 +29,7 @@
  * * the status text as real servers answer it through Appium's proxy (public Appium logs):
  *   `{"sessionId":"None","value":{"build":{…},"message":"UiAutomator2 Server is ready to accept
  *   commands","ready":true}}`;
- * * the page source (core/AccessibilityNodeInfoDumper.java: toStream 230–243, serializeUiElement 197): one
- *   snapshot of the window roots (`getCachedWindowRoots()`) under a root element that gets the
- *   display's rotation, width and height (166); each element is named after its class (toXmlNodeName 171–189:
- *   `$ @ # &` become dots, repeated dots collapse, leading and trailing dots go, blank names become
- *   android.view.View), attributes with no value are left out, and the output is indented. No
- *   element marks a window: with `enableMultiWindows` every window's root is a child of
- *   `<hierarchy>`, without it only the active window's. The element form matches the real page
- *   source under tests/fixtures/ui/appium-classengage-login.xml.
+ * * the page source: helper-page-source.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -44,8 +37,8 @@ import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
 import { KEY, keyEvent, setFocusedText, swipe, tap } from './ui/input-actions.js';
 import { shadeTree } from './ui/shade.js';
-import { escapeAttr } from './ui/uiautomator-xml.js';
-import { F, type ViewNode } from './ui/view.js';
+import type { ViewNode } from './ui/view.js';
+import { pageSourceXml } from './helper-page-source.js';
 
 export const HELPER_VERSION_NAME = '10.6.6';
 /** server/ServerInstrumentation.java: WAKE_LOCK_TAG and MAX_TEST_DURATION. */
@@ -88,47 +81,6 @@ function missing(model: string, field: string): HttpError {
     'invalid argument',
     `${model}: The mandatory field '${field}' is not present in JSON`,
   );
-}
-
-function bool(flags: number, bit: number): string {
-  return (flags & bit) !== 0 ? 'true' : 'false';
-}
-
-function element(n: ViewNode, index: number, out: string[], indent: string): void {
-  const cls = n.cls === '' ? 'android.view.View' : n.cls;
-  const attrs = [
-    `index="${index}"`,
-    `package="${escapeAttr(n.pkg)}"`,
-    `class="${escapeAttr(cls)}"`,
-    `text="${escapeAttr(n.text)}"`,
-    ...(n.id !== '' ? [`resource-id="${escapeAttr(n.id)}"`] : []),
-    ...(n.desc !== '' ? [`content-desc="${escapeAttr(n.desc)}"`] : []),
-    `checkable="${bool(n.flags, F.CHECKABLE)}"`,
-    `checked="${bool(n.flags, F.CHECKED)}"`,
-    `clickable="${bool(n.flags, F.CLICKABLE)}"`,
-    `enabled="${bool(n.flags, F.ENABLED)}"`,
-    `focusable="${bool(n.flags, F.FOCUSABLE)}"`,
-    `focused="${bool(n.flags, F.FOCUSED)}"`,
-    `long-clickable="${bool(n.flags, F.LONG_CLICKABLE)}"`,
-    `password="${bool(n.flags, F.PASSWORD)}"`,
-    `scrollable="${bool(n.flags, F.SCROLLABLE)}"`,
-    `selected="${bool(n.flags, F.SELECTED)}"`,
-    `bounds="[${n.bounds[0]},${n.bounds[1]}][${n.bounds[2]},${n.bounds[3]}]"`,
-    'displayed="true"',
-  ].join(' ');
-  // toXmlNodeName: `$@#&` → '.', dots collapsed and trimmed.
-  const tag =
-    cls
-      .replace(/[$@#&]/g, '.')
-      .replace(/\.+/g, '.')
-      .replace(/(^\.|\.$)/g, '') || 'android.view.View';
-  if (n.children.length === 0) {
-    out.push(`${indent}<${tag} ${attrs} />`);
-    return;
-  }
-  out.push(`${indent}<${tag} ${attrs}>`);
-  n.children.forEach((c, i) => element(c, i, out, indent + '  '));
-  out.push(`${indent}</${tag}>`);
 }
 
 /**
@@ -249,13 +201,7 @@ export class SimHelperServer {
         windows.push(shadeTree(this.dev));
       }
     }
-    const out = [
-      "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>",
-      `<hierarchy index="0" class="hierarchy" rotation="${d.rotation}" width="${d.width}" height="${d.height}">`,
-    ];
-    windows.forEach((w, i) => element(w, i, out, '  '));
-    out.push('</hierarchy>');
-    return out.join('\r\n');
+    return pageSourceXml(windows, d);
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -6,7 +6,9 @@
  *   SCREEN_DIM_WAKE_LOCK for MAX_TEST_DURATION (24 h) when its HTTP server starts and wakes the
  *   screen; the `wakeLockTimeout` setting acquires it again for that long, 0 releases it (what the
  *   driver sends when a session ends); the lock dies with the process. `dumpsys power` lists held
- *   locks as PowerManagerService's WakeLock.toString prints them (level, 'tag', ACQ=age, uid, pid).
+ *   locks as PowerManagerService's WakeLock.toString prints them on Android 10+: the level padded to
+ *   30 characters (getLockLevelString), ` 'tag'`, ` ACQ=` and the age (TimeUtils.formatDuration of
+ *   acquire time minus now), ` (uid=U pid=P)`; no flags (the server takes none), no work source.
  * * Accessibility services suppressed: while a UiAutomation is connected without
  *   FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (the server sets it only when started with
  *   `-e DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES true`, and only on Android 7+), the
@@ -14,8 +16,8 @@
  *   automation service goes away the state is restored from the settings" —
  *   registerUiTestAutomationService) and touch exploration goes off. `dumpsys accessibility` prints
  *   the user state as AccessibilityUserState.dump does: "Bound services:{…}" then "Enabled
- *   services:{…}" (each bound service as `Service[label=…]`; its feedback types and capabilities are
- *   left out).
+ *   services:{…}" (each bound service as AbstractAccessibilityServiceConnection.dump starts it,
+ *   `Service[label=…`; its feedback types, capabilities, event types and timeouts are left out).
  */
 import type { Settings } from './settings.js';
 
@@ -79,6 +81,8 @@ export function dumpAccessibility(power: PowerAndAccessibility, settings: Settin
     .filter((c) => c !== '');
   const bound = power.suppressing ? [] : enabled;
   const touchExploration = settings.get('secure', 'touch_exploration_enabled') === '1' && !power.suppressing;
+  // A device loads the label from the service's resources; the simulator takes its class name
+  // (TalkBackService → TalkBack). The attributes line keeps three of its many fields.
   const label = (component: string): string =>
     component
       .split('/')
@@ -91,7 +95,7 @@ export function dumpAccessibility(power: PowerAndAccessibility, settings: Settin
 currentUserId=0
 User state[
      attributes:{id=0, touchExplorationEnabled=${touchExploration}, installedServiceCount=${enabled.length}}
-     Bound services:{${bound.map((c) => `Service[label=${label(c)}, component=${c}]`).join(', \n                     ')}}
+     Bound services:{${bound.map((c) => `Service[label=${label(c)}]`).join(', \n                     ')}}
      Enabled services:{${enabled.map((c) => `{${c}}`).join(', ')}}
      Binding services:{}
      Crashed services:{}
