@@ -99,7 +99,7 @@ describe('droidbus helper and the simulated UiAutomator2 server', () => {
     const single = (await hub(port, 'GET', `/session/${id}/source`)).json.value as unknown as string;
     expect(single).toContain('text="Allow"');
     expect(single).not.toContain('com.droidbus.sample:id/username');
-    // Every window with enableMultiWindows: the app under the dialog, then the dialog.
+    // Every window with enableMultiWindows, top-most first: the bars, the dialog, the app under them.
     expect(
       (
         await hub(port, 'POST', `/session/${id}/appium/settings`, {
@@ -118,7 +118,9 @@ describe('droidbus helper and the simulated UiAutomator2 server', () => {
       ),
     ).toBe(true);
     expect(multi.indexOf('com.droidbus.sample:id/username')).toBeGreaterThan(0);
-    expect(multi.indexOf('text="Allow"')).toBeGreaterThan(multi.indexOf('com.droidbus.sample:id/username'));
+    expect(multi.indexOf('com.android.systemui:id/clock')).toBeGreaterThan(0);
+    expect(multi.indexOf('com.android.systemui:id/clock')).toBeLessThan(multi.indexOf('text="Allow"'));
+    expect(multi.indexOf('text="Allow"')).toBeLessThan(multi.indexOf('com.droidbus.sample:id/username'));
     expect((await hub(port, 'GET', `/session/nope/source`)).json.value.error).toBe('invalid session id');
     const unknown = await hub(port, 'GET', '/nothing');
     expect([unknown.status, unknown.json.value.error]).toEqual([404, 'unknown command']);

@@ -45,6 +45,22 @@ async function readerOf(client: McpSessionHandle['client']): Promise<string> {
   return r.structuredContent?.['reader'] as string;
 }
 
+/** The server's own page source, through droidbus's session (its settings: every window). */
+async function rawPageSource(): Promise<string> {
+  const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
+  const port = Number(forwarded.stdout.trim());
+  try {
+    const hub = `http://127.0.0.1:${port}/wd/hub`;
+    const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
+    const source = (await (await fetch(`${hub}/session/${sessions.value[0]!.id}/source`)).json()) as {
+      value: string;
+    };
+    return source.value;
+  } finally {
+    await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
+  }
+}
+
 describe('the UI helper as the reader', () => {
   it('reads a screen that never goes idle, and says the helper read it', async () => {
     await world.shell(serial, 'am start -W -n com.droidbus.sample/.DetailActivity --es live true');
@@ -65,9 +81,12 @@ describe('the UI helper as the reader', () => {
       package: string;
       title: string | null;
     }[];
+    // The server lists them top-most first, the bars included; the app's window is still window 0.
     expect(windows.map((w) => [w.index, w.package])).toEqual([
       [0, 'com.droidbus.sample'],
       [1, 'android'],
+      [2, 'com.android.systemui'],
+      [3, 'com.android.systemui'],
     ]);
     expect(windows[1]!.title).toBe('Allow access?');
     expect(windows[0]!.title).toContain('com.droidbus.sample');
@@ -89,6 +108,42 @@ describe('the UI helper as the reader', () => {
     expect(after.text).not.toContain('Allow access?');
     // The helper reads every window: nothing is named as not captured.
     expect(after.structured['not_captured']).toEqual([]);
+  });
+
+  it("keeps an app element's tree path when the keyboard shows", async () => {
+    await world.shell(serial, 'am start -W -n com.droidbus.sample/.LoginActivity');
+    const find = async (): Promise<{ path: string; kinds: string[] }> => {
+      const r = await world.call('find_ui_elements', {
+        device_serial: serial,
+        resource_id: 'com.droidbus.sample:id/password',
+      });
+      expect(r.isError, r.text).toBe(false);
+      const h = await hierarchy();
+      return {
+        path: (r.structured['matches'] as Node[])[0]!.tree_path,
+        kinds: (h.structured['windows'] as { kind: string }[]).map((w) => w.kind),
+      };
+    };
+    const before = await find();
+    expect(before.kinds).not.toContain('input_method');
+    const username = await world.call('find_ui_elements', {
+      device_serial: serial,
+      resource_id: 'com.droidbus.sample:id/username',
+    });
+    const tapped = await world.call('ui_tap_element', {
+      device_serial: serial,
+      tree_path: (username.structured['matches'] as Node[])[0]!.tree_path,
+    });
+    expect(tapped.isError, tapped.text).toBe(false);
+    // The server's page source lists the keyboard's window first (top-most); the app's paths stay.
+    const source = await rawPageSource();
+    expect(source.indexOf('package="com.google.android.inputmethod.latin"')).toBeGreaterThan(0);
+    expect(source.indexOf('package="com.google.android.inputmethod.latin"')).toBeLessThan(
+      source.indexOf('package="com.droidbus.sample"'),
+    );
+    const after = await find();
+    expect(after.kinds).toContain('input_method');
+    expect(after.path).toBe(before.path);
   });
 
   it('types Unicode, presses keys and swipes through the helper, with no ADBKeyBoard', async () => {

@@ -37,6 +37,7 @@ import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
 import { KEY, keyEvent, setFocusedText, swipe, tap } from './ui/input-actions.js';
 import { shadeTree } from './ui/shade.js';
+import { keyboardTree, navigationBarTree, statusBarTree } from './ui/system-windows.js';
 import type { ViewNode } from './ui/view.js';
 import { pageSourceXml } from './helper-page-source.js';
 
@@ -99,6 +100,14 @@ function mergedCapabilities(caps: { alwaysMatch?: unknown; firstMatch?: unknown 
   return { ...strip(caps.alwaysMatch), ...strip(first) };
 }
 
+/** A window on screen as the window manager lists it, top-most first (commands/dumpsys-window.ts). */
+export interface ScreenWindow {
+  type: string;
+  pkg: string;
+  frame: readonly [number, number, number, number];
+  visible: boolean;
+}
+
 /** One running server; `stop` ends it (force-stop, uninstall), `stopped` resolves then. */
 export class SimHelperServer {
   readonly stopped: Promise<void>;
@@ -119,11 +128,12 @@ export class SimHelperServer {
   private uiAutomationLost = false;
 
   /**
-   * `owner`: the instrumented process (its wake lock dies with it). `suppress`: the UiAutomation
+   * `windows`: what is on screen, top-most first. `owner`: the instrumented process (its wake lock dies with it). `suppress`: the UiAutomation
    * was connected without FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (power-a11y.ts).
    */
   constructor(
     private readonly dev: Device,
+    private readonly windows: () => readonly ScreenWindow[],
     private readonly owner: { uid: number; pid: number } = { uid: 10_000, pid: 0 },
     suppress = true,
   ) {
@@ -185,22 +195,41 @@ export class SimHelperServer {
     this.uiAutomationLost = true;
   }
 
-  /** The page source of what is on screen: every window with enableMultiWindows, else the top one. */
+  /**
+   * The page source of what is on screen: with enableMultiWindows every window a reader of the
+   * accessibility windows gets, in their order — top-most first (AXWindowHelpers.getWindowRoots maps
+   * `getWindowsOnAllDisplays()` as it comes; AOSP AccessibilityWindowManager fills that list from the
+   * window manager's top-to-bottom list, flipping layers "to be consistent with
+   * AccessibilityService#getWindows"), the bars and the keyboard included; else the active one.
+   * Wallpaper and toast windows have no node tree here (a wallpaper is not an accessibility window;
+   * toasts are not modelled as nodes).
+   */
   pageSource(multiWindow: boolean): string {
     const d = this.dev.display();
-    const windows: ViewNode[] = [];
     if (!multiWindow) {
-      windows.push(this.dev.currentTree());
-    } else {
-      windows.push(this.dev.currentTreeBelowDialog());
-      const dialog = this.dev.ui.dialogTree(d.width, d.height, d.density);
-      if (dialog !== null) {
-        windows.push(dialog);
-      }
-      if (this.dev.ui.shadeOpen) {
-        windows.push(shadeTree(this.dev));
-      }
+      return pageSourceXml([this.dev.currentTree()], d);
     }
+    const windows = this.windows().flatMap((w): ViewNode[] => {
+      if (!w.visible) {
+        return [];
+      }
+      switch (w.type) {
+        case 'INPUT_METHOD':
+          return [keyboardTree(w.frame, w.pkg)];
+        case 'NAVIGATION_BAR':
+          return [navigationBarTree(w.frame)];
+        case 'STATUS_BAR':
+          return [statusBarTree(w.frame, new Date())];
+        case 'NOTIFICATION_SHADE':
+          return [shadeTree(this.dev)];
+        case 'SYSTEM_DIALOG':
+          return [this.dev.ui.dialogTree(d.width, d.height, d.density)].filter((t) => t !== null);
+        case 'BASE_APPLICATION':
+          return [this.dev.currentTreeBelowDialog()];
+        default:
+          return [];
+      }
+    });
     return pageSourceXml(windows, d);
   }
 

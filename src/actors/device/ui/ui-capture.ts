@@ -120,7 +120,9 @@ export async function captureUi(
     if (await helper.installed(signal)) {
       const bounded = AbortSignal.any([signal, AbortSignal.timeout(Math.max(1, deadline - Date.now()))]);
       try {
-        const parsed = parseUiDump(Buffer.from(await helper.readSource(bounded)));
+        const parsed = parseUiDump(Buffer.from(await helper.readSource(bounded)), {
+          window_order: 'top_first',
+        });
         if (parsed.ok) {
           return captured(parsed.value, 'helper', started);
         }

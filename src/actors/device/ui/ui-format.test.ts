@@ -132,8 +132,9 @@ describe('detectOverlays', () => {
 
   it('finds a soft keyboard window by its package', () => {
     const o = detectOverlays(tree(facebookXml.replace('</hierarchy>', `${KEYBOARD}</hierarchy>`)));
+    // Listed last, placed after the app's window and before the bars (ui-parse.ts, KIND_RANK).
     expect(o.keyboard).toEqual({
-      index: 3,
+      index: 1,
       package: 'com.google.android.inputmethod.latin',
       kind: 'input_method',
       bounds: { left: 0, top: 1000, right: 720, bottom: 1498 },

@@ -169,13 +169,69 @@ describe('parseUiDump on real dumps', () => {
       return;
     }
     const tree = r.value;
+    // The app's window first (the dump lists the keyboard first): its paths do not depend on the keyboard.
     expect(tree.windows.map((w) => [w.kind, w.title, w.display_id, w.layer, w.focused])).toEqual([
-      ['input_method', 'Gboard', 0, 2, false],
       ['application', 'Launcher', 0, 1, true],
+      ['input_method', 'Gboard', 0, 2, false],
     ]);
     expect(tree.node_count).toBe(26);
-    expect(nodeAt(tree, '1.0.0.0.0.4.0.1')?.text).toBe('Chrome');
+    expect(nodeAt(tree, '0.0.0.0.0.4.0.1')?.text).toBe('Chrome');
     expect(tree.rotation).toBe(0);
+  });
+
+  it("keeps an app element's tree path when the keyboard, a dialog or the bars come, in any reader's order", () => {
+    const app = fixture('launcher-pixel.xml')
+      .toString('utf8')
+      .replace(/^.*?<hierarchy rotation="0">/, '')
+      .replace('</hierarchy>', '');
+    const root = (pkg: string, cls: string, bounds: string): string =>
+      `<node index="0" text="" resource-id="" class="${cls}" package="${pkg}" content-desc="" checkable="false" checked="false" clickable="false" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="${bounds}" />`;
+    const keyboard = root(
+      'com.google.android.inputmethod.latin',
+      'android.widget.FrameLayout',
+      '[0,1100][1080,1794]',
+    );
+    const dialog = root('android', 'android.widget.FrameLayout', '[60,700][1020,1100]');
+    const status = root('com.android.systemui', 'android.widget.FrameLayout', '[0,0][1080,63]');
+    const nav = root('com.android.systemui', 'android.widget.FrameLayout', '[0,1668][1080,1794]');
+    // Its own dialog, over the activity: an application window of the same package.
+    const own = root(
+      'com.google.android.apps.nexuslauncher',
+      'android.widget.FrameLayout',
+      '[60,700][1020,1100]',
+    );
+    const hierarchy = (...roots: string[]): string =>
+      `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${roots.join('')}</hierarchy>`;
+    const chromeIn = (
+      xml: string,
+      order: 'top_first' | 'as_given',
+    ): { path: string | undefined; kinds: string[] } => {
+      const r = parseUiDump(xml, { window_order: order });
+      if (!r.ok) {
+        throw new Error(r.error.message);
+      }
+      return {
+        path: r.value.nodes.find((n) => n.text === 'Chrome' && n.clickable)?.tree_path,
+        kinds: r.value.windows.map((w) => w.kind),
+      };
+    };
+    const alone = chromeIn(hierarchy(app), 'as_given');
+    expect(alone.path).toBe('0.0.0.0.0.4.0.1');
+    // The UiAutomator2 server lists windows top-most first (AccessibilityWindowManager's list).
+    expect(chromeIn(hierarchy(keyboard, status, nav, app), 'top_first')).toEqual({
+      path: alone.path,
+      kinds: ['application', 'input_method', 'navigation_bar', 'status_bar'],
+    });
+    expect(chromeIn(hierarchy(dialog, keyboard, app, nav), 'top_first')).toEqual({
+      path: alone.path,
+      kinds: ['application', 'system', 'input_method', 'navigation_bar'],
+    });
+    // The app's own dialog sits above its activity: the activity, bottom-most, stays window 0.
+    const withOwn = parseUiDump(hierarchy(own, app), { window_order: 'top_first' });
+    expect(withOwn.ok && withOwn.value.nodes[withOwn.value.roots[1]!]?.bounds.top).toBe(700);
+    expect(chromeIn(hierarchy(own, app), 'top_first').path).toBe(alone.path);
+    // An androidx dump lists the active window first: kept, then the rest by kind.
+    expect(chromeIn(hierarchy(app, keyboard, status), 'as_given').path).toBe(alone.path);
   });
 
   it('fails with the device message when the output holds no hierarchy', () => {

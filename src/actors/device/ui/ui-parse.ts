@@ -7,7 +7,7 @@
  */
 import { sanitizeUiXml } from './ui-xml-sanitize.js';
 import { readUiXml, type XmlElement } from './ui-xml-read.js';
-import type { UiBounds, UiNode, UiResult, UiTree, UiWindow } from './ui-types.js';
+import type { UiBounds, UiNode, UiResult, UiTree, UiWindow, UiWindowKind } from './ui-types.js';
 import { uiFail } from './ui-types.js';
 import { inferWindowKind, kindFromWindowType } from './ui-windows.js';
 
@@ -17,6 +17,13 @@ export const MAX_NODE_LIMIT = 100_000;
 export interface ParseOptions {
   /** Nodes kept at most (default 10,000); the rest are dropped and `truncated` is set. */
   node_limit?: number;
+  /**
+   * How the reader listed the window roots: `top_first` for the UiAutomator2 server's page source
+   * (it lists `UiAutomation.getWindowsOnAllDisplays()`, which AccessibilityWindowManager fills
+   * top-most first), `as_given` when the order is not known (androidx dumps put the active window
+   * first). `uiautomator dump --windows` names each window's layer, which wins over both.
+   */
+  window_order?: 'top_first' | 'as_given';
 }
 
 const BOUNDS = /^\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]$/;
@@ -154,6 +161,62 @@ class TreeBuilder {
   }
 }
 
+/**
+ * Where each kind of window goes in the tree, so an app element's tree path does not depend on what
+ * else is on screen: the app's windows first, then what the system shows over it (its dialogs, the
+ * shade), the keyboard, and the bars (the keyboard showing, a dialog or a toast coming, or a reader
+ * that lists windows in another order leaves `0.…` naming the same view of the app).
+ */
+const KIND_RANK: Readonly<Record<UiWindowKind, number>> = {
+  application: 0,
+  system: 1,
+  accessibility_overlay: 2,
+  input_method: 3,
+  navigation_bar: 4,
+  status_bar: 5,
+  unknown: 6,
+};
+
+/** A window's kind: its type when the dump names it, else inferred from its root view. */
+function windowKind(
+  pkg: string,
+  rootClass: string,
+  type: string | null,
+  bounds: UiBounds,
+  screen: UiBounds,
+): UiWindowKind {
+  const inferred = inferWindowKind(pkg, rootClass, bounds, screen);
+  const typed = type !== null ? kindFromWindowType(type) : 'unknown';
+  // A typed system window from System UI is still better told apart as a bar when it is one.
+  return typed === 'unknown' || (typed === 'system' && inferred !== 'application') ? inferred : typed;
+}
+
+/** Sorts the windows by kind, then bottom-most first (the activity before a dialog of its own). */
+function orderWindows(raw: RawWindow[], order: 'top_first' | 'as_given'): void {
+  if (raw.length < 2) {
+    return;
+  }
+  const bounds = raw.map((r) =>
+    parseBounds(r.meta ? str(r.meta, 'bounds') : r.root ? str(r.root, 'bounds') : ''),
+  );
+  const screen = unionBounds(bounds);
+  const keyed = raw.map((r, i) => {
+    const kind = windowKind(
+      r.root ? str(r.root, 'package') : '',
+      r.root ? str(r.root, 'class') : '',
+      r.meta ? str(r.meta, 'type') || null : null,
+      bounds[i]!,
+      screen,
+    );
+    const layer = r.meta ? optInt(r.meta, 'layer') : null;
+    // Height from the bottom: a window's layer, else its place in a top-first list, else none.
+    const height = layer ?? (order === 'top_first' ? raw.length - i : 0);
+    return { r, i, rank: KIND_RANK[kind], height };
+  });
+  keyed.sort((a, b) => a.rank - b.rank || a.height - b.height || a.i - b.i);
+  keyed.forEach((k, i) => (raw[i] = k.r));
+}
+
 function unionBounds(all: UiBounds[]): UiBounds {
   const real = all.filter((b) => b.right > b.left && b.bottom > b.top);
   if (real.length === 0) {
@@ -196,6 +259,7 @@ export function parseUiDump(input: Uint8Array | string, options: ParseOptions = 
     }
   }
 
+  orderWindows(raw, options.window_order ?? 'as_given');
   const builder = new TreeBuilder(limit);
   const roots: number[] = [];
   const rootIds: number[] = [];
@@ -231,15 +295,12 @@ export function parseUiDump(input: Uint8Array | string, options: ParseOptions = 
     const bounds = windowBounds[w] ?? parseBounds('');
     const pkg = rootNode?.package ?? '';
     const type = r.meta ? str(r.meta, 'type') || null : null;
-    const inferred = inferWindowKind(pkg, rootNode?.class ?? '', bounds, screen);
-    const typed = type !== null ? kindFromWindowType(type) : 'unknown';
     return {
       index: w,
       root: id,
       package: pkg,
       bounds,
-      // A typed system window from System UI is still better told apart as a bar when it is one.
-      kind: typed === 'unknown' || (typed === 'system' && inferred !== 'application') ? inferred : typed,
+      kind: windowKind(pkg, rootNode?.class ?? '', type, bounds, screen),
       display_id: r.displayId,
       title: r.meta ? str(r.meta, 'title') : null,
       type,

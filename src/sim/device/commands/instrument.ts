@@ -2,6 +2,7 @@ import type { CommandContext } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { SimHelperServer } from '../helper-server.js';
 import { ensureProcess } from '../lifecycle.js';
+import { windowList } from './dumpsys-window.js';
 
 /** The instrumentation the helper runs as (its test APK's manifest). */
 const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
@@ -62,7 +63,12 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
   // ServerInstrumentation.setAccessibilityServiceState: the flag is read on Android 7+ only.
   const keepServices =
     extras.get('DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES') === 'true' && dev.identity.sdk >= 24;
-  const server = new SimHelperServer(dev, { uid: proc.uid, pid: proc.pid }, !keepServices);
+  const server = new SimHelperServer(
+    dev,
+    () => windowList(dev),
+    { uid: proc.uid, pid: proc.pid },
+    !keepServices,
+  );
   dev.helper = server;
   if (!wait) {
     return 0;
