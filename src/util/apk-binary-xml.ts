@@ -28,7 +28,7 @@ export const ResType = {
   INT_BOOLEAN: 0x12,
 } as const;
 
-/** The android:* attribute resource ids (android.R.attr) a manifest uses. */
+/** The android:* attribute resource ids (android.R.attr) a manifest uses (framework-res's public ids, `aapt dump resources`). */
 export const ANDROID_ATTR: Readonly<Record<string, number>> = {
   theme: 0x01010000,
   label: 0x01010001,
@@ -36,6 +36,9 @@ export const ANDROID_ATTR: Readonly<Record<string, number>> = {
   name: 0x01010003,
   debuggable: 0x0101000f,
   exported: 0x01010010,
+  targetPackage: 0x01010021,
+  handleProfiling: 0x01010022,
+  functionalTest: 0x01010023,
   minSdkVersion: 0x0101020c,
   versionCode: 0x0101021b,
   versionName: 0x0101021c,

@@ -50,6 +50,26 @@ describe('apk writer', () => {
     });
   }
 
+  it("writes a test APK's instrumentation as aapt reads it, and reads it back", () => {
+    const file = join(dir, 'written-test.apk');
+    const instrumentation = {
+      name: 'androidx.test.runner.AndroidJUnitRunner',
+      targetPackage: 'com.droidbus.sample.demo.debug',
+      label: 'Tests for com.droidbus.sample.demo.debug',
+    };
+    const bytes = writeApk({ ...INPUT, packageName: 'com.droidbus.sample.demo.debug.test', instrumentation });
+    writeFileSync(file, bytes);
+    const tree = aapt('dump', 'xmltree', file, 'AndroidManifest.xml');
+    expect(tree).toMatch(
+      /E: instrumentation[^\n]*\n(?:\s+A: [^\n]+\n)*?\s+A: android:targetPackage\(0x01010021\)="com\.droidbus\.sample\.demo\.debug"/,
+    );
+    expect(tree).toContain('A: android:name(0x01010003)="androidx.test.runner.AndroidJUnitRunner"');
+    expect(tree).toContain('A: android:functionalTest(0x01010023)=(type 0x12)0x0');
+    expect(readApkInfo(bytes).instrumentations).toEqual([
+      { name: instrumentation.name, targetPackage: instrumentation.targetPackage },
+    ]);
+  });
+
   it('refuses an invalid package name', () => {
     expect(() => writeApk({ ...INPUT, packageName: 'nodots' })).toThrow(ApkFormatError);
   });

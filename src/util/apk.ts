@@ -56,6 +56,11 @@ export interface ApkWriteInput {
   debuggable?: boolean;
   activities: ApkActivityInput[];
   permissions?: string[];
+  /**
+   * A test APK's runner: `<instrumentation android:name android:targetPackage>` under `<manifest>`,
+   * as AGP writes it from `testInstrumentationRunner` and the tested app's id.
+   */
+  instrumentation?: { name: string; targetPackage: string; label?: string };
   /** More archive entries (native libraries, assets…). */
   extraEntries?: ZipEntryInput[];
   /** The compiler marker to put in classes.dex's strings (`~~R8{…}` for a minified build). */
@@ -118,6 +123,19 @@ export function buildManifest(input: ApkWriteInput): XmlElement {
       androidAttr('minSdkVersion', input.minSdk),
       androidAttr('targetSdkVersion', input.targetSdk),
     ]),
+    ...(input.instrumentation !== undefined
+      ? [
+          element('instrumentation', [
+            ...(input.instrumentation.label !== undefined
+              ? [androidAttr('label', input.instrumentation.label)]
+              : []),
+            androidAttr('name', input.instrumentation.name),
+            androidAttr('targetPackage', input.instrumentation.targetPackage),
+            androidAttr('handleProfiling', false),
+            androidAttr('functionalTest', false),
+          ]),
+        ]
+      : []),
     ...(input.permissions ?? []).map((p) => element('uses-permission', [androidAttr('name', p)])),
     element('application', appAttrs, activities),
   ]);

@@ -19,6 +19,7 @@ import { wrapperName } from './gradle-process.js';
 import { checkTaskSyntax } from './task-policy.js';
 import { TaskListCache } from './task-list.js';
 import { gateTask } from './task-gate.js';
+import { lendDevicesForTests, runsDeviceTests } from './device-tests.js';
 import { recordInterruptedBuilds } from './interrupted-builds.js';
 import { resolveVariantTask } from './variant-task.js';
 
@@ -154,6 +155,7 @@ async function runBuild(
   const id = newBuildId();
   state.slot = { id, task: payload.task, origin: ctx.origin, since: Date.now(), run: null };
   let release: (() => Promise<void>) | null = null;
+  let reclaim: (() => Promise<void>) | null = null;
   try {
     const project = await inspectProject(root);
     const resolved = resolveVariantTask(project, payload.task, payload.variant);
@@ -194,11 +196,17 @@ async function runBuild(
     }
     const env = await buildEnv(root);
     // Hashed once, before Gradle runs: the policy's cache key and the build record's build files.
-    const buildFiles = await gateTask(
+    const { buildFiles, executed } = await gateTask(
       { root, project, task: resolved.task, env, settings, buildId: id },
       state.taskLists,
       ctx,
     );
+    if (runsDeviceTests(resolved.task, executed)) {
+      reclaim = await lendDevicesForTests(
+        { id, task: resolved.task, env: env.env, maxMs: (settings.mcp.build_timeout_sec + 60) * 1000 },
+        ctx,
+      );
+    }
     const run = new BuildRun({
       id,
       project,
@@ -226,6 +234,7 @@ async function runBuild(
     if (release) {
       await release();
     }
+    await reclaim?.();
     if (state.slot?.id === id) {
       state.slot = null;
       for (const wake of state.idleWaiters) {

@@ -22,7 +22,8 @@ import { checkGradleTask, judgeDryRun, standardTaskNames, type TaskPolicyOptions
 
 /**
  * Hashes the build files and refuses the task when the policy says so; answers the hashes (null
- * when they could not be read) for the build record.
+ * when they could not be read) for the build record, and the tasks Gradle's dry run said it would
+ * execute when one was needed (null when the name was judged on its own).
  */
 export async function gateTask(
   build: {
@@ -35,12 +36,12 @@ export async function gateTask(
   },
   cache: TaskListCache,
   ctx: HandlerContext,
-): Promise<{ path: string; sha256: string }[] | null> {
+): Promise<{ buildFiles: { path: string; sha256: string }[] | null; executed: string[] | null }> {
   const buildFiles = await hashBuildFiles(build.project).catch((err: unknown) => {
     ctx.log.warn('could not hash the build files', { id: build.buildId, error: String(err) });
     return null;
   });
-  await enforceTaskPolicy(
+  const executed = await enforceTaskPolicy(
     { ...build, buildFiles, timeoutMs: build.settings.mcp.build_timeout_sec * 1000 },
     {
       allowUnrestricted: build.settings.mcp.allow_unrestricted_gradle,
@@ -50,13 +51,14 @@ export async function gateTask(
     cache,
     ctx,
   );
-  return buildFiles;
+  return { buildFiles, executed };
 }
 
 /**
  * Refuses the task when Gradle would select, or its dry run execute, a task that leaves the machine
  * (`task-policy.ts`). The task list and dry runs are Gradle's own, run under the build lock and
- * cached per build-file state; the report's failure leaves only exact standard names.
+ * cached per build-file state; the report's failure leaves only exact standard names. Answers the
+ * dry run's tasks when one ran (or was cached), else null.
  */
 async function enforceTaskPolicy(
   run: {
@@ -70,9 +72,9 @@ async function enforceTaskPolicy(
   base: TaskPolicyOptions,
   cache: TaskListCache,
   ctx: HandlerContext,
-): Promise<void> {
+): Promise<string[] | null> {
   if (base.allowUnrestricted) {
-    return;
+    return null;
   }
   // Unreadable build files: nothing cached can be trusted, the list is read again.
   const key = run.buildFiles !== null ? buildFilesKey(run.buildFiles) : `unread-${Date.now()}`;
@@ -106,7 +108,7 @@ async function enforceTaskPolicy(
     throw fail.invalid(why, policy.blocked ? { reason: 'blocked_task' } : undefined);
   }
   if (!policy.dryRun) {
-    return;
+    return null;
   }
   let executed = cache.dryRun(run.root, key, run.task);
   if (executed === null) {
@@ -124,4 +126,5 @@ async function enforceTaskPolicy(
   if (!verdict.ok) {
     throw fail.invalid(verdict.reason, { reason: 'blocked_task' });
   }
+  return executed;
 }

@@ -36,6 +36,7 @@ import { clickablesAnswer, findAnswer, hierarchyAnswer } from './ui/ui-answers.j
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { UiHelper } from './ui/ui-helper-reader.js';
+import { holdUiAutomatorLock } from './ui/ui-lock.js';
 import type { LabelCache } from './apps/app-labels.js';
 import { requirePerson } from '../../bus/origin.js';
 import { reusableCapture, screenAfter } from './ui/ui-after.js';
@@ -64,6 +65,8 @@ interface DeviceState {
   helper: UiHelper;
   /** App labels read from APKs (list_apps), kept per APK and locale. */
   labels: LabelCache;
+  /** Who UI Automator is lent to (device.ui_lend), and how to take it back; null when it is not. */
+  lent: { purpose: string; release: () => Promise<void> } | null;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -272,6 +275,7 @@ export default defineActor({
     'device.ui_input': 'ui',
     'device.ui_scroll_until': 'ui',
     'device.act_on_notification': 'ui',
+    'device.ui_lend': 'ui',
     // One app change at a time per device: an install, then its launch, never interleaved.
     'device.install_app': 'app',
     'device.launch_app': 'app',
@@ -293,10 +297,12 @@ export default defineActor({
       lastActions: 0,
       helper: new UiHelper(serial),
       labels: new Map(),
+      lent: null,
     };
     return state;
   },
   async stop(state, ctx) {
+    await state.lent?.release();
     // Leaving (the process ends, the device goes): the phone's screen may sleep again.
     await state.helper.release();
     adbClient().forget(ctx.key!);
@@ -312,6 +318,42 @@ export default defineActor({
     'device.helper_remove': (_p, state, ctx) => {
       requirePerson(ctx.origin, 'removes the on-device UI helper');
       return state.helper.remove();
+    },
+    'device.ui_lend': async (p, state, ctx) => {
+      if (state.lent !== null) {
+        throw new BusError('BUSY', `device ${state.serial} is already lent to ${state.lent.purpose}`);
+      }
+      // After a capture in flight (the ui lane), before any other: no reader starts the helper again.
+      const hold = await holdUiAutomatorLock(
+        state.serial,
+        p.purpose,
+        Date.now() + 30_000,
+        ctx.signal,
+        p.max_ms,
+      );
+      try {
+        const helper = await state.helper.yieldUiAutomation(ctx.signal);
+        const lent = { purpose: p.purpose, release: hold.release };
+        state.lent = lent;
+        void hold.ended.then(() => {
+          if (state.lent === lent) {
+            state.lent = null;
+          }
+        });
+        return { serial: state.serial, helper };
+      } catch (err) {
+        await hold.release();
+        throw err;
+      }
+    },
+    'device.ui_reclaim': async (p, state) => {
+      const lent = state.lent;
+      if (lent === null || lent.purpose !== p.purpose) {
+        return { serial: state.serial, returned: false };
+      }
+      state.lent = null;
+      await lent.release();
+      return { serial: state.serial, returned: true };
     },
     'device.ui_hierarchy': async (p, state, ctx) => {
       // The window manager's list beside the capture: a classic dump shows only the focused window,

@@ -45,4 +45,39 @@ export const helperRequests = {
     response: helperStateSchema,
     timeoutMs: 120_000,
   }),
+  /**
+   * Lends the device's UI Automator to another client for a while — an app's connected tests, which
+   * need the device's only UiAutomation: no droidbus process reads the screen meanwhile (each is told
+   * why), and droidbus's own helper is stopped; one run by another client's Appium session is left.
+   * The next read after `device.ui_reclaim` starts the helper again.
+   */
+  'device.ui_lend': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      /** Who borrows it, as readers are told (`the connected tests of build b-…`). */
+      purpose: z.string().min(1).max(300),
+      /** The hold ends by itself after this long (a build that never says it is done). */
+      max_ms: z
+        .number()
+        .int()
+        .positive()
+        .max(24 * 3_600_000),
+    }),
+    response: z.object({
+      serial: z.string(),
+      /** What became of the helper: stopped, was not running, is not installed, or serves another client. */
+      helper: z.enum(['stopped', 'not_running', 'not_installed', 'foreign']),
+    }),
+    timeoutMs: 60_000,
+  }),
+  /** Ends a `device.ui_lend` of this purpose; `returned` is false when none was held. */
+  'device.ui_reclaim': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema, purpose: z.string().min(1).max(300) }),
+    response: z.object({ serial: z.string(), returned: z.boolean() }),
+    timeoutMs: 15_000,
+  }),
 };

@@ -165,6 +165,14 @@ export class SimHelperServer {
     return this.running;
   }
 
+  /**
+   * It holds the device's one UiAutomation: running, and the `am` process that lent it still there
+   * (when that process dies, UiAutomationManager's death recipient unregisters the connection).
+   */
+  get holdsUiAutomation(): boolean {
+    return this.running && !this.uiAutomationLost;
+  }
+
   /** A new connection from `adb forward` (the device's tcp:6790). */
   accept(socket: Duplex): void {
     if (!this.running) {

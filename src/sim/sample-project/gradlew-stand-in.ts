@@ -22,6 +22,7 @@ import {
   listDevices,
   uninstallPackage,
 } from './stand-in-devices.js';
+import { ConnectedFailure, runConnectedTests } from './stand-in-connected.js';
 import {
   apkFileName,
   apkPath,
@@ -116,7 +117,11 @@ class Pacer {
 
 /** A task that failed: Gradle's "Execution failed for task" causes. */
 class TaskFailure extends Error {
-  constructor(readonly causes: string[]) {
+  /** `output`: what the task printed before it failed (under its `> Task` line). */
+  constructor(
+    readonly causes: string[],
+    readonly output: string[] = [],
+  ) {
     super(causes.join('; '));
   }
 }
@@ -171,7 +176,14 @@ async function runAction(
     }
     case 'connected': {
       const devices = await devicesOrFail();
-      return devices.flatMap((d) => [`Starting 1 tests on ${d.name}`, '', `Finished 1 tests on ${d.name}`]);
+      try {
+        return await runConnectedTests(projectDir, model, action.variant, devices);
+      } catch (err) {
+        if (err instanceof ConnectedFailure) {
+          throw new TaskFailure(err.causes, err.output);
+        }
+        throw new TaskFailure([err instanceof DeviceError ? err.message : String(err)]);
+      }
     }
     case 'unitTests':
       return [];
@@ -327,7 +339,10 @@ async function build(args: GradleArgs, pacer: Pacer): Promise<number> {
             throw err;
           }
           if (!args.quiet) {
-            await emit([`> Task ${task.path} FAILED`]);
+            await emit([
+              ...(err.output.length > 0 ? [`> Task ${task.path}`, ...err.output, ''] : []),
+              `> Task ${task.path} FAILED`,
+            ]);
           }
           return fail(
             {

@@ -128,6 +128,7 @@ dependencies {
     testImplementation("junit:junit:4.13.2")
     androidTestImplementation("androidx.test.ext:junit:1.2.1")
     androidTestImplementation("androidx.test:runner:1.6.2")
+    androidTestImplementation("androidx.test.uiautomator:uiautomator:2.3.0")
 }
 `;
 
@@ -287,8 +288,12 @@ class CartRepositoryTest {
 
 const INSTRUMENTED_TEST = `package com.droidbus.sample
 
+import android.content.Intent
 import androidx.test.ext.junit.runners.AndroidJUnit4
 import androidx.test.platform.app.InstrumentationRegistry
+import androidx.test.uiautomator.By
+import androidx.test.uiautomator.UiDevice
+import androidx.test.uiautomator.Until
 import org.junit.Assert.assertTrue
 import org.junit.Test
 import org.junit.runner.RunWith
@@ -300,6 +305,15 @@ class LoginActivityTest {
     fun packageNameIsTheSampleApp() {
         val context = InstrumentationRegistry.getInstrumentation().targetContext
         assertTrue(context.packageName.startsWith("${SAMPLE_PACKAGE}"))
+    }
+
+    @Test
+    fun signInFormIsOnScreen() {
+        val device = UiDevice.getInstance(InstrumentationRegistry.getInstrumentation())
+        val context = InstrumentationRegistry.getInstrumentation().targetContext
+        val launch = context.packageManager.getLaunchIntentForPackage(context.packageName)!!
+        context.startActivity(launch.addFlags(Intent.FLAG_ACTIVITY_CLEAR_TASK or Intent.FLAG_ACTIVITY_NEW_TASK))
+        assertTrue(device.wait(Until.hasObject(By.res("${SAMPLE_PACKAGE}", "username")), 5_000))
     }
 }
 `;

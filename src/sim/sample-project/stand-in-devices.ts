@@ -103,3 +103,15 @@ export async function installApk(device: Device, apk: string): Promise<void> {
 export async function uninstallPackage(device: Device, pkg: string): Promise<void> {
   await adb(['-s', device.serial, 'uninstall', pkg]);
 }
+
+/**
+ * Runs a test APK's instrumentation as AGP's test runner does (ddmlib's RemoteAndroidTestRunner:
+ * `am instrument -w -r`, `-e debug false`); answers its output.
+ */
+export async function instrumentTests(device: Device, component: string): Promise<string> {
+  const { out } = await adb(
+    ['-s', device.serial, 'shell', 'am', 'instrument', '-w', '-r', '-e', 'debug', 'false', component],
+    30 * 60_000,
+  );
+  return out;
+}

@@ -22,7 +22,7 @@ import type { BuildModel, VariantModel } from './build-model.js';
 import { SAMPLE_AGP_VERSION } from './project-files.js';
 
 /** Writes a file atomically (temp + rename): a cancelled build never leaves half an APK. */
-function writeAtomic(path: string, data: Uint8Array | string): void {
+export function writeAtomic(path: string, data: Uint8Array | string): void {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, data);

@@ -159,17 +159,27 @@ export class ForeignSessionError extends Error {
   }
 }
 
+/** The server's one session, if any, and whether droidbus made it. */
+async function serverSession(
+  link: Link,
+  signal: AbortSignal,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<{ id: string; ours: boolean } | null> {
+  const sessions = (await hub(link, 'GET', '/sessions', undefined, signal, timeoutMs)) as {
+    value?: { id?: string; capabilities?: Record<string, unknown> }[];
+  };
+  const found = sessions.value?.find((s) => typeof s.id === 'string');
+  return found === undefined ? null : { id: found.id!, ours: found.capabilities?.[OWNER_CAP] === 'droidbus' };
+}
+
 async function session(link: Link, signal: AbortSignal): Promise<string> {
   if (link.sessionId !== null) {
     return link.sessionId;
   }
   // Another droidbus process may have made the server's one session: take it rather than replace it.
-  const sessions = (await hub(link, 'GET', '/sessions', undefined, signal)) as {
-    value?: { id?: string; capabilities?: Record<string, unknown> }[];
-  };
-  const existing = sessions.value?.find((s) => typeof s.id === 'string');
-  if (existing !== undefined && existing.capabilities?.[OWNER_CAP] !== 'droidbus') {
-    throw new ForeignSessionError(existing.id!);
+  const existing = await serverSession(link, signal);
+  if (existing !== null && !existing.ours) {
+    throw new ForeignSessionError(existing.id);
   }
   let id = existing?.id;
   if (id === undefined) {
@@ -411,6 +421,30 @@ export class UiHelper {
    */
   type(text: string, signal: AbortSignal): Promise<boolean> {
     return this.act('type', '/keys', { text, replace: false }, signal);
+  }
+
+  /**
+   * Frees the device's UiAutomation for another client (an app's connected tests): droidbus's server
+   * is stopped (the next read starts it again); one serving another client's Appium session is left
+   * alone, as everywhere else.
+   */
+  async yieldUiAutomation(
+    signal: AbortSignal,
+  ): Promise<'stopped' | 'not_running' | 'not_installed' | 'foreign'> {
+    const now = await this.state(signal);
+    if (!now.installed) {
+      return 'not_installed';
+    }
+    if (!now.running) {
+      return 'not_running';
+    }
+    const link = await this.linkOf(signal);
+    const existing = await serverSession(link, signal, STATUS_TIMEOUT_MS).catch(() => null);
+    if (existing !== null && !existing.ours) {
+      return 'foreign';
+    }
+    await this.stop();
+    return 'stopped';
   }
 
   /** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */

@@ -13,7 +13,7 @@ import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { useTempDataHome } from '../../../../tests/helpers/data-home.js';
 import { BusError } from '../../../bus/errors.js';
-import { releaseUiLocksOf, uiLockPath, withUiAutomatorLock } from './ui-lock.js';
+import { holdUiAutomatorLock, releaseUiLocksOf, uiLockPath, withUiAutomatorLock } from './ui-lock.js';
 
 useTempDataHome('droidbus-ui-lock-');
 
@@ -108,5 +108,33 @@ describe('the UI Automator lock', () => {
     expect(releaseUiLocksOf(process.pid, 7)).toBe(1);
     expect(present(file)).toBe(false);
     expect(existsSync(path.dirname(file))).toBe(true);
+  });
+
+  it('lends the device for a purpose: every reader is told at once, until the hold is released', async () => {
+    const purpose = 'the connected tests of build b-1: :app:connectedDemoDebugAndroidTest';
+    const { release } = await holdUiAutomatorLock(SERIAL, purpose, Date.now() + 1_000, never, 60_000);
+    const started = Date.now();
+    const refused = await withUiAutomatorLock(SERIAL, Date.now() + 10_000, never, () =>
+      Promise.resolve('read'),
+    ).catch((err: unknown) => err);
+    // No wait for the 10 s deadline: the holder's purpose says waiting is useless.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(refused).toBeInstanceOf(BusError);
+    expect((refused as BusError).code).toBe('BUSY');
+    expect((refused as BusError).message).toContain(`lent to ${purpose} (droidbus pid ${process.pid})`);
+    await release();
+    await expect(
+      withUiAutomatorLock(SERIAL, Date.now() + 2_000, never, () => Promise.resolve('read')),
+    ).resolves.toBe('read');
+  });
+
+  it('ends a hold by itself after its longest time', async () => {
+    const { ended } = await holdUiAutomatorLock(SERIAL, 'tests', Date.now() + 1_000, never, 50);
+    await expect(
+      withUiAutomatorLock(SERIAL, Date.now() + 5_000, never, () => Promise.resolve('read')),
+    ).rejects.toThrow(/lent to tests/);
+    await ended;
+    const read = await withUiAutomatorLock(SERIAL, Date.now() + 1_000, never, () => Promise.resolve('read'));
+    expect(read).toBe('read');
   });
 });

@@ -29,8 +29,8 @@ const STALE_MS = 15_000;
 const STALE_REFRESH_MS = 3_000;
 
 /** Takes the lock: the link's target when taken, null when another holds it. */
-function tryLock(file: string): string | null {
-  const mine = `${process.pid}:${threadId}:${Date.now()}`;
+function tryLock(file: string, purpose: string | null): string | null {
+  const mine = `${process.pid}:${threadId}:${Date.now()}${purpose === null ? '' : `:${encodeURIComponent(purpose)}`}`;
   try {
     symlinkSync(mine, file);
     return mine;
@@ -45,15 +45,27 @@ function tryLock(file: string): string | null {
   }
 }
 
-/** The lock's holder as its link names it, and how long ago it was last refreshed; null when free. */
-function holderOf(file: string): { pid: number | null; thread: number | null; ageMs: number } | null {
+/**
+ * The lock's holder as its link names it (`pid:thread:since`, and `:purpose` for a long hold), and
+ * how long ago it was last refreshed; null when free.
+ */
+function holderOf(
+  file: string,
+): { pid: number | null; thread: number | null; purpose: string | null; ageMs: number } | null {
   try {
     const ageMs = Date.now() - lstatSync(file).mtimeMs;
     // Not a link: a lock file of an earlier droidbus, which names nobody.
-    const [pid, thread] = (holderLink(file) ?? '').split(':').map(Number);
-    const known = (n: number | undefined): number | null =>
-      n !== undefined && Number.isInteger(n) ? n : null;
-    return { pid: known(pid), thread: known(thread), ageMs };
+    const [pid, thread, , purpose] = (holderLink(file) ?? '').split(':');
+    const known = (n: string | undefined): number | null =>
+      n !== undefined && /^\d+$/.test(n) ? Number(n) : null;
+    const said = (() => {
+      try {
+        return purpose === undefined ? null : decodeURIComponent(purpose);
+      } catch {
+        return null;
+      }
+    })();
+    return { pid: known(pid), thread: known(thread), purpose: said, ageMs };
   } catch {
     return null;
   }
@@ -109,10 +121,11 @@ export async function withUiAutomatorLock<T>(
   deadline: number,
   signal: AbortSignal,
   work: () => Promise<T>,
+  purpose: string | null = null,
 ): Promise<T> {
   const file = uiLockPath(serial);
   let mine: string | null;
-  while ((mine = tryLock(file)) === null) {
+  while ((mine = tryLock(file, purpose)) === null) {
     const holder = holderOf(file);
     if (holder === null) {
       continue; // released between the two calls
@@ -122,6 +135,15 @@ export async function withUiAutomatorLock<T>(
       // droidbus's leftover file: its lock is nobody's.
       breakLock(file);
       continue;
+    }
+    if (holder.purpose !== null) {
+      // A long hold (connected tests): waiting for it would only time out.
+      throw new BusError(
+        'BUSY',
+        `device ${serial} is lent to ${holder.purpose} (droidbus pid ${holder.pid}): UI Automator serves one client at a time, and reading the screen now would take the UiAutomation they use. Read it when they are done (get_build_status); a screenshot works meanwhile`,
+        undefined,
+        { holder_pid: holder.pid },
+      );
     }
     if (Date.now() + 50 >= deadline) {
       throw new BusError(
@@ -151,4 +173,44 @@ export async function withUiAutomatorLock<T>(
       breakLock(file);
     }
   }
+}
+
+/**
+ * Takes the device's UI Automator lock for `purpose` and keeps it until `release` is called (or
+ * `maxMs` passes): no droidbus process reads the screen meanwhile, and each that tries is told at
+ * once what holds it. Waits until `deadline` for a capture in flight; BUSY after that. `ended`
+ * resolves once the lock is let go.
+ */
+export async function holdUiAutomatorLock(
+  serial: string,
+  purpose: string,
+  deadline: number,
+  signal: AbortSignal,
+  maxMs: number,
+): Promise<{ release: () => Promise<void>; ended: Promise<void> }> {
+  let letGo!: () => void;
+  const released = new Promise<void>((r) => (letGo = r));
+  let taken!: () => void;
+  const isTaken = new Promise<void>((r) => (taken = r));
+  const holding = withUiAutomatorLock(
+    serial,
+    deadline,
+    signal,
+    async () => {
+      taken();
+      const expiry = setTimeout(letGo, maxMs);
+      expiry.unref();
+      await released;
+      clearTimeout(expiry);
+    },
+    purpose,
+  );
+  await Promise.race([isTaken, holding]);
+  return {
+    release: async () => {
+      letGo();
+      await holding;
+    },
+    ended: holding,
+  };
 }

@@ -3,6 +3,7 @@ import type { Device } from '../device.js';
 import { SimHelperServer } from '../helper-server.js';
 import { ensureProcess } from '../lifecycle.js';
 import { windowList } from './dumpsys-window.js';
+import { runInstrumentedTests } from './instrument-tests.js';
 
 /** The instrumentation the helper runs as (its test APK's manifest). */
 const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
@@ -10,10 +11,11 @@ const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
 /**
  * `am instrument [-w] [-r] [-e KEY VALUE]… [--no-window-animation] [--user U] COMPONENT`. The
  * component must be an `<instrumentation>` of an installed package whose target is installed, else
- * the ActivityManager's "Unable to find instrumentation info" error. The only instrumentation the
+ * the ActivityManager's "Unable to find instrumentation info" error. One instrumentation the
  * simulator runs is Appium's UiAutomator2 server: its process starts, the server answers on
  * tcp:6790 once it is up, and `-w` keeps the command until the server ends (force-stop, uninstall),
- * when it reports the process gone (`INSTRUMENTATION_RESULT: shortMsg=Process crashed.`).
+ * when it reports the process gone (`INSTRUMENTATION_RESULT: shortMsg=Process crashed.`). Any other
+ * instrumentation is an app's test APK: instrument-tests.ts runs the tests it lists.
  */
 export async function instrument(ctx: CommandContext<Device>, args: string[]): Promise<number> {
   const dev = ctx.host;
@@ -44,8 +46,10 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     return 1;
   }
   if (declared.targetPackage !== HELPER_SERVER_PACKAGE) {
-    await ctx.stderr.write(`Error: the simulator runs no instrumentation of ${declared.targetPackage}\n`);
-    return 1;
+    // An app's own tests: the instrumentation runs in the target app's process.
+    ensureProcess(dev, declared.targetPackage, 'instrumentation', component);
+    const tests = dev.packages.get(pkg ?? '')!;
+    return wait ? runInstrumentedTests(ctx, tests, args.includes('-r')) : 0;
   }
   if (dev.helper !== null) {
     // A second start while one runs: the ActivityManager restarts the instrumented process.

@@ -43,8 +43,13 @@ dump: creates an XML dump of current UI hierarchy
 events: prints out accessibility events until terminated
 `;
 
-/** What uiautomator prints when another UiAutomation client holds the accessibility connection. */
-function alreadyRegistered(seed: string): string {
+/**
+ * The exception a UiAutomation's connect throws when another client holds the device's one
+ * accessibility connection (AOSP UiAutomationManager.registerUiTestAutomationServiceLocked: "already
+ * registered!"), thrown through the binder into `caller`'s frames: uiautomator's DumpCommand, or a
+ * test's Instrumentation.getUiAutomation.
+ */
+export function uiAutomationTaken(seed: string, caller: readonly string[]): string {
   return [
     `java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@${hexId(seed)}already registered!`,
     '\tat android.os.Parcel.createExceptionOrNull(Parcel.java:3011)',
@@ -54,11 +59,7 @@ function alreadyRegistered(seed: string): string {
     '\tat android.app.IUiAutomationConnection$Stub$Proxy.connect(IUiAutomationConnection.java:323)',
     '\tat android.app.UiAutomation.connectWithTimeout(UiAutomation.java:337)',
     '\tat android.app.UiAutomation.connect(UiAutomation.java:289)',
-    '\tat com.android.uiautomator.core.UiAutomationShellWrapper.connect(UiAutomationShellWrapper.java:57)',
-    '\tat com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java:81)',
-    '\tat com.android.commands.uiautomator.Launcher.main(Launcher.java:83)',
-    '\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)',
-    '\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:359)',
+    ...caller.map((f) => `\tat ${f}`),
     'Caused by: android.os.RemoteException: Remote stack trace:',
     '\tat com.android.server.accessibility.UiAutomationManager.registerUiTestAutomationServiceLocked(UiAutomationManager.java:108)',
     '\tat com.android.server.accessibility.AccessibilityManagerService.registerUiTestAutomationService(AccessibilityManagerService.java:1095)',
@@ -69,13 +70,24 @@ function alreadyRegistered(seed: string): string {
   ].join('\n');
 }
 
+/** What uiautomator prints when another UiAutomation client holds the accessibility connection. */
+function alreadyRegistered(seed: string): string {
+  return uiAutomationTaken(seed, [
+    'com.android.uiautomator.core.UiAutomationShellWrapper.connect(UiAutomationShellWrapper.java:57)',
+    'com.android.commands.uiautomator.DumpCommand.run(DumpCommand.java:81)',
+    'com.android.commands.uiautomator.Launcher.main(Launcher.java:83)',
+    'com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)',
+    'com.android.internal.os.RuntimeInit.main(RuntimeInit.java:359)',
+  ]);
+}
+
 async function dump(ctx: CommandContext<Device>, args: string[]): Promise<number> {
   const dev = ctx.host;
   const compressed = args.includes('--compressed');
   const target = args.find((a) => !a.startsWith('--')) ?? '/sdcard/window_dump.xml';
   dev.stats.dumps++;
   // The helper's instrumentation holds the device's one UiAutomation connection while it runs.
-  if (dev.dumpsRunning > 0 || dev.helper !== null) {
+  if (dev.dumpsRunning > 0 || dev.helper?.holdsUiAutomation === true) {
     dev.stats.overlappingDumps++;
     await ctx.stderr.write(alreadyRegistered(`${dev.identity.serial}/${dev.stats.dumps}`));
     return 1;

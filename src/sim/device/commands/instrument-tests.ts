@@ -1,0 +1,89 @@
+/**
+ * `am instrument` of an app's test APK: AndroidJUnitRunner running the tests the APK's list names
+ * (src/sim/test-apk.ts). Each passes, except one that connects a UiAutomation while the UiAutomator2
+ * helper holds the device's only one: it fails with the "already registered!" IllegalStateException
+ * a real phone throws from Instrumentation.getUiAutomation (ui-commands.ts, uiAutomationTaken).
+ *
+ * The output is `am instrument`'s (AOSP cmds/am Instrument.java): with `-r` (ddmlib's
+ * RemoteAndroidTestRunner, so AGP, always passes it) each status bundle's keys sorted, one
+ * `INSTRUMENTATION_STATUS: key=value` line each, then `INSTRUMENTATION_STATUS_CODE: n`, and at the end
+ * `INSTRUMENTATION_RESULT: stream=…` and `INSTRUMENTATION_CODE: -1`; without it only the bundles'
+ * `stream` texts. The bundles are androidx.test's InstrumentationResultPrinter's: class, current,
+ * id=AndroidJUnitRunner, numtests, stream (`\n<class>:` when a class starts, `.` when a test passes,
+ * `\nError in <method>(<class>):\n<trace>` when it fails), test, and stack on a failure; codes 1
+ * (started), 0 (passed), -2 (failed). A real transcript of one passing test (a Capacitor app's CI run,
+ * quoted in a public test suite) has exactly these lines; the final stream is JUnit's TextListener
+ * text (`Time:`, the failures, `OK (n tests)` or `FAILURES!!!` and `Tests run: n,  Failures: m`).
+ */
+import type { CommandContext } from '../../shell/command.js';
+import { simTestsOf, type SimTestCase } from '../../test-apk.js';
+import type { Device } from '../device.js';
+import type { InstalledPackage } from '../packages.js';
+import { uiAutomationTaken } from './ui-commands.js';
+
+/** The frames from a UI Automator test down to UiAutomation.connect (androidx.test.uiautomator's UiDevice). */
+function failureTrace(dev: Device, t: SimTestCase): string {
+  const simple = t.className.slice(t.className.lastIndexOf('.') + 1);
+  return uiAutomationTaken(`${dev.identity.serial}/${t.className}.${t.method}`, [
+    'android.app.Instrumentation.getUiAutomation(Instrumentation.java:2302)',
+    'androidx.test.uiautomator.UiDevice.getUiAutomation(UiDevice.java:1137)',
+    'androidx.test.uiautomator.UiDevice.<init>(UiDevice.java:113)',
+    'androidx.test.uiautomator.UiDevice.getInstance(UiDevice.java:271)',
+    `${t.className}.${t.method}(${simple}.kt)`,
+  ]).trimEnd();
+}
+
+/** Runs the test APK's tests; the command's exit code (0: the instrumentation finished). */
+export async function runInstrumentedTests(
+  ctx: CommandContext<Device>,
+  testPackage: InstalledPackage,
+  raw: boolean,
+): Promise<number> {
+  const dev = ctx.host;
+  const tests = simTestsOf(testPackage.info.apkBytes);
+  const started = Date.now();
+  const print = (text: string): Promise<void> => ctx.stdout.write(text);
+  const status = async (bundle: Record<string, string>, code: number): Promise<void> => {
+    if (!raw) {
+      await print(bundle['stream'] ?? '');
+      return;
+    }
+    const lines = Object.keys(bundle)
+      .sort()
+      .map((k) => `INSTRUMENTATION_STATUS: ${k}=${bundle[k]}\n`);
+    await print(`${lines.join('')}INSTRUMENTATION_STATUS_CODE: ${code}\n`);
+  };
+  const failures: { test: SimTestCase; trace: string }[] = [];
+  let lastClass = '';
+  for (const [i, t] of tests.entries()) {
+    const base = {
+      class: t.className,
+      current: String(i + 1),
+      id: 'AndroidJUnitRunner',
+      numtests: String(tests.length),
+      test: t.method,
+    };
+    await status({ ...base, stream: t.className === lastClass ? '' : `\n${t.className}:` }, 1);
+    lastClass = t.className;
+    if (t.usesUiAutomation && dev.helper?.holdsUiAutomation === true) {
+      const trace = failureTrace(dev, t);
+      failures.push({ test: t, trace });
+      await status(
+        { ...base, stack: trace, stream: `\nError in ${t.method}(${t.className}):\n${trace}` },
+        -2,
+      );
+    } else {
+      await status({ ...base, stream: '.' }, 0);
+    }
+  }
+  const seconds = String(Number(((Date.now() - started) / 1000).toFixed(3)));
+  const summary =
+    failures.length === 0
+      ? `\nOK (${tests.length} test${tests.length === 1 ? '' : 's'})\n\n`
+      : `${failures.length === 1 ? 'There was 1 failure:' : `There were ${failures.length} failures:`}\n${failures
+          .map((f, i) => `${i + 1}) ${f.test.method}(${f.test.className})\n${f.trace}\n`)
+          .join('')}\nFAILURES!!!\nTests run: ${tests.length},  Failures: ${failures.length}\n\n`;
+  const stream = `\n\nTime: ${seconds}\n${summary}`;
+  await print(raw ? `INSTRUMENTATION_RESULT: stream=${stream}\nINSTRUMENTATION_CODE: -1\n` : stream);
+  return 0;
+}
