@@ -25,6 +25,9 @@ export interface DeviceRead {
   readonly kind: 'recorded' | 'log' | 'live';
 }
 
+/** Where the UI helper's detached start writes `am instrument`'s output. */
+export const HELPER_START_LOG = '/data/local/tmp/droidbus-uiautomator2.log';
+
 const PKG = { slot: 'package' } as const;
 const APK = { slot: 'apk' } as const;
 const SINCE = { slot: 'since' } as const;
@@ -123,6 +126,8 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+  /** What the UI helper's detached `am instrument` wrote (uiautomator2-helper.ts instrumentCommand). */
+  helperStartLog: { name: 'helper-start-log', argv: ['cat', HELPER_START_LOG], kind: 'live' },
   /** An APK's end: the longest zip end record with its comment (and, usually, the central directory). */
   apkTail: { name: 'apk-tail', argv: ['tail', '-c', String(END_RECORD_SEARCH_BYTES), APK], kind: 'live' },
   /** Blocks of an APK (a manifest, a resource table): `dd` exists on every Android, toolbox or toybox. */
@@ -157,6 +162,7 @@ export const DEVICE_WRITE_VERBS: readonly string[] = [
   'pm install',
   'pm uninstall',
   'am instrument',
+  'nohup am instrument',
   'cmd package install',
   'settings put',
   'input',

@@ -11,7 +11,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { SERVER_APK_PATH, TEST_APK_PATH, version as HELPER_VERSION } from 'appium-uiautomator2-server';
 import type { AdbClient } from './client.js';
-import { READS, readCommand } from './device-reads.js';
+import { HELPER_START_LOG, READS, readCommand } from './device-reads.js';
 import { sh, type ShellCommand } from './shell-command.js';
 
 export { HELPER_VERSION };
@@ -39,11 +39,19 @@ export interface HelperState {
   running: boolean;
 }
 
-/** The start command: `-w` keeps it running as long as the server does. */
+/**
+ * The start command. The server's UiAutomation is lent by the `am` process that ran `am instrument`
+ * (ActivityManagerService.startInstrumentation takes its IUiAutomationConnection), so that process
+ * must live as long as the server: `-w` keeps it waiting, and `nohup … &` lets it outlive the adb
+ * shell that started it — and so the droidbus process — as public scripts run long instrumentations
+ * (`adb shell "nohup am instrument -w … > log 2>&1 &"`). The command returns at once.
+ */
 export function instrumentCommand(): ShellCommand {
   // DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES: the server's UiAutomation leaves the person's
   // accessibility services (TalkBack) bound (ServerInstrumentation.setAccessibilityServiceState).
-  return sh`am instrument -w -e DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES true -e disableAnalytics true ${HELPER_INSTRUMENTATION}`;
+  // The log is removed first: an earlier instrumentation, ended by this start, still writes its
+  // result to the file it opened, which must not read as this start's.
+  return sh`rm -f ${HELPER_START_LOG}; nohup am instrument -w -e DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES true -e disableAnalytics true ${HELPER_INSTRUMENTATION} > ${HELPER_START_LOG} 2>&1 &`;
 }
 
 /** Reads what the device has of the helper. */

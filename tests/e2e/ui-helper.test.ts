@@ -4,7 +4,9 @@
  * starts the helper's instrumentation, forwards its port through the real adb server and reads
  * every window from its page source.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADB_BINARY } from '../helpers/adb-server.js';
 import { eventually, startDeviceWorld, type DeviceWorld, type ToolOutcome } from '../helpers/device-world.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -45,20 +47,28 @@ async function readerOf(client: McpSessionHandle['client']): Promise<string> {
   return r.structuredContent?.['reader'] as string;
 }
 
-/** The server's own page source, through droidbus's session (its settings: every window). */
-async function rawPageSource(): Promise<string> {
+const INSTRUMENTATION = 'io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner';
+
+/** Runs `use` with the server's base URL, through a port forwarded for it alone. */
+async function withHub<T>(use: (hub: string) => Promise<T>): Promise<T> {
   const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
   const port = Number(forwarded.stdout.trim());
   try {
-    const hub = `http://127.0.0.1:${port}/wd/hub`;
+    return await use(`http://127.0.0.1:${port}/wd/hub`);
+  } finally {
+    await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
+  }
+}
+
+/** The server's own page source, through droidbus's session (its settings: every window). */
+function rawPageSource(): Promise<string> {
+  return withHub(async (hub) => {
     const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
     const source = (await (await fetch(`${hub}/session/${sessions.value[0]!.id}/source`)).json()) as {
       value: string;
     };
     return source.value;
-  } finally {
-    await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
-  }
+  });
 }
 
 describe('the UI helper as the reader', () => {
@@ -218,25 +228,18 @@ describe('the UI helper as the reader', () => {
     expect(readers).toEqual(['helper', 'helper', 'helper', 'helper']);
   });
 
-  it('reads in a second process after the one that started the helper exits: its UiAutomation is gone, the helper restarts once', async () => {
+  it('keeps the helper running after the droidbus process that started it exits: a second one reads through it', async () => {
     await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
     const first = await startMcp([], { env });
     expect(await readerOf(first.client)).toBe('helper');
+    const pid = (await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim();
+    expect(pid).toMatch(/^\d+$/);
     await first.close();
-    // The server still answers /status, but its UiAutomation left with the first process's `am`.
-    const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
-    const port = Number(forwarded.stdout.trim());
-    try {
-      const hub = `http://127.0.0.1:${port}/wd/hub`;
-      const status = (await (await fetch(`${hub}/status`)).json()) as { value: { ready: boolean } };
-      expect(status.value.ready).toBe(true);
+    // Started with nohup: its `am` (and the UiAutomation it lends) outlived the first process's shell.
+    await withHub(async (hub) => {
       const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
-      const source = await fetch(`${hub}/session/${sessions.value[0]!.id}/source`);
-      expect(source.status).toBe(500);
-      expect(await source.text()).toContain('UiAutomation not connected');
-    } finally {
-      await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
-    }
+      expect((await fetch(`${hub}/session/${sessions.value[0]!.id}/source`)).status).toBe(200);
+    });
     const dumps = (await world.simStats(serial)).dumps;
     const next = await startMcp([], { env });
     try {
@@ -244,7 +247,62 @@ describe('the UI helper as the reader', () => {
     } finally {
       await next.close();
     }
-    // Read through the restarted helper, not by falling back to uiautomator dump.
+    // The same server, not restarted; and no fallback to uiautomator dump.
+    expect((await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim()).toBe(pid);
+    expect((await world.simStats(serial)).dumps).toBe(dumps);
+  });
+
+  it("restarts once a server whose UiAutomation left with the shell that started it (the driver's way)", async () => {
+    await world.shell(serial, 'am force-stop io.appium.uiautomator2.server');
+    // Started as Appium's driver starts it: `am instrument -w` held by an adb shell, which then goes.
+    const starter = spawn(
+      ADB_BINARY,
+      ['-s', serial, 'shell', 'am', 'instrument', '-w', '-e', 'disableAnalytics', 'true', INSTRUMENTATION],
+      { env: world.server.env },
+    );
+    const pid = await eventually(async () => {
+      const found = (await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim();
+      return found === '' ? undefined : found;
+    });
+    await withHub(async (hub) => {
+      await eventually(async () => {
+        // Short: until the server listens, a forwarded connection is accepted and never answered.
+        const status = (await (
+          await fetch(`${hub}/status`, { signal: AbortSignal.timeout(1_500) })
+        ).json()) as {
+          value: { ready: boolean };
+        };
+        return status.value.ready ? true : undefined;
+      });
+    });
+    const exited = new Promise((r) => starter.once('exit', r));
+    starter.kill('SIGKILL');
+    await exited;
+    // The server still answers /status, but its UiAutomation left with that shell's `am`.
+    await withHub(async (hub) => {
+      const created = (await (
+        await fetch(`${hub}/session`, {
+          method: 'POST',
+          body: JSON.stringify({ capabilities: { alwaysMatch: {}, firstMatch: [{}] } }),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).json()) as { sessionId: string };
+      const source = await eventually(async () => {
+        const r = await fetch(`${hub}/session/${created.sessionId}/source`);
+        return r.status === 500 ? r : undefined;
+      });
+      expect(await source.text()).toContain('UiAutomation not connected');
+      expect((await fetch(`${hub}/session/${created.sessionId}`, { method: 'DELETE' })).status).toBe(200);
+    });
+    const dumps = (await world.simStats(serial)).dumps;
+    const next = await startMcp([], { env });
+    try {
+      expect(await readerOf(next.client)).toBe('helper');
+    } finally {
+      await next.close();
+    }
+    // Restarted (a new process), read through it, not by falling back to uiautomator dump.
+    expect((await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim()).not.toBe(pid);
     expect((await world.simStats(serial)).dumps).toBe(dumps);
   });
 

@@ -265,7 +265,13 @@ export class SimHelperServer {
       if (settings === undefined) {
         throw new HttpError(404, 'invalid session id', `A session is either terminated or not started`);
       }
-      if (this.uiAutomationLost && !route.includes('/appium/settings')) {
+      // Settings and ending or describing the session touch no UiAutomation; reading and acting do.
+      if (
+        this.uiAutomationLost &&
+        !route.includes('/appium/settings') &&
+        route !== 'DELETE session/:id' &&
+        route !== 'GET session/:id'
+      ) {
         throw new HttpError(
           500,
           'unknown error',

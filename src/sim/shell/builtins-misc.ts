@@ -343,6 +343,27 @@ const xargs: CommandFn = async (ctx) => {
   return ctx.runScript(line);
 };
 
+/**
+ * `nohup COMMAND [ARG…]` (toybox): the command runs on when the shell that started it hangs up —
+ * adb's shell closing does not end it, as it ends everything else the shell started. With its
+ * output redirected (not a terminal) toybox writes no nohup.out. Public scripts rely on it to keep
+ * an instrumentation running after `adb shell` returns (`nohup am instrument -w … > log 2>&1 &`).
+ */
+const nohup: CommandFn = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  if (args.length === 0) {
+    // POSIX: 127 when nohup itself fails.
+    await ctx.stderr.write('nohup: Needs 1 argument\n');
+    return 127;
+  }
+  return ctx.runScript(
+    args.map(quoteForReplay).join(' '),
+    undefined,
+    undefined,
+    new AbortController().signal,
+  );
+};
+
 /** Shell utilities that need no device. */
 export const MISC_COMMANDS: ReadonlyMap<string, CommandFn> = new Map<string, CommandFn>([
   ['true', () => Promise.resolve(0)],
@@ -362,6 +383,7 @@ export const MISC_COMMANDS: ReadonlyMap<string, CommandFn> = new Map<string, Com
   ['dirname', dirname],
   ['seq', seq],
   ['xargs', xargs],
+  ['nohup', nohup],
   ['whoami', async (ctx) => (await ctx.stdout.write('shell\n'), 0)],
   ['getenforce', async (ctx) => (await ctx.stdout.write('Enforcing\n'), 0)],
   ['nproc', async (ctx) => (await ctx.stdout.write('8\n'), 0)],

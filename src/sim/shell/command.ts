@@ -16,8 +16,11 @@ export interface CommandContext<H = unknown> {
   readonly cwd: string;
   /** The device model behind the shell. */
   readonly host: H;
-  /** Runs a command line in a child shell with this command's streams (`sh -c`). */
-  runScript(script: string, argv0?: string, args?: string[]): Promise<number>;
+  /**
+   * Runs a command line in a child shell with this command's streams (`sh -c`); `signal` replaces
+   * the one it would end on (`nohup`: not when the client goes away).
+   */
+  runScript(script: string, argv0?: string, args?: string[], signal?: AbortSignal): Promise<number>;
   /** The command table, for `which` and `sh`. */
   hasCommand(name: string): boolean;
 }

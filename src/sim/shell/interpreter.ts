@@ -301,7 +301,7 @@ class Interpreter<H> {
       fs: this.opts.fs,
       cwd: state.cwd,
       host: this.opts.host,
-      runScript: (script, argv0, args) => {
+      runScript: (script, argv0, args, signal) => {
         const child: State = {
           vars: new Map(env),
           positional: args ?? [],
@@ -309,7 +309,7 @@ class Interpreter<H> {
           last: 0,
           cwd: state.cwd,
         };
-        return this.runScript(script, child, streams);
+        return this.runScript(script, child, signal === undefined ? streams : { ...streams, signal });
       },
       hasCommand: (n) => this.lookup(n) !== undefined || SPECIAL.has(n),
     };

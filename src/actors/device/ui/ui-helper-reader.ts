@@ -14,6 +14,7 @@
  * Its whole life on one device — installed or not, the port forward, the instrumentation, the
  * session, the person's install and removal — is one `UiHelper`, owned by that device's actor.
  */
+import { READS, readCommand } from '../../../adb/device-reads.js';
 import { sh } from '../../../adb/shell-command.js';
 import {
   HELPER_DEVICE_PORT,
@@ -49,8 +50,6 @@ interface Link {
   sessionId: string | null;
   /** When the screen wake lock's lease was last set (epoch ms; 0: not by this process). */
   leaseAt: number;
-  /** The running `am instrument -w` stream, when this process started it. */
-  instrumentation: AbortController | null;
 }
 
 async function hub(
@@ -104,43 +103,41 @@ async function ready(link: Link, signal: AbortSignal): Promise<boolean> {
   }
 }
 
-/** Starts the instrumentation (again) and waits for the server to answer. */
+/** The last lines `am instrument` wrote, when it has ended (its result printed); null while it runs. */
+async function endedStart(serial: string, signal: AbortSignal): Promise<string | null> {
+  const log = await adbClient()
+    .shell(serial, readCommand(READS.helperStartLog), { signal, timeoutMs: 5_000 })
+    .then((r) => r.stdout)
+    .catch(() => '');
+  return /^INSTRUMENTATION_(?:RESULT|CODE|FAILED)|^Error:|Exception/m.test(log)
+    ? log.trim().split('\n').slice(-2).join(' ').slice(0, 300)
+    : null;
+}
+
+/**
+ * Starts the instrumentation (again), detached from this process (instrumentCommand), and waits for
+ * the server to answer.
+ */
 async function start(serial: string, link: Link, signal: AbortSignal): Promise<void> {
-  link.instrumentation?.abort();
-  const ctl = new AbortController();
-  link.instrumentation = ctl;
   link.sessionId = null;
   log.info('starting the UI helper', { serial });
-  const stream = adbClient().stream(serial, instrumentCommand(), ctl.signal);
-  let output = '';
-  let ended = false;
-  void (async () => {
-    try {
-      for await (const chunk of stream) {
-        output = (output + chunk.toString('utf8')).slice(-2000);
-      }
-    } catch {
-      // The stream ends with the instrumentation or with the abort.
-    }
-    ended = true;
-    if (!ctl.signal.aborted) {
-      log.info('the UI helper ended', { serial, output: output.trim().slice(-300) });
-    }
-  })();
+  await adbClient().shell(serial, instrumentCommand(), { signal, timeoutMs: 15_000 });
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline && !signal.aborted) {
+  for (let polls = 1; Date.now() < deadline && !signal.aborted; polls++) {
     if (await ready(link, signal)) {
       return;
     }
-    if (ended) {
-      // `am instrument -w` returned before the server answered: it could not start.
-      throw new Error(
-        `the UI helper's instrumentation ended at once: ${output.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'no output'}`,
-      );
+    // `am instrument -w` returned before the server answered: it could not start (every 2 s).
+    const ended = polls % 10 === 0 ? await endedStart(serial, signal) : null;
+    if (ended !== null) {
+      throw new Error(`the UI helper's instrumentation ended at once: ${ended}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  throw new Error(`the UI helper did not answer within ${START_TIMEOUT_MS / 1000} s of its start`);
+  const ended = await endedStart(serial, signal);
+  throw new Error(
+    `the UI helper did not answer within ${START_TIMEOUT_MS / 1000} s of its start${ended !== null ? `: ${ended}` : ''}`,
+  );
 }
 
 /** The capability droidbus marks its own session with (kept as is by W3CCapsUtils: only `appium:` is stripped). */
@@ -286,7 +283,6 @@ export class UiHelper {
     this.installedAnswer = null;
     const link = this.link;
     this.link = null;
-    link?.instrumentation?.abort();
     if (link !== null) {
       adbClient()
         .removeForward(this.serial, link.port)
@@ -297,7 +293,7 @@ export class UiHelper {
   private async linkOf(signal: AbortSignal): Promise<Link> {
     if (this.link === null) {
       const port = await adbClient().forward(this.serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
-      this.link = { port, sessionId: null, leaseAt: 0, instrumentation: null };
+      this.link = { port, sessionId: null, leaseAt: 0 };
     }
     return this.link;
   }
@@ -450,8 +446,6 @@ export class UiHelper {
   /** Stops the helper's instrumentation so `uiautomator dump` can have the UiAutomation. */
   async stop(): Promise<void> {
     if (this.link !== null) {
-      this.link.instrumentation?.abort();
-      this.link.instrumentation = null;
       this.link.sessionId = null;
     }
     await adbClient()

@@ -1,7 +1,7 @@
 import type { CommandContext } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { SimHelperServer } from '../helper-server.js';
-import { ensureProcess } from '../lifecycle.js';
+import { ensureProcess, forceStop } from '../lifecycle.js';
 import { windowList } from './dumpsys-window.js';
 import { runInstrumentedTests } from './instrument-tests.js';
 
@@ -45,15 +45,14 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     );
     return 1;
   }
+  // ActivityManagerService.startInstrumentation force-stops the target first (forceStopPackageLocked
+  // with reason "start instr"): a running server or app process is replaced by a new one.
+  forceStop(dev, declared.targetPackage, 0, 'start instr');
   if (declared.targetPackage !== HELPER_SERVER_PACKAGE) {
     // An app's own tests: the instrumentation runs in the target app's process.
     ensureProcess(dev, declared.targetPackage, 'instrumentation', component);
     const tests = dev.packages.get(pkg ?? '')!;
     return wait ? runInstrumentedTests(ctx, tests, args.includes('-r')) : 0;
-  }
-  if (dev.helper !== null) {
-    // A second start while one runs: the ActivityManager restarts the instrumented process.
-    dev.stopHelper();
   }
   const { proc } = ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
   // AndroidJUnitRunner's printer names the test class as the test starts: InstrumentationResultPrinter
