@@ -23,6 +23,7 @@ import { PID, ProcessTable } from './processes.js';
 import { ProfileReplay, seedFromProfile } from './profile-replay.js';
 import type { SimHelperServer } from './helper-server.js';
 import { PowerAndAccessibility } from './power-a11y.js';
+import { RunningServices } from './services.js';
 import type { Duplex } from 'node:stream';
 
 /** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
@@ -121,6 +122,7 @@ export class Device implements SimDevice {
    */
   helper: SimHelperServer | null = null;
   readonly power = new PowerAndAccessibility(); // wake locks held, accessibility suppressed
+  readonly services = new RunningServices();
   helperLatencyMs = 100;
   /**
    * How long `input` takes before it acts: it starts a Java process per call — `adb shell input

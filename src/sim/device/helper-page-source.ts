@@ -16,34 +16,47 @@ function bool(flags: number, bit: number): string {
   return (flags & bit) !== 0 ? 'true' : 'false';
 }
 
-function element(n: ViewNode, index: number, out: string[], indent: string): void {
+/** A node's attributes as the page source writes them, in its order (absent ones left out). */
+export function nodeAttributes(n: ViewNode, index: number): [string, string][] {
   const cls = n.cls === '' ? 'android.view.View' : n.cls;
-  const attrs = [
-    `index="${index}"`,
-    `package="${escapeAttr(n.pkg)}"`,
-    `class="${escapeAttr(cls)}"`,
-    `text="${escapeAttr(n.text)}"`,
-    ...(n.id !== '' ? [`resource-id="${escapeAttr(n.id)}"`] : []),
-    ...(n.desc !== '' ? [`content-desc="${escapeAttr(n.desc)}"`] : []),
-    `checkable="${bool(n.flags, F.CHECKABLE)}"`,
-    `checked="${bool(n.flags, F.CHECKED)}"`,
-    `clickable="${bool(n.flags, F.CLICKABLE)}"`,
-    `enabled="${bool(n.flags, F.ENABLED)}"`,
-    `focusable="${bool(n.flags, F.FOCUSABLE)}"`,
-    `focused="${bool(n.flags, F.FOCUSED)}"`,
-    `long-clickable="${bool(n.flags, F.LONG_CLICKABLE)}"`,
-    `password="${bool(n.flags, F.PASSWORD)}"`,
-    `scrollable="${bool(n.flags, F.SCROLLABLE)}"`,
-    `selected="${bool(n.flags, F.SELECTED)}"`,
-    `bounds="[${n.bounds[0]},${n.bounds[1]}][${n.bounds[2]},${n.bounds[3]}]"`,
-    'displayed="true"',
-  ].join(' ');
-  // toXmlNodeName: `$@#&` → '.', dots collapsed and trimmed.
-  const tag =
+  return [
+    ['index', String(index)],
+    ['package', n.pkg],
+    ['class', cls],
+    ['text', n.text],
+    ...(n.id !== '' ? [['resource-id', n.id] as [string, string]] : []),
+    ...(n.desc !== '' ? [['content-desc', n.desc] as [string, string]] : []),
+    ['checkable', bool(n.flags, F.CHECKABLE)],
+    ['checked', bool(n.flags, F.CHECKED)],
+    ['clickable', bool(n.flags, F.CLICKABLE)],
+    ['enabled', bool(n.flags, F.ENABLED)],
+    ['focusable', bool(n.flags, F.FOCUSABLE)],
+    ['focused', bool(n.flags, F.FOCUSED)],
+    ['long-clickable', bool(n.flags, F.LONG_CLICKABLE)],
+    ['password', bool(n.flags, F.PASSWORD)],
+    ['scrollable', bool(n.flags, F.SCROLLABLE)],
+    ['selected', bool(n.flags, F.SELECTED)],
+    ['bounds', `[${n.bounds[0]},${n.bounds[1]}][${n.bounds[2]},${n.bounds[3]}]`],
+    ['displayed', 'true'],
+  ];
+}
+
+/** The element name the page source gives a node's class (toXmlNodeName). */
+export function nodeTag(n: ViewNode): string {
+  const cls = n.cls === '' ? 'android.view.View' : n.cls;
+  return (
     cls
       .replace(/[$@#&]/g, '.')
       .replace(/\.+/g, '.')
-      .replace(/(^\.|\.$)/g, '') || 'android.view.View';
+      .replace(/(^\.|\.$)/g, '') || 'android.view.View'
+  );
+}
+
+function element(n: ViewNode, index: number, out: string[], indent: string): void {
+  const attrs = nodeAttributes(n, index)
+    .map(([k, v]) => `${k}="${escapeAttr(v)}"`)
+    .join(' ');
+  const tag = nodeTag(n);
   if (n.children.length === 0) {
     out.push(`${indent}<${tag} ${attrs} />`);
     return;

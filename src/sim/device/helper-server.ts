@@ -35,7 +35,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
-import { KEY, keyEvent, setFocusedText, swipe, tap } from './ui/input-actions.js';
+import { KEY, keyEvent, setFieldText, setFocusedText, swipe, tap } from './ui/input-actions.js';
+import { ElementError, ElementsCache, elementModel } from './helper-elements.js';
 import { shadeTree } from './ui/shade.js';
 import { keyboardTree, navigationBarTree, statusBarTree } from './ui/system-windows.js';
 import type { ViewNode } from './ui/view.js';
@@ -108,11 +109,21 @@ export interface ScreenWindow {
   visible: boolean;
 }
 
+/** What the server reads of the device beside its views, and how its instrumentation ends. */
+export interface ServerScreen {
+  windows(): readonly ScreenWindow[];
+  screenshot(): Promise<Uint8Array>;
+  /** ServerInstrumentation.stop: the instrumentation finishes (and its process with it). */
+  finish(): void;
+}
+
 /** One running server; `stop` ends it (force-stop, uninstall), `stopped` resolves then. */
 export class SimHelperServer {
   readonly stopped: Promise<void>;
   private readonly http: Server;
   private readonly sessions = new Map<string, Record<string, unknown>>();
+  /** Each session's found elements (ElementsCache). */
+  private readonly elements = new Map<string, ElementsCache>();
   /** Each session's capabilities as W3CCapsUtils.parseCapabilities merged them (GetSessions lists them). */
   private readonly capabilities = new Map<string, Record<string, unknown>>();
   private resolveStopped!: () => void;
@@ -128,12 +139,13 @@ export class SimHelperServer {
   private uiAutomationLost = false;
 
   /**
-   * `windows`: what is on screen, top-most first. `owner`: the instrumented process (its wake lock dies with it). `suppress`: the UiAutomation
-   * was connected without FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (power-a11y.ts).
+   * `screen`: what is on screen (the windows top-most first, a PNG of it) and what ends the
+   * instrumentation. `owner`: the instrumented process (its wake lock dies with it). `suppress`: the
+   * UiAutomation was connected without FLAG_DONT_SUPPRESS_ACCESSIBILITY_SERVICES (power-a11y.ts).
    */
   constructor(
     private readonly dev: Device,
-    private readonly windows: () => readonly ScreenWindow[],
+    private readonly screen: ServerScreen,
     private readonly owner: { uid: number; pid: number } = { uid: 10_000, pid: 0 },
     suppress = true,
   ) {
@@ -213,11 +225,16 @@ export class SimHelperServer {
    * toasts are not modelled as nodes).
    */
   pageSource(multiWindow: boolean): string {
+    return pageSourceXml(this.windowRoots(multiWindow), this.dev.display());
+  }
+
+  /** The window roots a read sees: every window with enableMultiWindows, else the active one. */
+  private windowRoots(multiWindow: boolean): ViewNode[] {
     const d = this.dev.display();
     if (!multiWindow) {
-      return pageSourceXml([this.dev.currentTree()], d);
+      return [this.dev.currentTree()];
     }
-    const windows = this.windows().flatMap((w): ViewNode[] => {
+    const windows = this.screen.windows().flatMap((w): ViewNode[] => {
       if (!w.visible) {
         return [];
       }
@@ -238,7 +255,7 @@ export class SimHelperServer {
           return [];
       }
     });
-    return pageSourceXml(windows, d);
+    return windows;
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -278,10 +295,24 @@ export class SimHelperServer {
           'java.lang.IllegalStateException: UiAutomation not connected, UiAutomation@5c2a1f3[id=-1, displayId=0, flags=0]',
         );
       }
+      const answered = await this.elementCommand(req.method ?? 'GET', id, rest, settings, body);
+      if (answered !== undefined) {
+        send(res, 200, id, answered.value);
+        return;
+      }
       await this.sessionCommand(route, id, settings, body);
       send(res, 200, id, this.answerOf(route, settings));
+      if (route === 'DELETE session/:id') {
+        // DeleteSession.java: the server stops 15 ms after the answer is delivered.
+        setTimeout(() => this.screen.finish(), 15).unref();
+      }
     } catch (err) {
-      const e = err instanceof HttpError ? err : new HttpError(500, 'unknown error', String(err));
+      const e =
+        err instanceof HttpError
+          ? err
+          : err instanceof ElementError
+            ? new HttpError(err.status, err.error, err.message)
+            : new HttpError(500, 'unknown error', String(err));
       send(res, e.status, sessionId ?? 'None', {
         error: e.error,
         message: e.message,
@@ -331,6 +362,85 @@ export class SimHelperServer {
     );
     send(res, 200, created, null);
     return true;
+  }
+
+  /**
+   * The element, window, screenshot and back commands (helper-elements.ts has the finding and the
+   * server files they follow); undefined for any other route.
+   */
+  private async elementCommand(
+    method: string,
+    session: string,
+    rest: readonly string[],
+    settings: Record<string, unknown>,
+    body: unknown,
+  ): Promise<{ value: unknown } | undefined> {
+    const [what, target, verb, name] = rest;
+    const roots = (): ViewNode[] => this.windowRoots(settings['enableMultiWindows'] === true);
+    let cache = this.elements.get(session);
+    if (cache === undefined) {
+      cache = new ElementsCache();
+      this.elements.set(session, cache);
+    }
+    const find = (multiple: boolean): string[] => {
+      const { strategy, selector } = (body ?? {}) as { strategy?: unknown; selector?: unknown };
+      if (typeof strategy !== 'string' || typeof selector !== 'string') {
+        throw missing('FindElementModel', typeof strategy !== 'string' ? 'strategy' : 'selector');
+      }
+      return cache.find(roots(), strategy, selector, this.dev.foregroundPackage(), multiple);
+    };
+    const key = `${method} ${what ?? ''}${target !== undefined ? '/:e' : ''}${verb !== undefined ? `/${verb}` : ''}`;
+    switch (key) {
+      case 'POST element':
+        return { value: elementModel(find(false)[0]!) };
+      case 'POST elements':
+        return { value: find(true).map(elementModel) };
+      case 'POST element/:e/click': {
+        const [l, t, r, b] = cache.resolve(roots(), target!).bounds;
+        const x = Math.floor((l + r) / 2);
+        const y = Math.floor((t + b) / 2);
+        this.dev.stats.lastInput = ['helper-click', x, y];
+        tap(this.dev, x, y);
+        return { value: null };
+      }
+      case 'POST element/:e/clear':
+      case 'POST element/:e/value': {
+        const node = cache.resolve(roots(), target!);
+        const field = node.action?.startsWith('focus:') === true ? node.action.slice('focus:'.length) : null;
+        if (field === null) {
+          throw new HttpError(400, 'invalid element state', `The element '${target}' does not accept text`);
+        }
+        const { text, replace } = (body ?? {}) as { text?: unknown; replace?: unknown };
+        if (verb === 'value' && typeof text !== 'string') {
+          throw missing('SendKeysModel', 'text');
+        }
+        const typed = verb === 'clear' ? '' : (text as string);
+        this.dev.stats.lastInput = [verb === 'clear' ? 'helper-clear' : 'helper-set-text', [...typed].length];
+        setFieldText(this.dev, field, typed, verb === 'clear' || replace === true);
+        return { value: null };
+      }
+      case 'GET element/:e/text':
+        return { value: cache.resolve(roots(), target!).text };
+      case 'GET element/:e/attribute':
+        return { value: ElementsCache.attribute(cache.resolve(roots(), target!), name ?? '') };
+      case 'GET element/:e/rect': {
+        const [l, t, r, b] = cache.resolve(roots(), target!).bounds;
+        return { value: { x: l, y: t, width: r - l, height: b - t } };
+      }
+      case 'GET window/:e/size': {
+        // GetDeviceSize.java: the display's width and height.
+        const d = this.dev.display();
+        return { value: { width: d.width, height: d.height } };
+      }
+      case 'GET screenshot':
+        // CaptureScreenshot.java: the screen as base64 PNG.
+        return { value: Buffer.from(await this.screen.screenshot()).toString('base64') };
+      case 'POST back':
+        keyEvent(this.dev, KEY.BACK);
+        return { value: null };
+      default:
+        return undefined;
+    }
   }
 
   /** What a session command answers once it has run (null for the commands that only act). */

@@ -10,7 +10,8 @@ import {
   shortComponent,
 } from './packages.js';
 import type { Proc } from './processes.js';
-import { newActivityState } from './ui/ui-model.js';
+import { newActivityState, type ActivityRecord } from './ui/ui-model.js';
+import { activityCreated } from './app-behaviours.js';
 
 /** How an activity start went, as `am start -W` reports it. */
 export interface LaunchResult {
@@ -129,6 +130,12 @@ export function startActivity(
   dev.renderFrames('launch', pkg);
   const t = launchTimes(dev, kind);
   if (kind !== 'HOT') {
+    const record = dev.ui.taskOf(pkg)?.activities.at(-1);
+    activityCreated(pkg, cls, {
+      sdk: dev.sdk,
+      services: dev.services,
+      finish: () => finishActivity(dev, pkg, record),
+    });
     const simple = cls.slice(cls.lastIndexOf('.') + 1);
     dev.logLine(proc.pid, 'D', 'DroidbusSample', `${simple}.onCreate`);
     const forUser = dev.sdk >= 34 ? ' for user 0' : '';
@@ -140,6 +147,19 @@ export function startActivity(
     }
   }
   return { kind, totalTime: t.total, waitTime: t.wait, component };
+}
+
+/** Activity.finish of one activity record: gone from its task, and the task with its last one. */
+function finishActivity(dev: Device, pkg: string, record: ActivityRecord | undefined): void {
+  const task = dev.ui.taskOf(pkg);
+  const at = record === undefined || task === undefined ? -1 : task.activities.indexOf(record);
+  if (task === undefined || at < 0) {
+    return;
+  }
+  task.activities.splice(at, 1);
+  if (task.activities.length === 0) {
+    dev.ui.tasks.splice(dev.ui.tasks.indexOf(task), 1);
+  }
 }
 
 /** Importance ActivityManager would give the package's process now (100 foreground, 400 cached). */
@@ -159,6 +179,7 @@ export function killPackage(
   const proc = dev.procs.forPackage(pkg);
   const importance = importanceOf(dev, pkg);
   dev.ui.removePackage(pkg);
+  dev.services.dropPackage(pkg);
   if (proc === undefined || !dev.procs.kill(proc.pid)) {
     return false;
   }

@@ -317,7 +317,8 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       } else if (sub === 'processes' || sub === 'p') {
         out = dumpProcesses(dev);
       } else if (sub === 'services' || sub === 's') {
-        out = 'ACTIVITY MANAGER SERVICES (dumpsys activity services)\n  (nothing)\n';
+        // `dumpsys activity services PACKAGE` (or a component of it) narrows to that package.
+        out = dev.services.dump(args[1]?.split('/')[0]);
       } else if (sub === 'recents' || sub === 'r') {
         out =
           'ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n' +

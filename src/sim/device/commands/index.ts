@@ -2,6 +2,7 @@ import type { CommandFn } from '../../shell/command.js';
 import { GENERIC_COMMANDS } from '../../shell/index.js';
 import type { Device } from '../device.js';
 import { am, monkey } from './am.js';
+import { appops } from './appops.js';
 import { cmd } from './cmd.js';
 import { dumpsys } from './dumpsys.js';
 import { input } from './input.js';
@@ -18,6 +19,7 @@ export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<s
   ['am', am],
   ['monkey', monkey],
   ['pm', pm],
+  ['appops', appops],
   ['cmd', cmd],
   ['dumpsys', dumpsys],
   ['input', input],

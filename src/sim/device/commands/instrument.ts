@@ -4,6 +4,8 @@ import { SimHelperServer } from '../helper-server.js';
 import { ensureProcess, forceStop } from '../lifecycle.js';
 import { windowList } from './dumpsys-window.js';
 import { runInstrumentedTests } from './instrument-tests.js';
+import { currentSvg } from './ui-commands.js';
+import { renderPng } from '../ui/screencap.js';
 
 /** The instrumentation the helper runs as (its test APK's manifest). */
 const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
@@ -68,7 +70,12 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     extras.get('DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES') === 'true' && dev.identity.sdk >= 24;
   const server = new SimHelperServer(
     dev,
-    () => windowList(dev),
+    {
+      windows: () => windowList(dev),
+      screenshot: () => renderPng(currentSvg(dev)),
+      // ActivityManagerService.finishInstrumentationLocked force-stops the target ("finished inst").
+      finish: () => forceStop(dev, HELPER_SERVER_PACKAGE, 0, 'finished inst'),
+    },
     { uid: proc.uid, pid: proc.pid },
     !keepServices,
   );

@@ -3,7 +3,7 @@ import { absPath } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { REASON } from '../exit-info.js';
 import { clearPackage, installPackage, killPackage, uninstallPackage } from '../lifecycle.js';
-import { isKnownPermission, RUNTIME_PERMISSIONS } from '../packages.js';
+import { isKnownPermission, RUNTIME_PERMISSIONS, shortComponent } from '../packages.js';
 import { dumpPackages } from './dumpsys-package.js';
 import { exception } from './pm-exception.js';
 import type { PmContext } from './pm-exception.js';
@@ -205,6 +205,26 @@ async function grantRevoke(ctx: Ctx, sub: 'grant' | 'revoke', args: string[]): P
   return 0;
 }
 
+/**
+ * `pm list instrumentation [-f] [TARGET-PACKAGE]` (AOSP PackageManagerShellCommand
+ * runListInstrumentation): `instrumentation:` then, with -f, the APK path and `=`, the component's
+ * short name and ` (target=PACKAGE)`, one per line.
+ */
+async function listInstrumentation(ctx: CommandContext<Device>, args: string[]): Promise<number> {
+  const withPath = args.includes('-f');
+  const target = args.find((a) => !a.startsWith('-'));
+  const lines = [...ctx.host.packages.values()].flatMap((p) =>
+    (p.info.instrumentations ?? [])
+      .filter((i) => target === undefined || i.targetPackage === target)
+      .map(
+        (i) =>
+          `instrumentation:${withPath ? `${p.info.apkPath}=` : ''}${shortComponent(p.info.name, i.name)} (target=${i.targetPackage})\n`,
+      ),
+  );
+  await ctx.stdout.write(lines.join(''));
+  return 0;
+}
+
 /** The first operand: not an option, not the value of --user. */
 function operandOf(rest: string[]): string | undefined {
   return rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--user')[0];
@@ -235,7 +255,10 @@ async function pmList(ctx: CommandContext<Device>, sub: string, rest: string[]):
     );
     return 0;
   }
-  if (what === 'instrumentation' || what === 'permission-groups' || what === 'libraries') {
+  if (what === 'instrumentation') {
+    return listInstrumentation(ctx, rest.slice(1));
+  }
+  if (what === 'permission-groups' || what === 'libraries') {
     return 0;
   }
   if (what === 'permissions') {

@@ -133,17 +133,22 @@ export function back(dev: Device): void {
 
 /** Types text into the focused field (what `input text` and ADBKeyBoard do). False when nothing has focus. */
 export function typeText(dev: Device, text: string): boolean {
-  const rec = dev.topActivity();
-  const field = rec.state.focus;
+  const field = dev.topActivity().state.focus;
   if (field === null || dev.ui.loaded !== null || !dev.ui.screenOn) {
     return false;
   }
-  rec.state.fields[field] = (rec.state.fields[field] ?? '') + text;
+  setFieldText(dev, field, text, false);
+  return true;
+}
+
+/** Sets one field of the top activity, appended or replaced (an accessibility ACTION_SET_TEXT on its node). */
+export function setFieldText(dev: Device, field: string, text: string, replace: boolean): void {
+  const rec = dev.topActivity();
+  rec.state.fields[field] = (replace ? '' : (rec.state.fields[field] ?? '')) + text;
   dev.renderFrames('text');
   if (rec.cls === LOGIN) {
     rec.state.error = false;
   }
-  return true;
 }
 
 /** Sets the focused field's text, appended or replaced (an accessibility ACTION_SET_TEXT). False when nothing has focus. */

@@ -1,0 +1,110 @@
+/**
+ * What Appium's UiAutomator2 driver asks a device at session start, answered by a sim device as a
+ * phone answers: the Appium Settings app's foreground service after its launcher intent, `appops`,
+ * `pm list instrumentation`.
+ */
+import { readFileSync } from 'node:fs';
+import { SERVER_APK_PATH, TEST_APK_PATH } from 'appium-uiautomator2-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeApk } from '../../util/apk.js';
+import type { SimDevice } from '../device-api.js';
+import { runOn } from './collect-io.js';
+import { createSimDevice } from './index.js';
+
+const identity = {
+  serial: '127.0.0.1:7004',
+  product: 'sdk_gphone64_arm64',
+  model: 'Pixel 7',
+  device: 'panther',
+  sdk: 34,
+  release: '14',
+  width: 1080,
+  height: 2400,
+  density: 420,
+};
+
+let dev: SimDevice;
+afterEach(() => dev?.close());
+
+function settingsApk(): Uint8Array {
+  return writeApk({
+    packageName: 'io.appium.settings',
+    versionCode: 1,
+    versionName: '5',
+    minSdk: 21,
+    targetSdk: 34,
+    activities: [{ name: 'io.appium.settings.Settings', launcher: true, exported: true }],
+  });
+}
+
+async function install(d: SimDevice, apk: Uint8Array): Promise<void> {
+  const r = await runOn(d, `cmd package install -S ${apk.length}`, { stdin: apk });
+  expect(r.stdout).toContain('Success');
+}
+
+describe("a sim device answering Appium's setup", () => {
+  it("runs Appium Settings' foreground service once its launcher intent starts it, until the app is stopped", async () => {
+    dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: 5 });
+    await install(dev, settingsApk());
+    expect((await runOn(dev, 'dumpsys activity services io.appium.settings')).stdout).toBe(
+      'ACTIVITY MANAGER SERVICES (dumpsys activity services)\n  (nothing)\n',
+    );
+    await runOn(
+      dev,
+      'am start -W -n io.appium.settings/.Settings -a android.intent.action.MAIN -c android.intent.category.LAUNCHER',
+    );
+    const services = (await runOn(dev, 'dumpsys activity services io.appium.settings')).stdout;
+    expect(services).toContain('  * ServiceRecord{');
+    expect(services).toContain(' u0 io.appium.settings/.ForegroundService}');
+    expect(services).toMatch(/\n {4}isForeground=true foregroundId=1 types=0x00000000\n/);
+    // Another package's services are not listed under this one.
+    expect((await runOn(dev, 'dumpsys activity services com.droidbus.sample')).stdout).toContain('(nothing)');
+    await runOn(dev, 'am force-stop io.appium.settings');
+    expect((await runOn(dev, 'dumpsys activity services io.appium.settings')).stdout).toContain('(nothing)');
+  });
+
+  it('starts no foreground service on Android 7 (startForegroundService is Android 8+)', async () => {
+    dev = createSimDevice({
+      identity: { ...identity, sdk: 25, release: '7.1' },
+      logcatRate: 0,
+      dumpLatencyMs: 5,
+    });
+    await install(dev, settingsApk());
+    await runOn(dev, 'am start -W -n io.appium.settings/.Settings');
+    expect((await runOn(dev, 'dumpsys activity services io.appium.settings')).stdout).not.toContain(
+      'isForeground=true',
+    );
+  });
+
+  it('keeps app-op modes per package and refuses unknown ops and packages as AppOpsService.Shell does', async () => {
+    dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: 5 });
+    await install(dev, settingsApk());
+    expect((await runOn(dev, 'appops get io.appium.settings')).stdout).toBe('No operations.\n');
+    const set = await runOn(dev, 'appops set io.appium.settings PROJECT_MEDIA allow');
+    expect([set.code, set.stdout, set.stderr]).toEqual([0, '', '']);
+    expect((await runOn(dev, 'appops get io.appium.settings PROJECT_MEDIA')).stdout).toBe(
+      'PROJECT_MEDIA: allow\n',
+    );
+    expect((await runOn(dev, 'appops set io.appium.settings NOT_AN_OP allow')).stderr).toBe(
+      'Error: Unknown operation string: NOT_AN_OP\n',
+    );
+    expect((await runOn(dev, 'appops set no.such.pkg PROJECT_MEDIA allow')).stderr).toBe(
+      'Error: No UID for no.such.pkg in user 0\n',
+    );
+  });
+
+  it("lists installed instrumentations with their targets, as the driver polls for the server's", async () => {
+    dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: 5 });
+    expect((await runOn(dev, 'pm list instrumentation')).stdout).toBe('');
+    await install(dev, readFileSync(SERVER_APK_PATH));
+    await install(dev, readFileSync(TEST_APK_PATH));
+    const listed = (await runOn(dev, 'pm list instrumentation')).stdout;
+    expect(listed).toBe(
+      'instrumentation:io.appium.uiautomator2.server.test/androidx.test.runner.AndroidJUnitRunner (target=io.appium.uiautomator2.server)\n',
+    );
+    expect((await runOn(dev, 'pm list instrumentation com.other')).stdout).toBe('');
+    expect((await runOn(dev, 'pm list instrumentation -f')).stdout).toMatch(
+      /^instrumentation:\/data\/app\/.+\/base\.apk=io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner \(target=io\.appium\.uiautomator2\.server\)\n$/,
+    );
+  });
+});
