@@ -109,6 +109,16 @@ describe('an Appium UiAutomator2 session on a sim device', () => {
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     // IHDR: the picture is the display's size.
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size.width, size.height]);
+    // The driver's adb screenshot path: the displays SurfaceFlinger lists, each screencap'd.
+    const shots = (await step('screenshots (adb)', () => browser.execute('mobile: screenshots'))) as Record<
+      string,
+      { isDefault: boolean; payload: string }
+    >;
+    const shot = Object.values(shots);
+    expect(shot).toHaveLength(1);
+    expect(shot[0]!.isDefault).toBe(true);
+    const adbPng = Buffer.from(shot[0]!.payload, 'base64');
+    expect([adbPng.readUInt32BE(16), adbPng.readUInt32BE(20)]).toEqual([size.width, size.height]);
     await step('delete session', () => browser.deleteSession());
     // The server stops with its session, as the real one does when the driver deletes it.
     expect((await shell('pidof io.appium.uiautomator2.server')).trim()).toBe('');

@@ -276,6 +276,19 @@ function gfxinfo(dev: Device, pkg: string | undefined, args: readonly string[]):
   return dev.frames.dump(proc.pid, pkg, dev.sdk, args.includes('reset'));
 }
 
+/**
+ * `dumpsys SurfaceFlinger --display-id`: the one physical display, with the id `screencap -d` takes.
+ * An emulator's line is a real capture's (a Pixel emulator: `port=0 pnpId=GGL
+ * displayName="EMU_display_0"`); a phone's has a panel port and maker id and an empty name, as a
+ * Qualcomm phone's capture does (`port=129 pnpId=QCM displayName=""`).
+ */
+function surfaceFlingerDisplays(dev: Device): string {
+  const emulator = dev.prop('ro.kernel.qemu') === '1';
+  return emulator
+    ? 'Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n'
+    : 'Display 4619827259835644672 (HWC display 0): port=129 pnpId=QCM displayName=""\n';
+}
+
 /** `dumpsys SERVICE [ARGS]` for the services clients read. */
 export const dumpsys: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
@@ -288,6 +301,11 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       break;
     case '-l':
       out = 'Currently running services:\n' + SERVICES.map((s) => `  ${s}\n`).join('');
+      break;
+    case 'SurfaceFlinger':
+      out = args.includes('--display-id')
+        ? surfaceFlingerDisplays(dev)
+        : 'SurfaceFlinger: no dump modelled\n';
       break;
     case 'battery':
       out = battery();
