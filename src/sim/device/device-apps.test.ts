@@ -317,6 +317,16 @@ describe('device state commands', () => {
     );
   });
 
+  it("prints toybox ps's usage for --help, naming -A, as appium-adb reads it before listing with ps -A", async () => {
+    const help = await runOn(device(), 'ps --help');
+    expect(help.stdout.split('\n')[0]).toBe(
+      'usage: ps [-AadefLlnwZ] [-gG GROUP,] [-k FIELD,] [-o FIELD,] [-p PID,] [-t TTY,] [-uU USER,]',
+    );
+    // appium-adb's own test of the output (process-commands.js listProcessStatus).
+    expect(/^-A\b/m.test(help.stdout)).toBe(true);
+    expect(help.stdout).not.toMatch(/system_server/);
+  });
+
   it('shows posted notifications unredacted only with --noredact', async () => {
     const d = device();
     expect(
