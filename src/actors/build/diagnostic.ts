@@ -12,6 +12,7 @@ export type DiagnosticSource =
   | 'lint'
   | 'config-cache'
   | 'duplicate-class'
+  | 'test'
   | 'gradle';
 
 export interface BuildDiagnostic {

@@ -584,6 +584,67 @@ describe('parser behaviour', () => {
     ]);
   });
 
+  it("each failed test is an error with its task and the first lines of its trace (AGP's connected runner)", () => {
+    // A public CI log of an app's connectedDebugAndroidTest (a Compose assertion, tab-indented trace).
+    const { diagnostics } = parseGradleOutput(
+      [
+        '> Task :app:connectedDebugAndroidTest',
+        'Starting 4 tests on emulator-5554 - 14',
+        '',
+        'emulator-5554 - 14 Tests 1/4 completed. (0 skipped) (0 failed)',
+        '',
+        '> Task :app:connectedDebugAndroidTest',
+        '',
+        'com.pavithran.paisa.LoggingFlowTest > inputFieldClearsAfterLogging[emulator-5554 - 14] FAILED ',
+        "\tjava.lang.AssertionError: Failed to assert the following: (EditableText = '')",
+        '\tSemantics of the node:',
+        'Tests on emulator-5554 - 14 failed: There was 1 failure(s).',
+        '',
+        'Finished 4 tests on emulator-5554 - 14',
+        '',
+        '> Task :app:connectedDebugAndroidTest FAILED',
+      ].join('\n'),
+    );
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        source: 'test',
+        task: ':app:connectedDebugAndroidTest',
+        message:
+          "com.pavithran.paisa.LoggingFlowTest > inputFieldClearsAfterLogging[emulator-5554 - 14] FAILED\njava.lang.AssertionError: Failed to assert the following: (EditableText = '')\nSemantics of the node:",
+        outputLine: 8,
+      }),
+    ]);
+  });
+
+  it('a failed unit test keeps its trace and no frame of it reads as another diagnostic', () => {
+    // Gradle's default test logging: the exception and its frames indented by four spaces.
+    const frames = Array.from(
+      { length: 30 },
+      (_, i) => `        at com.example.Foo.step${i}(Foo.kt:${i + 1})`,
+    );
+    const { diagnostics } = parseGradleOutput(
+      [
+        '> Task :app:testDebugUnitTest',
+        '',
+        'com.example.CartTest > totalOfAnEmptyCartIsZero FAILED',
+        '    java.lang.AssertionError at CartTest.kt:12',
+        ...frames,
+        '',
+        '2 tests completed, 1 failed',
+        '',
+        '> Task :app:testDebugUnitTest FAILED',
+      ].join('\n'),
+    );
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ source: 'test', task: ':app:testDebugUnitTest' });
+    expect(diagnostics[0]!.message.split('\n')).toEqual([
+      'com.example.CartTest > totalOfAnEmptyCartIsZero FAILED',
+      'java.lang.AssertionError at CartTest.kt:12',
+      ...frames.slice(0, 5).map((f) => f.trim()),
+    ]);
+  });
+
   it('failing unit tests keep the What went wrong message and the report path', () => {
     const { diagnostics, summary } = parseGradleOutput(
       [

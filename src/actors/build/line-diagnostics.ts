@@ -42,7 +42,11 @@ function javacPending(d: BuildDiagnostic): LineResult {
   return { kind: 'pending', pending: { kind: 'javac', d, stage: 'source', details: [] } };
 }
 
+/** `<test class> > <test name> FAILED`, as Gradle's test logging and AGP's connected runner print it. */
+const TEST_FAILED = /^([A-Za-z_$][\w$.]*) > (.+?) FAILED\s*$/;
+
 /** Recognises one trimmed line; null when it starts no diagnostic. */
+
 export function recognizeLine(t: string, ctx: LineContext, outputLine: number): LineResult | null {
   if (t === '' || /^~+$/.test(t)) {
     return null;
@@ -56,6 +60,20 @@ export function recognizeLine(t: string, ctx: LineContext, outputLine: number): 
   const agpbi = matchAgpbi(t);
   if (agpbi) {
     return done(agpbi);
+  }
+  // A failed test: Gradle's test logging (`com.x.FooTest > bar FAILED`) and AGP's connected runner
+  // (`com.x.FooTest > bar[Pixel 7 - 14] FAILED `), its trace on the indented lines after it.
+  const test = ctx.inBlock ? null : TEST_FAILED.exec(t);
+  if (test) {
+    const d = withTask(
+      diagnostic({
+        severity: 'error',
+        source: 'test',
+        message: `${test[1]} > ${test[2]} FAILED`,
+        outputLine,
+      }),
+    );
+    return { kind: 'pending', pending: { kind: 'test', d, trace: [], consumed: 0 } };
   }
   if (t.startsWith('e: ') || t.startsWith('w: ')) {
     const severity = t[0] === 'e' ? 'error' : 'warning';

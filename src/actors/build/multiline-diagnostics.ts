@@ -1,7 +1,7 @@
 /**
  * Diagnostics that span several output lines: javac/kapt (header, source line, caret, details),
- * KSP messages that continue on the next lines, R8 `Missing class` lines, and runs of duplicate
- * classes, which are grouped per pair of clashing artifacts.
+ * KSP messages that continue on the next lines, R8 `Missing class` lines, runs of duplicate
+ * classes, which are grouped per pair of clashing artifacts, and failed tests with their traces.
  */
 import { diagnostic, type BuildDiagnostic } from './diagnostic.js';
 import { matchDuplicate, matchJavacHeader } from './gradle-line-patterns.js';
@@ -17,6 +17,7 @@ export type Pending =
   | { kind: 'javac'; d: BuildDiagnostic; stage: 'source' | 'caret' | 'details'; details: string[] }
   | { kind: 'ksp'; d: BuildDiagnostic; extra: string[] }
   | { kind: 'r8'; d: BuildDiagnostic }
+  | { kind: 'test'; d: BuildDiagnostic; trace: string[]; consumed: number }
   | { kind: 'duplicate'; groups: Map<string, DuplicateGroup> };
 
 /** Adds one `Duplicate class` line to its pair of artifacts. */
@@ -100,6 +101,18 @@ export function continuePending(
       }
       return false;
     }
+    case 'test': {
+      // The failure's indented lines (Gradle's test logging, AGP's connected runner): the exception
+      // and a few frames are kept; the rest of the trace is consumed so no frame reads as a diagnostic.
+      if (!/^\s+\S/.test(rawLine) || p.consumed >= 200) {
+        return false;
+      }
+      p.consumed++;
+      if (p.trace.length < 6) {
+        p.trace.push(rawLine.trim());
+      }
+      return true;
+    }
     case 'duplicate': {
       const dup = matchDuplicate(rawLine);
       if (!dup) {
@@ -124,6 +137,8 @@ export function finishPending(p: Pending): BuildDiagnostic[] {
   }
   if (p.kind === 'javac' && p.details.length > 0) {
     p.d.message = [p.d.message, ...p.details].join('\n');
+  } else if (p.kind === 'test' && p.trace.length > 0) {
+    p.d.message = [p.d.message, ...p.trace].join('\n');
   } else if (p.kind === 'ksp' && p.extra.length > 0) {
     p.d.message = [p.d.message, ...p.extra].filter((x) => x !== '').join('\n');
   }
