@@ -107,4 +107,15 @@ describe("a sim device answering Appium's setup", () => {
       /^instrumentation:\/data\/app\/.+\/base\.apk=io\.appium\.uiautomator2\.server\.test\/androidx\.test\.runner\.AndroidJUnitRunner \(target=io\.appium\.uiautomator2\.server\)\n$/,
     );
   });
+
+  it('reads and switches location as cmd location does, and serves cmd appops as appops', async () => {
+    dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: 5 });
+    expect((await runOn(dev, 'cmd location is-location-enabled')).stdout).toBe('true\n');
+    await runOn(dev, 'cmd location set-location-enabled false');
+    expect((await runOn(dev, 'cmd location is-location-enabled')).stdout).toBe('false\n');
+    expect((await runOn(dev, 'settings get secure location_mode')).stdout).toBe('0\n');
+    await install(dev, settingsApk());
+    await runOn(dev, 'cmd appops set io.appium.settings PROJECT_MEDIA allow');
+    expect((await runOn(dev, 'appops get io.appium.settings')).stdout).toBe('PROJECT_MEDIA: allow\n');
+  });
 });

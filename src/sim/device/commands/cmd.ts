@@ -1,6 +1,7 @@
 import type { CommandContext, CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { am } from './am.js';
+import { appops } from './appops.js';
 import { input } from './input.js';
 import { pm } from './pm.js';
 import { ime, settings, wm } from './settings-commands.js';
@@ -118,6 +119,25 @@ async function statusbar(ctx: CommandContext<Device>, dev: Device, rest: string[
   return 0;
 }
 
+/**
+ * `cmd location is-location-enabled` / `set-location-enabled true|false` (AOSP LocationShellCommand,
+ * Android 11+): `true` or `false` on a line; the switch is Settings.Secure location_mode (3 on, 0 off),
+ * which LocationManager.setLocationEnabledForUser writes. appium-adb reads and sets it this way.
+ */
+async function location(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  const [verb, value] = rest;
+  if (verb === 'is-location-enabled') {
+    await ctx.stdout.write(`${(dev.settings.get('secure', 'location_mode') ?? '0') !== '0'}\n`);
+    return 0;
+  }
+  if (verb === 'set-location-enabled' && (value === 'true' || value === 'false')) {
+    dev.settings.put('secure', 'location_mode', value === 'true' ? '3' : '0');
+    return 0;
+  }
+  await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
+  return 255;
+}
+
 /** `cmd SERVICE …`: the binder shell commands, routed to the same built-ins as their wrappers. */
 export const cmd: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
@@ -145,6 +165,10 @@ export const cmd: CommandFn<Device> = async (ctx) => {
       return notification(ctx, dev, rest);
     case 'statusbar':
       return statusbar(ctx, dev, rest);
+    case 'appops':
+      return delegate(appops, 'appops');
+    case 'location':
+      return location(ctx, dev, rest);
     case 'battery':
       return 0;
     case 'uimode': {
