@@ -118,4 +118,22 @@ describe("a sim device answering Appium's setup", () => {
     await runOn(dev, 'cmd appops set io.appium.settings PROJECT_MEDIA allow');
     expect((await runOn(dev, 'appops get io.appium.settings')).stdout).toBe('PROJECT_MEDIA: allow\n');
   });
+
+  it('keeps the Doze allow-list as dumpsys deviceidle whitelist edits it', async () => {
+    dev = createSimDevice({ identity, logcatRate: 0, dumpLatencyMs: 5 });
+    await install(dev, settingsApk());
+    expect((await runOn(dev, 'dumpsys deviceidle whitelist +io.appium.settings')).stdout).toBe(
+      'Added: io.appium.settings\n',
+    );
+    const listed = (await runOn(dev, 'dumpsys deviceidle whitelist')).stdout.trim().split('\n');
+    expect(listed[0]).toMatch(/^system,com\.android\.shell,\d+$/);
+    expect(listed).toContainEqual(expect.stringMatching(/^user,io\.appium\.settings,\d+$/));
+    expect((await runOn(dev, 'dumpsys deviceidle whitelist -io.appium.settings')).stdout).toBe(
+      'Removed: io.appium.settings\n',
+    );
+    expect((await runOn(dev, 'dumpsys deviceidle whitelist -io.appium.settings')).stdout).toBe('');
+    expect((await runOn(dev, 'dumpsys deviceidle whitelist +no.such.pkg')).stdout).toBe(
+      'Unknown package: no.such.pkg\n',
+    );
+  });
 });

@@ -289,6 +289,48 @@ function surfaceFlingerDisplays(dev: Device): string {
     : 'Display 4619827259835644672 (HWC display 0): port=129 pnpId=QCM displayName=""\n';
 }
 
+/** Packages added to the Doze allow-list per device (`dumpsys deviceidle whitelist +PKG`). */
+const idleAllowed = new WeakMap<Device, Set<string>>();
+
+/**
+ * `dumpsys deviceidle whitelist [+PKG|-PKG]…` (AOSP DeviceIdleController's shell): with no operand the
+ * list, one `system,PKG,UID` or `user,PKG,UID` line each (the form appium-adb's getDeviceIdleWhitelist
+ * documents from a phone); `+PKG` adds an installed package ("Added: PKG", else "Unknown package:
+ * PKG"), `-PKG` removes one on the list ("Removed: PKG"), as the controller's shell prints them.
+ */
+function deviceIdleWhitelist(dev: Device, ops: string[]): string {
+  let mine = idleAllowed.get(dev);
+  if (mine === undefined) {
+    mine = new Set();
+    idleAllowed.set(dev, mine);
+  }
+  if (ops.length === 0) {
+    return [
+      `system,com.android.shell,${dev.uidOf('com.android.shell')}`,
+      ...[...mine].map((p) => `user,${p},${dev.uidOf(p)}`),
+    ]
+      .map((l) => `${l}\n`)
+      .join('');
+  }
+  return ops
+    .map((op) => {
+      const pkg = op.slice(1);
+      if (op[0] !== '+' && op[0] !== '-') {
+        return `Package must be prefixed with + or -: ${op}\n`;
+      }
+      if (op[0] === '+') {
+        if (!dev.packages.has(pkg)) {
+          return `Unknown package: ${pkg}\n`;
+        }
+        mine.add(pkg);
+        return `Added: ${pkg}\n`;
+      }
+      // Removing prints only when the package was on the list.
+      return mine.delete(pkg) ? `Removed: ${pkg}\n` : '';
+    })
+    .join('');
+}
+
 /** `dumpsys SERVICE [ARGS]` for the services clients read. */
 export const dumpsys: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
@@ -301,6 +343,9 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       break;
     case '-l':
       out = 'Currently running services:\n' + SERVICES.map((s) => `  ${s}\n`).join('');
+      break;
+    case 'deviceidle':
+      out = args[0] === 'whitelist' ? deviceIdleWhitelist(dev, args.slice(1)) : 'Doze: not modelled\n';
       break;
     case 'SurfaceFlinger':
       out = args.includes('--display-id')
