@@ -37,8 +37,12 @@ export async function lendDevicesForTests(
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const { devices } = await ctx.bus.request('devices.list', {}, { signal: ctx.signal });
-  const serials = devices
+  const listed = await ctx.bus.request('devices.list', {}, { signal: ctx.signal }).catch((err: unknown) => {
+    // No device list (no adb server): Gradle says what it finds; nothing is lent.
+    log.warn('could not list the devices to lend to the connected tests', { error: String(err) });
+    return { devices: [] };
+  });
+  const serials = listed.devices
     .filter((d) => d.state === 'device')
     .map((d) => d.serial)
     // With several adb servers an id is `LABEL/serial`; ANDROID_SERIAL names the bare serial.
