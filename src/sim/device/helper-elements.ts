@@ -1,5 +1,9 @@
 /**
- * The simulated UiAutomator2 server's element commands, after appium-uiautomator2-server 10.6.x:
+ * The simulated UiAutomator2 server's element commands, routed as server/AppiumServlet.java
+ * registers them (registerPostHandler: element, elements, element/:id/click, /clear, /value, back;
+ * registerGetHandler: screenshot, element/:id/text, /attribute/:name, /rect, window/:windowHandle/size;
+ * read at commit 00f2c683 — the stored corpus has no 10.6.6 tree, so no line numbers are given), after
+ * appium-uiautomator2-server 10.6.x:
  * handler/FindElement.java and FindElements.java (strategies `id` — a bare id gets the current
  * app's package, ElementLocationHelpers.rewriteIdLocator —, `accessibility id`, `class name`,
  * `xpath` over the page source, `-android uiautomator`); a found element answers the element model
