@@ -85,7 +85,7 @@ describe("a sim device answering Appium's setup", () => {
     expect((await runOn(dev, 'appops get io.appium.settings PROJECT_MEDIA')).stdout).toBe(
       'PROJECT_MEDIA: allow\n',
     );
-    expect((await runOn(dev, 'appops set io.appium.settings NOT_AN_OP allow')).stderr).toBe(
+    expect((await runOn(dev, 'appops set io.appium.settings NOT_AN_OP allow')).stdout).toBe(
       'Error: Unknown operation string: NOT_AN_OP\n',
     );
     expect((await runOn(dev, 'appops set no.such.pkg PROJECT_MEDIA allow')).stderr).toBe(

@@ -1,9 +1,12 @@
 /**
  * `appops set|get|reset` (AOSP AppOpsService.Shell, `cmd appops`): per package, the modes set for
  * app ops. `set PACKAGE OP MODE` prints nothing; `get PACKAGE [OP]` prints `OP: mode` for each op set
- * (or `No operations.`); an unknown op is "Error: Unknown operation string: OP"; an unknown package is
- * "Error: No UID for PACKAGE in user 0". Appium's driver runs `appops set io.appium.settings
- * PROJECT_MEDIA allow` at session start (io.appium.settings' commands/media-projection.js).
+ * (or `No operations.`); an unknown op is "Error: Unknown operation string: OP" on stdout
+ * (AppOpsManager.strOpToOp's message; phones print it there, as captures quoted in public client tests
+ * show, with `No operations.` and `MIUIOP(10053): ignore`); an unknown package is "Error: No UID for
+ * PACKAGE in user 0" (AppOpsService.Shell.parseUserPackageOp, on stderr: not checked against a
+ * capture). Appium's driver runs `appops set io.appium.settings PROJECT_MEDIA allow` at session start
+ * (io.appium.settings' commands/media-projection.js).
  */
 import type { CommandContext } from '../../shell/command.js';
 import type { Device } from '../device.js';
@@ -74,7 +77,8 @@ export async function appops(ctx: CommandContext<Device>): Promise<number> {
     return 0;
   }
   if (op !== undefined && !OPS.has(op)) {
-    return fail(`Unknown operation string: ${op}`);
+    await ctx.stdout.write(`Error: Unknown operation string: ${op}\n`);
+    return 255;
   }
   if (sub === 'set') {
     if (op === undefined || mode === undefined) {

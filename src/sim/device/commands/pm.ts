@@ -208,7 +208,9 @@ async function grantRevoke(ctx: Ctx, sub: 'grant' | 'revoke', args: string[]): P
 /**
  * `pm list instrumentation [-f] [TARGET-PACKAGE]` (AOSP PackageManagerShellCommand
  * runListInstrumentation): `instrumentation:` then, with -f, the APK path and `=`, the component's
- * short name and ` (target=PACKAGE)`, one per line.
+ * short name and ` (target=PACKAGE)`, one per line — as real phones print it (e.g. facebook/encapp's
+ * README: `instrumentation:com.facebook.encapp.test/androidx.test.runner.AndroidJUnitRunner
+ * (target=com.facebook.encapp)`).
  */
 async function listInstrumentation(ctx: CommandContext<Device>, args: string[]): Promise<number> {
   const withPath = args.includes('-f');

@@ -27,8 +27,9 @@ export const id: CommandFn<Device> = async (ctx) => {
 
 /** `ps [-A] [-o COLS] [PID…]` in toybox's layout. */
 /**
- * toybox ps's help (Android 8+, toybox toys/posix/ps.c): appium-adb reads it to learn that `-A` is
- * there (`/^-A\b/m` on `ps --help`) before it lists processes with `ps -A`.
+ * toybox ps's help (Android 8+: toybox's generated/help.h HELP_ps, tabs as there; an Android 8 phone's
+ * `adb shell ps --help` quoted in a public adb client's source starts with the same usage line):
+ * appium-adb reads it to learn that `-A` is there (`/^-A\b/m` on `ps --help`) before `ps -A`.
  */
 const TOYBOX_PS_HELP = `usage: ps [-AadefLlnwZ] [-gG GROUP,] [-k FIELD,] [-o FIELD,] [-p PID,] [-t TTY,] [-uU USER,]
 
