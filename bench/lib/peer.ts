@@ -5,13 +5,13 @@
  * legacy adb (MOBILEMCP_LEGACY_ROBOT=1) — beside droidbus, and an adb server where mobilecli finds it
  * (it reaches only adb's default port 5037).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runProcess } from '../../src/util/exec.js';
+import { installPinned } from '../../tests/helpers/npm-pinned.js';
 import { freePort } from '../../src/util/free-port.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -30,30 +30,8 @@ export type ServerName = 'droidbus' | 'mobilecli' | 'legacy';
 export const PEERS = ['mobilecli', 'legacy'] as const;
 
 /** Installs mobile-mcp at its pinned version into PEER_DIR unless it is there. */
-export async function installPeer(): Promise<void> {
-  if (existsSync(MOBILE_MCP)) {
-    return;
-  }
-  mkdirSync(PEER_DIR, { recursive: true });
-  process.stderr.write(`installing @mobilenext/mobile-mcp@${MOBILE_MCP_VERSION} into ${PEER_DIR}\n`);
-  const r = await runProcess(
-    'npm',
-    [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      PEER_DIR,
-      `@mobilenext/mobile-mcp@${MOBILE_MCP_VERSION}`,
-    ],
-    { timeoutMs: 600_000 },
-  );
-  if (r.code !== 0 || !existsSync(MOBILE_MCP)) {
-    throw new Error(
-      `could not install mobile-mcp ${MOBILE_MCP_VERSION}: ${(r.stderr || r.stdout).slice(-500)}`,
-    );
-  }
+export function installPeer(): Promise<void> {
+  return installPinned(PEER_DIR, [`@mobilenext/mobile-mcp@${MOBILE_MCP_VERSION}`], [MOBILE_MCP]);
 }
 
 function listening(port: number): Promise<boolean> {

@@ -60,6 +60,28 @@ async function withHub<T>(use: (hub: string) => Promise<T>): Promise<T> {
   }
 }
 
+/** A session made on the server directly, as another client (Appium's driver) makes one. */
+async function newSession(hub: string, alwaysMatch: Record<string, unknown>): Promise<{ sessionId: string }> {
+  const r = await fetch(`${hub}/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ capabilities: { alwaysMatch, firstMatch: [{}] } }),
+  });
+  return (await r.json()) as { sessionId: string };
+}
+
+/** A new droidbus process reads the screen through the helper, not by falling back to uiautomator dump. */
+async function readsInANewProcess(): Promise<void> {
+  const dumps = (await world.simStats(serial)).dumps;
+  const next = await startMcp([], { env });
+  try {
+    expect(await readerOf(next.client)).toBe('helper');
+  } finally {
+    await next.close();
+  }
+  expect((await world.simStats(serial)).dumps).toBe(dumps);
+}
+
 /** The server's own page source, through droidbus's session (its settings: every window). */
 function rawPageSource(): Promise<string> {
   return withHub(async (hub) => {
@@ -240,16 +262,9 @@ describe('the UI helper as the reader', () => {
       const sessions = (await (await fetch(`${hub}/sessions`)).json()) as { value: { id: string }[] };
       expect((await fetch(`${hub}/session/${sessions.value[0]!.id}/source`)).status).toBe(200);
     });
-    const dumps = (await world.simStats(serial)).dumps;
-    const next = await startMcp([], { env });
-    try {
-      expect(await readerOf(next.client)).toBe('helper');
-    } finally {
-      await next.close();
-    }
-    // The same server, not restarted; and no fallback to uiautomator dump.
+    await readsInANewProcess();
+    // The same server, not restarted.
     expect((await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim()).toBe(pid);
-    expect((await world.simStats(serial)).dumps).toBe(dumps);
   });
 
   it("restarts once a server whose UiAutomation left with the shell that started it (the driver's way)", async () => {
@@ -280,13 +295,7 @@ describe('the UI helper as the reader', () => {
     await exited;
     // The server still answers /status, but its UiAutomation left with that shell's `am`.
     await withHub(async (hub) => {
-      const created = (await (
-        await fetch(`${hub}/session`, {
-          method: 'POST',
-          body: JSON.stringify({ capabilities: { alwaysMatch: {}, firstMatch: [{}] } }),
-          headers: { 'content-type': 'application/json' },
-        })
-      ).json()) as { sessionId: string };
+      const created = await newSession(hub, {});
       const source = await eventually(async () => {
         const r = await fetch(`${hub}/session/${created.sessionId}/source`);
         return r.status === 500 ? r : undefined;
@@ -294,16 +303,9 @@ describe('the UI helper as the reader', () => {
       expect(await source.text()).toContain('UiAutomation not connected');
       expect((await fetch(`${hub}/session/${created.sessionId}`, { method: 'DELETE' })).status).toBe(200);
     });
-    const dumps = (await world.simStats(serial)).dumps;
-    const next = await startMcp([], { env });
-    try {
-      expect(await readerOf(next.client)).toBe('helper');
-    } finally {
-      await next.close();
-    }
-    // Restarted (a new process), read through it, not by falling back to uiautomator dump.
+    await readsInANewProcess();
+    // Restarted: a new process.
     expect((await world.shell(serial, 'pidof io.appium.uiautomator2.server')).trim()).not.toBe(pid);
-    expect((await world.simStats(serial)).dumps).toBe(dumps);
   });
 
   it('leaves the phone as its owner set it: TalkBack bound while it reads, no wake lock once it leaves', async () => {
@@ -355,20 +357,9 @@ describe('the UI helper as the reader', () => {
 
   it("leaves another client's Appium session alone: no settings changed, nothing ended, and says why", async () => {
     expect(await readerOf(world.mcp.client)).toBe('helper');
-    const forwarded = await world.server.adb(['-s', serial, 'forward', 'tcp:0', 'tcp:6790']);
-    const port = Number(forwarded.stdout.trim());
-    const hub = `http://127.0.0.1:${port}/wd/hub`;
-    try {
+    await withHub(async (hub) => {
       // Appium's driver makes its session (the server keeps one: droidbus's is replaced).
-      const created = (await (
-        await fetch(`${hub}/session`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            capabilities: { alwaysMatch: { platformName: 'Android' }, firstMatch: [{}] },
-          }),
-        })
-      ).json()) as { sessionId: string };
+      const created = await newSession(hub, { platformName: 'Android' });
       const settingsOf = async (): Promise<Record<string, unknown>> =>
         (
           (await (await fetch(`${hub}/session/${created.sessionId}/appium/settings`)).json()) as {
@@ -385,9 +376,7 @@ describe('the UI helper as the reader', () => {
       // Its session ended, droidbus reads through the helper again.
       await fetch(`${hub}/session/${created.sessionId}`, { method: 'DELETE' });
       expect(await readerOf(world.mcp.client)).toBe('helper');
-    } finally {
-      await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
-    }
+    });
   });
 
   it('falls back to uiautomator dump when the helper cannot start, and says so', async () => {

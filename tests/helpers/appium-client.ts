@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess } from '../../src/util/exec.js';
+import { installPinned } from './npm-pinned.js';
 import { freePort } from '../../src/util/free-port.js';
 import { until } from './until.js';
 
@@ -26,29 +26,16 @@ const APPIUM_MAIN = path.join(APPIUM_DIR, 'node_modules/appium/index.js');
 const WDIO_MAIN = path.join(APPIUM_DIR, 'node_modules/webdriverio/package.json');
 
 /** Installs the three pinned packages into APPIUM_DIR unless they are there. */
-export async function installAppium(): Promise<void> {
-  if (existsSync(APPIUM_MAIN) && existsSync(WDIO_MAIN)) {
-    return;
-  }
-  mkdirSync(APPIUM_DIR, { recursive: true });
-  const r = await runProcess(
-    'npm',
+export function installAppium(): Promise<void> {
+  return installPinned(
+    APPIUM_DIR,
     [
-      'install',
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--prefix',
-      APPIUM_DIR,
       `appium@${APPIUM_VERSION}`,
       `appium-uiautomator2-driver@${UIAUTOMATOR2_DRIVER_VERSION}`,
       `webdriverio@${WEBDRIVERIO_VERSION}`,
     ],
-    { timeoutMs: 600_000 },
+    [APPIUM_MAIN, WDIO_MAIN],
   );
-  if (r.code !== 0 || !existsSync(APPIUM_MAIN)) {
-    throw new Error(`could not install appium: ${(r.stderr || r.stdout).slice(-800)}`);
-  }
 }
 
 /** A folder laid out as an Android SDK whose platform-tools/adb is `adb` (the real one on PATH). */

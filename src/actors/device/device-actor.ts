@@ -36,7 +36,7 @@ import { clickablesAnswer, findAnswer, hierarchyAnswer } from './ui/ui-answers.j
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
 import { UiHelper } from './ui/ui-helper-reader.js';
-import { holdUiAutomatorLock } from './ui/ui-lock.js';
+import { UiLoan } from './ui/ui-loan.js';
 import type { LabelCache } from './apps/app-labels.js';
 import { requirePerson } from '../../bus/origin.js';
 import { reusableCapture, screenAfter } from './ui/ui-after.js';
@@ -65,8 +65,8 @@ interface DeviceState {
   helper: UiHelper;
   /** App labels read from APKs (list_apps), kept per APK and locale. */
   labels: LabelCache;
-  /** Who UI Automator is lent to (device.ui_lend), and how to take it back; null when it is not. */
-  lent: { purpose: string; release: () => Promise<void> } | null;
+  /** UI Automator lent to another client (device.ui_lend), when it is. */
+  loan: UiLoan;
 }
 
 let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
@@ -288,6 +288,7 @@ export default defineActor({
     const serial = ctx.key!;
     // Only devices adb lists as `device` get an actor; otherwise the start fails DEVICE_OFFLINE.
     await ctx.bus.request('devices.require', { serial });
+    const helper = new UiHelper(serial);
     const state: DeviceState = {
       serial,
       last: null,
@@ -295,14 +296,14 @@ export default defineActor({
       neverIdleSince: null,
       actions: 0,
       lastActions: 0,
-      helper: new UiHelper(serial),
+      helper,
       labels: new Map(),
-      lent: null,
+      loan: new UiLoan(helper),
     };
     return state;
   },
   async stop(state, ctx) {
-    await state.lent?.release();
+    await state.loan.end();
     // Leaving (the process ends, the device goes): the phone's screen may sleep again.
     await state.helper.release();
     adbClient().forget(ctx.key!);
@@ -319,42 +320,15 @@ export default defineActor({
       requirePerson(ctx.origin, 'removes the on-device UI helper');
       return state.helper.remove();
     },
-    'device.ui_lend': async (p, state, ctx) => {
-      if (state.lent !== null) {
-        throw new BusError('BUSY', `device ${state.serial} is already lent to ${state.lent.purpose}`);
-      }
+    'device.ui_lend': async (p, state, ctx) => ({
+      serial: state.serial,
       // After a capture in flight (the ui lane), before any other: no reader starts the helper again.
-      const hold = await holdUiAutomatorLock(
-        state.serial,
-        p.purpose,
-        Date.now() + 30_000,
-        ctx.signal,
-        p.max_ms,
-      );
-      try {
-        const helper = await state.helper.yieldUiAutomation(ctx.signal);
-        const lent = { purpose: p.purpose, release: hold.release };
-        state.lent = lent;
-        void hold.ended.then(() => {
-          if (state.lent === lent) {
-            state.lent = null;
-          }
-        });
-        return { serial: state.serial, helper };
-      } catch (err) {
-        await hold.release();
-        throw err;
-      }
-    },
-    'device.ui_reclaim': async (p, state) => {
-      const lent = state.lent;
-      if (lent === null || lent.purpose !== p.purpose) {
-        return { serial: state.serial, returned: false };
-      }
-      state.lent = null;
-      await lent.release();
-      return { serial: state.serial, returned: true };
-    },
+      helper: await state.loan.lend(p.purpose, p.max_ms, ctx.signal),
+    }),
+    'device.ui_reclaim': async (p, state) => ({
+      serial: state.serial,
+      returned: await state.loan.reclaim(p.purpose),
+    }),
     'device.ui_hierarchy': async (p, state, ctx) => {
       // The window manager's list beside the capture: a classic dump shows only the focused window,
       // so it cannot tell on its own what lies under or over it. Unreadable, it costs nothing.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ElementError, ElementsCache } from './helper-elements.js';
+import { ElementsCache } from './helper-elements.js';
+import { HttpError } from './helper-http.js';
 import { F, node, type ViewNode } from './ui/view.js';
 
 const PKG = 'com.droidbus.sample';
@@ -81,12 +82,12 @@ describe("the simulated server's element finding", () => {
         found('id', 'nothing', false);
         return null;
       } catch (err) {
-        return err as ElementError;
+        return err as HttpError;
       }
     })();
     expect([none?.status, none?.error]).toEqual([404, 'no such element']);
     for (const bad of ['//*[last()]', 'android.widget.Button', '//*[@text="x"']) {
-      expect(() => found('xpath', bad)).toThrow(ElementError);
+      expect(() => found('xpath', bad)).toThrow(HttpError);
     }
     expect(() => found('css selector', 'a')).toThrow(/Locator Strategy 'css selector' is not supported/);
   });

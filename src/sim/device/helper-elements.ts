@@ -20,22 +20,12 @@
  * 400 "invalid selector", saying so.
  */
 import { randomUUID } from 'node:crypto';
+import { HttpError, missing } from './helper-http.js';
 import { nodeAttributes, nodeTag } from './helper-page-source.js';
 import type { ViewNode } from './ui/view.js';
 
-/** An error the server answers with (status, W3C error code, message). */
-export class ElementError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const NOT_FOUND = (): ElementError =>
-  new ElementError(
+const NOT_FOUND = (): HttpError =>
+  new HttpError(
     404,
     'no such element',
     'An element could not be located on the page using the given search parameters',
@@ -72,8 +62,8 @@ export function elementModel(id: string): Record<string, string> {
 
 type Predicate = (p: Placed, position: number) => boolean;
 
-function invalid(selector: string, why: string): ElementError {
-  return new ElementError(
+function invalid(selector: string, why: string): HttpError {
+  return new HttpError(
     400,
     'invalid selector',
     `Unable to evaluate the XPath '${selector}': ${why} (the simulator evaluates a subset of XPath 1.0)`,
@@ -227,7 +217,7 @@ function xpath(windows: readonly ViewNode[], selector: string): Placed[] {
 function uiSelector(windows: readonly ViewNode[], selector: string): Placed[] {
   const calls = [...selector.matchAll(/\.(\w+)\(\s*"((?:[^"\\]|\\.)*)"\s*\)/g)];
   if (!/^\s*new\s+UiSelector\(\)/.test(selector) || calls.length === 0) {
-    throw new ElementError(
+    throw new HttpError(
       400,
       'invalid selector',
       `the simulator reads only a single new UiSelector() chain of string methods: ${selector}`,
@@ -249,11 +239,7 @@ function uiSelector(windows: readonly ViewNode[], selector: string): Placed[] {
       case 'className':
         return (n: ViewNode) => n.cls === v;
       default:
-        throw new ElementError(
-          400,
-          'invalid selector',
-          `UiSelector.${method} is not modelled by the simulator`,
-        );
+        throw new HttpError(400, 'invalid selector', `UiSelector.${method} is not modelled by the simulator`);
     }
   });
   return [...placed(windows)].filter((p) => tests.every((t) => t(p.node)));
@@ -292,7 +278,7 @@ export class ElementsCache {
         hits = uiSelector(windows, selector);
         break;
       default:
-        throw new ElementError(
+        throw new HttpError(
           400,
           'invalid selector',
           `Locator Strategy '${strategy}' is not supported for this session`,
@@ -319,7 +305,7 @@ export class ElementsCache {
       node = node?.children[i];
     }
     if (node === undefined || node.cls !== kept.cls) {
-      throw new ElementError(
+      throw new HttpError(
         404,
         'stale element reference',
         `The element '${id}' does not exist in DOM anymore`,
@@ -331,5 +317,98 @@ export class ElementsCache {
   /** GetElementAttribute: the page source's attribute of that name, as a string (null when absent). */
   static attribute(node: ViewNode, name: string): string | null {
     return nodeAttributes(node, 0).find(([k]) => k === name)?.[1] ?? null;
+  }
+}
+
+/**
+ * What the element routes act on. The server passes in its device's views and actions, so this file
+ * needs no Device (the device model imports the server).
+ */
+export interface ElementDevice {
+  /** The window roots a read sees now (the page source's). */
+  roots(): readonly ViewNode[];
+  /** The app in front (a bare id is its). */
+  appPackage(): string;
+  display(): { width: number; height: number };
+  screenshot(): Promise<Uint8Array>;
+  /** A tap injected through the UiAutomation. */
+  tap(x: number, y: number): void;
+  back(): void;
+  /** ACTION_SET_TEXT on a field of the top activity. */
+  setField(field: string, text: string, replace: boolean): void;
+  noteInput(entry: (string | number)[]): void;
+}
+
+/**
+ * One element, window, screenshot or back command of a session (`rest`: the path after
+ * `session/:id/`); undefined for any other route.
+ */
+export async function elementRoute(
+  method: string,
+  rest: readonly string[],
+  body: unknown,
+  cache: ElementsCache,
+  dev: ElementDevice,
+): Promise<{ value: unknown } | undefined> {
+  const [what, target, verb, name] = rest;
+  const find = (multiple: boolean): string[] => {
+    const { strategy, selector } = (body ?? {}) as { strategy?: unknown; selector?: unknown };
+    if (typeof strategy !== 'string' || typeof selector !== 'string') {
+      throw missing('FindElementModel', typeof strategy !== 'string' ? 'strategy' : 'selector');
+    }
+    return cache.find(dev.roots(), strategy, selector, dev.appPackage(), multiple);
+  };
+  const node = (): ViewNode => cache.resolve(dev.roots(), target!);
+  const key = `${method} ${what ?? ''}${target !== undefined ? '/:e' : ''}${verb !== undefined ? `/${verb}` : ''}`;
+  switch (key) {
+    case 'POST element':
+      return { value: elementModel(find(false)[0]!) };
+    case 'POST elements':
+      return { value: find(true).map(elementModel) };
+    case 'POST element/:e/click': {
+      const [l, t, r, b] = node().bounds;
+      const x = Math.floor((l + r) / 2);
+      const y = Math.floor((t + b) / 2);
+      dev.noteInput(['helper-click', x, y]);
+      dev.tap(x, y);
+      return { value: null };
+    }
+    case 'POST element/:e/clear':
+    case 'POST element/:e/value': {
+      const action = node().action;
+      const field = action?.startsWith('focus:') === true ? action.slice('focus:'.length) : null;
+      if (field === null) {
+        throw new HttpError(400, 'invalid element state', `The element '${target}' does not accept text`);
+      }
+      const { text, replace } = (body ?? {}) as { text?: unknown; replace?: unknown };
+      if (verb === 'value' && typeof text !== 'string') {
+        throw missing('SendKeysModel', 'text');
+      }
+      const typed = verb === 'clear' ? '' : (text as string);
+      dev.noteInput([verb === 'clear' ? 'helper-clear' : 'helper-set-text', [...typed].length]);
+      dev.setField(field, typed, verb === 'clear' || replace === true);
+      return { value: null };
+    }
+    case 'GET element/:e/text':
+      return { value: node().text };
+    case 'GET element/:e/attribute':
+      return { value: ElementsCache.attribute(node(), name ?? '') };
+    case 'GET element/:e/rect': {
+      const [l, t, r, b] = node().bounds;
+      return { value: { x: l, y: t, width: r - l, height: b - t } };
+    }
+    case 'GET window/:e/size': {
+      // GetDeviceSize.java: the display's width and height.
+      const d = dev.display();
+      return { value: { width: d.width, height: d.height } };
+    }
+    case 'GET screenshot':
+      // CaptureScreenshot.java: the screen as base64 PNG.
+      return { value: Buffer.from(await dev.screenshot()).toString('base64') };
+    case 'POST back':
+      dev.back();
+      return { value: null };
+    default:
+      return undefined;
   }
 }

@@ -36,7 +36,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { Device } from './device.js';
 import { KEY, keyEvent, setFieldText, setFocusedText, swipe, tap } from './ui/input-actions.js';
-import { ElementError, ElementsCache, elementModel } from './helper-elements.js';
+import { elementRoute, ElementsCache } from './helper-elements.js';
+import {
+  gestureOf,
+  HttpError,
+  mergedCapabilities,
+  missing,
+  readBody,
+  send,
+  unknownCommand,
+} from './helper-http.js';
 import { shadeTree } from './ui/shade.js';
 import { keyboardTree, navigationBarTree, statusBarTree } from './ui/system-windows.js';
 import type { ViewNode } from './ui/view.js';
@@ -57,49 +66,6 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
 };
 
 const LEGACY_PREFIX = '/wd/hub';
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function unknownCommand(): HttpError {
-  return new HttpError(
-    404,
-    'unknown command',
-    'The requested resource could not be found, or a request was received using an HTTP method that is not supported by the mapped resource',
-  );
-}
-
-/** A required field of a request's model that is missing (BaseModel.validate). */
-function missing(model: string, field: string): HttpError {
-  return new HttpError(
-    400,
-    'invalid argument',
-    `${model}: The mandatory field '${field}' is not present in JSON`,
-  );
-}
-
-/**
- * utils/w3c/W3CCapsUtils.parseCapabilities: `alwaysMatch` merged with the first `firstMatch` entry,
- * the `appium:` prefix stripped; other vendor prefixes (`droidbus:client`) kept as they are.
- */
-function mergedCapabilities(caps: { alwaysMatch?: unknown; firstMatch?: unknown }): Record<string, unknown> {
-  const strip = (o: unknown): Record<string, unknown> =>
-    Object.fromEntries(
-      Object.entries(typeof o === 'object' && o !== null ? o : {}).map(([k, v]) => [
-        k.replace(/^appium:/, ''),
-        v,
-      ]),
-    );
-  const first = Array.isArray(caps.firstMatch) ? caps.firstMatch[0] : undefined;
-  return { ...strip(caps.alwaysMatch), ...strip(first) };
-}
 
 /** A window on screen as the window manager lists it, top-most first (commands/dumpsys-window.ts). */
 export interface ScreenWindow {
@@ -295,7 +261,16 @@ export class SimHelperServer {
           'java.lang.IllegalStateException: UiAutomation not connected, UiAutomation@5c2a1f3[id=-1, displayId=0, flags=0]',
         );
       }
-      const answered = await this.elementCommand(req.method ?? 'GET', id, rest, settings, body);
+      const answered = await elementRoute(req.method ?? 'GET', rest, body, this.elementsOf(id), {
+        roots: () => this.windowRoots(settings['enableMultiWindows'] === true),
+        appPackage: () => this.dev.foregroundPackage(),
+        display: () => this.dev.display(),
+        screenshot: () => this.screen.screenshot(),
+        tap: (x, y) => tap(this.dev, x, y),
+        back: () => keyEvent(this.dev, KEY.BACK),
+        setField: (field, text, replace) => setFieldText(this.dev, field, text, replace),
+        noteInput: (entry) => (this.dev.stats.lastInput = entry),
+      });
       if (answered !== undefined) {
         send(res, 200, id, answered.value);
         return;
@@ -307,12 +282,7 @@ export class SimHelperServer {
         setTimeout(() => this.screen.finish(), 15).unref();
       }
     } catch (err) {
-      const e =
-        err instanceof HttpError
-          ? err
-          : err instanceof ElementError
-            ? new HttpError(err.status, err.error, err.message)
-            : new HttpError(500, 'unknown error', String(err));
+      const e = err instanceof HttpError ? err : new HttpError(500, 'unknown error', String(err));
       send(res, e.status, sessionId ?? 'None', {
         error: e.error,
         message: e.message,
@@ -364,83 +334,14 @@ export class SimHelperServer {
     return true;
   }
 
-  /**
-   * The element, window, screenshot and back commands (helper-elements.ts has the finding and the
-   * server files they follow); undefined for any other route.
-   */
-  private async elementCommand(
-    method: string,
-    session: string,
-    rest: readonly string[],
-    settings: Record<string, unknown>,
-    body: unknown,
-  ): Promise<{ value: unknown } | undefined> {
-    const [what, target, verb, name] = rest;
-    const roots = (): ViewNode[] => this.windowRoots(settings['enableMultiWindows'] === true);
+  /** A session's found elements. */
+  private elementsOf(session: string): ElementsCache {
     let cache = this.elements.get(session);
     if (cache === undefined) {
       cache = new ElementsCache();
       this.elements.set(session, cache);
     }
-    const find = (multiple: boolean): string[] => {
-      const { strategy, selector } = (body ?? {}) as { strategy?: unknown; selector?: unknown };
-      if (typeof strategy !== 'string' || typeof selector !== 'string') {
-        throw missing('FindElementModel', typeof strategy !== 'string' ? 'strategy' : 'selector');
-      }
-      return cache.find(roots(), strategy, selector, this.dev.foregroundPackage(), multiple);
-    };
-    const key = `${method} ${what ?? ''}${target !== undefined ? '/:e' : ''}${verb !== undefined ? `/${verb}` : ''}`;
-    switch (key) {
-      case 'POST element':
-        return { value: elementModel(find(false)[0]!) };
-      case 'POST elements':
-        return { value: find(true).map(elementModel) };
-      case 'POST element/:e/click': {
-        const [l, t, r, b] = cache.resolve(roots(), target!).bounds;
-        const x = Math.floor((l + r) / 2);
-        const y = Math.floor((t + b) / 2);
-        this.dev.stats.lastInput = ['helper-click', x, y];
-        tap(this.dev, x, y);
-        return { value: null };
-      }
-      case 'POST element/:e/clear':
-      case 'POST element/:e/value': {
-        const node = cache.resolve(roots(), target!);
-        const field = node.action?.startsWith('focus:') === true ? node.action.slice('focus:'.length) : null;
-        if (field === null) {
-          throw new HttpError(400, 'invalid element state', `The element '${target}' does not accept text`);
-        }
-        const { text, replace } = (body ?? {}) as { text?: unknown; replace?: unknown };
-        if (verb === 'value' && typeof text !== 'string') {
-          throw missing('SendKeysModel', 'text');
-        }
-        const typed = verb === 'clear' ? '' : (text as string);
-        this.dev.stats.lastInput = [verb === 'clear' ? 'helper-clear' : 'helper-set-text', [...typed].length];
-        setFieldText(this.dev, field, typed, verb === 'clear' || replace === true);
-        return { value: null };
-      }
-      case 'GET element/:e/text':
-        return { value: cache.resolve(roots(), target!).text };
-      case 'GET element/:e/attribute':
-        return { value: ElementsCache.attribute(cache.resolve(roots(), target!), name ?? '') };
-      case 'GET element/:e/rect': {
-        const [l, t, r, b] = cache.resolve(roots(), target!).bounds;
-        return { value: { x: l, y: t, width: r - l, height: b - t } };
-      }
-      case 'GET window/:e/size': {
-        // GetDeviceSize.java: the display's width and height.
-        const d = this.dev.display();
-        return { value: { width: d.width, height: d.height } };
-      }
-      case 'GET screenshot':
-        // CaptureScreenshot.java: the screen as base64 PNG.
-        return { value: Buffer.from(await this.screen.screenshot()).toString('base64') };
-      case 'POST back':
-        keyEvent(this.dev, KEY.BACK);
-        return { value: null };
-      default:
-        return undefined;
-    }
+    return cache;
   }
 
   /** What a session command answers once it has run (null for the commands that only act). */
@@ -558,69 +459,5 @@ export class SimHelperServer {
     if (text.endsWith('\\n')) {
       keyEvent(this.dev, KEY.ENTER);
     }
-  }
-}
-
-interface Point {
-  x: number;
-  y: number;
-}
-
-/**
- * The gesture of W3C actions from one pointer source: pointerMove, pointerDown, (pause),
- * pointerUp is a tap at the first move; with one more pointerMove before the up, a swipe to it.
- */
-function gestureOf(body: unknown): { from: Point; to?: Point; durationMs: number } | null {
-  const sources = (body as { actions?: unknown } | null)?.actions;
-  if (!Array.isArray(sources) || sources.length !== 1) {
-    return null;
-  }
-  const source = sources[0] as { type?: string; actions?: unknown };
-  if (source.type !== 'pointer' || !Array.isArray(source.actions)) {
-    return null;
-  }
-  const steps = (source.actions as { type?: string; x?: unknown; y?: unknown; duration?: unknown }[]).filter(
-    (a) => a.type !== 'pause',
-  );
-  const point = (a: { x?: unknown; y?: unknown } | undefined): Point | null =>
-    typeof a?.x === 'number' && typeof a.y === 'number' ? { x: Math.round(a.x), y: Math.round(a.y) } : null;
-  const kinds = steps.map((a) => a.type).join(',');
-  const from = point(steps[0]);
-  if (from === null) {
-    return null;
-  }
-  if (kinds === 'pointerMove,pointerDown,pointerUp') {
-    return { from, durationMs: 0 };
-  }
-  const to = point(steps[2]);
-  const duration = steps[2]?.duration;
-  const durationMs = typeof duration === 'number' && duration > 0 ? duration : 0;
-  return kinds === 'pointerMove,pointerDown,pointerMove,pointerUp' && to !== null
-    ? { from, to, durationMs }
-    : null;
-}
-
-function send(res: ServerResponse, status: number, sessionId: string, value: unknown): void {
-  const body = JSON.stringify({ sessionId, value });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-}
-
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) {
-    chunks.push(c as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') {
-    return null;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(400, 'invalid argument', `the body is not JSON: ${text.slice(0, 100)}`);
   }
 }

@@ -16,7 +16,7 @@ import { encodeSimTests, SIM_TESTS_ENTRY, simTestsInSource, type SimTestCase } f
 import { SAMPLE_COMPILE_SDK } from '../sample-app.js';
 import type { BuildModel, VariantModel } from './build-model.js';
 import { installApk, instrumentTests, uninstallPackage, type Device } from './stand-in-devices.js';
-import { apkPath, writeAtomic } from './stand-in-outputs.js';
+import { apkDir, apkPath, writeAtomic } from './stand-in-outputs.js';
 
 const RUNNER = 'androidx.test.runner.AndroidJUnitRunner';
 
@@ -32,17 +32,8 @@ function sourcesUnder(dir: string): string[] {
 
 /** `app/build/outputs/apk/androidTest/demo/debug/app-demo-debug-androidTest.apk`. */
 function testApkPath(projectDir: string, v: VariantModel): string {
-  const parts = [...(v.flavor ? [v.flavor] : []), v.buildType.name];
-  return join(
-    projectDir,
-    'app',
-    'build',
-    'outputs',
-    'apk',
-    'androidTest',
-    ...parts,
-    `app-${parts.join('-')}-androidTest.apk`,
-  );
+  const parts = ['app', ...(v.flavor ? [v.flavor] : []), v.buildType.name, 'androidTest'];
+  return join(apkDir(projectDir, v, true), `${parts.join('-')}.apk`);
 }
 
 /** The test APK's bytes: `<applicationId>.test`, instrumenting the app with AndroidJUnitRunner. */

@@ -29,14 +29,18 @@ export function writeAtomic(path: string, data: Uint8Array | string): void {
   renameSync(temp, path);
 }
 
-/** `app/build/outputs/apk/demo/debug`, or `…/apk/debug` without flavors. */
-export function apkDir(projectDir: string, v: VariantModel): string {
+/**
+ * `app/build/outputs/apk/demo/debug`, or `…/apk/debug` without flavors; the test APK's under
+ * `apk/androidTest/…` (`androidTest`).
+ */
+export function apkDir(projectDir: string, v: VariantModel, androidTest = false): string {
   return join(
     projectDir,
     'app',
     'build',
     'outputs',
     'apk',
+    ...(androidTest ? ['androidTest'] : []),
     ...(v.flavor ? [v.flavor] : []),
     v.buildType.name,
   );
