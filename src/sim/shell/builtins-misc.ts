@@ -344,7 +344,7 @@ const xargs: CommandFn = async (ctx) => {
 };
 
 /**
- * `nohup COMMAND [ARG…]` (toybox): the command runs on when the shell that started it hangs up —
+ * `nohup COMMAND [ARG…]` (toybox toys/posix/nohup.c: SIGHUP ignored): the command runs on when the shell that started it hangs up —
  * adb's shell closing does not end it, as it ends everything else the shell started. With its
  * output redirected (not a terminal) toybox writes no nohup.out. Public scripts rely on it to keep
  * an instrumentation running after `adb shell` returns (`nohup am instrument -w … > log 2>&1 &`).
@@ -352,9 +352,9 @@ const xargs: CommandFn = async (ctx) => {
 const nohup: CommandFn = async (ctx) => {
   const args = ctx.argv.slice(1);
   if (args.length === 0) {
-    // POSIX: 127 when nohup itself fails.
+    // toybox: NEWTOY(nohup, "<1^", … TOYFLAG_ARGFAIL(125)): a missing command fails with 125.
     await ctx.stderr.write('nohup: Needs 1 argument\n');
-    return 127;
+    return 125;
   }
   return ctx.runScript(
     args.map(quoteForReplay).join(' '),
