@@ -96,6 +96,11 @@ export interface SimDevice {
    * returns what takes a new connection, or undefined when nothing listens there.
    */
   acceptTcp?(port: number): ((socket: Duplex) => void) | undefined;
+  /**
+   * Optional: `adb root` (`on`) or `adb unroot`: what adbd answers. A line starting `restarting`
+   * means adbd restarts with the new user, so the transport drops and the server reconnects.
+   */
+  adbRoot?(on: boolean): string;
   /** Emulator console `geo fix LONGITUDE LATITUDE [ALTITUDE]`. */
   setLocation(longitude: number, latitude: number, altitude?: number): void;
   /** Stops everything the device runs (logcat generators, timers). */

@@ -123,7 +123,12 @@ async function listenEmulatorPorts(
   throw new Error(`no free emulator port pair at or above ${base}`);
 }
 
-type Serve = (listener: AdbdListener, identity: SimDeviceIdentity, profile?: DeviceProfile) => SimDevice;
+type Serve = (
+  listener: AdbdListener,
+  identity: SimDeviceIdentity,
+  profile?: DeviceProfile,
+  onRestart?: () => void,
+) => SimDevice;
 
 /** Makes a device for an identity and serves adbd's side of the protocol for it on a listener. */
 function deviceServer(
@@ -131,7 +136,7 @@ function deviceServer(
   createDevice: NonNullable<FarmOptions['createDevice']>,
   commandLog: CommandLog | undefined,
 ): Serve {
-  return (listener, identity, profile) => {
+  return (listener, identity, profile, onRestart) => {
     const device = createDevice({
       identity,
       ...(profile !== undefined ? { profile } : {}),
@@ -145,6 +150,7 @@ function deviceServer(
       commandLog,
       log,
       ...(options.maxPayload !== undefined ? { maxPayload: options.maxPayload } : {}),
+      ...(onRestart !== undefined ? { onRestart } : {}),
     });
     return device;
   };
@@ -182,7 +188,14 @@ async function emulatorDevice(
   const model = emulatorModel(options.avdNames?.[i], i);
   const ports = await listenEmulatorPorts(options.emulatorBasePort ?? 5554, taken);
   const serial = `emulator-${ports.console.port}`;
-  const device = serve(ports.adb, { ...model, serial });
+  // adbd restarting (`adb root`) drops the transport; once the server has let it go, the emulator
+  // announces itself again (the server ignores an announcement for a transport it still holds).
+  const adbPort = resolveAdbPort(options.adbPort);
+  const reannounce = (): void =>
+    void waitUntilUnlisted(adbPort, new Set([serial]), 5_000)
+      .then(() => announceEmulator(adbPort, ports.adb.port))
+      .catch(() => undefined);
+  const device = serve(ports.adb, { ...model, serial }, undefined, reannounce);
   const entry: Running = {
     serial,
     kind: 'emulator',

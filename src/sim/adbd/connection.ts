@@ -46,6 +46,11 @@ export interface ConnectionOptions {
   log: Logger;
   /** Called once when the handshake reached `online` or `unauthorized`. */
   onReady?: (state: 'online' | 'unauthorized') => void;
+  /**
+   * Called after adbd restarted (`adb root`, `adb unroot`) and dropped this transport: what brings
+   * the device back to the server (an emulator announces itself again, as the emulator does).
+   */
+  onRestart?: () => void;
 }
 
 /** The CNXN banner: state, the three properties adb reads, and the features. */
@@ -75,7 +80,16 @@ export class AdbdConnection {
     this.ownMax = opts.maxPayload ?? MAX_PAYLOAD;
     this.sendMax = this.ownMax;
     this.decoder = new PacketDecoder(this.ownMax);
-    this.ctx = { device: opts.device, commandLog: opts.commandLog, log: opts.log };
+    this.ctx = {
+      device: opts.device,
+      commandLog: opts.commandLog,
+      log: opts.log,
+      reverses: new Map(),
+      restart: () => {
+        this.close();
+        opts.onRestart?.();
+      },
+    };
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.teardown());

@@ -1,5 +1,6 @@
 import type { AdbdStream } from './stream.js';
 import type { ServiceContext } from './service-context.js';
+import { runReverseService } from './reverse-service.js';
 import { runShellService } from './shell-service.js';
 import { runSyncService } from './sync-service.js';
 import { runTcpService } from './tcp-service.js';
@@ -13,7 +14,8 @@ export type ServiceRun = (stream: AdbdStream) => Promise<void>;
  *
  * `shell:CMD` is shell v1; `shell,v2,TERM=xterm,raw:CMD` (any argument list containing `v2`) is the
  * shell protocol; `exec:CMD` is raw; `sync:` is the file sync loop; `tcp:PORT` (what an
- * `adb forward tcp:L tcp:PORT` opens for each connection to L) reaches a socket the device listens on.
+ * `adb forward tcp:L tcp:PORT` opens for each connection to L) reaches a socket the device listens on;
+ * `reverse:…` is `adb reverse` (reverse-service.ts).
  */
 export function openService(ctx: ServiceContext, service: string): ServiceRun | undefined {
   if (service === 'sync:') {
@@ -31,6 +33,21 @@ export function openService(ctx: ServiceContext, service: string): ServiceRun | 
     const args = service.slice('shell'.length, colon).split(',');
     const command = service.slice(colon + 1);
     return (stream) => runShellService(ctx, stream, command, args.includes('v2') ? 'v2' : 'v1');
+  }
+  const adbRoot = ctx.device.adbRoot?.bind(ctx.device);
+  if ((service === 'root:' || service === 'unroot:') && adbRoot !== undefined) {
+    return async (stream) => {
+      const answer = adbRoot(service === 'root:');
+      await stream.write(Buffer.from(answer));
+      stream.end();
+      if (answer.startsWith('restarting')) {
+        // adbd exits once it has answered; init starts it again as the new user.
+        setTimeout(() => ctx.restart(), 50);
+      }
+    };
+  }
+  if (service.startsWith('reverse:')) {
+    return (stream) => runReverseService(ctx.reverses, stream, service.slice('reverse:'.length));
   }
   const tcp = /^tcp:(\d+)$/.exec(service);
   if (tcp !== null) {

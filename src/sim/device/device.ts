@@ -6,7 +6,9 @@ import type { CommandFn } from '../shell/command.js';
 import { FrameStatsModel, type FrameCause } from './frame-stats.js';
 import { ExitInfoStore } from './exit-info.js';
 import { buildDeviceFs } from './fs-layout.js';
+import { putNetProc } from './net-proc.js';
 import type { MemFs } from './fs.js';
+import { UID } from './fs-node.js';
 import { hashString, Rng } from './ids.js';
 import { LogStore, type NewLogEntry, type Priority } from './log/log-store.js';
 import { LogGenerator } from './log/log-generator.js';
@@ -156,6 +158,10 @@ export class Device implements SimDevice {
     this.baseProps = buildProps(opts.identity);
     this.procs = new ProcessTable(4000 + (seed % 3000));
     this.fs = buildDeviceFs(commands.keys());
+    putNetProc(
+      (path, node) => this.fs.put(path, node),
+      () => (this.helper?.isRunning === true ? [{ port: HELPER_PORT, uid: UID.shell, inode: 48123 }] : []),
+    );
     this.ui = new UiState(opts.identity.serial);
     const now = Date.now();
     for (const info of SYSTEM_PACKAGES) {
@@ -249,6 +255,21 @@ export class Device implements SimDevice {
   acceptTcp(port: number): ((socket: Duplex) => void) | undefined {
     const helper = this.helper;
     return port === HELPER_PORT && helper !== null && helper.isRunning ? (s) => helper.accept(s) : undefined;
+  }
+
+  /**
+   * adbd's restart_root_service / restart_unroot_service (packages/modules/adb/daemon/
+   * restart_service.cpp): root only on a debuggable build (`ro.debuggable=1`, the emulators').
+   */
+  adbRoot(on: boolean): string {
+    if (on === this.fs.superuser) {
+      return on ? 'adbd is already running as root\n' : 'adbd not running as root\n';
+    }
+    if (on && this.prop('ro.debuggable') !== '1') {
+      return 'adbd cannot run as root in production builds\n';
+    }
+    this.fs.superuser = on;
+    return on ? 'restarting adbd as root\n' : 'restarting adbd as non root\n';
   }
 
   /** Ends the helper's instrumentation (force-stop, uninstall, a crash). */

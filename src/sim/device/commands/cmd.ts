@@ -2,6 +2,7 @@ import type { CommandContext, CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { am } from './am.js';
 import { appops } from './appops.js';
+import { lockSettingsCommand } from '../lock-screen.js';
 import { input } from './input.js';
 import { pm } from './pm.js';
 import { ime, settings, wm } from './settings-commands.js';
@@ -14,6 +15,7 @@ const SERVICES = [
   'input_method',
   'notification',
   'package',
+  'phone',
   'settings',
   'statusbar',
   'uimode',
@@ -55,6 +57,20 @@ async function wifi(ctx: CommandContext<Device>, dev: Device, rest: string[]): P
   }
   if (verb === 'set-wifi-enabled' && (value === 'enabled' || value === 'disabled')) {
     dev.settings.put('global', 'wifi_on', value === 'enabled' ? '1' : '0');
+    return 0;
+  }
+  await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
+  return 255;
+}
+
+/**
+ * `cmd phone data enable|disable`: TelephonyShellCommand's data test mode (packages/services/Telephony/
+ * src/com/android/phone/TelephonyShellCommand.java), silent on success.
+ */
+async function phone(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
+  const [verb, value] = rest;
+  if (verb === 'data' && (value === 'enable' || value === 'disable')) {
+    dev.settings.put('global', 'mobile_data', value === 'enable' ? '1' : '0');
     return 0;
   }
   await ctx.stderr.write(`Unknown command: ${verb ?? ''}\n`);
@@ -141,7 +157,9 @@ async function location(ctx: CommandContext<Device>, dev: Device, rest: string[]
 /** `cmd SERVICE …`: the binder shell commands, routed to the same built-ins as their wrappers. */
 export const cmd: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
-  const [service, ...rest] = ctx.argv.slice(1);
+  // `-w` waits for the service to start (frameworks/native/cmds/cmd/cmd.cpp); every one here runs.
+  const args = ctx.argv.slice(1);
+  const [service, ...rest] = args[0] === '-w' ? args.slice(1) : args;
   const delegate = (fn: CommandFn<Device>, name: string): Promise<number> =>
     fn({ ...ctx, argv: [name, ...rest] });
   switch (service) {
@@ -167,6 +185,10 @@ export const cmd: CommandFn<Device> = async (ctx) => {
       return statusbar(ctx, dev, rest);
     case 'appops':
       return delegate(appops, 'appops');
+    case 'lock_settings':
+      return delegate(lockSettingsCommand, 'locksettings');
+    case 'phone':
+      return phone(ctx, dev, rest);
     case 'location':
       return location(ctx, dev, rest);
     case 'battery':

@@ -1,5 +1,6 @@
 import type { Device } from '../device.js';
 import { hexId } from '../ids.js';
+import { appIdName } from '../lifecycle.js';
 import { LAUNCHER_PACKAGE, shortComponent, SYSTEMUI_PACKAGE } from '../packages.js';
 import { ADB_KEYBOARD_IME, GBOARD_IME } from '../settings.js';
 import type { ActivityRecord, Task } from '../ui/ui-model.js';
@@ -289,6 +290,14 @@ export function dumpInputMethod(dev: Device): string {
     `  mShowRequested=${dev.ui.imeShown} mShowExplicitlyRequested=false mShowForced=false`,
     '  mInFullscreenMode=false',
     `  mSystemReady=true mInteractive=${dev.ui.screenOn}`,
+    // The current IME's own state, as InputMethodService.dump prints it under the service's dump
+    // (frameworks/base/core/java/android/inputmethodservice/InputMethodService.java).
+    `Input method service state for ${cur}:`,
+    `  mViewsCreated=true`,
+    `  mDecorViewVisible=${dev.ui.imeShown} mDecorViewWasVisible=${dev.ui.imeShown} mWindowVisible=${dev.ui.imeShown} mInShowWindow=false`,
+    `  mInputStarted=true mInputViewStarted=${dev.ui.imeShown} mCandidatesViewStarted=false`,
+    `  mShowInputRequested=${dev.ui.imeShown} mLastShowInputRequested=${dev.ui.imeShown}`,
+    `  mIsInputViewShown=${dev.ui.imeShown} mStatusIcon=0`,
   );
   return lines.join('\n') + '\n';
 }
@@ -359,13 +368,18 @@ export function dumpActivities(dev: Device): string {
   return lines.join('\n') + '\n';
 }
 
-/** `dumpsys activity processes` (the pid mappings part). */
+/**
+ * `dumpsys activity processes` (the pid mappings part): every process ActivityManager started, system
+ * uid ones too — ProcessRecord.toShortString names the uid by UserHandle.formatUid, `1000` for the
+ * system uid and `u0a123` for an app (frameworks/base/services/core/java/com/android/server/am/
+ * ProcessRecord.java; appium-adb's listAppProcessIds reads `ProcessRecord{… PID:PACKAGE/`).
+ */
 export function dumpProcesses(dev: Device): string {
   const lines = ['ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)', '  PID mappings:'];
   for (const p of dev.procs.all()) {
-    if (p.pkg !== null && p.uid >= 10000) {
+    if (p.pkg !== null) {
       lines.push(
-        `    PID #${p.pid}: ProcessRecord{${hexId('proc' + p.pid)} ${p.pid}:${p.name}/u0a${p.uid - 10000}}`,
+        `    PID #${p.pid}: ProcessRecord{${hexId('proc' + p.pid)} ${p.pid}:${p.name}/${appIdName(p.uid)}}`,
       );
     }
   }

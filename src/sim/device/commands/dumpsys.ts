@@ -19,6 +19,7 @@ const SERVICES = [
   'connectivity',
   'display',
   'gfxinfo',
+  'input',
   'input_method',
   'location',
   'meminfo',
@@ -267,6 +268,64 @@ function display(dev: Device): string {
 `;
 }
 
+/**
+ * `dumpsys window policy` (also the first section of a bare `dumpsys window`): PhoneWindowManager's
+ * state with the screen's and the keyguard's (PhoneWindowManager.dump, which ends with
+ * KeyguardServiceDelegate.dump; the screen-on pair is DisplayPolicy's). Clients such as appium-adb's
+ * isScreenLocked read `mScreenOnFully`, `screenState` and the keyguard monitor's `mIsShowing`.
+ */
+function windowPolicy(dev: Device): string {
+  const on = dev.ui.screenOn;
+  return (
+    'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n' +
+    '    mSafeMode=false mSystemReady=true mSystemBooted=true\n' +
+    `    mScreenOnEarly=${on} mScreenOnFully=${on}\n` +
+    '    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n' +
+    dev.ui.lock.dump(on, '    ')
+  );
+}
+
+/**
+ * `dumpsys input`: the touchscreen's section of the input reader, as TouchInputMapper::dump prints it
+ * (frameworks/native/services/inputflinger/reader/mapper/TouchInputMapper.cpp). The orientation line
+ * is the version-dependent part clients parse: `SurfaceOrientation: 1` through Android 12L,
+ * `InputDeviceOrientation: 1` on 13 and 14, `InputDeviceOrientation: Rotation90` from 15 — as
+ * MaaFramework's DeviceInfo.cpp records from real devices (its orientation command greps both names).
+ */
+function input(dev: Device): string {
+  const d = dev.display();
+  const orientation =
+    dev.sdk <= 32
+      ? `SurfaceOrientation: ${d.rotation}`
+      : dev.sdk <= 34
+        ? `InputDeviceOrientation: ${d.rotation}`
+        : `InputDeviceOrientation: Rotation${d.rotation * 90}`;
+  return `INPUT MANAGER (dumpsys input)
+
+Input Manager Service (Java) State:
+  Interactive: ${dev.ui.screenOn}
+
+Input Reader State (Nums of device: 1):
+  Device 4: touchscreen
+    EventHub Devices: [ 4 ]
+    Generation: 24
+    IsExternal: false
+    AssociatedDisplayPort: <none>
+    HasMic:     false
+    Sources: TOUCHSCREEN
+    KeyboardType: 0
+    Touch Input Mapper (mode - DIRECT):
+      Parameters:
+        GestureMode: MULTI_TOUCH
+        DeviceType: TOUCH_SCREEN
+        OrientationAware: true
+      Viewport INTERNAL: displayId=0, uniqueId=local:4619827259835644672, port=0, orientation=${d.rotation}, logicalFrame=[0, 0, ${d.width}, ${d.height}], physicalFrame=[0, 0, ${d.width}, ${d.height}], deviceSize=[${d.width}, ${d.height}], isActive=[1]
+      RawSurfaceWidth: ${d.width}px
+      RawSurfaceHeight: ${d.height}px
+      ${orientation}
+`;
+}
+
 /** `dumpsys gfxinfo PKG [reset]` from the device's frame model (frame-stats.ts). */
 function gfxinfo(dev: Device, pkg: string | undefined, args: readonly string[]): string {
   const proc = pkg === undefined ? undefined : dev.procs.forPackage(pkg);
@@ -403,9 +462,14 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
           ? dumpWindows(dev)
           : sub === 'displays' || sub === 'd'
             ? dumpDisplays(dev)
-            : dumpDisplays(dev) + '\n' + dumpWindows(dev);
+            : sub === 'policy' || sub === 'p'
+              ? windowPolicy(dev)
+              : windowPolicy(dev) + '\n' + dumpDisplays(dev) + '\n' + dumpWindows(dev);
       break;
     }
+    case 'input':
+      out = input(dev);
+      break;
     case 'input_method':
       out = dumpInputMethod(dev);
       break;

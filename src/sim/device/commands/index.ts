@@ -6,11 +6,12 @@ import { appops } from './appops.js';
 import { cmd } from './cmd.js';
 import { dumpsys } from './dumpsys.js';
 import { input } from './input.js';
+import { locksettings } from '../lock-screen.js';
 import { logcat } from './logcat.js';
 import { pm } from './pm.js';
 import { getprop, ime, setprop, settings, svc, wm } from './settings-commands.js';
 import { sim } from './sim-command.js';
-import { id, kill, log, pidof, ps, runAs, uname, uptime } from './system-commands.js';
+import { id, kill, log, pidof, ps, runAs, uname, uptime, whoami } from './system-commands.js';
 import { screencap, uiautomator } from './ui-commands.js';
 
 /** The device's command table: the generic shell utilities plus Android's tools. Shared by all devices. */
@@ -24,6 +25,7 @@ export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<s
   ['dumpsys', dumpsys],
   ['input', input],
   ['logcat', logcat],
+  ['locksettings', locksettings],
   ['settings', settings],
   ['wm', wm],
   ['svc', svc],
@@ -33,6 +35,7 @@ export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<s
   ['uiautomator', uiautomator],
   ['screencap', screencap],
   ['id', id],
+  ['whoami', whoami],
   ['ps', ps],
   ['pidof', pidof],
   ['kill', kill],

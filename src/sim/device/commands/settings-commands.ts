@@ -118,6 +118,8 @@ export const wm: CommandFn<Device> = async (ctx) => {
       return 0;
     }
     case 'dismiss-keyguard':
+      dev.ui.lock.dismiss();
+      return 0;
     case 'overscan':
       return 0;
     default:

@@ -1,7 +1,9 @@
 import type { CommandFn } from '../../shell/command.js';
 import { SHELL_NAME } from '../../shell/interpreter.js';
 import type { Device } from '../device.js';
+import { REASON } from '../exit-info.js';
 import { UID } from '../fs.js';
+import { killPackage } from '../lifecycle.js';
 import type { Priority } from '../log/log-store.js';
 import { formatPs, PID } from '../processes.js';
 import { isEmulator } from '../props.js';
@@ -9,19 +11,30 @@ import { isEmulator } from '../props.js';
 const ID_LINE =
   'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0';
 
+/** After `adb root` on a debuggable build: adbd's shell runs as root in the `su` domain. */
+const ROOT_ID_LINE =
+  'uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:su:s0';
+
 /** `id [-u|-g|-n]`: adbd's shell user. */
 export const id: CommandFn<Device> = async (ctx) => {
   const args = ctx.argv.slice(1).join('');
-  const out = args.includes('u')
-    ? args.includes('n')
-      ? 'shell'
-      : '2000'
-    : args.includes('g')
+  const root = ctx.host.fs.superuser;
+  const [num, name] = root ? ['0', 'root'] : ['2000', 'shell'];
+  const out =
+    args.includes('u') || args.includes('g')
       ? args.includes('n')
-        ? 'shell'
-        : '2000'
-      : ID_LINE;
+        ? name
+        : num
+      : root
+        ? ROOT_ID_LINE
+        : ID_LINE;
   await ctx.stdout.write(out + '\n');
+  return 0;
+};
+
+/** `whoami`: the user adbd runs the shell as. */
+export const whoami: CommandFn<Device> = async (ctx) => {
+  await ctx.stdout.write(ctx.host.fs.superuser ? 'root\n' : 'shell\n');
   return 0;
 };
 
@@ -123,18 +136,31 @@ export const pidof: CommandFn<Device> = async (ctx) => {
 };
 
 /** `kill [-SIG] PID…`: the shell user may not signal other users' processes. */
+/**
+ * `kill [-SIG|-s SIG] PID…`: the shell user may signal only its own processes ("Operation not
+ * permitted" otherwise, as the kernel answers EPERM); root (`adb root`) may signal any, and an app's
+ * process killed so is recorded as REASON_SIGNALED with the signal as its status
+ * (ApplicationExitInfo).
+ */
 export const kill: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
-  const targets = ctx.argv.slice(1).filter((a) => !a.startsWith('-') && !/^[A-Z]+$/.test(a));
+  const args = ctx.argv.slice(1);
+  const sigArg = args.find((a, i) => /^-[A-Z0-9]+$/.test(a) || args[i - 1] === '-s');
+  const signal = /^-?(9|KILL|SIGKILL)$/.test(sigArg ?? '') ? 9 : 15;
+  const targets = args.filter((a, i) => /^\d+$/.test(a) && args[i - 1] !== '-s');
   let status = 0;
   for (const t of targets) {
-    const p = /^\d+$/.test(t) ? dev.procs.byPid(Number(t)) : undefined;
+    const p = dev.procs.byPid(Number(t));
     if (p === undefined) {
       await ctx.stderr.write(`${SHELL_NAME}: kill: ${t}: No such process\n`);
       status = 1;
-    } else if (p.uid !== UID.shell) {
+    } else if (p.uid !== UID.shell && !dev.fs.superuser) {
       await ctx.stderr.write(`${SHELL_NAME}: kill: ${t}: Operation not permitted\n`);
       status = 1;
+    } else if (p.pkg !== null && dev.procs.forPackage(p.pkg)?.pid === p.pid) {
+      killPackage(dev, p.pkg, { reason: REASON.SIGNALED, status: signal, description: null });
+    } else {
+      dev.procs.kill(p.pid);
     }
   }
   return status;

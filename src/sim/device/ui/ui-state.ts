@@ -1,5 +1,6 @@
 import { LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../packages.js';
 import { hexId } from '../ids.js';
+import { LockScreen } from '../lock-screen.js';
 import { newActivityState, type ActivityRecord, type Task } from './ui-model.js';
 import type { ParsedHierarchy } from './uiautomator-xml.js';
 import type { ViewNode } from './view.js';
@@ -27,7 +28,9 @@ export class UiState {
   imeShown = false;
   /** `sim screen busy on`: the screen keeps redrawing, so UI Automator never sees it idle. */
   busy = false;
-  screenOn = true;
+  /** The lock screen; the keyguard comes up when the screen goes off. */
+  readonly lock = new LockScreen();
+  private on = true;
   loaded: LoadedScreen | null = null;
   dialog: Dialog | null = null;
   /** The notification shade is pulled down (`cmd statusbar expand-notifications`). */
@@ -35,6 +38,17 @@ export class UiState {
   /** A toast on screen (`sim toast`) until `until` (epoch ms): a window of its own, never in a dump. */
   toast: { text: string; pkg: string; until: number } | null = null;
   private nextTaskId = 10;
+
+  get screenOn(): boolean {
+    return this.on;
+  }
+
+  set screenOn(on: boolean) {
+    if (!on) {
+      this.lock.screenOff();
+    }
+    this.on = on;
+  }
 
   constructor(serial: string) {
     this.tasks = [
