@@ -226,6 +226,23 @@ describe('logcat', () => {
     expect((await runOn(d, 'logcat -d -b crash -v year')).stdout).toContain(`${year}-`);
   });
 
+  it("keeps a pre-logd capture's /dev/log dividers as dividers, choosing the buffer", async () => {
+    const d = device();
+    const recorded = [
+      '--------- beginning of /dev/log/system',
+      'I/ActivityManager(  162): Displayed com.example.app/.Main: +410ms',
+      '--------- beginning of /dev/log/main',
+      'D/dalvikvm( 1210): GC_CONCURRENT freed 380K, 12% free',
+      '',
+    ].join('\n');
+    d.fs.write('/data/local/tmp/old.log', new TextEncoder().encode(recorded), 0o100644, 0);
+    expect((await runOn(d, 'sim logcat replay /data/local/tmp/old.log')).stdout).toBe('replayed 2 entries\n');
+    const out = (await runOn(d, 'logcat -d -b main -v brief')).stdout;
+    expect(out).toContain('D/dalvikvm( 1210): GC_CONCURRENT freed 380K, 12% free');
+    expect(out).not.toContain('/dev/log');
+    expect((await runOn(d, 'logcat -d -b system -v brief')).stdout).toContain('I/ActivityManager(  162)');
+  });
+
   it('reports ring buffer sizes with -g as logd sizes them, in bytes', async () => {
     const d = device();
     expect((await runOn(d, 'logcat -g')).stdout).toMatch(

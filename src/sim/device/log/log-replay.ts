@@ -49,7 +49,11 @@ const STUDIO_NEW = new RegExp(
 );
 /** Lines Android Studio adds that no device printed. */
 const STUDIO_NOTE = /^-{4,} PROCESS (?:STARTED|ENDED) \(/;
-const DIVIDER = /^-{9} (?:beginning of|switch to) (\w+)/;
+/**
+ * A buffer divider: `beginning of main` since Android 5, and before logd the log device's path
+ * (`beginning of /dev/log/main`, which the old logcat.cpp maybePrintStart printed from dev->device).
+ */
+const DIVIDER = /^-{9} (?:beginning of|switch to) (?:\/dev\/log\/)?(\w+)/;
 
 function bufferFor(tag: string, message: string, current: LogBufferName): LogBufferName {
   if (tag === 'AndroidRuntime' || tag === 'DEBUG') {
