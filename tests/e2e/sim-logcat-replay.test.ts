@@ -238,4 +238,19 @@ describe('a crash buffer replayed whole', () => {
     expect(groups.map((g) => g.title).join('\n')).toMatch(/RuntimeException/);
     expect(groups.map((g) => g.title).join('\n')).toMatch(/NoSuchMethodError/);
   });
+
+  it("keeps a replayed ANR's lines together, so get_crash_logs reads its package, pid and reason", async () => {
+    await adb('logcat', '-c');
+    await world.call('start_logcat', { device_serial: serial, from_now: false });
+    expect(await replay(fixture('studio-new-deltachat-anr.txt'), 'anr.txt')).toBeGreaterThan(0);
+    const r = await lastRead(
+      () => world.call('get_crash_logs', { device_serial: serial, package: 'chat.delta' }),
+      (v) => (v.structured['total'] as number) >= 1,
+      30_000,
+      200,
+    );
+    const [anr] = r.structured['crashes'] as { kind: string; pid: number; summary: string }[];
+    expect(anr).toMatchObject({ kind: 'anr', pid: 25062 });
+    expect(anr!.summary).toContain('Input dispatching timed out');
+  });
 });

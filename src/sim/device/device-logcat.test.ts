@@ -226,6 +226,48 @@ describe('logcat', () => {
     expect((await runOn(d, 'logcat -d -b crash -v year')).stdout).toContain(`${year}-`);
   });
 
+  it('keeps the spacing of the stamps it replays, so the lines of one call keep one time', async () => {
+    const d = device();
+    const recorded = [
+      '05-14 10:21:33.100   585   601 E ActivityManager: ANR in com.example.app (com.example.app/.Main)',
+      '05-14 10:21:33.100   585   601 E ActivityManager: PID: 4242',
+      '05-14 10:21:33.100   585   601 E ActivityManager: Reason: Input dispatching timed out',
+      '05-14 10:21:35.600  4242  4242 I example : after',
+      '',
+    ].join('\n');
+    d.fs.write('/data/local/tmp/anr.log', new TextEncoder().encode(recorded), 0o100644, 0);
+    await runOn(d, 'sim logcat replay /data/local/tmp/anr.log');
+    const lines = (await runOn(d, 'logcat -d -b all -v threadtime')).stdout
+      .split('\n')
+      .filter((l) => /ANR in|PID: 4242|Reason:|after$/.test(l));
+    const ms = lines.map((l) => {
+      const [, h, m, sec] = /(\d\d):(\d\d):(\d\d\.\d{3})/.exec(l)!;
+      return (Number(h) * 3600 + Number(m) * 60 + Number(sec)) * 1000;
+    });
+    expect(lines).toHaveLength(4);
+    expect(new Set(ms.slice(0, 3)).size).toBe(1);
+    expect(Math.round(ms[3]! - ms[0]!)).toBe(2500);
+  });
+
+  it('gives the lines of one call in an unstamped (brief) log one time', async () => {
+    const d = device();
+    const recorded = [
+      'E/ActivityManager(  585): ANR in com.example.app',
+      'E/ActivityManager(  585): PID: 4242',
+      'I/example ( 4242): next',
+      '',
+    ].join('\n');
+    d.fs.write('/data/local/tmp/brief.log', new TextEncoder().encode(recorded), 0o100644, 0);
+    await runOn(d, 'sim logcat replay /data/local/tmp/brief.log');
+    const times = (await runOn(d, 'logcat -d -b all -v epoch')).stdout
+      .split('\n')
+      .filter((l) => /ANR in|PID: 4242|next$/.test(l))
+      .map((l) => l.trim().split(/\s+/)[0]);
+    expect(times).toHaveLength(3);
+    expect(times[0]).toBe(times[1]);
+    expect(times[2]).not.toBe(times[1]);
+  });
+
   it("keeps a pre-logd capture's /dev/log dividers as dividers, choosing the buffer", async () => {
     const d = device();
     const recorded = [

@@ -16,8 +16,13 @@ import { priorityValue, type LogBufferName, type NewLogEntry } from './log-store
  * stack frame on its own indented line); lines before the first entry (vendor banners) are dropped.
  */
 
-/** An entry read back from a recorded log, without its original time. */
+/** An entry read back from a recorded log. */
 export interface ReplayedEntry {
+  /**
+   * The time the line was stamped with, in ms on its own clock (a date without a year, epoch or
+   * monotonic seconds: only differences count), or null for a format without one (brief, tag).
+   */
+  time: number | null;
   buffer: LogBufferName;
   pid: number;
   tid: number;
@@ -53,6 +58,26 @@ const STUDIO_NOTE = /^-{4,} PROCESS (?:STARTED|ENDED) \(/;
  * A buffer divider: `beginning of main` since Android 5, and before logd the log device's path
  * (`beginning of /dev/log/main`, which the old logcat.cpp maybePrintStart printed from dev->device).
  */
+/** The time a line (or a long-format header) starts with: a date, or epoch or monotonic seconds. */
+const LEADING_TIME =
+  /^\s*\[?\s*(?:(?:(\d{4})-)?(\d{1,2})-(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\.(\d+)|(\d+)\.(\d+)\s)/;
+
+function leadingTime(line: string): number | null {
+  const m = LEADING_TIME.exec(line);
+  if (m === null) {
+    return null;
+  }
+  const frac = (digits: string | undefined): number => Number((digits ?? '0').padEnd(3, '0').slice(0, 3));
+  if (m[2] !== undefined) {
+    const [, year, month, day, h, min, sec, ms] = m;
+    return (
+      Date.UTC(Number(year ?? 2000), Number(month) - 1, Number(day), Number(h), Number(min), Number(sec)) +
+      frac(ms)
+    );
+  }
+  return Number(m[8]) * 1000 + frac(m[9]);
+}
+
 const DIVIDER = /^-{9} (?:beginning of|switch to) (?:\/dev\/log\/)?(\w+)/;
 
 function bufferFor(tag: string, message: string, current: LogBufferName): LogBufferName {
@@ -95,7 +120,8 @@ function processName(column: string): string | null {
 export function parseRecordedLog(text: string): ReplayedEntry[] {
   const out: ReplayedEntry[] = [];
   let buffer: LogBufferName = 'main';
-  let longHeader: { pid: number; tid: number; p: string; tag: string } | null = null;
+  let longHeader: { pid: number; tid: number; p: string; tag: string; time: number | null } | null = null;
+  let lineTime: number | null = null;
   const push = (
     pid: number,
     tid: number,
@@ -106,6 +132,7 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
   ): void => {
     const t = tag.trim();
     out.push({
+      time: lineTime,
       buffer: bufferFor(t, message, buffer),
       pid,
       tid,
@@ -116,6 +143,7 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
     });
   };
   for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    lineTime = leadingTime(line);
     const divider = DIVIDER.exec(line);
     if (divider !== null) {
       const b = divider[1] as string;
@@ -125,7 +153,13 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
     }
     let m: RegExpExecArray | null;
     if ((m = LONG_HEADER.exec(line)) !== null) {
-      longHeader = { pid: Number(m[1]), tid: Number(m[2]), p: m[3] as string, tag: m[4] as string };
+      longHeader = {
+        pid: Number(m[1]),
+        tid: Number(m[2]),
+        p: m[3] as string,
+        tag: m[4] as string,
+        time: lineTime,
+      };
       continue;
     }
     if (longHeader !== null) {
@@ -133,6 +167,7 @@ export function parseRecordedLog(text: string): ReplayedEntry[] {
         longHeader = null;
         continue;
       }
+      lineTime = longHeader.time;
       push(longHeader.pid, longHeader.tid, longHeader.p, longHeader.tag, line);
       continue;
     }
@@ -175,12 +210,40 @@ function continuation(line: string): string {
   return /^(?:at |\.\.\. \d+ more)/.test(text) && text !== line ? `\t${text}` : text;
 }
 
-/** Turns replayed entries into new log entries stamped now (1 ms apart, keeping their order). */
+/**
+ * Turns replayed entries into new log entries ending now, as the source spaced and grouped them:
+ * stamped lines keep their distance from the last one (so the lines of one multi-line log call —
+ * an ANR's `ANR in`, `PID:`, `Reason:` — keep their shared time, which is how a reader joins them);
+ * an unstamped line takes its stamped neighbour's time, and in a file with no times at all, lines
+ * of the same pid, tid, level and tag in a row share one (the lines one call printed), each new
+ * run 1 ms after the last.
+ */
 export function restamp(entries: readonly ReplayedEntry[], now = Date.now()): NewLogEntry[] {
-  const start = now - entries.length;
+  const times: number[] = [];
+  let last: number | null = entries.find((e) => e.time !== null)?.time ?? null;
+  if (last !== null) {
+    for (const e of entries) {
+      last = e.time ?? last;
+      times.push(last as number);
+    }
+  } else {
+    let t = 0;
+    entries.forEach((e, i) => {
+      const prev = entries[i - 1];
+      const sameCall =
+        prev !== undefined &&
+        prev.pid === e.pid &&
+        prev.tid === e.tid &&
+        prev.priority === e.priority &&
+        prev.tag === e.tag;
+      t = i === 0 || sameCall ? t : t + 1;
+      times.push(t);
+    });
+  }
+  const end = times.reduce((a, b) => Math.max(a, b), 0);
   return entries.map((e, i) => ({
     buffer: e.buffer,
-    time: start + i,
+    time: now - (end - (times[i] as number)),
     pid: e.pid,
     tid: e.tid,
     priority: e.priority,
