@@ -19,7 +19,7 @@ export type {
   UiWindowKind,
 } from './ui/ui-types.js';
 
-export { decodeDumpBytes } from './ui/ui-dump-decode.js';
+export { decodeDumpBytes } from '../../util/dump-decode.js';
 export { sanitizeUiXml, type SanitizedXml } from './ui/ui-xml-sanitize.js';
 export {
   DEFAULT_NODE_LIMIT,

@@ -249,6 +249,22 @@ describe('the simulated screen', () => {
     expect(await dump(d)).toContain('nexuslauncher');
   });
 
+  it.each([
+    ['launcher-korean-cp949.xml', '오늘의 네컷 기록'],
+    ['lingbook-list-gbk.xml', '新建'],
+  ])(
+    'loads %s (a dump saved in a legacy code page) with its text as a reader decodes it',
+    async (file, text) => {
+      const d = device();
+      const bytes = readFileSync(new URL(`../../../tests/fixtures/ui/damaged/${file}`, import.meta.url));
+      d.fs.write('/data/local/tmp/legacy.xml', new Uint8Array(bytes), 0o100644, 0);
+      expect((await runOn(d, 'sim screen load /data/local/tmp/legacy.xml')).code).toBe(0);
+      const dumped = await dump(d);
+      expect(dumped).toContain(text);
+      expect(dumped).not.toContain('\uFFFD');
+    },
+  );
+
   it('a screen that never goes idle makes uiautomator dump wait its idle timeout, then fail as AOSP prints it', async () => {
     const d = device();
     await runOn(d, 'sim latency idle 60');

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseUiDump } from './ui-parse.js';
 import { nodeAt } from './ui-query.js';
 import type { UiNode, UiTree } from './ui-types.js';
-import { decodeDumpBytes } from './ui-dump-decode.js';
+import { decodeDumpBytes } from '../../../util/dump-decode.js';
 import { sanitizeUiXml } from './ui-xml-sanitize.js';
 
 const fixture = uiFixture;

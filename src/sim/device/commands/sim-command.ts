@@ -1,6 +1,6 @@
 import type { CommandContext, CommandFn } from '../../shell/command.js';
 import { absPath } from '../../shell/command.js';
-import { toText } from '../../shell/streams.js';
+import { decodeDumpBytes } from '../../../util/dump-decode.js';
 import { crashPackage, type CrashKind } from '../crashes.js';
 import type { Device } from '../device.js';
 import { errnoText } from '../fs.js';
@@ -69,7 +69,9 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
   }
   let xml: string;
   try {
-    xml = toText(ctx.fs.read(absPath(ctx, args[1])));
+    // Decoded as droidbus's reader decodes a dump: UTF-16 by its mark, else UTF-8, else the East Asian
+    // code page (CP949, GBK, Shift_JIS, Big5) a console saved it in.
+    xml = decodeDumpBytes(ctx.fs.read(absPath(ctx, args[1]))).text;
   } catch (err) {
     return fail(ctx, `${args[1]}: ${errnoText(err)}`);
   }
