@@ -253,4 +253,25 @@ describe('a crash buffer replayed whole', () => {
     expect(anr).toMatchObject({ kind: 'anr', pid: 25062 });
     expect(anr!.summary).toContain('Input dispatching timed out');
   });
+
+  it('gives get_crash_logs a replayed tombstone as the native crash it records', async () => {
+    await adb('logcat', '-c');
+    await world.call('start_logcat', { device_serial: serial, from_now: false });
+    await replay(fixture('tombstone-vortek.txt'), 'tombstone.txt');
+    const r = await lastRead(
+      () => world.call('get_crash_logs', { device_serial: serial, package: 'app.gamenative' }),
+      (v) => (v.structured['total'] as number) >= 1,
+      30_000,
+      200,
+    );
+    const [crash] = r.structured['crashes'] as {
+      kind: string;
+      pid: number;
+      signal: string | null;
+      abort_message: string | null;
+    }[];
+    expect(crash).toMatchObject({ kind: 'native', pid: 17035 });
+    expect(crash!.signal).toContain('SIGABRT');
+    expect(crash!.abort_message).toContain('Scudo ERROR: corrupted chunk header');
+  });
 });

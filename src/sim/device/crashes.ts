@@ -4,12 +4,12 @@ import { REASON } from './exit-info.js';
 import { hexId } from './ids.js';
 import { appIdName, ensureProcess, killPackage } from './lifecycle.js';
 import type { NewLogEntry } from './log/log-store.js';
+import { TOMBSTONED_PID } from './log/recorded-files.js';
 import { shortComponent, type InstalledPackage } from './packages.js';
 import { isEmulator, fingerprint } from './props.js';
 
 export type CrashKind = 'java' | 'native' | 'anr';
 
-const TOMBSTONED_PID = 421;
 
 /** True for an installed build of the sample app (any variant: its classes live in com.droidbus.sample). */
 function isSampleBuild(p: InstalledPackage): boolean {

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeApk } from '../../util/apk.js';
 import { sampleDexMarker, SAMPLE_CRASH_TRACE } from '../sample-app.js';
 import type { ShellIo, SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
+import type { MemFs } from './fs.js';
 import { until as poll } from '../../../tests/helpers/until.js';
 import { createSimDevice } from './index.js';
 import { lastRead } from '../../../tests/helpers/until.js';
@@ -51,6 +53,13 @@ function start(d: SimDevice, line: string): { output: () => string; stop: () => 
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
   await poll('the condition', () => (check() ? true : undefined), ms, { everyMs: 5 });
+}
+
+/** The device's file system as `adb root` sees it (permission bits no longer apply). */
+function asRoot(d: SimDevice): MemFs {
+  const fs = d.fs as MemFs;
+  fs.superuser = true;
+  return fs;
 }
 
 describe('logcat', () => {
@@ -266,6 +275,50 @@ describe('logcat', () => {
     expect(times).toHaveLength(3);
     expect(times[0]).toBe(times[1]);
     expect(times[2]).not.toBe(times[1]);
+  });
+
+  it('puts a replayed tombstone in the crash buffer as crash_dump logs it, and in /data/tombstones', async () => {
+    const d = device();
+    const bytes = readFileSync(
+      new URL('../../../tests/fixtures/logcat/tombstone-vortek.txt', import.meta.url),
+    );
+    d.fs.write('/data/local/tmp/tomb.txt', new Uint8Array(bytes), 0o100644, 0);
+    const r = await runOn(d, 'sim logcat replay /data/local/tmp/tomb.txt');
+    expect(r.stdout).toBe(
+      'replayed 38 entries (a tombstone: the crash buffer and /data/tombstones/tombstone_00)\n',
+    );
+    const crash = (await runOn(d, 'logcat -d -b crash -v brief')).stdout;
+    expect(crash).toMatch(/^F\/DEBUG {3}\(\s*\d+\): \*\*\* \*\*\* \*\*\*/m);
+    expect(crash).toContain('F/DEBUG   (');
+    expect(crash).toContain('): pid: 17035, tid: 18446, name: Thread-100  >>> app.gamenative <<<');
+    expect((await runOn(d, 'logcat -d -b main')).stdout).toContain(
+      'tombstoned: Tombstone written to: tombstone_00',
+    );
+    // The shell user cannot list /data/tombstones on a phone (drwxrwx--x system system); root can.
+    expect((await runOn(d, 'ls /data/tombstones')).code).not.toBe(0);
+    expect(Buffer.from(asRoot(d).read('/data/tombstones/tombstone_00')).equals(bytes)).toBe(true);
+  });
+
+  it('keeps a replayed ART thread dump as an ANR traces file in /data/anr, with no log lines', async () => {
+    const d = device();
+    const bytes = readFileSync(
+      new URL('../../../tests/fixtures/logcat/traces-xcrash-104.txt', import.meta.url),
+    );
+    d.fs.write('/data/local/tmp/traces.txt', new Uint8Array(bytes), 0o100644, 0);
+    const r = await runOn(d, 'sim logcat replay /data/local/tmp/traces.txt');
+    const path = /kept as (\/data\/anr\/anr_\d{4}(?:-\d\d){5}-\d{3})\)/.exec(r.stdout)?.[1];
+    expect(r.stdout.startsWith('replayed 0 entries (an ART thread dump has no log lines')).toBe(true);
+    expect(Buffer.from(asRoot(d).read(path!)).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a file with nothing to replay, saying what it looked for and what it found', async () => {
+    const d = device();
+    d.fs.write('/data/local/tmp/notes.txt', new TextEncoder().encode('shopping list\nmilk\n'), 0o100644, 0);
+    const r = await runOn(d, 'sim logcat replay /data/local/tmp/notes.txt');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'sim: /data/local/tmp/notes.txt: nothing to replay: no line is in a logcat format, nor is it a tombstone or an ART thread dump (first line: "shopping list")\n',
+    );
   });
 
   it("keeps a pre-logd capture's /dev/log dividers as dividers, choosing the buffer", async () => {

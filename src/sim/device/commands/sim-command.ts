@@ -3,8 +3,9 @@ import { absPath } from '../../shell/command.js';
 import { decodeDumpBytes } from '../../../util/dump-decode.js';
 import { crashPackage, type CrashKind } from '../crashes.js';
 import type { Device } from '../device.js';
-import { errnoText } from '../fs.js';
+import { errnoText, UID } from '../fs.js';
 import { decodeRecordedText, parseRecordedLog, restamp } from '../log/log-replay.js';
+import { anrFileName, recordedKind, tombstoneEntries } from '../log/recorded-files.js';
 import type { Priority } from '../log/log-store.js';
 import { shortComponent } from '../packages.js';
 import { parseHierarchy, serializeHierarchy } from '../ui/uiautomator-xml.js';
@@ -14,7 +15,8 @@ const USAGE = `usage: sim <command>
   sim screen load PATH                    make a recorded uiautomator dump or UiAutomator2 page source the current screen
   sim screen reset                        back to the simulated apps
   sim screen busy on|off                  a screen that never goes idle (uiautomator dump fails after its idle wait)
-  sim logcat replay PATH                  append a recorded log (any logcat -v format, Android Studio's copies, UTF-8/16) as if now
+  sim logcat replay PATH                  append a recorded log (any logcat -v format, Android Studio's copies, UTF-8/16) as if now;
+                                          a tombstone to the crash buffer and /data/tombstones, an ANR's traces to /data/anr
   sim crash PKG [java|native|anr]         crash (or hang) an app now
   sim latency dump MS                     how long uiautomator dump takes
   sim latency idle MS                     how long it waits for a never-idle screen (default 10000, as AOSP)
@@ -91,23 +93,69 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
   return 0;
 }
 
+/**
+ * `sim logcat replay PATH`: log lines go into the buffers (log-replay.ts); a tombstone goes where
+ * crash_dump and tombstoned put one (the crash buffer, /data/tombstones); an ART thread dump goes to
+ * /data/anr; a file with none of these is refused, saying so.
+ */
 async function simLogcat(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
   if (args[0] !== 'replay' || args[1] === undefined) {
     return fail(ctx, 'usage: sim logcat replay PATH');
   }
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = decodeRecordedText(ctx.fs.read(absPath(ctx, args[1])));
+    bytes = ctx.fs.read(absPath(ctx, args[1]));
   } catch (err) {
     return fail(ctx, `${args[1]}: ${errnoText(err)}`);
   }
+  const text = decodeRecordedText(bytes);
+  const kind = recordedKind(text);
+  const now = Date.now();
+  const keep = (dir: string, name: string): string => {
+    const path = `${dir}/${name}`;
+    dev.fs.put(path, {
+      type: 'file',
+      perm: 0o640,
+      uid: UID.system,
+      gid: UID.system,
+      mtimeMs: now,
+      ino: 0,
+      data: bytes,
+    });
+    return path;
+  };
+  if (kind === 'tombstone') {
+    const taken = new Set(dev.fs.tryResolve('/data/tombstones', true)?.node.children?.keys() ?? []);
+    const free = Array.from({ length: 32 }, (_, i) => `tombstone_${String(i).padStart(2, '0')}`).find(
+      (n) => !taken.has(n),
+    );
+    const path = keep('/data/tombstones', free ?? 'tombstone_00');
+    const entries = tombstoneEntries(text, dev.procs.allocPid(), path.slice(path.lastIndexOf('/') + 1), now);
+    dev.log.append(entries);
+    await ctx.stdout.write(
+      `replayed ${entries.length} entries (a tombstone: the crash buffer and ${path})\n`,
+    );
+    return 0;
+  }
+  if (kind === 'traces') {
+    const path = keep('/data/anr', anrFileName(now));
+    await ctx.stdout.write(`replayed 0 entries (an ART thread dump has no log lines: kept as ${path})\n`);
+    return 0;
+  }
   const entries = parseRecordedLog(text);
+  if (entries.length === 0) {
+    const first = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
+    return fail(
+      ctx,
+      `${args[1]}: nothing to replay: no line is in a logcat format, nor is it a tombstone or an ART thread dump (first line: ${JSON.stringify(first.slice(0, 80))})`,
+    );
+  }
   for (const e of entries) {
     if (e.process !== null) {
       dev.procs.adopt(e.pid, e.process, dev.uidOf(e.process));
     }
   }
-  dev.log.append(restamp(entries));
+  dev.log.append(restamp(entries, now));
   await ctx.stdout.write(`replayed ${entries.length} entries\n`);
   return 0;
 }
