@@ -118,6 +118,13 @@ const BUNDLED: Bundled[] = [
       },
       { read: READS.uiDump, file: 'tests/fixtures/ui/facebook-multiwindow.xml', source: 'capture' },
       {
+        read: READS.sdk,
+        text: '18\r\n',
+        source: derived(
+          'the log capture is of a Galaxy Nexus on Jelly Bean MR2 (galaxy_nexus_jbmr2_brief.log): Android 4.3, API 18; CRLF as its pty prints',
+        ),
+      },
+      {
         read: READS.packageDumpAll,
         file: 'tests/fixtures/logcat/dumpsys-package-samsung.txt',
         source: 'capture',

@@ -53,6 +53,14 @@ export const manifestSchema = z.object({
   /** What the profile is of, in a person's words (the model and build, or a bundled profile's origin). */
   description: z.string(),
   packages: z.array(z.string()),
+  /**
+   * The device's adb features as `adb features` printed them (shell_v2, cmd, …); profiles recorded
+   * before droidbus kept them, and the bundled ones, have none (the simulator infers them from the SDK).
+   */
+  features: z
+    .array(z.string().regex(/^[a-z0-9_]{1,40}$/))
+    .max(64)
+    .optional(),
   commands: z.array(commandSchema).max(10_000),
   redactions: z.array(redactionSchema),
 });

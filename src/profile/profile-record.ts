@@ -110,6 +110,7 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
       droidbus_version: VERSION,
       description: `${description || 'a device'}${release ? `, Android ${release}` : ''} (API ${prop('ro.build.version.sdk') ?? '?'}), recorded by droidbus device record`,
       packages,
+      features: await client.features(o.serial),
       redactions,
     },
     answers,

@@ -97,6 +97,11 @@ export interface SimDevice {
    */
   acceptTcp?(port: number): ((socket: Duplex) => void) | undefined;
   /**
+   * Optional: the adb features this device's adbd advertises in its banner (default: every one the
+   * simulated adbd implements). An old device's adbd has fewer: no shell_v2 before Android 7.
+   */
+  readonly features?: readonly string[];
+  /**
    * Optional: `adb root` (`on`) or `adb unroot`: what adbd answers. A line starting `restarting`
    * means adbd restarts with the new user, so the transport drops and the server reconnects.
    */

@@ -91,6 +91,33 @@ afterAll(() => {
   process.stderr.write(`bundled profiles, commands answered:\n  ${shares.join('\n  ')}\n`);
 });
 
+describe('every bundled profile agrees with itself', () => {
+  // What each recording says of its Android version: the whole getprop, or a recorded
+  // `getprop ro.build.version.sdk` (profiles/SOURCES.md), and the adb features that version had.
+  const VERSIONS: [Profile, number, string, string][] = [
+    ['pixel-8-pro-android16', 36, '16', 'shell_v2,cmd,stat_v2,ls_v2'],
+    ['huawei-mate9-android9', 28, '9', 'shell_v2,cmd,stat_v2'],
+    ['galaxy-nexus-crlf', 18, '4.3', ''],
+    ['emulator-api34', 34, '14', 'shell_v2,cmd,stat_v2,ls_v2'],
+    ['android11-tv-and-kiosk', 30, '11', 'shell_v2,cmd,stat_v2,ls_v2'],
+  ];
+  it.each(VERSIONS)(
+    '%s: one SDK (%i) in getprop, get_device_info and the banner',
+    async (p, sdk, release, features) => {
+      const device_serial = serialOf.get(p)!;
+      const info = await ok('get_device_info', { device_serial });
+      expect(info.structured).toMatchObject({ sdk, android_version: release });
+      const props = await world.shell(device_serial, 'getprop');
+      expect(props).toContain(`[ro.build.version.sdk]: [${sdk}]`);
+      expect(props).toContain(`[ro.build.version.release]: [${release}]`);
+      const banner = await world.server.adb(['-s', device_serial, 'features']);
+      expect(banner.stdout.trim().split('\n').filter(Boolean).sort().join(',')).toBe(
+        features.split(',').filter(Boolean).sort().join(','),
+      );
+    },
+  );
+});
+
 describe('every read tool over every bundled profile', () => {
   it('pixel-8-pro-android16 reads as the captured Pixel 8 Pro on Android 16', async () => {
     const r = await readAll('pixel-8-pro-android16', 'com.android.systemui');

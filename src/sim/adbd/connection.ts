@@ -58,7 +58,7 @@ export function banner(device: SimDevice): string {
   const id = device.identity;
   return (
     `device::ro.product.name=${id.product};ro.product.model=${id.model};` +
-    `ro.product.device=${id.device};features=${FEATURES.join(',')}`
+    `ro.product.device=${id.device};features=${FEATURES.filter((f) => device.features?.includes(f) ?? true).join(',')}`
   );
 }
 

@@ -22,7 +22,7 @@ import {
 } from './packages.js';
 import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { PID, ProcessTable } from './processes.js';
-import { ProfileReplay, seedFromProfile } from './profile-replay.js';
+import { featuresForSdk, ProfileReplay, seedFromProfile } from './profile-replay.js';
 import type { SimHelperServer } from './helper-server.js';
 import { PowerAndAccessibility } from './power-a11y.js';
 import { RunningServices } from './services.js';
@@ -255,6 +255,13 @@ export class Device implements SimDevice {
   acceptTcp(port: number): ((socket: Duplex) => void) | undefined {
     const helper = this.helper;
     return port === HELPER_PORT && helper !== null && helper.isRunning ? (s) => helper.accept(s) : undefined;
+  }
+
+  /** A profile device's adbd features: recorded, or those its SDK had (profile-replay.ts). */
+  get features(): readonly string[] | undefined {
+    return this.replay === null
+      ? undefined
+      : (this.replay.profile.manifest.features ?? featuresForSdk(this.sdk));
   }
 
   /**

@@ -264,12 +264,58 @@ export function recordedProps(profile: DeviceProfile): Map<string, string> {
   return props;
 }
 
-/** The identity a profile device shows adb: what the recording's getprop and wm said. */
+/**
+ * The adb features a device of this SDK advertises when its profile did not record them: shell_v2 and
+ * cmd came with Android 7.0 (API 24), stat_v2 with Android 9 (API 28), ls_v2 with Android 10 (API 29,
+ * "adb: add ls_v2", b/122955521) — as adb's transport.cpp lists them (packages/modules/adb).
+ */
+export function featuresForSdk(sdk: number): string[] {
+  return [
+    ...(sdk >= 24 ? ['shell_v2', 'cmd'] : []),
+    ...(sdk >= 28 ? ['stat_v2'] : []),
+    ...(sdk >= 29 ? ['ls_v2'] : []),
+  ];
+}
+
+/**
+ * `ro.build.version.release` by API level, for a profile that recorded the SDK but not the release
+ * (developer.android.com, "API levels" in the Android version history; 12L is still "12").
+ */
+const RELEASE_BY_SDK: Readonly<Record<number, string>> = {
+  16: '4.1',
+  17: '4.2',
+  18: '4.3',
+  19: '4.4',
+  21: '5.0',
+  22: '5.1',
+  23: '6.0',
+  24: '7.0',
+  25: '7.1.1',
+  26: '8.0.0',
+  27: '8.1.0',
+  28: '9',
+  29: '10',
+  30: '11',
+  31: '12',
+  32: '12',
+  33: '13',
+  34: '14',
+  35: '15',
+  36: '16',
+};
+
+/**
+ * The identity a profile device shows adb: what the recording's getprop and wm said. The SDK comes
+ * from the whole getprop, else from a recorded `getprop ro.build.version.sdk`, so every answer —
+ * the model's too — agrees with the recording on it.
+ */
 export function profileIdentity(profile: DeviceProfile, serial: string): SimDeviceIdentity {
   const p = recordedProps(profile);
   const size = /Physical size: (\d+)x(\d+)/.exec(recordedText(profile, readArgv(READS.wmSize)) ?? '');
   const density = /Physical density: (\d+)/.exec(recordedText(profile, readArgv(READS.wmDensity)) ?? '');
-  const sdk = Number(p.get('ro.build.version.sdk'));
+  const sdk = Number(
+    p.get('ro.build.version.sdk') ?? (recordedText(profile, readArgv(READS.sdk)) ?? '').trim(),
+  );
   const avd = p.get('ro.boot.qemu.avd_name') ?? p.get('ro.kernel.qemu.avd_name');
   return {
     serial,
@@ -277,7 +323,7 @@ export function profileIdentity(profile: DeviceProfile, serial: string): SimDevi
     model: p.get('ro.product.model') ?? profile.name,
     device: p.get('ro.product.device') ?? profile.name,
     sdk: Number.isInteger(sdk) && sdk > 0 ? sdk : 34,
-    release: p.get('ro.build.version.release') ?? '14',
+    release: p.get('ro.build.version.release') ?? RELEASE_BY_SDK[sdk] ?? '14',
     width: size === null ? 1080 : Number(size[1]),
     height: size === null ? 2400 : Number(size[2]),
     density: density === null ? 420 : Number(density[1]),
