@@ -15,6 +15,7 @@ import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 interface Manifest {
   description: string;
   packages: string[];
+  features?: string[];
   commands: { read: string | null; argv: string[]; stdout: string; exit_code: number | null }[];
   redactions: { command: string; what: string; count: number }[];
 }
@@ -70,7 +71,7 @@ async function bytes(serial: string, command: string): Promise<Buffer> {
 }
 
 describe('droidbus device record → droidbus sim --profile', () => {
-  it('records every catalogue read with its exit code, and says what it redacted', () => {
+  it('records every catalogue read with its exit code, and says what it redacted', async () => {
     const names = new Set(manifest.commands.map((c) => c.read));
     for (const read of [
       'getprop',
@@ -90,6 +91,12 @@ describe('droidbus device record → droidbus sim --profile', () => {
     expect(manifest.packages).toEqual(['com.google.android.apps.nexuslauncher']);
     expect(names.has('dumpsys-package')).toBe(true);
     expect(manifest.commands.find((c) => c.read === 'getprop')!.exit_code).toBe(0);
+    // The device's adb features, as `adb features` lists them (a set: its order is the server's);
+    // the replayed device advertises the same.
+    const features = async (serial: string): Promise<string[]> =>
+      (await world.server.adb(['-s', serial, 'features'])).stdout.trim().split('\n').sort();
+    expect([...(manifest.features ?? [])].sort()).toEqual(await features(original));
+    expect(await features(replay)).toEqual(await features(original));
     // The sim's getprop carries the serial (ro.serialno and ro.boot.serialno): both go.
     expect(manifest.redactions).toContainEqual(
       expect.objectContaining({ command: 'getprop', what: 'serial number' }),
