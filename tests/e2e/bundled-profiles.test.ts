@@ -118,6 +118,24 @@ describe('every bundled profile agrees with itself', () => {
   );
 });
 
+describe('every bundled profile runs what it recorded running', () => {
+  // The meminfo and gfxinfo captures name the process they measured in their headers
+  // (`** MEMINFO in pid 2084 [com.android.systemui] **`, `** Graphics info for pid 31185 [...] **`).
+  it.each([
+    ['pixel-8-pro-android16', 'com.android.systemui', 2084],
+    ['pixel-8-pro-android16', 'com.instagram.android', 31185],
+  ] as const)('%s runs %s as pid %i, and lists it installed', async (p, pkg, pid) => {
+    const device_serial = serialOf.get(p)!;
+    expect((await world.shell(device_serial, `pidof ${pkg}`)).trim()).toBe(String(pid));
+    const apps = (await ok('list_apps', { device_serial, third_party_only: false })).structured['apps'] as {
+      package: string;
+    }[];
+    expect(apps.map((a) => a.package)).toContain(pkg);
+    const info = await world.call('dump_app_info', { device_serial, package: pkg });
+    expect(info.isError, info.text).toBe(false);
+  });
+});
+
 describe('every read tool over every bundled profile', () => {
   it('pixel-8-pro-android16 reads as the captured Pixel 8 Pro on Android 16', async () => {
     const r = await readAll('pixel-8-pro-android16', 'com.android.systemui');

@@ -15,6 +15,7 @@ import { LogGenerator } from './log/log-generator.js';
 import {
   ADB_KEYBOARD_PACKAGE,
   LAUNCHER_PACKAGE,
+  installPaths,
   preinstalledUserPackages,
   SYSTEM_PACKAGES,
   type InstalledPackage,
@@ -35,7 +36,7 @@ import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
 import { shadeTree } from './ui/shade.js';
 import type { ActivityRecord, LauncherApp, ScreenEnv } from './ui/ui-model.js';
-import { UiState } from './ui/ui-state.js';
+import { loadedActivity, UiState } from './ui/ui-state.js';
 import type { ViewNode } from './ui/view.js';
 
 /** A notification posted on the device (`cmd notification post`, `sim notify`). */
@@ -393,7 +394,7 @@ export class Device implements SimDevice {
 
   /** The package in front (a loaded recording's package counts). */
   foregroundPackage(): string {
-    return this.ui.loaded?.parsed.pkg ?? this.ui.top().pkg;
+    return this.ui.loaded === null ? this.ui.top().pkg : loadedActivity(this.ui.loaded).split('/')[0]!;
   }
 
   topActivity(): ActivityRecord {
@@ -418,6 +419,41 @@ export class Device implements SimDevice {
     const n = (this.installCounts.get(pkg) ?? 0) + 1;
     this.installCounts.set(pkg, n);
     return n;
+  }
+
+  /**
+   * A package a recording showed but the model lacks: installed as a user app with what little is
+   * known (its name; version 1), no APK bytes and no activities.
+   */
+  adoptRecordedPackage(name: string): void {
+    const info: PackageInfo = {
+      name,
+      versionCode: 1,
+      versionName: '1.0',
+      minSdk: 21,
+      targetSdk: this.sdk,
+      label: name,
+      debuggable: false,
+      activities: [],
+      launcher: null,
+      permissions: [],
+      system: false,
+      ...installPaths(this.identity.serial, name, 0),
+      apkBytes: null,
+      apkSha256: null,
+      minified: false,
+    };
+    this.addPackageFiles(info);
+    const t = Date.now() - 86_400_000;
+    const p = {
+      info,
+      uid: this.allocUid(),
+      firstInstallTime: t,
+      lastUpdateTime: t,
+      enabled: true,
+      stopped: false,
+    };
+    this.packages.set(name, { ...p, granted: new Set() });
   }
 
   /** Puts a package's APK into /data/app (readable by the shell user, like real base.apk files). */

@@ -179,6 +179,8 @@ const BASE: readonly Omit<Proc, 'startTime'>[] = [
 /** The processes of one device: the fixed system ones plus app processes that come and go. */
 export class ProcessTable {
   private readonly apps = new Map<number, Proc>();
+  /** System processes a recording showed under other pids than the model's (name → pid). */
+  private readonly moved = new Map<string, number>();
   private nextPid: number;
   /** When the device booted (epoch ms): an hour before it appeared. */
   readonly bootTime: number;
@@ -239,6 +241,18 @@ export class ProcessTable {
     });
   }
 
+  /**
+   * A system process the recording shows under another pid (a meminfo capture's
+   * `** MEMINFO in pid 2084 [com.android.systemui] **`): it runs under that pid from now on.
+   */
+  move(name: string, pid: number): void {
+    this.moved.set(name, pid);
+  }
+
+  private base(): Proc[] {
+    return BASE.map((b) => ({ ...b, pid: this.moved.get(b.name) ?? b.pid, startTime: this.bootTime }));
+  }
+
   /** Removes an app process; false when there was none with that pid. */
   kill(pid: number): boolean {
     return this.apps.delete(pid);
@@ -251,8 +265,7 @@ export class ProcessTable {
         return p;
       }
     }
-    const base = BASE.find((b) => b.name === pkg);
-    return base === undefined ? undefined : { ...base, startTime: this.bootTime };
+    return this.base().find((b) => b.name === pkg);
   }
 
   byPid(pid: number): Proc | undefined {
@@ -260,15 +273,12 @@ export class ProcessTable {
     if (app !== undefined) {
       return app;
     }
-    const base = BASE.find((b) => b.pid === pid);
-    return base === undefined ? undefined : { ...base, startTime: this.bootTime };
+    return this.base().find((b) => b.pid === pid);
   }
 
   /** Every process, ordered by pid. */
   all(): Proc[] {
-    return [...BASE.map((b) => ({ ...b, startTime: this.bootTime })), ...this.apps.values()].sort(
-      (a, b) => a.pid - b.pid,
-    );
+    return [...this.base(), ...this.apps.values()].sort((a, b) => a.pid - b.pid);
   }
 
   /** The app processes started since boot that still run. */

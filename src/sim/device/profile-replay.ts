@@ -8,7 +8,7 @@
  * The model starts from the recording where it can: the props of `getprop`, the screen of
  * `uiautomator dump`, the log buffers of `logcat -d -b all` sized as `logcat -g` said.
  */
-import { READS, readArgv } from '../../adb/device-reads.js';
+import { DEVICE_READS, isPerPackage, READS, readArgv } from '../../adb/device-reads.js';
 import { argvKey, type DeviceProfile, type RecordedAnswer } from '../../profile/profile-format.js';
 import type { SimDeviceIdentity } from '../device-api.js';
 import type { CommandFn } from '../shell/command.js';
@@ -331,20 +331,95 @@ export function profileIdentity(profile: DeviceProfile, serial: string): SimDevi
   };
 }
 
+/**
+ * The focused activity (`PKG/CLS`) the recording's window or activity dump names: `mCurrentFocus`
+ * of `dumpsys window windows|displays` (a window titled by its component), else the resumed activity.
+ */
+export function recordedFocus(profile: DeviceProfile): string | null {
+  for (const read of [READS.displays, READS.windows, READS.activities]) {
+    const text = recordedText(profile, readArgv(read)) ?? '';
+    const focus = /mCurrentFocus=Window\{\S+ u0 ([\w.]+\/[\w.$]+)\}/.exec(text);
+    // The resumed activity, or the focused app's record when the focus is a system window.
+    const resumed =
+      /(?:mResumedActivity|ResumedActivity|topResumedActivity|mFocuse?a?dApp)[:=][^\n]*?ActivityRecord\{\S+ \S+ ([\w.]+)\/([\w.$]+)/.exec(
+        text,
+      );
+    if (focus !== null) {
+      return focus[1]!;
+    }
+    if (resumed !== null) {
+      const pkg = resumed[1]!;
+      const cls = resumed[2]!;
+      return `${pkg}/${cls.startsWith('.') ? pkg + cls : cls}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Packages the recording shows on the device — named by a per-package read, listed by `pm list
+ * packages`, in front — are installed in the model too, and those it shows running (a meminfo or
+ * gfxinfo header names the pid; the focused app) run there with that pid: the model never answers
+ * "not installed" of an app its own recording measured.
+ */
+function seedRecordedApps(dev: Device, profile: DeviceProfile, focus: string | null): void {
+  const running = new Map<string, number | null>();
+  const installed = new Set<string>(profile.manifest.packages);
+  for (const a of profile.answers.values()) {
+    const read = DEVICE_READS.find((r) => r.name === a.command.read);
+    if (read !== undefined && isPerPackage(read)) {
+      const i = read.argv.findIndex((x) => typeof x !== 'string' && x.slot === 'package');
+      const slot = read.argv[i] as { prefix?: string } | undefined;
+      const pkg = a.command.argv[i]?.slice(slot?.prefix?.length ?? 0);
+      if (pkg !== undefined && /^[\w.]+$/.test(pkg)) {
+        installed.add(pkg);
+      }
+    }
+    const text = decodeRecordedText(a.stdout);
+    for (const m of text.matchAll(/^\*\* (?:MEMINFO in|Graphics info for) pid (\d+) \[([\w.]+)\] \*\*/gm)) {
+      running.set(m[2]!, Number(m[1]));
+    }
+    if (a.command.read === READS.packages.name || a.command.read === READS.thirdPartyPackages.name) {
+      for (const m of text.matchAll(/^package:([\w.]+)/gm)) {
+        installed.add(m[1]!);
+      }
+    }
+  }
+  if (focus !== null) {
+    running.set(focus.split('/')[0]!, running.get(focus.split('/')[0]!) ?? null);
+  }
+  for (const pkg of [...installed, ...running.keys()]) {
+    if (!dev.packages.has(pkg)) {
+      dev.adoptRecordedPackage(pkg);
+    }
+  }
+  for (const [pkg, pid] of running) {
+    const model = dev.procs.forPackage(pkg);
+    if (model !== undefined && pid !== null && model.pid !== pid && !dev.procs.kill(model.pid)) {
+      dev.procs.move(pkg, pid); // a system process: the recording's pid, not the model's, is its
+    }
+    if (dev.procs.forPackage(pkg) === undefined) {
+      dev.procs.adopt(pid ?? dev.procs.allocPid(), pkg, dev.uidOf(pkg));
+    }
+  }
+}
+
 /** Starts the model from the recording: props, the screen, the buffers' sizes and their lines. */
 export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
   for (const [k, v] of recordedProps(profile)) {
     dev.baseProps.set(k, v);
   }
+  const focus = recordedFocus(profile);
   const dump = recordedText(profile, readArgv(READS.uiDump));
   if (dump !== null) {
     const xml = dump.replace(/\s*UI hier(?:c)?h?ar(?:c)?hy dumped to: \S+\s*$/, '');
     try {
-      dev.ui.loaded = { xml, parsed: parseHierarchy(xml) };
+      dev.ui.loaded = { xml, parsed: parseHierarchy(xml), ...(focus !== null ? { activity: focus } : {}) };
     } catch {
       // A dump that holds no view (a failed capture): the model's screen stays.
     }
   }
+  seedRecordedApps(dev, profile, focus);
   const sizes = recordedText(profile, readArgv(READS.logBufferSizes)) ?? '';
   for (const m of sizes.matchAll(/^(\w+): ring buffer is (\d+) ?([KMG]?)i?B/gm)) {
     const id = BUFFER_ID[m[1] as (typeof LOG_BUFFERS)[number]];

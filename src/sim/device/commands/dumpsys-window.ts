@@ -4,6 +4,7 @@ import { appIdName } from '../lifecycle.js';
 import { LAUNCHER_PACKAGE, shortComponent, SYSTEMUI_PACKAGE } from '../packages.js';
 import { ADB_KEYBOARD_IME, GBOARD_IME } from '../settings.js';
 import type { ActivityRecord, Task } from '../ui/ui-model.js';
+import { loadedActivity } from '../ui/ui-state.js';
 import { walk, type ViewNode } from '../ui/view.js';
 
 interface WindowInfo {
@@ -153,9 +154,10 @@ export function windowList(dev: Device): WindowInfo[] {
     });
   }
   if (dev.ui.loaded !== null) {
-    const pkg = dev.ui.loaded.parsed.pkg;
+    const title = loadedActivity(dev.ui.loaded);
+    const pkg = title.slice(0, title.indexOf('/'));
     out.push({
-      title: `${pkg}/${pkg}.RecordedActivity`,
+      title,
       pkg,
       uid: dev.uidOf(pkg),
       type: 'BASE_APPLICATION',
@@ -207,7 +209,7 @@ function focusLines(dev: Device): string[] {
     : dev.ui.dialog !== null
       ? windowName(dev, { title: dev.ui.dialog.title, type: 'SYSTEM_DIALOG' })
       : dev.ui.loaded !== null
-        ? `Window{${hexId('recorded')} u0 ${dev.ui.loaded.parsed.pkg}/${dev.ui.loaded.parsed.pkg}.RecordedActivity}`
+        ? `Window{${hexId('recorded')} u0 ${loadedActivity(dev.ui.loaded)}}`
         : windowName(dev, { title: `${top.pkg}/${top.cls}`, type: 'BASE_APPLICATION' });
   return [`  mCurrentFocus=${focus}`, `  mFocusedApp=${activityRecord(top, task.id)}`];
 }

@@ -45,7 +45,7 @@ async function simStats(ctx: CommandContext<Device>, dev: Device, _args: string[
     taps: dev.stats.taps,
     installs: dev.stats.installs,
     dump_latency_ms: dev.dumpLatencyMs,
-    foreground: dev.ui.loaded !== null ? dev.ui.loaded.parsed.pkg : shortComponent(top.pkg, top.cls),
+    foreground: dev.ui.loaded !== null ? dev.foregroundPackage() : shortComponent(top.pkg, top.cls),
     ime_shown: dev.ui.imeShown,
     shade_open: dev.ui.shadeOpen,
     never_idle: dev.neverIdle(),

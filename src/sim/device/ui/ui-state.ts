@@ -9,6 +9,16 @@ import type { ViewNode } from './view.js';
 export interface LoadedScreen {
   xml: string;
   parsed: ParsedHierarchy;
+  /**
+   * The activity in front when it was recorded (`PKG/CLS`), from the same recording's window dump;
+   * absent, the window lists name it after the dump's package.
+   */
+  activity?: string;
+}
+
+/** The focused window's `PKG/CLS` of a loaded screen. */
+export function loadedActivity(loaded: LoadedScreen): string {
+  return loaded.activity ?? `${loaded.parsed.pkg}/${loaded.parsed.pkg}.RecordedActivity`;
 }
 
 /** A dialog over the current screen (`sim dialog`): its own window. */
