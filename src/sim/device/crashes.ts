@@ -10,7 +10,6 @@ import { isEmulator, fingerprint } from './props.js';
 
 export type CrashKind = 'java' | 'native' | 'anr';
 
-
 /** True for an installed build of the sample app (any variant: its classes live in com.droidbus.sample). */
 function isSampleBuild(p: InstalledPackage): boolean {
   return p.info.activities.some((a) => a.startsWith(SAMPLE_PACKAGE + '.'));
