@@ -46,7 +46,12 @@ let apk: string;
 beforeAll(async () => {
   await installAppium();
   server = await startAdbServer();
-  farm = await startSimFarm(server, { devices: 4, emulators: 1, logcatRate: 0 });
+  farm = await startSimFarm(server, {
+    devices: 4,
+    emulators: 1,
+    logcatRate: 0,
+    commandLog: path.join(work.dir, 'commands.jsonl'),
+  });
   phone = farm.devices.find((d) => d.model === 'Pixel 8')!;
   older = farm.devices.find((d) => d.sdk === 31)!;
   emulator = farm.devices.find((d) => d.serial.startsWith('emulator-'))!;
@@ -1217,4 +1222,24 @@ describe("appium-adb's ADB methods on a sim device", () => {
       }
     });
   }
+  it('ran nothing a phone lacks, but for su, which a user build does not have', async () => {
+    const file = path.join(work.dir, 'commands.jsonl');
+    const text = await until('the command log', () => {
+      const t = readFileSync(file, 'utf8');
+      return t.includes('"kind"') ? t : undefined;
+    });
+    const log = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; cmd: string; code: number });
+    const missing = log.filter(
+      (e) => (e.kind === 'shell' || e.kind === 'exec') && e.code === 127 && !e.cmd.startsWith('su '),
+    );
+    expect(missing.map((e) => e.cmd)).toEqual([]);
+    expect(log.filter((e) => e.kind === 'open' && e.code === -1 && !/^tcp:\d+$/.test(e.cmd))).toEqual([]);
+    const programs = new Set(log.filter((e) => e.kind !== 'open').map((e) => e.cmd.split(' ')[0]));
+    process.stderr.write(
+      `appium-adb ran ${log.length} commands, ${programs.size} programs: ${[...programs].sort().join(' ')}\n`,
+    );
+  });
 });

@@ -4,6 +4,7 @@
  * device through the real adb server, then read, find, click, type, screenshot and end it — each
  * effect checked on the simulator's side.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADB_BINARY, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
@@ -17,17 +18,19 @@ import {
 } from '../helpers/appium-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { until } from '../helpers/until.js';
 
 let server: AdbServer;
 let farm: SimFarm;
 let appium: AppiumServer;
 let serial: string;
 const sdk = tempDir('droidbus-appium-sdk-');
+const commandLog = path.join(sdk.dir, 'commands.jsonl');
 
 beforeAll(async () => {
   await installAppium();
   server = await startAdbServer();
-  farm = await startSimFarm(server, { devices: 1, logcatRate: 0 });
+  farm = await startSimFarm(server, { devices: 1, logcatRate: 0, commandLog });
   serial = farm.devices[0]!.serial;
   appium = await startAppium({
     ...server.env,
@@ -124,5 +127,27 @@ describe('an Appium UiAutomator2 session on a sim device', () => {
     expect((await shell('pidof io.appium.uiautomator2.server')).trim()).toBe('');
     // The figures the closing note reports (stderr: vitest shows it with the test).
     process.stderr.write(`${timings.map(([n, ms]) => `${n}: ${ms} ms`).join('\n')}\n`);
+  });
+
+  it('ran nothing the device lacks: every command the driver sent is one a phone has', async () => {
+    // The session above is over; the device logged every command and stream the driver opened.
+    const entries = await until('the command log', () => {
+      const text = existsSync(commandLog) ? readFileSync(commandLog, 'utf8') : '';
+      return text.includes('"kind"') ? text : undefined;
+    });
+    const log = entries
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { kind: string; cmd: string; code: number });
+    // A refused stream is only the server's port before it listens (the driver polls it), as on a phone.
+    const refused = log.filter((e) => e.kind === 'open' && e.code === -1 && !/^tcp:\d+$/.test(e.cmd));
+    expect(refused).toEqual([]);
+    // 127 is the shell's "not found": nothing the driver runs may be missing from the device.
+    const missing = log.filter((e) => (e.kind === 'shell' || e.kind === 'exec') && e.code === 127);
+    expect(missing.map((e) => e.cmd)).toEqual([]);
+    const distinct = new Set(log.filter((e) => e.kind !== 'open').map((e) => e.cmd.split(' ')[0]));
+    process.stderr.write(
+      `the driver ran ${log.length} commands, ${distinct.size} distinct programs: ${[...distinct].sort().join(' ')}\n`,
+    );
   });
 });
