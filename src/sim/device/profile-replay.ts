@@ -15,7 +15,7 @@ import type { CommandFn } from '../shell/command.js';
 import { NULL_OUTPUT } from '../shell/streams.js';
 import type { Device } from './device.js';
 import type { LOG_BUFFERS } from './log/log-store.js';
-import { BUFFER_ID } from './log/log-store.js';
+import { BUFFER_ID, DEFAULT_BUFFER_SIZE, entryBytes, MAX_BUFFER_SIZE } from './log/log-store.js';
 import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
 import { parseHierarchy } from './ui/uiautomator-xml.js';
 
@@ -420,8 +420,8 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
     }
   }
   seedRecordedApps(dev, profile, focus);
-  const sizes = recordedText(profile, readArgv(READS.logBufferSizes)) ?? '';
-  for (const m of sizes.matchAll(/^(\w+): ring buffer is (\d+) ?([KMG]?)i?B/gm)) {
+  const sizes = recordedText(profile, readArgv(READS.logBufferSizes));
+  for (const m of (sizes ?? '').matchAll(/^(\w+): ring buffer is (\d+) ?([KMG]?)i?B/gm)) {
     const id = BUFFER_ID[m[1] as (typeof LOG_BUFFERS)[number]];
     const unit = m[3] === 'G' ? 1024 ** 3 : m[3] === 'M' ? 1024 ** 2 : m[3] === 'K' ? 1024 : 1;
     if (id !== undefined) {
@@ -430,9 +430,24 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
   }
   // `logcat -d -b all -v threadtime` as droidbus records it, or any other dump a profile holds
   // (`logcat -d -v brief` of an old device): the buffers hold what the device printed.
-  for (const a of profile.answers.values()) {
-    if (isLogDump(a.command.argv) && !a.command.argv.includes('-g')) {
-      dev.log.append(restamp(parseRecordedLog(decodeRecordedText(a.stdout))));
+  const entries = [...profile.answers.values()]
+    .filter((a) => isLogDump(a.command.argv) && !a.command.argv.includes('-g'))
+    .flatMap((a) => restamp(parseRecordedLog(decodeRecordedText(a.stdout))));
+  if (sizes === null) {
+    // No `logcat -g` recorded: a device that printed this much log held it, so each buffer is at
+    // least as big as what the recording shows of it (in logd's sizes: powers of two, 256 KiB up).
+    const bytes = new Map<number, number>();
+    for (const e of entries) {
+      const id = BUFFER_ID[e.buffer ?? 'main'];
+      bytes.set(id, (bytes.get(id) ?? 0) + entryBytes(e.tag, e.message));
+    }
+    for (const [id, total] of bytes) {
+      let size = DEFAULT_BUFFER_SIZE;
+      while (size < total && size < MAX_BUFFER_SIZE) {
+        size *= 2;
+      }
+      dev.log.setSize(id, size);
     }
   }
+  dev.log.append(entries);
 }

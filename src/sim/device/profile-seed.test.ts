@@ -3,6 +3,7 @@
  * packages and processes agrees with the recorded answers. The recorded bytes are real captures
  * (tests/fixtures/*, SOURCES.md beside each).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,5 +95,22 @@ describe('a profile device agrees with its recording', () => {
     expect((await runOn(d, 'pm path com.eurosport.player')).stdout).toMatch(
       /^package:\/data\/app\/.+\/base\.apk\n$/,
     );
+  });
+
+  it('keeps a recorded log of more than 1 MiB whole when the profile did not record logcat -g', async () => {
+    // Log lines in threadtime's layout whose messages do not compress (random hex), 1.5 MB in all.
+    const lines: string[] = [];
+    for (let i = 0, bytes = 0; bytes < 1_500_000; i++) {
+      const line = `12-07 04:00:00.${String(i % 1000).padStart(3, '0')}  4242  4242 I Upload  : chunk ${i} ${randomBytes(48).toString('hex')}`;
+      lines.push(line);
+      bytes += line.length + 1;
+    }
+    const d = deviceOf([answer(READS.logDump, Buffer.from(lines.join('\n') + '\n'))]);
+    const dumped = (await runOn(d, 'logcat -d -b main')).stdout
+      .split('\n')
+      .filter((l) => l.includes(' Upload  : '));
+    expect(dumped).toHaveLength(lines.length);
+    expect(dumped[0]).toContain('chunk 0 ');
+    expect((await runOn(d, 'logcat -g -b main')).stdout).toMatch(/^main: ring buffer is 2 MiB/);
   });
 });
