@@ -19,6 +19,12 @@ import { readRegularFile, RegularFileError } from '../util/regular-file.js';
 
 export const PROFILE_FORMAT = 'droidbus-device-profile';
 
+/**
+ * The argv a profile keeps the UI helper's page source under (profile-helper-source.ts): not a
+ * command a device runs, the UiAutomator2 server's answer to GET /session/:id/source.
+ */
+export const HELPER_SOURCE_ARGV: readonly string[] = ['uiautomator2-server', 'GET', '/session/:id/source'];
+
 const commandSchema = z.object({
   /** The catalogue read it answers (src/adb/device-reads.ts), or null for another command. */
   read: z.string().nullable(),

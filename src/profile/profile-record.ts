@@ -7,11 +7,13 @@ import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '..
 import { shArgv } from '../adb/shell-command.js';
 import { VERSION } from '../version.js';
 import {
+  HELPER_SOURCE_ARGV,
   writeProfile,
   type AnswerToWrite,
   type ProfileManifest,
   type ProfileRedaction,
 } from './profile-format.js';
+import { recordHelperSource } from './profile-helper-source.js';
 import { learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
 
 export interface RecordOptions {
@@ -63,6 +65,17 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
     if (read === READS.activities) {
       activities = out.toString('utf8');
     }
+  }
+  const source = await recordHelperSource(client, o.serial, o.signal);
+  if (source !== null) {
+    raw.push({
+      read: null,
+      argv: HELPER_SOURCE_ARGV,
+      stdout: Buffer.from(source),
+      stderr: Buffer.alloc(0),
+      exitCode: 0,
+    });
+    progress(`the UI helper's page source: ${Buffer.byteLength(source)} bytes`);
   }
   const packages =
     o.packages.length > 0 ? [...o.packages] : [resumedPackage(activities)].flatMap((p) => p ?? []);

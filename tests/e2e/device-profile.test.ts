@@ -198,6 +198,45 @@ describe('droidbus device record → droidbus sim --profile', () => {
     }
   });
 
+  it("keeps the UI helper's page source when the helper is in use, and a replayed device's helper serves it", async () => {
+    const env = { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home };
+    // A device of its own: droidbus has not read it yet, so it finds the helper installed at once.
+    const farms: SimFarm[] = [];
+    try {
+      const liveFarm = await startSimFarm(world.server, { devices: 1, dumpLatencyMs: 20, logcatRate: 0 });
+      farms.push(liveFarm);
+      const live = liveFarm.devices[0]!.serial;
+      expect((await runCli(['helper', 'install', '--serial', live], { env })).code).toBe(0);
+      await world.server.adb(['-s', live, 'shell', 'am start -W -n com.droidbus.sample/.LoginActivity']);
+      const read = await world.call('get_ui_hierarchy', { device_serial: live });
+      expect(read.structured['reader']).toBe('helper');
+      const dir = path.join(out.dir, 'with-helper');
+      const r = await runCli(['device', 'record', '--serial', live, '-o', dir], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+      const kept = m.commands.find((c) => c.argv.join(' ') === 'uiautomator2-server GET /session/:id/source');
+      expect(kept).toBeDefined();
+      expect(readFileSync(path.join(dir, kept!.stdout), 'utf8')).toContain('com.droidbus.sample:id/username');
+      // Replayed: the device's helper shows the recorded screen.
+      const replayFarm = await startSimFarm(world.server, {
+        devices: 0,
+        dumpLatencyMs: 20,
+        logcatRate: 0,
+        args: ['--profile', dir],
+      });
+      farms.push(replayFarm);
+      const serial = replayFarm.devices[0]!.serial;
+      const again = await runCli(['helper', 'install', '--serial', serial], { env });
+      expect(again.code, again.stderr + again.stdout).toBe(0);
+      const replayed = await world.call('get_ui_hierarchy', { device_serial: serial });
+      expect(replayed.structured['reader']).toBe('helper');
+      expect(replayed.text).toContain('username');
+      expect(replayed.structured['screen_hash']).toBe(read.structured['screen_hash']);
+    } finally {
+      await Promise.all(farms.map((f) => f.stop()));
+    }
+  });
+
   it('refuses to write over an existing folder', async () => {
     const r = await runCli(['device', 'record', '--serial', original, '-o', profileDir], {
       env: world.server.env as Record<string, string>,

@@ -423,13 +423,13 @@ export class Device implements SimDevice {
 
   /**
    * A package a recording showed but the model lacks: installed as a user app with what little is
-   * known (its name; version 1), no APK bytes and no activities.
+   * known (its name; version code 0, so any APK of it installs over it), no APK bytes, no activities.
    */
   adoptRecordedPackage(name: string): void {
     const info: PackageInfo = {
       name,
-      versionCode: 1,
-      versionName: '1.0',
+      versionCode: 0,
+      versionName: '0',
       minSdk: 21,
       targetSdk: this.sdk,
       label: name,

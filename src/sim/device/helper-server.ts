@@ -191,7 +191,10 @@ export class SimHelperServer {
    * toasts are not modelled as nodes).
    */
   pageSource(multiWindow: boolean): string {
-    return pageSourceXml(this.windowRoots(multiWindow), this.dev.display());
+    // A profile device answers with the page source its recording kept, until the screen changes.
+    return (
+      this.dev.replay?.helperSource() ?? pageSourceXml(this.windowRoots(multiWindow), this.dev.display())
+    );
   }
 
   /** The window roots a read sees: every window with enableMultiWindows, else the active one. */

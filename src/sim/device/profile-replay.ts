@@ -9,7 +9,12 @@
  * `uiautomator dump`, the log buffers of `logcat -d -b all` sized as `logcat -g` said.
  */
 import { DEVICE_READS, isPerPackage, READS, readArgv } from '../../adb/device-reads.js';
-import { argvKey, type DeviceProfile, type RecordedAnswer } from '../../profile/profile-format.js';
+import {
+  argvKey,
+  HELPER_SOURCE_ARGV,
+  type DeviceProfile,
+  type RecordedAnswer,
+} from '../../profile/profile-format.js';
 import type { SimDeviceIdentity } from '../device-api.js';
 import type { CommandFn } from '../shell/command.js';
 import { NULL_OUTPUT } from '../shell/streams.js';
@@ -17,7 +22,7 @@ import type { Device } from './device.js';
 import type { LOG_BUFFERS } from './log/log-store.js';
 import { BUFFER_ID, DEFAULT_BUFFER_SIZE, entryBytes, MAX_BUFFER_SIZE } from './log/log-store.js';
 import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
-import { parseHierarchy } from './ui/uiautomator-xml.js';
+import { parseHierarchy, serializeHierarchy } from './ui/uiautomator-xml.js';
 
 /** What a recorded answer reads: a command that changes it makes the recording stale. */
 type Domain =
@@ -104,21 +109,20 @@ function changes(argv: readonly string[]): Domain[] {
     case 'monkey':
       return ['screen', 'processes'];
     case 'pm':
-      return [
-        'install',
-        'uninstall',
-        'clear',
-        'grant',
-        'revoke',
-        'enable',
-        'disable',
-        'disable-user',
-      ].includes(sub)
-        ? ['packages', 'processes', 'screen']
-        : [];
+      // Installing a package leaves the screen as it was; removing, clearing or disabling one may
+      // take its app off it.
+      return sub === 'install'
+        ? ['packages', 'processes']
+        : ['uninstall', 'clear', 'grant', 'revoke', 'enable', 'disable', 'disable-user'].includes(sub)
+          ? ['packages', 'processes', 'screen']
+          : [];
     case 'cmd':
       if (sub === 'package') {
-        return third === 'install' || third === 'uninstall' ? ['packages', 'processes', 'screen'] : [];
+        return third === 'install'
+          ? ['packages', 'processes']
+          : third === 'uninstall'
+            ? ['packages', 'processes', 'screen']
+            : [];
       }
       if (sub === 'notification') {
         return ['notifications', 'screen'];
@@ -217,6 +221,19 @@ export class ProfileReplay {
       });
     }
     return out;
+  }
+
+  /**
+   * The UI helper's page source as the recording kept it (profile-helper-source.ts), while the
+   * screen has not changed since; null otherwise (the model draws it).
+   */
+  helperSource(): string | null {
+    const a = this.profile.answers.get(argvKey(HELPER_SOURCE_ARGV));
+    if (a === undefined || this.stale.has('screen')) {
+      return null;
+    }
+    this.counts.fromProfile++;
+    return decodeRecordedText(a.stdout);
   }
 
   /** A change made outside the shell (the emulator console's `geo fix`). */
@@ -410,13 +427,23 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
     dev.baseProps.set(k, v);
   }
   const focus = recordedFocus(profile);
+  // The screen: the helper's page source when the recording has one (the helper then serves it, as
+  // the recorded session did; `uiautomator dump` still answers with its own recording), else the dump.
+  const source = recordedText(profile, HELPER_SOURCE_ARGV);
   const dump = recordedText(profile, readArgv(READS.uiDump));
-  if (dump !== null) {
-    const xml = dump.replace(/\s*UI hier(?:c)?h?ar(?:c)?hy dumped to: \S+\s*$/, '');
+  for (const text of [source, dump]) {
+    if (text === null) {
+      continue;
+    }
+    const recorded = text.replace(/\s*UI hier(?:c)?h?ar(?:c)?hy dumped to: \S+\s*$/, '');
     try {
-      dev.ui.loaded = { xml, parsed: parseHierarchy(xml), ...(focus !== null ? { activity: focus } : {}) };
+      const parsed = parseHierarchy(recorded);
+      const xml =
+        parsed.format === 'page-source' ? serializeHierarchy(parsed.root, parsed.rotation) : recorded;
+      dev.ui.loaded = { xml, parsed, ...(focus !== null ? { activity: focus } : {}) };
+      break;
     } catch {
-      // A dump that holds no view (a failed capture): the model's screen stays.
+      // A capture that holds no view (a failed one): the next, or the model's screen.
     }
   }
   seedRecordedApps(dev, profile, focus);
