@@ -122,6 +122,13 @@ async function record(argv: string[]): Promise<number> {
       process.stdout.write(
         'Left out: screencap -p (a screenshot is pixels, which no pattern can redact; --keep-screenshot records it).\n',
       );
+    } else {
+      const shot = manifest.commands.find((c) => c.argv.join(' ') === 'screencap -p');
+      if (shot !== undefined) {
+        process.stdout.write(
+          `Not redacted: ${shot.stdout} (screencap -p: the screen as it showed, with whatever text was on it; look before you share it).\n`,
+        );
+      }
     }
     if (manifest.redactions.length === 0) {
       process.stdout.write('Redacted: nothing matched the personal-data patterns.\n');

@@ -237,6 +237,19 @@ describe('droidbus device record → droidbus sim --profile', () => {
     }
   });
 
+  it('records the screenshot only when asked, and then names it among the files it could not redact', async () => {
+    const dir = path.join(out.dir, 'with-screenshot');
+    const r = await runCli(['device', 'record', '--serial', original, '-o', dir, '--keep-screenshot'], {
+      env: { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    const shot = m.commands.find((c) => c.argv.join(' ') === 'screencap -p');
+    expect(shot).toBeDefined();
+    expect(r.stdout).toContain(`Not redacted: ${shot!.stdout} (screencap -p`);
+    expect(r.stdout).not.toContain('Left out: screencap -p');
+  });
+
   it('refuses to write over an existing folder', async () => {
     const r = await runCli(['device', 'record', '--serial', original, '-o', profileDir], {
       env: world.server.env as Record<string, string>,
