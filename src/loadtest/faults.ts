@@ -60,8 +60,21 @@ export interface FaultReport {
   failed_by_code: Record<string, number>;
   /** What the failed calls answered: one example per code. */
   failed_examples: Record<string, string>;
-  /** Logcat lines of the affected devices logged from the fault to the recovery. */
-  logcat: { devices: number; device_lines: number; lost: number; read_twice: number } | null;
+  /**
+   * Logcat lines of the affected devices logged from the fault to the recovery (`device_lines`,
+   * `lost`, `read_twice`), and the store as a client reads it: the lines logged before the fault
+   * that `get_logcat_entries` gave before it (`store_before`) and after the recovery (`store_after`);
+   * `store_lost` is what a client could read before and no longer can.
+   */
+  logcat: {
+    devices: number;
+    device_lines: number;
+    lost: number;
+    read_twice: number;
+    store_before: number;
+    store_after: number;
+    store_lost: number;
+  } | null;
   note: string | null;
 }
 
@@ -264,13 +277,26 @@ export async function runFaultSchedule(
       await sleep(wait);
     }
     note(`fault ${i + 1} of ${planned.length}: ${p.kind}${p.worker ? ` (${p.worker})` : ''}`);
+    // What a client can read of the store before the fault: the lines logged up to this moment.
+    const cut = threadtimeOf(Date.now());
+    const before = world.logcat ? await storeCounts(world, cut).catch(() => null) : null;
     const f = await runFault(world, p, i, loadStart);
     if (world.logcat && f.report.recovered) {
-      f.logcat = await compareLogcat(world, f).catch(() => null);
+      const lines = await compareLogcat(world, f).catch(() => null);
+      const after =
+        before === null || lines === null ? null : await storeCounts(world, cut).catch(() => null);
+      if (lines !== null && before !== null && after !== null) {
+        const sum = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
+        const lost = [...before].reduce(
+          (n, [serial, had]) => n + Math.max(0, had - (after.get(serial) ?? 0)),
+          0,
+        );
+        f.logcat = { ...lines, store_before: sum(before), store_after: sum(after), store_lost: lost };
+      }
     }
     note(
       f.report.recovered
-        ? `${p.kind}: recovered ${f.report.recovery_ms} ms after it was undone${f.logcat ? `; logcat lines lost ${f.logcat.lost} of ${f.logcat.device_lines}` : ''}`
+        ? `${p.kind}: recovered ${f.report.recovery_ms} ms after it was undone${f.logcat ? `; logcat lines lost ${f.logcat.lost} of ${f.logcat.device_lines}; the store lost ${f.logcat.store_lost} of the ${f.logcat.store_before} lines a client could read before` : ''}`
         : `${p.kind}: NOT recovered${f.report.note ? ` (${f.report.note})` : ''}`,
     );
     out.push(f);
@@ -286,7 +312,7 @@ export async function runFaultSchedule(
 export async function compareLogcat(
   world: FaultWorld,
   fault: Injected,
-): Promise<NonNullable<FaultReport['logcat']>> {
+): Promise<Pick<NonNullable<FaultReport['logcat']>, 'devices' | 'device_lines' | 'lost' | 'read_twice'>> {
   const from = threadtimeOf(fault.wallStart);
   const to = threadtimeOf(fault.wallEnd);
   let deviceLines = 0;
@@ -323,6 +349,19 @@ export async function compareLogcat(
     }
   }
   return { devices: fault.affected.length, device_lines: deviceLines, lost, read_twice: twice };
+}
+
+/** For every device: how many stored lines a client reads that were logged at or before `upTo`. */
+async function storeCounts(world: FaultWorld, upTo: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const serial of world.serials) {
+    const lines = await storedLines(world.sessionOf(serial), serial, '', upTo);
+    out.set(
+      serial,
+      [...lines.values()].reduce((a, b) => a + b, 0),
+    );
+  }
+  return out;
 }
 
 interface WireLine {

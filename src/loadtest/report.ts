@@ -211,6 +211,7 @@ function faultsTable(faults: FaultReport[]): string {
       'failed before recovery',
       'failed by code',
       'logcat lines: device / lost / twice',
+      'store: before / after / lost',
     ],
     faults.map((f) => [
       f.fault,
@@ -224,6 +225,7 @@ function faultsTable(faults: FaultReport[]): string {
         .map(([code, n]) => `${code} ${n}`)
         .join(', ') || 'none',
       f.logcat ? `${f.logcat.device_lines} / ${f.logcat.lost} / ${f.logcat.read_twice}` : '—',
+      f.logcat ? `${f.logcat.store_before} / ${f.logcat.store_after} / ${f.logcat.store_lost}` : '—',
     ]),
   );
 }

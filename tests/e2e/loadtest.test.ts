@@ -82,7 +82,15 @@ interface FaultRow {
   failed_in_flight: number;
   failed_during: number;
   failed_by_code: Record<string, number>;
-  logcat: { devices: number; device_lines: number; lost: number; read_twice: number } | null;
+  logcat: {
+    devices: number;
+    device_lines: number;
+    lost: number;
+    read_twice: number;
+    store_before: number;
+    store_after: number;
+    store_lost: number;
+  } | null;
 }
 
 function lastJsonLine(stdout: string): Report {
@@ -240,6 +248,16 @@ describe('droidbus loadtest --faults', () => {
       expect(f.logcat?.device_lines, f.fault).toBeGreaterThan(0);
       expect(f.logcat?.lost, f.fault).toBe(0);
       expect(f.logcat?.read_twice, f.fault).toBe(0);
+      // The store as a client reads it, before the fault and after its recovery: what it lost.
+      const store = f.logcat!;
+      expect(store.store_before, f.fault).toBeGreaterThan(0);
+      expect(store.store_lost, f.fault).toBeGreaterThanOrEqual(
+        Math.max(0, store.store_before - store.store_after),
+      );
+      if (f.fault !== 'host-kill') {
+        // The host kept running: nothing a client could read is gone.
+        expect(store.store_lost, f.fault).toBe(0);
+      }
     }
     // A dropped device costs its own calls only: each failure names it as offline.
     expect(Object.keys(faults[0]!.failed_by_code)).toEqual(['DEVICE_OFFLINE']);
