@@ -6,7 +6,7 @@ import type { CommandFn } from '../shell/command.js';
 import { FrameStatsModel, type FrameCause } from './frame-stats.js';
 import { ExitInfoStore } from './exit-info.js';
 import { buildDeviceFs } from './fs-layout.js';
-import { putNetProc } from './net-proc.js';
+import { putLiveProcFiles } from './proc-files.js';
 import type { MemFs } from './fs.js';
 import { UID } from './fs-node.js';
 import { hashString, Rng } from './ids.js';
@@ -96,7 +96,7 @@ export class Device implements SimDevice {
   readonly ui: UiState;
   readonly exits = new ExitInfoStore();
   /** Frames each app process rendered (`dumpsys gfxinfo`), on the clock of the device's boot. */
-  readonly frames = new FrameStatsModel(() => (Date.now() - this.procs.bootTime) * 1e6);
+  readonly frames = new FrameStatsModel(() => this.uptimeMs() * 1e6);
   readonly notifications: SimNotification[] = [];
   readonly locations = new Map<string, Fix>();
   readonly stats: DeviceStats = {
@@ -159,10 +159,11 @@ export class Device implements SimDevice {
     this.baseProps = buildProps(opts.identity);
     this.procs = new ProcessTable(4000 + (seed % 3000));
     this.fs = buildDeviceFs(commands.keys());
-    putNetProc(
-      (path, node) => this.fs.put(path, node),
-      () => (this.helper?.isRunning === true ? [{ port: HELPER_PORT, uid: UID.shell, inode: 48123 }] : []),
-    );
+    putLiveProcFiles((path, node) => this.fs.put(path, node), {
+      uptimeMs: () => this.uptimeMs(),
+      listeners: () =>
+        this.helper?.isRunning === true ? [{ port: HELPER_PORT, uid: UID.shell, inode: 48123 }] : [],
+    });
     this.ui = new UiState(opts.identity.serial);
     const now = Date.now();
     for (const info of SYSTEM_PACKAGES) {
@@ -256,6 +257,14 @@ export class Device implements SimDevice {
   acceptTcp(port: number): ((socket: Duplex) => void) | undefined {
     const helper = this.helper;
     return port === HELPER_PORT && helper !== null && helper.isRunning ? (s) => helper.accept(s) : undefined;
+  }
+
+  /**
+   * Milliseconds since the device booted (an hour before it appeared): its one clock, which
+   * /proc/uptime, `uptime`, dumpsys's `Uptime:` lines, a location's `et=` and gfxinfo all read.
+   */
+  uptimeMs(): number {
+    return Date.now() - this.procs.bootTime;
   }
 
   /** A profile device's adbd features: recorded, or those its SDK had (profile-replay.ts). */

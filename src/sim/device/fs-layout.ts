@@ -47,7 +47,6 @@ const PROC_FILES: readonly [string, Uint8Array][] = [
       ).join(''),
     ),
   ],
-  ['uptime', enc.encode('3692.34 27150.12\n')],
   ['loadavg', enc.encode('1.23 0.98 0.75 2/1843 9021\n')],
 ];
 

@@ -59,7 +59,8 @@ function meminfo(dev: Device, target: string | undefined): string {
         ? dev.procs.byPid(Number(target))
         : dev.procs.forPackage(target);
   if (target === undefined) {
-    return 'Applications Memory Usage (in Kilobytes):\nUptime: 3692345 Realtime: 3692345\n\nTotal RAM: 7,823,148K (status normal)\n Free RAM: 3,912,004K\n';
+    const up = dev.uptimeMs();
+    return `Applications Memory Usage (in Kilobytes):\nUptime: ${up} Realtime: ${up}\n\nTotal RAM: 7,823,148K (status normal)\n Free RAM: 3,912,004K\n`;
   }
   if (proc === undefined) {
     return `No process found for: ${target}\n`;
@@ -68,7 +69,7 @@ function meminfo(dev: Device, target: string | undefined): string {
   const n = (v: number): string => String(Math.round(v * k));
   const row = (name: string, ...cols: (number | null)[]): string =>
     name.padStart(13) + cols.map((c) => (c === null ? ' '.repeat(9) : n(c).padStart(9))).join('');
-  const uptime = 3_600_000 + (Date.now() % 1_000_000);
+  const uptime = dev.uptimeMs();
   return (
     [
       'Applications Memory Usage (in Kilobytes):',
@@ -205,11 +206,9 @@ function elapsed(ms: number): string {
   return `+${h > 0 ? `${h}h` : ''}${m}m${s}s${total % 1000}ms`;
 }
 
-/** The uptime /proc/uptime reports (it is static), so a fix's `et=` ages correctly against it. */
-const UPTIME_MS = 3_692_340;
-
 function location(dev: Device): string {
-  const boot = Date.now() - UPTIME_MS;
+  // A fix's `et=` is elapsedRealtime at the fix: the device's uptime then.
+  const boot = Date.now() - dev.uptimeMs();
   const lines = [
     'Location Manager State:',
     '  User Info:',

@@ -234,12 +234,15 @@ export const uname: CommandFn<Device> = async (ctx) => {
   return 0;
 };
 
-/** `uptime`. */
+/** `uptime`: toybox's line (toys/other/uptime.c: the time, `up` days and `%2d:%02d`, users, load). */
 export const uptime: CommandFn<Device> = async (ctx) => {
   const d = new Date();
   const two = (n: number): string => String(n).padStart(2, '0');
+  const minutes = Math.floor(ctx.host.uptimeMs() / 60_000);
+  const days = Math.floor(minutes / 1440);
+  const up = `${days > 0 ? `${days} day${days > 1 ? 's' : ''}, ` : ''}${String(Math.floor((minutes % 1440) / 60)).padStart(2)}:${two(minutes % 60)}`;
   await ctx.stdout.write(
-    ` ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} up  1:02,  0 users,  load average: 1.23, 0.98, 0.75\n`,
+    ` ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} up ${up},  0 users,  load average: 1.23, 0.98, 0.75\n`,
   );
   return 0;
 };

@@ -1,4 +1,10 @@
 /**
+ * The /proc files whose text changes while the device runs, rendered at each read:
+ *
+ * /proc/uptime (fs/proc/uptime.c): seconds since boot and the idle seconds summed over the CPUs,
+ * two decimals each — the device's one clock (Device.uptimeMs), which dumpsys's `Uptime:` lines,
+ * a location's `et=` and gfxinfo's timestamps read too.
+ *
  * /proc/net/tcp and /proc/net/tcp6 as the kernel prints them (net/ipv4/tcp_ipv4.c tcp4_seq_show,
  * net/ipv6/tcp_ipv6.c tcp6_seq_show): a header row, then one row per socket with the local address
  * and port in hex. A Java server such as the UiAutomator2 server binds the IPv6 wildcard, so it is
@@ -38,20 +44,39 @@ export function procNetTcp(family: 4 | 6, listeners: readonly Listener[]): strin
   return [TCP6_HEADER, ...listeners.map((l, i) => row(i, any6, l))].join('\n') + '\n';
 }
 
-/** Puts /proc/net with live tcp and tcp6 files (each read renders the listeners of that moment). */
-export function putNetProc(
+/** The idle share of the eight CPUs' time a phone at rest reports (27150 s idle in 3692 s up). */
+const IDLE_PER_SECOND = 7.35;
+
+/** The text of /proc/uptime after `ms` of uptime. */
+export function procUptime(ms: number): string {
+  const up = ms / 1000;
+  return `${up.toFixed(2)} ${(up * IDLE_PER_SECOND).toFixed(2)}\n`;
+}
+
+/**
+ * Puts /proc/uptime and /proc/net with live tcp and tcp6 files (each read renders that moment's
+ * uptime and listeners).
+ */
+export function putLiveProcFiles(
   put: (path: string, node: FsNode) => void,
-  listeners: () => readonly Listener[],
+  live: { uptimeMs: () => number; listeners: () => readonly Listener[] },
 ): void {
   const enc = new TextEncoder();
   const base = { perm: 0o444, uid: UID.root, gid: UID.root, mtimeMs: Date.now(), ino: 0 };
+  put('/proc/uptime', {
+    ...base,
+    type: 'file',
+    get data() {
+      return enc.encode(procUptime(live.uptimeMs()));
+    },
+  });
   put('/proc/net', { ...base, type: 'dir', perm: 0o555, children: new Map() });
   for (const family of [4, 6] as const) {
     put(`/proc/net/tcp${family === 6 ? '6' : ''}`, {
       ...base,
       type: 'file',
       get data() {
-        return enc.encode(procNetTcp(family, listeners()));
+        return enc.encode(procNetTcp(family, live.listeners()));
       },
     });
   }
