@@ -11,7 +11,6 @@ import type { MemFs } from './fs.js';
 import { UID } from './fs-node.js';
 import { hashString, Rng } from './ids.js';
 import { LogStore, type NewLogEntry, type Priority } from './log/log-store.js';
-import { LogGenerator } from './log/log-generator.js';
 import {
   ADB_KEYBOARD_PACKAGE,
   LAUNCHER_PACKAGE,
@@ -23,37 +22,22 @@ import {
 } from './packages.js';
 import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { PID, ProcessTable } from './processes.js';
-import { featuresForSdk, ProfileReplay, seedFromProfile } from './profile-replay.js';
-import type { SimHelperServer } from './helper-server.js';
+import type { DeviceRecording, HelperProcess, LogSource, SimNotification } from './device-parts.js';
 import { PowerAndAccessibility } from './power-a11y.js';
 import { RunningServices } from './services.js';
 import type { Duplex } from 'node:stream';
 
 /** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
 export const HELPER_PORT = 6790;
-import { buildProps } from './props.js';
+import { buildProps, featuresForSdk } from './props.js';
 import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
-import { shadeTree } from './ui/shade.js';
+import { shadeTree } from './ui/shade-tree.js';
 import type { ActivityRecord, LauncherApp, ScreenEnv } from './ui/ui-model.js';
 import { loadedActivity, UiState } from './ui/ui-state.js';
 import type { ViewNode } from './ui/view.js';
 
-/** A notification posted on the device (`cmd notification post`, `sim notify`). */
-export interface SimNotification {
-  id: number;
-  pkg: string;
-  uid: number;
-  tag: string | null;
-  title: string;
-  text: string;
-  subText: string | null;
-  channel: string;
-  when: number;
-  ongoing: boolean;
-  importance: number;
-  actions: string[];
-}
+export type { SimNotification } from './device-parts.js';
 
 /** A location fix per provider (`geo fix`, `sim location`). */
 export interface Fix {
@@ -123,7 +107,7 @@ export class Device implements SimDevice {
    * its start-up: 2.5–5.3 s in public Appium logs ("The initialization of the instrumentation
    * process took 2468ms" … "5334ms"). `sim latency helper|helper-start MS` change them.
    */
-  helper: SimHelperServer | null = null;
+  helper: HelperProcess | null = null;
   readonly power = new PowerAndAccessibility(); // wake locks held, accessibility suppressed
   readonly services = new RunningServices();
   helperLatencyMs = 100;
@@ -140,17 +124,25 @@ export class Device implements SimDevice {
   private nextUid = 10150;
   private nextNotificationId = 1;
   private readonly installCounts = new Map<string, number>();
-  private readonly generator: LogGenerator;
+  private generator: LogSource | null = null;
   private readonly commands: ReadonlyMap<string, CommandFn<Device>>;
   /** Set on a device that answers as a recorded one (`droidbus sim --profile`). */
-  readonly replay: ProfileReplay | null;
+  readonly replay: DeviceRecording | null;
   private closed = false;
   private readonly running = new Set<AbortController>();
 
-  constructor(opts: SimDeviceOptions, commands: ReadonlyMap<string, CommandFn<Device>>) {
+  /**
+   * A device with its command table; a profile device also gets its recording (the table then
+   * offers every command to it first: index.ts wraps it). Its log starts with `startLog`.
+   */
+  constructor(
+    opts: SimDeviceOptions,
+    commands: ReadonlyMap<string, CommandFn<Device>>,
+    replay: DeviceRecording | null = null,
+  ) {
     this.identity = opts.identity;
-    this.replay = opts.profile === undefined ? null : new ProfileReplay(opts.profile);
-    this.commands = this.replay === null ? commands : this.replay.wrap(commands);
+    this.replay = replay;
+    this.commands = commands;
     const seed = hashString(opts.identity.serial);
     this.rng = new Rng(seed);
     this.dumpLatencyMs = opts.dumpLatencyMs ?? 700;
@@ -189,16 +181,12 @@ export class Device implements SimDevice {
         stopped: false,
       });
     }
-    this.generator = new LogGenerator(
-      this,
-      opts.logcatRate ?? 5,
-      opts.crashesPerMinute ?? 0,
-      opts.anrsPerMinute ?? 0,
-    );
-    if (opts.profile !== undefined) {
-      seedFromProfile(this, opts.profile);
-    }
-    this.generator.start();
+  }
+
+  /** Starts the background log (stopped by `close`). */
+  startLog(source: LogSource): void {
+    this.generator = source;
+    source.start();
   }
 
   // ---- SimDevice ---------------------------------------------------------------------------
@@ -307,7 +295,7 @@ export class Device implements SimDevice {
       return;
     }
     this.closed = true;
-    this.generator.stop();
+    this.generator?.stop();
     this.stopHelper();
     for (const ctl of this.running) {
       ctl.abort();

@@ -46,7 +46,7 @@ import {
   send,
   unknownCommand,
 } from './helper-http.js';
-import { shadeTree } from './ui/shade.js';
+import { shadeTree } from './ui/shade-tree.js';
 import { keyboardTree, navigationBarTree, statusBarTree } from './ui/system-windows.js';
 import type { ViewNode } from './ui/view.js';
 import { pageSourceXml } from './helper-page-source.js';

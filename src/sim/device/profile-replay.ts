@@ -282,19 +282,6 @@ export function recordedProps(profile: DeviceProfile): Map<string, string> {
 }
 
 /**
- * The adb features a device of this SDK advertises when its profile did not record them: shell_v2 and
- * cmd came with Android 7.0 (API 24), stat_v2 with Android 9 (API 28), ls_v2 with Android 10 (API 29,
- * "adb: add ls_v2", b/122955521) — as adb's transport.cpp lists them (packages/modules/adb).
- */
-export function featuresForSdk(sdk: number): string[] {
-  return [
-    ...(sdk >= 24 ? ['shell_v2', 'cmd'] : []),
-    ...(sdk >= 28 ? ['stat_v2'] : []),
-    ...(sdk >= 29 ? ['ls_v2'] : []),
-  ];
-}
-
-/**
  * `ro.build.version.release` by API level, for a profile that recorded the SDK but not the release
  * (developer.android.com, "API levels" in the Android version history; 12L is still "12").
  */
