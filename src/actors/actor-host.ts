@@ -90,6 +90,12 @@ export function createActorHost(options: ActorHostOptions): ActorHost {
 class Actors implements ActorHost {
   private readonly log: Logger;
   private readonly instances = new Map<string, Instance>();
+  /**
+   * Why an actor was stopped or failed to start, kept until it starts again: a request that arrives
+   * after (a device gone offline) gets that answer (DEVICE_OFFLINE, naming the device), not a bare
+   * "not running".
+   */
+  private readonly stoppedWith = new Map<string, WireError>();
   private readonly subscribed = new Set<string>();
   // Requests actors send to other actors, answered through the supervisor.
   private outgoingSeq = 0;
@@ -234,6 +240,7 @@ class Actors implements ActorHost {
       busyLanes: new Set(),
     };
     this.instances.set(address, instance);
+    this.stoppedWith.delete(address);
     try {
       const mod = (await import(module)) as { default?: AnyActorDefinition };
       const def = mod.default;
@@ -275,6 +282,7 @@ class Actors implements ActorHost {
       this.respondError(queued.id, error);
     }
     this.instances.delete(address);
+    this.stoppedWith.set(address, error);
     this.post({ t: 'state', address, state: 'failed', error });
   }
 
@@ -285,6 +293,9 @@ class Actors implements ActorHost {
     }
     instance.status = 'stopping';
     const reason: WireError = why ?? { code: 'UNAVAILABLE', message: `the ${address} actor stopped` };
+    if (why !== undefined) {
+      this.stoppedWith.set(address, why);
+    }
     for (const queued of instance.queue.splice(0)) {
       this.respondError(queued.id, { ...reason, actor: address });
     }
@@ -315,11 +326,13 @@ class Actors implements ActorHost {
       instance.status === 'stopped' ||
       instance.status === 'failed'
     ) {
-      this.respondError(envelope.id, {
-        code: 'UNAVAILABLE',
-        message: `the ${address} actor is not running`,
-        actor: address,
-      });
+      const stopped = this.stoppedWith.get(address);
+      this.respondError(
+        envelope.id,
+        stopped !== undefined
+          ? { ...stopped, actor: address }
+          : { code: 'UNAVAILABLE', message: `the ${address} actor is not running`, actor: address },
+      );
       return;
     }
     instance.queue.push(envelope);

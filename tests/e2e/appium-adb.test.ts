@@ -15,6 +15,7 @@ import { writeApk } from '../../src/util/apk.js';
 import { ADB_BINARY, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { APPIUM_DIR, installAppium, sdkWithAdb } from '../helpers/appium-client.js';
 import { tempDir } from '../helpers/paths.js';
+import { readCommandLog } from '../helpers/command-log.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startSimFarm, type SimFarm, type SimFarmDevice } from '../helpers/sim-farm.js';
 import { until } from '../helpers/until.js';
@@ -1223,23 +1224,11 @@ describe("appium-adb's ADB methods on a sim device", () => {
     });
   }
   it('ran nothing a phone lacks, but for su, which a user build does not have', async () => {
-    const file = path.join(work.dir, 'commands.jsonl');
-    const text = await until('the command log', () => {
-      const t = readFileSync(file, 'utf8');
-      return t.includes('"kind"') ? t : undefined;
-    });
-    const log = text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { kind: string; cmd: string; code: number });
-    const missing = log.filter(
-      (e) => (e.kind === 'shell' || e.kind === 'exec') && e.code === 127 && !e.cmd.startsWith('su '),
-    );
-    expect(missing.map((e) => e.cmd)).toEqual([]);
-    expect(log.filter((e) => e.kind === 'open' && e.code === -1 && !/^tcp:\d+$/.test(e.cmd))).toEqual([]);
-    const programs = new Set(log.filter((e) => e.kind !== 'open').map((e) => e.cmd.split(' ')[0]));
+    const log = await readCommandLog(path.join(work.dir, 'commands.jsonl'), ['su']);
+    expect(log.missing).toEqual([]);
+    expect(log.refused).toEqual([]);
     process.stderr.write(
-      `appium-adb ran ${log.length} commands, ${programs.size} programs: ${[...programs].sort().join(' ')}\n`,
+      `appium-adb ran ${log.entries.length} commands, ${log.programs.length} programs: ${log.programs.join(' ')}\n`,
     );
   });
 });

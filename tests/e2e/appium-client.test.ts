@@ -4,7 +4,6 @@
  * device through the real adb server, then read, find, click, type, screenshot and end it — each
  * effect checked on the simulator's side.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADB_BINARY, startAdbServer, type AdbServer } from '../helpers/adb-server.js';
@@ -18,7 +17,7 @@ import {
 } from '../helpers/appium-client.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
-import { until } from '../helpers/until.js';
+import { readCommandLog } from '../helpers/command-log.js';
 
 let server: AdbServer;
 let farm: SimFarm;
@@ -131,23 +130,13 @@ describe('an Appium UiAutomator2 session on a sim device', () => {
 
   it('ran nothing the device lacks: every command the driver sent is one a phone has', async () => {
     // The session above is over; the device logged every command and stream the driver opened.
-    const entries = await until('the command log', () => {
-      const text = existsSync(commandLog) ? readFileSync(commandLog, 'utf8') : '';
-      return text.includes('"kind"') ? text : undefined;
-    });
-    const log = entries
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { kind: string; cmd: string; code: number });
+    const log = await readCommandLog(commandLog);
     // A refused stream is only the server's port before it listens (the driver polls it), as on a phone.
-    const refused = log.filter((e) => e.kind === 'open' && e.code === -1 && !/^tcp:\d+$/.test(e.cmd));
-    expect(refused).toEqual([]);
+    expect(log.refused).toEqual([]);
     // 127 is the shell's "not found": nothing the driver runs may be missing from the device.
-    const missing = log.filter((e) => (e.kind === 'shell' || e.kind === 'exec') && e.code === 127);
-    expect(missing.map((e) => e.cmd)).toEqual([]);
-    const distinct = new Set(log.filter((e) => e.kind !== 'open').map((e) => e.cmd.split(' ')[0]));
+    expect(log.missing).toEqual([]);
     process.stderr.write(
-      `the driver ran ${log.length} commands, ${distinct.size} distinct programs: ${[...distinct].sort().join(' ')}\n`,
+      `the driver ran ${log.entries.length} commands, ${log.programs.length} programs: ${log.programs.join(' ')}\n`,
     );
   });
 });

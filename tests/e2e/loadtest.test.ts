@@ -82,6 +82,7 @@ interface FaultRow {
   failed_in_flight: number;
   failed_during: number;
   failed_by_code: Record<string, number>;
+  failed_examples: Record<string, string>;
   logcat: {
     devices: number;
     device_lines: number;
@@ -260,7 +261,9 @@ describe('droidbus loadtest --faults', () => {
       }
     }
     // A dropped device costs its own calls only: each failure names it as offline.
-    expect(Object.keys(faults[0]!.failed_by_code)).toEqual(['DEVICE_OFFLINE']);
+    expect(Object.keys(faults[0]!.failed_by_code), JSON.stringify(faults[0]!.failed_examples)).toEqual([
+      'DEVICE_OFFLINE',
+    ]);
     // Attached sessions lose their host and attach to the next one: calls in the gap say so.
     expect(Object.keys(faults[4]!.failed_by_code)).toEqual(['UNAVAILABLE']);
     expect(report.unexplained_failures).toEqual([]);
