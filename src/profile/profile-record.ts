@@ -5,6 +5,7 @@
 import type { AdbClient } from '../adb/client.js';
 import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '../adb/device-reads.js';
 import { shArgv } from '../adb/shell-command.js';
+import { parseResumedActivity } from '../actors/device/device-facts.js';
 import { VERSION } from '../version.js';
 import {
   HELPER_SOURCE_ARGV,
@@ -32,15 +33,6 @@ export interface RecordOptions {
 /** The reads a recording runs: every recorded read, and the log dump that fills the buffers. */
 export function recordedReads(): DeviceRead[] {
   return DEVICE_READS.filter((r) => r.kind === 'recorded' || r === READS.logDump);
-}
-
-/** The package of the resumed activity, from `dumpsys activity activities`. */
-function resumedPackage(activities: string): string | null {
-  const m =
-    /(?:mResumedActivity|ResumedActivity|topResumedActivity)[:=]\s*ActivityRecord\{\S+ \S+ ([\w.]+)\//.exec(
-      activities,
-    );
-  return m?.[1] ?? null;
 }
 
 /** Records the device into a new profile folder; returns its manifest. */
@@ -78,7 +70,9 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
     progress(`the UI helper's page source: ${Buffer.byteLength(source)} bytes`);
   }
   const packages =
-    o.packages.length > 0 ? [...o.packages] : [resumedPackage(activities)].flatMap((p) => p ?? []);
+    o.packages.length > 0
+      ? [...o.packages]
+      : [parseResumedActivity(activities)?.package].flatMap((p) => p ?? []);
   for (const pkg of packages) {
     for (const read of recordedReads().filter((r) => isPerPackage(r) && r !== READS.apkHash)) {
       const out = await take(read, readArgv(read, { package: pkg }));

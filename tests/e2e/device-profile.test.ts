@@ -218,14 +218,14 @@ describe('droidbus device record → droidbus sim --profile', () => {
       expect(kept).toBeDefined();
       expect(readFileSync(path.join(dir, kept!.stdout), 'utf8')).toContain('com.droidbus.sample:id/username');
       // Replayed: the device's helper shows the recorded screen.
-      const replayFarm = await startSimFarm(world.server, {
+      const replayedFarm = await startSimFarm(world.server, {
         devices: 0,
         dumpLatencyMs: 20,
         logcatRate: 0,
         args: ['--profile', dir],
       });
-      farms.push(replayFarm);
-      const serial = replayFarm.devices[0]!.serial;
+      farms.push(replayedFarm);
+      const serial = replayedFarm.devices[0]!.serial;
       const again = await runCli(['helper', 'install', '--serial', serial], { env });
       expect(again.code, again.stderr + again.stdout).toBe(0);
       const replayed = await world.call('get_ui_hierarchy', { device_serial: serial });

@@ -3,6 +3,7 @@
  * attached, the refusal when the user's adb server has too few devices, and how it waits for its
  * simulated devices to be online.
  */
+import type { FaultReport } from '../../src/loadtest/faults.js';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdbServer } from '../helpers/adb-server.js';
@@ -69,29 +70,8 @@ interface Report {
   rss_series: unknown[];
   builds: { completed: number; failed: number } | null;
   adb_port: number | null;
-  faults: FaultRow[] | null;
+  faults: FaultReport[] | null;
   unexplained_failures: { tool: string; code: string; text: string }[] | null;
-}
-
-interface FaultRow {
-  fault: string;
-  target: string;
-  recovered: boolean;
-  recovery_ms: number | null;
-  in_flight: number;
-  failed_in_flight: number;
-  failed_during: number;
-  failed_by_code: Record<string, number>;
-  failed_examples: Record<string, string>;
-  logcat: {
-    devices: number;
-    device_lines: number;
-    lost: number;
-    read_twice: number;
-    store_before: number;
-    store_after: number;
-    store_lost: number;
-  } | null;
 }
 
 function lastJsonLine(stdout: string): Report {

@@ -1,7 +1,6 @@
-import { configuredAdbServers } from '../../adb/servers.js';
 import { requireBroadcastScope, requirePackageInScope } from './apps/package-scope.js';
 import os from 'node:os';
-import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
+import { READS, readCommand } from '../../adb/device-reads.js';
 import { BusError } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { defineActor } from '../actor.js';
@@ -21,7 +20,7 @@ import { setNetworkState } from './extras/network-state.js';
 import { setOrientation } from './extras/orientation.js';
 import { sendIntent } from './apps/intent-command.js';
 import { actOnNotification, listNotifications } from './extras/notification-actions.js';
-import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
+import { deviceInfo } from './device-info.js';
 import type { ScreenshotResults, ScreenshotTask } from './screenshot/screenshot-task.js';
 import {
   captureUi,
@@ -206,54 +205,6 @@ async function screenshot(
     hint: scaled.hint,
     legend,
     capture_bytes: raw.byteLength,
-  };
-}
-
-async function deviceInfo(state: DeviceState, ctx: HandlerContext): Promise<ResponseOf<'device.info'>> {
-  const client = adbClient();
-  const features = await withAdbErrors(() => client.features(state.serial));
-  // One round trip for every fact: the sections are split on a marker no output contains.
-  const marker = '@@droidbus-section@@';
-  const out = await withAdbErrors(() =>
-    client.shell(
-      state.serial,
-      joinReads(
-        marker,
-        readCommand(READS.props),
-        readCommand(READS.wmSize),
-        readCommand(READS.wmDensity),
-        readCommand(READS.battery),
-        readCommand(READS.activities),
-      ),
-      { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024 },
-    ),
-  );
-  const [props = '', size = '', density = '', battery = '', activities = ''] = out.stdout.split(
-    `${marker}\n`,
-  );
-  const p = parseGetprop(props);
-  const get = (key: string): string | null => p.get(key) || null;
-  const sdk = Number(get('ro.build.version.sdk'));
-  const servers = configuredAdbServers();
-  const adbSerial = servers.route(state.serial)?.serial ?? state.serial;
-  return {
-    serial: state.serial,
-    adb_server: servers.multi ? (servers.route(state.serial)?.server.label ?? null) : null,
-    model: get('ro.product.model'),
-    manufacturer: get('ro.product.manufacturer'),
-    brand: get('ro.product.brand'),
-    device: get('ro.product.device'),
-    android_version: get('ro.build.version.release'),
-    sdk: Number.isInteger(sdk) && sdk > 0 ? sdk : null,
-    abi: get('ro.product.cpu.abi'),
-    fingerprint: get('ro.build.fingerprint'),
-    is_emulator:
-      get('ro.kernel.qemu') === '1' || get('ro.boot.qemu') === '1' || /^emulator-\d+$/.test(adbSerial),
-    screen: parseWm(size, density),
-    battery_level: parseBatteryLevel(battery),
-    foreground: parseResumedActivity(activities),
-    shell_v2: features.includes('shell_v2'),
-    features,
   };
 }
 

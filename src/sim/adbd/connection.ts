@@ -86,7 +86,9 @@ export class AdbdConnection {
       log: opts.log,
       reverses: new Map(),
       restart: () => {
-        this.close();
+        // Written packets (the answer, its CLSE) go out first; then the transport ends, as adbd exits.
+        this.socket.end();
+        this.teardown();
         opts.onRestart?.();
       },
     };

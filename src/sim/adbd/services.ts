@@ -42,7 +42,7 @@ export function openService(ctx: ServiceContext, service: string): ServiceRun | 
       stream.end();
       if (answer.startsWith('restarting')) {
         // adbd exits once it has answered; init starts it again as the new user.
-        setTimeout(() => ctx.restart(), 50);
+        ctx.restart();
       }
     };
   }

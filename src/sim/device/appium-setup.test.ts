@@ -10,18 +10,9 @@ import { writeApk } from '../../util/apk.js';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
-const identity = {
-  serial: '127.0.0.1:7004',
-  product: 'sdk_gphone64_arm64',
-  model: 'Pixel 7',
-  device: 'panther',
-  sdk: 34,
-  release: '14',
-  width: 1080,
-  height: 2400,
-  density: 420,
-};
+const identity = testIdentity(7004);
 
 let dev: SimDevice;
 afterEach(() => dev?.close());

@@ -7,21 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
 let dev: SimDevice;
 afterEach(() => dev?.close());
 
-const identity = {
-  serial: '127.0.0.1:7011',
-  product: 'husky',
-  model: 'Pixel 8 Pro',
-  device: 'husky',
-  sdk: 34,
-  release: '14',
-  width: 1344,
-  height: 2992,
-  density: 480,
-};
+const identity = testIdentity(7011);
 
 async function procUptimeMs(d: SimDevice): Promise<number> {
   const [up, idle] = (await runOn(d, 'cat /proc/uptime')).stdout.trim().split(' ').map(Number);

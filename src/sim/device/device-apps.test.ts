@@ -4,18 +4,9 @@ import { writeApk } from '../../util/apk.js';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
-const identity = {
-  serial: '127.0.0.1:7003',
-  product: 'sdk_gphone64_arm64',
-  model: 'Pixel 7',
-  device: 'panther',
-  sdk: 34,
-  release: '14',
-  width: 1080,
-  height: 2400,
-  density: 420,
-};
+const identity = testIdentity(7003);
 
 let dev: SimDevice;
 function device(sdk = 34): SimDevice {

@@ -8,18 +8,9 @@ import type { MemFs } from './fs.js';
 import { until as poll } from '../../../tests/helpers/until.js';
 import { createSimDevice } from './index.js';
 import { lastRead } from '../../../tests/helpers/until.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
-const identity = {
-  serial: '127.0.0.1:7004',
-  product: 'sdk_gphone64_arm64',
-  model: 'Pixel 7',
-  device: 'panther',
-  sdk: 34,
-  release: '14',
-  width: 1080,
-  height: 2400,
-  density: 420,
-};
+const identity = testIdentity(7004);
 
 let dev: SimDevice;
 function device(logcatRate = 0): SimDevice {

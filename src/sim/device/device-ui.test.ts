@@ -5,18 +5,9 @@ import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from './index.js';
 import { parseWindowDump } from '../../actors/device/ui/window-dump.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
-const identity = {
-  serial: '127.0.0.1:7002',
-  product: 'sdk_gphone64_arm64',
-  model: 'Pixel 7',
-  device: 'panther',
-  sdk: 34,
-  release: '14',
-  width: 1080,
-  height: 2400,
-  density: 420,
-};
+const identity = testIdentity(7002);
 
 let dev: SimDevice;
 function device(latency = 5): SimDevice {

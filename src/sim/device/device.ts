@@ -14,7 +14,7 @@ import { LogStore, type NewLogEntry, type Priority } from './log/log-store.js';
 import {
   ADB_KEYBOARD_PACKAGE,
   LAUNCHER_PACKAGE,
-  installPaths,
+  putPackageFiles,
   preinstalledUserPackages,
   SYSTEM_PACKAGES,
   type InstalledPackage,
@@ -157,29 +157,11 @@ export class Device implements SimDevice {
         this.helper?.isRunning === true ? [{ port: HELPER_PORT, uid: UID.shell, inode: 48123 }] : [],
     });
     this.ui = new UiState(opts.identity.serial);
-    const now = Date.now();
     for (const info of SYSTEM_PACKAGES) {
-      this.packages.set(info.name, {
-        info,
-        uid: info.uid ?? this.allocUid(),
-        firstInstallTime: 1230768000000,
-        lastUpdateTime: 1230768000000,
-        granted: new Set(),
-        enabled: true,
-        stopped: false,
-      });
+      this.addPackage(info, 1230768000000);
     }
     for (const info of preinstalledUserPackages(opts.identity.serial)) {
-      this.addPackageFiles(info);
-      this.packages.set(info.name, {
-        info,
-        uid: this.allocUid(),
-        firstInstallTime: now - 86_400_000,
-        lastUpdateTime: now - 86_400_000,
-        granted: new Set(),
-        enabled: true,
-        stopped: false,
-      });
+      this.addPackage(info, Date.now() - 86_400_000);
     }
   }
 
@@ -418,85 +400,20 @@ export class Device implements SimDevice {
     return n;
   }
 
-  /**
-   * A package a recording showed but the model lacks: installed as a user app with what little is
-   * known (its name; version code 0, so any APK of it installs over it), no APK bytes, no activities.
-   */
-  adoptRecordedPackage(name: string): void {
-    const info: PackageInfo = {
-      name,
-      versionCode: 0,
-      versionName: '0',
-      minSdk: 21,
-      targetSdk: this.sdk,
-      label: name,
-      debuggable: false,
-      activities: [],
-      launcher: null,
-      permissions: [],
-      system: false,
-      ...installPaths(this.identity.serial, name, 0),
-      apkBytes: null,
-      apkSha256: null,
-      minified: false,
-    };
-    this.addPackageFiles(info);
-    const t = Date.now() - 86_400_000;
-    const p = {
+  /** Makes a package installed at `installedAt`: a user app's files in /data/app, and its record. */
+  addPackage(info: PackageInfo, installedAt: number): InstalledPackage {
+    putPackageFiles(this.fs, info);
+    const installed: InstalledPackage = {
       info,
-      uid: this.allocUid(),
-      firstInstallTime: t,
-      lastUpdateTime: t,
+      uid: info.uid ?? this.allocUid(),
+      firstInstallTime: installedAt,
+      lastUpdateTime: installedAt,
+      granted: new Set(),
       enabled: true,
       stopped: false,
     };
-    this.packages.set(name, { ...p, granted: new Set() });
-  }
-
-  /** Puts a package's APK into /data/app (readable by the shell user, like real base.apk files). */
-  addPackageFiles(info: PackageInfo): void {
-    if (info.system) {
-      return;
-    }
-    const node = {
-      type: 'file' as const,
-      perm: 0o644,
-      uid: 1000,
-      gid: 1000,
-      mtimeMs: Date.now(),
-      ino: 0,
-      data: info.apkBytes ?? new Uint8Array(0),
-    };
-    const outer = info.codePath.slice(0, info.codePath.lastIndexOf('/'));
-    this.fs.put(outer, {
-      type: 'dir',
-      perm: 0o775,
-      uid: 1000,
-      gid: 1000,
-      mtimeMs: Date.now(),
-      ino: 0,
-      children: new Map(),
-    });
-    this.fs.put(info.codePath, {
-      type: 'dir',
-      perm: 0o775,
-      uid: 1000,
-      gid: 1000,
-      mtimeMs: Date.now(),
-      ino: 0,
-      children: new Map(),
-    });
-    this.fs.put(info.apkPath, node);
-  }
-
-  /** Removes a package's /data/app directory. */
-  removePackageFiles(info: PackageInfo): void {
-    if (info.system) {
-      return;
-    }
-    const outer = info.codePath.slice(0, info.codePath.lastIndexOf('/'));
-    const parent = this.fs.tryResolve('/data/app', true);
-    parent?.node.children?.delete(outer.slice('/data/app/'.length));
+    this.packages.set(info.name, installed);
+    return installed;
   }
 
   /** The uid of a package or of a process's package. */

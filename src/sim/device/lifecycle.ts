@@ -3,9 +3,11 @@ import { REASON, SUBREASON } from './exit-info.js';
 import { SAMPLE_PACKAGE } from '../sample-app.js';
 import { hexId } from './ids.js';
 import {
+  deletePackageFiles,
   InstallError,
   installPaths,
   packageFromApk,
+  putPackageFiles,
   RUNTIME_PERMISSIONS,
   shortComponent,
 } from './packages.js';
@@ -268,21 +270,13 @@ export function installPackage(
       subreason: dev.sdk >= 33 ? SUBREASON.UNKNOWN : SUBREASON.PACKAGE_UPDATE,
       description: `stop ${info.name} due to installPackageLI`,
     });
-    dev.removePackageFiles(existing.info);
-    dev.addPackageFiles(info);
+    deletePackageFiles(dev.fs, existing.info);
+    putPackageFiles(dev.fs, info);
     const keep = new Set([...existing.granted].filter((p) => info.permissions.includes(p)));
     dev.packages.set(info.name, { ...existing, info, lastUpdateTime: now, granted: keep, stopped: false });
   } else {
-    dev.addPackageFiles(info);
-    dev.packages.set(info.name, {
-      info,
-      uid: dev.allocUid(),
-      firstInstallTime: now,
-      lastUpdateTime: now,
-      granted: new Set(),
-      enabled: true,
-      stopped: true,
-    });
+    // A newly installed app stays in the stopped state until something launches it.
+    dev.addPackage(info, now).stopped = true;
   }
   if (opts.grantAll === true) {
     const installed = dev.packages.get(info.name);
@@ -312,7 +306,7 @@ export function uninstallPackage(dev: Device, pkg: string): string {
     dev.stopHelper();
   }
   killPackage(dev, pkg, { reason: REASON.USER_REQUESTED, description: `stop ${pkg} due to uninstall pkg` });
-  dev.removePackageFiles(existing.info);
+  deletePackageFiles(dev.fs, existing.info);
   dev.packages.delete(pkg);
   for (let i = dev.notifications.length - 1; i >= 0; i--) {
     if (dev.notifications[i]?.pkg === pkg) {

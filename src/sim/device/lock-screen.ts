@@ -33,6 +33,10 @@ export class LockScreen {
     return !this.secure && this.disabledFlag;
   }
 
+  /**
+   * The screen went off: KeyguardViewMediator shows the keyguard (doKeyguardLocked on sleep) unless
+   * the lock screen is disabled (frameworks/base/packages/SystemUI/…/keyguard/KeyguardViewMediator.java).
+   */
   screenOff(): void {
     this.showing = this.showing || !this.disabled;
   }

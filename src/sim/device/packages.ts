@@ -10,6 +10,8 @@ import {
   SAMPLE_VERSION_CODE,
   SAMPLE_VERSION_NAME,
 } from '../sample-app.js';
+import type { FsNode } from './fs-node.js';
+import type { MemFs } from './fs.js';
 import { installToken } from './ids.js';
 
 /** What never changes about an installed APK (shared between devices when preinstalled). */
@@ -374,4 +376,64 @@ export function packageFromApk(
 /** `pkg/.Cls` when the class lives in the package, else `pkg/full.Cls` (ComponentName.flattenToShortString). */
 export function shortComponent(pkg: string, cls: string): string {
   return cls.startsWith(pkg + '.') ? `${pkg}/${cls.slice(pkg.length)}` : `${pkg}/${cls}`;
+}
+
+/** Puts a user app's APK into /data/app (readable by the shell user, like real base.apk files). */
+export function putPackageFiles(fs: MemFs, info: PackageInfo): void {
+  if (info.system) {
+    return;
+  }
+  const dir = (): FsNode => ({
+    type: 'dir',
+    perm: 0o775,
+    uid: 1000,
+    gid: 1000,
+    mtimeMs: Date.now(),
+    ino: 0,
+    children: new Map(),
+  });
+  fs.put(info.codePath.slice(0, info.codePath.lastIndexOf('/')), dir());
+  fs.put(info.codePath, dir());
+  fs.put(info.apkPath, {
+    type: 'file',
+    perm: 0o644,
+    uid: 1000,
+    gid: 1000,
+    mtimeMs: Date.now(),
+    ino: 0,
+    data: info.apkBytes ?? new Uint8Array(0),
+  });
+}
+
+/** Removes a user app's /data/app directory. */
+export function deletePackageFiles(fs: MemFs, info: PackageInfo): void {
+  if (info.system) {
+    return;
+  }
+  const outer = info.codePath.slice(0, info.codePath.lastIndexOf('/'));
+  fs.tryResolve('/data/app', true)?.node.children?.delete(outer.slice('/data/app/'.length));
+}
+
+/**
+ * A package a recording showed but the model lacks, as a user app with what little is known: its
+ * name; version code 0, so any APK of it installs over it; no APK bytes, no activities.
+ */
+export function recordedPackageInfo(serial: string, name: string, targetSdk: number): PackageInfo {
+  return {
+    name,
+    versionCode: 0,
+    versionName: '0',
+    minSdk: 21,
+    targetSdk,
+    label: name,
+    debuggable: false,
+    activities: [],
+    launcher: null,
+    permissions: [],
+    system: false,
+    ...installPaths(serial, name, 0),
+    apkBytes: null,
+    apkSha256: null,
+    minified: false,
+  };
 }

@@ -22,6 +22,7 @@ import type { Device } from './device.js';
 import type { LOG_BUFFERS } from './log/log-store.js';
 import { BUFFER_ID, DEFAULT_BUFFER_SIZE, entryBytes, MAX_BUFFER_SIZE } from './log/log-store.js';
 import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
+import { recordedPackageInfo } from './packages.js';
 import { parseHierarchy, serializeHierarchy } from './ui/uiautomator-xml.js';
 
 /** What a recorded answer reads: a command that changes it makes the recording stale. */
@@ -389,12 +390,13 @@ function seedRecordedApps(dev: Device, profile: DeviceProfile, focus: string | n
       }
     }
   }
-  if (focus !== null) {
-    running.set(focus.split('/')[0]!, running.get(focus.split('/')[0]!) ?? null);
+  const front = focus?.split('/')[0];
+  if (front !== undefined && !running.has(front)) {
+    running.set(front, null);
   }
   for (const pkg of [...installed, ...running.keys()]) {
     if (!dev.packages.has(pkg)) {
-      dev.adoptRecordedPackage(pkg);
+      dev.addPackage(recordedPackageInfo(dev.identity.serial, pkg, dev.sdk), Date.now() - 86_400_000);
     }
   }
   for (const [pkg, pid] of running) {

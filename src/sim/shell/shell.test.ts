@@ -4,18 +4,9 @@ import { quoteDeviceShellArg } from '../../adb/quote.js';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from '../device/collect-io.js';
 import { createSimDevice } from '../device/index.js';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
-const identity = {
-  serial: '127.0.0.1:7001',
-  product: 'sdk_gphone64_arm64',
-  model: 'Pixel 7',
-  device: 'panther',
-  sdk: 34,
-  release: '14',
-  width: 1080,
-  height: 2400,
-  density: 420,
-};
+const identity = testIdentity(7001);
 
 let dev: SimDevice;
 function device(): SimDevice {

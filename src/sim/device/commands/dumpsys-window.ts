@@ -387,3 +387,20 @@ export function dumpProcesses(dev: Device): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * `dumpsys window policy` (also the first section of a bare `dumpsys window`): PhoneWindowManager's
+ * state with the screen's and the keyguard's (PhoneWindowManager.dump, which ends with
+ * KeyguardServiceDelegate.dump; the screen-on pair is DisplayPolicy's). Clients such as appium-adb's
+ * isScreenLocked read `mScreenOnFully`, `screenState` and the keyguard monitor's `mIsShowing`.
+ */
+export function dumpWindowPolicy(dev: Device): string {
+  const on = dev.ui.screenOn;
+  return (
+    'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n' +
+    '    mSafeMode=false mSystemReady=true mSystemBooted=true\n' +
+    `    mScreenOnEarly=${on} mScreenOnFully=${on}\n` +
+    '    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n' +
+    dev.ui.lock.dump(on, '    ')
+  );
+}

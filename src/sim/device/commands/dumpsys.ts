@@ -9,6 +9,7 @@ import {
   dumpDisplays,
   dumpInputMethod,
   dumpProcesses,
+  dumpWindowPolicy,
   dumpWindows,
 } from './dumpsys-window.js';
 
@@ -268,23 +269,6 @@ function display(dev: Device): string {
 }
 
 /**
- * `dumpsys window policy` (also the first section of a bare `dumpsys window`): PhoneWindowManager's
- * state with the screen's and the keyguard's (PhoneWindowManager.dump, which ends with
- * KeyguardServiceDelegate.dump; the screen-on pair is DisplayPolicy's). Clients such as appium-adb's
- * isScreenLocked read `mScreenOnFully`, `screenState` and the keyguard monitor's `mIsShowing`.
- */
-function windowPolicy(dev: Device): string {
-  const on = dev.ui.screenOn;
-  return (
-    'WINDOW MANAGER POLICY STATE (dumpsys window policy)\n' +
-    '    mSafeMode=false mSystemReady=true mSystemBooted=true\n' +
-    `    mScreenOnEarly=${on} mScreenOnFully=${on}\n` +
-    '    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n' +
-    dev.ui.lock.dump(on, '    ')
-  );
-}
-
-/**
  * `dumpsys input`: the touchscreen's section of the input reader, as TouchInputMapper::dump prints it
  * (frameworks/native/services/inputflinger/reader/mapper/TouchInputMapper.cpp). The orientation line
  * is the version-dependent part clients parse: `SurfaceOrientation: 1` through Android 12L,
@@ -462,8 +446,8 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
           : sub === 'displays' || sub === 'd'
             ? dumpDisplays(dev)
             : sub === 'policy' || sub === 'p'
-              ? windowPolicy(dev)
-              : windowPolicy(dev) + '\n' + dumpDisplays(dev) + '\n' + dumpWindows(dev);
+              ? dumpWindowPolicy(dev)
+              : dumpWindowPolicy(dev) + '\n' + dumpDisplays(dev) + '\n' + dumpWindows(dev);
       break;
     }
     case 'input':

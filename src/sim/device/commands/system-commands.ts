@@ -11,7 +11,11 @@ import { isEmulator } from '../props.js';
 const ID_LINE =
   'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0';
 
-/** After `adb root` on a debuggable build: adbd's shell runs as root in the `su` domain. */
+/**
+ * After `adb root` on a debuggable build: adbd's shell runs as root in the `su` domain — the line
+ * public emulator write-ups print for `adb root; adb shell id` (`… context=u:r:su:s0`, the groups
+ * as the shell user's with root's first).
+ */
 const ROOT_ID_LINE =
   'uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:su:s0';
 
