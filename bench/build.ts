@@ -23,7 +23,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { startEventLoopProbe } from '../src/util/event-loop.js';
 import { checkGradleTask, createGradleOutputParser } from '../src/actors/build/index.js';
 import { standardTaskNames } from '../src/actors/build/task-policy.js';
-import { PLUGINS } from '../src/sim/sample-project/plugin-tasks.js';
+import { PLUGINS } from '../src/sim/index.js';
 import { inspectProject, projectVariants } from '../src/project/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -12,9 +12,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { ShellIo, SimDevice } from '../src/sim/device-api.js';
-import { runOn } from '../src/sim/device/collect-io.js';
-import { createSimDevice } from '../src/sim/device/index.js';
+import { type ShellIo, type SimDevice, runOn, createSimDevice } from '../src/sim/index.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' } } });
 const SECONDS = Number(values.seconds);

@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolDefinition } from '../src/mcp/define-tool.js';
 import { ALL_TOOLS } from '../src/mcp/registry.js';
-import { SAMPLE_PACKAGE } from '../src/sim/sample-app.js';
+import { SAMPLE_PACKAGE } from '../src/sim/index.js';
 import { startAdbServer } from '../tests/helpers/adb-server.js';
 import { startMcp } from '../tests/helpers/mcp-client.js';
 import { runCli } from '../tests/helpers/run-cli.js';

@@ -4,7 +4,7 @@
  * included), each set up through adb beforehand and checked through adb afterwards: the device's
  * state for jobs that change it, the device's own facts for jobs that answer a question.
  */
-import { sampleApplicationId } from '../../src/sim/sample-app.js';
+import { sampleApplicationId } from '../../src/sim/index.js';
 import type { Agent } from './agent.js';
 
 export const SAMPLE = 'com.droidbus.sample';

@@ -9,8 +9,7 @@ import {
 } from '../profile/profile-format.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
-import type { AuthMode } from '../sim/adbd/connection.js';
-import type { Farm, FarmOptions } from '../sim/farm.js';
+import type { AuthMode, Farm, FarmOptions } from '../sim/index.js';
 import { AVD_NAME_RE } from '../util/app-args.js';
 
 const USAGE = `Usage: droidbus sim [options]
@@ -214,7 +213,7 @@ export const command: CliCommand = {
   async run(argv) {
     const args = parseSimArgs(argv);
     if (args.testSdk !== undefined) {
-      const { writeTestSdk } = await import('../sim/test-sdk.js');
+      const { writeTestSdk } = await import('../sim/index.js');
       const { dir, avds, basePort, bootMs } = args.testSdk;
       let script: string;
       try {
@@ -235,13 +234,13 @@ export const command: CliCommand = {
       }
     }
     if (args.sampleProject !== undefined) {
-      const { writeSampleProject } = await import('../sim/sample-project/index.js');
+      const { writeSampleProject } = await import('../sim/index.js');
       await writeSampleProject(args.sampleProject);
       process.stdout.write(`wrote the sample Android project to ${args.sampleProject}\n`);
       return 0;
     }
     const signal = untilSignal();
-    const { startFarm } = await import('../sim/farm.js');
+    const { startFarm } = await import('../sim/index.js');
     let farm: Farm;
     try {
       farm = await startFarm({

@@ -8,10 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startPrivateAdbServer } from '../adb/private-server.js';
 import type { PrivateAdbServer } from '../adb/private-server.js';
 import { trustProject } from '../project/trust.js';
-import { startFarm } from '../sim/farm.js';
-import type { Farm } from '../sim/farm.js';
-import { SAMPLE_PACKAGE } from '../sim/sample-app.js';
-import { writeSampleProject } from '../sim/sample-project/index.js';
+import { startFarm, type Farm, SAMPLE_PACKAGE, writeSampleProject } from '../sim/index.js';
 import { DemoFailed, DemoRecorder } from './demo-steps.js';
 import type { DemoStep } from './demo-steps.js';
 

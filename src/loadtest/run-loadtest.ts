@@ -119,7 +119,7 @@ async function startWorld(
   let project: string | null = null;
   if (mix.has('build')) {
     project = path.join(base, 'sample');
-    const { writeSampleProject } = await import('../sim/sample-project/index.js');
+    const { writeSampleProject } = await import('../sim/index.js');
     await writeSampleProject(project);
     await trustProject(project);
   }

@@ -13,10 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { READS, readArgv } from '../adb/device-reads.js';
-import type { SimDevice } from '../sim/device-api.js';
-import { runOn } from '../sim/device/collect-io.js';
-import { createSimDevice } from '../sim/device/index.js';
-import { profileIdentity } from '../sim/device/profile-replay.js';
+import { type SimDevice, runOn, createSimDevice, profileIdentity } from '../sim/index.js';
 import {
   bundledProfileDir,
   bundledProfiles,

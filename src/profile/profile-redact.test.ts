@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SimDevice } from '../sim/device-api.js';
-import { runOn } from '../sim/device/collect-io.js';
-import { createSimDevice } from '../sim/device/index.js';
+import { type SimDevice, runOn, createSimDevice } from '../sim/index.js';
 import { learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
 
 const identity = {

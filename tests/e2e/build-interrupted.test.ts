@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSampleProject } from '../../src/sim/sample-project/index.js';
+import { writeSampleProject } from '../../src/sim/index.js';
 import { buildLockPath } from '../../src/actors/build/build-lock.js';
 import { startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';

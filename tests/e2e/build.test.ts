@@ -17,7 +17,7 @@ import {
   writeSample,
 } from '../helpers/build-project.js';
 import { refusedWith } from '../helpers/tool-errors.js';
-import { remoteLogPath } from '../../src/sim/sample-project/gradlew-stand-in.js';
+import { remoteLogPath } from '../../src/sim/index.js';
 
 const home = tempDir('droidbus-build-home-');
 const work = tempDir('droidbus-build-work-');

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as SocketClient from '../../src/bus/socket-client.js';
 import type { BusError } from '../../src/bus/errors.js';
-import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 import { VERSION } from '../../src/version.js';
 import { startAdbServer } from '../helpers/adb-server.js';
 import type { AdbServer } from '../helpers/adb-server.js';

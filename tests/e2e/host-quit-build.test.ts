@@ -3,7 +3,7 @@ import { readHistoryFrom } from '../helpers/history.js';
 import { shortTempDir, startHostProcess, waitFor } from '../helpers/host.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import { runCli } from '../helpers/run-cli.js';
-import { writeSampleProject } from '../../src/sim/sample-project/index.js';
+import { writeSampleProject } from '../../src/sim/index.js';
 
 // The host quitting while an attached agent's build runs: the build is cancelled first and recorded
 // as cancelled because the host quit, and the agent's call says so.

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as Runtime from '../../src/actors/runtime.js';
 import type { EventOf } from '../../src/bus/registry.js';
-import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { until as poll } from '../helpers/until.js';

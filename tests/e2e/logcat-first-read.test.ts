@@ -4,7 +4,7 @@
  * answer, as an agent's parallel tool calls do — every time, with no sleep anywhere.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_PACKAGE } from '../../src/sim/sample-app.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 
 let world: DeviceWorld;

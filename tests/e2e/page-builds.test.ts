@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_CRASH_RETRACED, SAMPLE_MAP_ID } from '../../src/sim/sample-app.js';
+import { SAMPLE_CRASH_RETRACED, SAMPLE_MAP_ID } from '../../src/sim/index.js';
 import { startAdbServer } from '../helpers/adb-server.js';
 import type { AdbServer } from '../helpers/adb-server.js';
 import { readHistory, textOf, writeSample } from '../helpers/build-project.js';

@@ -1,13 +1,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_CRASH_RETRACED, SAMPLE_CRASH_TRACE, SAMPLE_MAP_ID } from '../../src/sim/sample-app.js';
+import {
+  SAMPLE_CRASH_RETRACED,
+  SAMPLE_CRASH_TRACE,
+  SAMPLE_MAP_ID,
+  writeSampleProject,
+} from '../../src/sim/index.js';
 import { writeApk } from '../../src/util/apk.js';
 import { eventually, startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
 import { tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
-import { writeSampleProject } from '../../src/sim/sample-project/index.js';
 
 // Crash → deobfuscation through the retrace actor: a release build of the sample project keeps its
 // mapping; the sim's crashes are matched to it by map id, by the device's APK hash, or refused.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_MAP_ID } from '../../src/sim/sample-app.js';
+import { SAMPLE_MAP_ID } from '../../src/sim/index.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 

@@ -5,7 +5,7 @@
  * listens there, which a phone refuses too).
  */
 import { existsSync, readFileSync } from 'node:fs';
-import type { CommandLogEntry } from '../../src/sim/adbd/command-log.js';
+import type { CommandLogEntry } from '../../src/sim/index.js';
 import { until } from './until.js';
 
 export interface CommandLogSummary {

@@ -1,4 +1,4 @@
-import type { SimDeviceIdentity } from '../../src/sim/device-api.js';
+import type { SimDeviceIdentity } from '../../src/sim/index.js';
 
 /**
  * The device the simulator's unit tests make (a Pixel 7 on Android 14, as sdk_gphone64_arm64

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchName } from '../../project/gradle-name-matcher.js';
-import { PLUGINS } from '../../sim/sample-project/plugin-tasks.js';
-import { variantName, type BuildModel } from '../../sim/sample-project/build-model.js';
-import { projectTasks } from '../../sim/sample-project/gradle-tasks.js';
+import { PLUGINS, variantName, type BuildModel, projectTasks } from '../../sim/index.js';
 import { settingsSchema } from '../../store/settings.js';
 import { leavingReason, taskWords } from './leaving-tasks.js';
 import { checkGradleTask, judgeDryRun, standardTaskNames, type ProjectTasks } from './task-policy.js';

@@ -8,7 +8,6 @@
  * The model starts from the recording where it can: the props of `getprop`, the screen of
  * `uiautomator dump`, the log buffers of `logcat -d -b all` sized as `logcat -g` said.
  */
-import { DEVICE_READS, isPerPackage, READS, readArgv } from '../../adb/device-reads.js';
 import {
   argvKey,
   HELPER_SOURCE_ARGV,
@@ -24,69 +23,7 @@ import { BUFFER_ID, DEFAULT_BUFFER_SIZE, entryBytes, MAX_BUFFER_SIZE } from './l
 import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
 import { recordedPackageInfo } from './packages.js';
 import { parseHierarchy, serializeHierarchy } from './ui/uiautomator-xml.js';
-
-/** What a recorded answer reads: a command that changes it makes the recording stale. */
-type Domain =
-  | 'props'
-  | 'display'
-  | 'screen'
-  | 'packages'
-  | 'processes'
-  | 'settings'
-  | 'notifications'
-  | 'location'
-  | 'battery'
-  | 'log';
-
-const READ_DOMAIN: ReadonlyMap<string, Domain> = new Map([
-  [READS.props.name, 'props'],
-  [READS.sdk.name, 'props'],
-  [READS.bootCompleted.name, 'props'],
-  [READS.model.name, 'props'],
-  [READS.avdName.name, 'props'],
-  [READS.avdNameOld.name, 'props'],
-  [READS.wmSize.name, 'display'],
-  [READS.wmDensity.name, 'display'],
-  [READS.battery.name, 'battery'],
-  [READS.activities.name, 'screen'],
-  [READS.windows.name, 'screen'],
-  [READS.displays.name, 'screen'],
-  [READS.uiDump.name, 'screen'],
-  [READS.screencap.name, 'screen'],
-  [READS.notifications.name, 'notifications'],
-  [READS.location.name, 'location'],
-  [READS.uptime.name, 'location'],
-  [READS.packages.name, 'packages'],
-  [READS.thirdPartyPackages.name, 'packages'],
-  [READS.packagePaths.name, 'packages'],
-  [READS.thirdPartyPackagePaths.name, 'packages'],
-  [READS.locale.name, 'props'],
-  [READS.productLocale.name, 'props'],
-  [READS.packageDumpAll.name, 'packages'],
-  [READS.packageDump.name, 'packages'],
-  [READS.apkPaths.name, 'packages'],
-  [READS.apkHash.name, 'packages'],
-  [READS.launcherActivity.name, 'packages'],
-  [READS.wifiOn.name, 'settings'],
-  [READS.mobileData.name, 'settings'],
-  [READS.airplaneMode.name, 'settings'],
-  [READS.autoRotate.name, 'settings'],
-  [READS.userRotation.name, 'settings'],
-  [READS.inputMethod.name, 'settings'],
-  [READS.processes.name, 'processes'],
-  [READS.processesOld.name, 'processes'],
-  [READS.pidOf.name, 'processes'],
-  [READS.meminfo.name, 'processes'],
-  [READS.exitInfo.name, 'processes'],
-  // The buffers change with every line logged: the model (filled from the recording) answers.
-  [READS.logBufferSizes.name, 'log'],
-  [READS.logDump.name, 'log'],
-]);
-
-/** Whether a recorded command is a log dump (answered by the buffers it filled). */
-function isLogDump(argv: readonly string[]): boolean {
-  return argv[0] === 'logcat' && (argv.includes('-d') || argv.includes('-g'));
-}
+import { domainOf, isLogDump, listsPackages, packageNamed, RECORDED, type Domain } from './recorded-reads.js';
 
 /** Commands that change the device, and what they change. A read answered by the model is not one. */
 function changes(argv: readonly string[]): Domain[] {
@@ -188,7 +125,7 @@ export class ProfileReplay {
     for (const [name, fn] of commands) {
       out.set(name, async (ctx) => {
         const recorded = this.answerFor(ctx.argv);
-        if (recorded !== null && recorded.command.read === READS.uiDump.name) {
+        if (recorded !== null && recorded.command.argv[0] === 'uiautomator') {
           // A dump still takes the device's time and still fails when another one runs
           // (UiAutomation "already registered"): the model runs it, the recording is printed.
           const model = await fn({ ...ctx, stdout: NULL_OUTPUT, stderr: ctx.stderr });
@@ -247,8 +184,10 @@ export class ProfileReplay {
     if (a === undefined) {
       return null;
     }
-    const domain = a.command.read === null ? undefined : READ_DOMAIN.get(a.command.read);
-    if (domain === 'log' || isLogDump(a.command.argv) || (domain !== undefined && this.stale.has(domain))) {
+    const domain = domainOf(a.command.argv);
+    // A read the simulator does not know may show anything: the first change makes it stale.
+    const stale = domain === 'unknown' ? this.stale.size > 0 : this.stale.has(domain);
+    if (domain === 'log' || isLogDump(a.command.argv) || stale) {
       return null;
     }
     return a;
@@ -274,9 +213,7 @@ function recordedText(profile: DeviceProfile, argv: readonly string[]): string |
 /** `[key]: [value]` lines of a recorded getprop. */
 export function recordedProps(profile: DeviceProfile): Map<string, string> {
   const props = new Map<string, string>();
-  for (const m of (recordedText(profile, readArgv(READS.props)) ?? '').matchAll(
-    /^\[([^\]]+)\]: \[([^\]]*)\]/gm,
-  )) {
+  for (const m of (recordedText(profile, RECORDED.getprop) ?? '').matchAll(/^\[([^\]]+)\]: \[([^\]]*)\]/gm)) {
     props.set(m[1] as string, m[2] as string);
   }
   return props;
@@ -316,11 +253,9 @@ const RELEASE_BY_SDK: Readonly<Record<number, string>> = {
  */
 export function profileIdentity(profile: DeviceProfile, serial: string): SimDeviceIdentity {
   const p = recordedProps(profile);
-  const size = /Physical size: (\d+)x(\d+)/.exec(recordedText(profile, readArgv(READS.wmSize)) ?? '');
-  const density = /Physical density: (\d+)/.exec(recordedText(profile, readArgv(READS.wmDensity)) ?? '');
-  const sdk = Number(
-    p.get('ro.build.version.sdk') ?? (recordedText(profile, readArgv(READS.sdk)) ?? '').trim(),
-  );
+  const size = /Physical size: (\d+)x(\d+)/.exec(recordedText(profile, RECORDED.wmSize) ?? '');
+  const density = /Physical density: (\d+)/.exec(recordedText(profile, RECORDED.wmDensity) ?? '');
+  const sdk = Number(p.get('ro.build.version.sdk') ?? (recordedText(profile, RECORDED.sdk) ?? '').trim());
   const avd = p.get('ro.boot.qemu.avd_name') ?? p.get('ro.kernel.qemu.avd_name');
   return {
     serial,
@@ -341,8 +276,8 @@ export function profileIdentity(profile: DeviceProfile, serial: string): SimDevi
  * of `dumpsys window windows|displays` (a window titled by its component), else the resumed activity.
  */
 export function recordedFocus(profile: DeviceProfile): string | null {
-  for (const read of [READS.displays, READS.windows, READS.activities]) {
-    const text = recordedText(profile, readArgv(read)) ?? '';
+  for (const argv of [RECORDED.windowDisplays, RECORDED.windowWindows, RECORDED.activities]) {
+    const text = recordedText(profile, argv) ?? '';
     const focus = /mCurrentFocus=Window\{\S+ u0 ([\w.]+\/[\w.$]+)\}/.exec(text);
     // The resumed activity, or the focused app's record when the focus is a system window.
     const resumed =
@@ -371,20 +306,15 @@ function seedRecordedApps(dev: Device, profile: DeviceProfile, focus: string | n
   const running = new Map<string, number | null>();
   const installed = new Set<string>(profile.manifest.packages);
   for (const a of profile.answers.values()) {
-    const read = DEVICE_READS.find((r) => r.name === a.command.read);
-    if (read !== undefined && isPerPackage(read)) {
-      const i = read.argv.findIndex((x) => typeof x !== 'string' && x.slot === 'package');
-      const slot = read.argv[i] as { prefix?: string } | undefined;
-      const pkg = a.command.argv[i]?.slice(slot?.prefix?.length ?? 0);
-      if (pkg !== undefined && /^[\w.]+$/.test(pkg)) {
-        installed.add(pkg);
-      }
+    const pkg = packageNamed(a.command.argv);
+    if (pkg !== null) {
+      installed.add(pkg);
     }
     const text = decodeRecordedText(a.stdout);
     for (const m of text.matchAll(/^\*\* (?:MEMINFO in|Graphics info for) pid (\d+) \[([\w.]+)\] \*\*/gm)) {
       running.set(m[2]!, Number(m[1]));
     }
-    if (a.command.read === READS.packages.name || a.command.read === READS.thirdPartyPackages.name) {
+    if (listsPackages(a.command.argv)) {
       for (const m of text.matchAll(/^package:([\w.]+)/gm)) {
         installed.add(m[1]!);
       }
@@ -419,7 +349,7 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
   // The screen: the helper's page source when the recording has one (the helper then serves it, as
   // the recorded session did; `uiautomator dump` still answers with its own recording), else the dump.
   const source = recordedText(profile, HELPER_SOURCE_ARGV);
-  const dump = recordedText(profile, readArgv(READS.uiDump));
+  const dump = recordedText(profile, RECORDED.uiDump);
   for (const text of [source, dump]) {
     if (text === null) {
       continue;
@@ -436,7 +366,7 @@ export function seedFromProfile(dev: Device, profile: DeviceProfile): void {
     }
   }
   seedRecordedApps(dev, profile, focus);
-  const sizes = recordedText(profile, readArgv(READS.logBufferSizes));
+  const sizes = recordedText(profile, RECORDED.logSizes);
   for (const m of (sizes ?? '').matchAll(/^(\w+): ring buffer is (\d+) ?([KMG]?)i?B/gm)) {
     const id = BUFFER_ID[m[1] as (typeof LOG_BUFFERS)[number]];
     const unit = m[3] === 'G' ? 1024 ** 3 : m[3] === 'M' ? 1024 ** 2 : m[3] === 'K' ? 1024 : 1;

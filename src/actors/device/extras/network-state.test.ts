@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BusError } from '../../../bus/errors.js';
-import type { SimDevice } from '../../../sim/device-api.js';
-import { runOn } from '../../../sim/device/collect-io.js';
-import { createSimDevice } from '../../../sim/device/index.js';
+import { type SimDevice, runOn, createSimDevice } from '../../../sim/index.js';
 import type { DeviceShell } from '../device-shell.js';
 import { setNetworkState } from './network-state.js';
 
