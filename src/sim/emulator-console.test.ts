@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSimDevice } from './device/index.js';
+import { createSimDevice } from './control/index.js';
 import { EmulatorConsole } from './emulator-console.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];

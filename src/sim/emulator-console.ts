@@ -1,3 +1,8 @@
+/**
+ * Evidence: the emulator console's protocol and auth token
+ * (https://developer.android.com/studio/run/emulator-console: `auth`, `OK`, `KO:`,
+ * ~/.emulator_console_auth_token); notes/adb-facts.md.
+ */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';

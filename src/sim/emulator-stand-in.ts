@@ -7,6 +7,10 @@
  * real emulator does. So the real launch path (spawn, wait for adb, match AVD names) runs in tests.
  *
  * This is a CLI process of its own, so it writes to stdout and stderr like the emulator.
+ *
+ * Evidence: the emulator's command line (https://developer.android.com/studio/run/emulator-
+ * commandline: `-list-avds`, `-avd NAME` or `@NAME`, `-port N`) and its port pairs (console 5554+2N,
+ * adb 5555+2N).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

@@ -1,3 +1,7 @@
+/**
+ * Evidence: the phones' published specifications (model, codename, Android release, screen size and
+ * density), with the build properties their `getprop` shows (profiles/pixel-8-pro/).
+ */
 import type { SimDeviceIdentity } from './device-api.js';
 
 /** A device's identity without its serial (the farm assigns ports and serials). */

@@ -1,3 +1,7 @@
+/**
+ * Evidence: how emulators and network devices reach the adb server (`host:emulator:PORT`, `adb connect
+ * HOST:PORT`: packages/modules/adb/SERVICES.TXT); notes/adb-facts.md.
+ */
 import { logger } from '../util/log.js';
 import type { SimDevice, SimDeviceIdentity, SimDeviceOptions } from './device-api.js';
 import { ensureAdbServer, resolveAdbPort } from './adbd/adb-server-launch.js';
@@ -250,7 +254,7 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       notify(`no adb server answered on port ${adbPort}; started one with ${started.adb}`);
     }
   }
-  const createDevice = options.createDevice ?? (await import('./device/index.js')).createSimDevice;
+  const createDevice = options.createDevice ?? (await import('./control/index.js')).createSimDevice;
   if (emulators > 0 && ensureConsoleToken()) {
     notify(`created ${consoleTokenPath()} (emulator console token), as the emulator does`);
   }

@@ -4,13 +4,13 @@
  * shared modules its import guard names (tests/guards/sim-package.test.ts) — so it can be published
  * on its own later.
  *
- * Evidence: none here — this file only re-exports; each module it names cites its own.
+ * Evidence: none — this file only re-exports; each module it names cites its own.
  */
 export { startFarm, type Farm, type FarmDevice, type FarmOptions } from './farm.js';
 export type { AuthMode } from './adbd/connection.js';
 export type { CommandLogEntry } from './adbd/command-log.js';
 export type { ShellIo, SimDevice, SimDeviceIdentity, SimDeviceOptions } from './device-api.js';
-export { createSimDevice } from './device/index.js';
+export { createSimDevice } from './control/index.js';
 export { runOn } from './device/collect-io.js';
 export { profileIdentity } from './device/profile-replay.js';
 export { writeTestSdk } from './test-sdk.js';

@@ -4,6 +4,9 @@
  * it read from the project's androidTest sources into this entry instead, and `am instrument` on a
  * sim device runs that list: each test passes, unless it needs a UiAutomation while another client
  * holds the device's only one (commands/instrument-tests.ts).
+ *
+ * Evidence: none — the simulator's own stand-in for test dex it cannot run; what `am instrument`
+ * prints of it cites Instrument.java (commands/instrument-tests.ts).
  */
 import { readZipEntries, readZipEntryData } from '../util/apk-zip.js';
 

@@ -1,3 +1,7 @@
+/**
+ * Evidence: ANDROID_ADB_SERVER_PORT and the default port 5037 are adb's own
+ * (packages/modules/adb/client/main.cpp, `adb --help`); notes/adb-facts.md.
+ */
 import { AdbClient } from '../../adb/client.js';
 import { ensureAdbServer as ensureServer } from '../../adb/server-start.js';
 

@@ -1,3 +1,7 @@
+/**
+ * Evidence: none — a log for tests of what clients made the device run; it models nothing a phone
+ * does.
+ */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 

@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSimDevice } from '../device/index.js';
+import { createSimDevice } from '../control/index.js';
 import { logger } from '../../util/log.js';
 import { AdbdListener } from './listener.js';
 import {

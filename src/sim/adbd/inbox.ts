@@ -2,6 +2,9 @@
  * Bytes a client sent on one stream (WRTE payloads), waiting for the service to read them. The
  * stream acknowledges a WRTE only while the inbox holds less than its limit, so a client that sends
  * faster than the service reads is slowed down instead of filling memory.
+ *
+ * Evidence: packages/modules/adb/protocol.txt: each WRTE is acknowledged with OKAY and the sender
+ * waits for it before the next — the flow control this limit rides on.
  */
 export class Inbox {
   private chunks: Buffer[] = [];

@@ -1,3 +1,7 @@
+/**
+ * Evidence: an emulator's adbd listens on 5555+2N and is announced with `host:emulator:PORT`
+ * (packages/modules/adb/SERVICES.TXT, client/transport_local.cpp); notes/adb-facts.md.
+ */
 import { createServer, type Server, type Socket } from 'node:net';
 import { AdbdConnection, type ConnectionOptions } from './connection.js';
 

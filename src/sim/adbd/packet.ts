@@ -1,6 +1,9 @@
 /**
  * The adb transport's message framing: a 24-byte little-endian header (command, arg0, arg1, payload
  * length, payload checksum, magic = command ^ 0xffffffff) followed by the payload.
+ *
+ * Evidence: packages/modules/adb/protocol.txt (the 24-byte header, the checksum, magic) and adb.h (the
+ * command words).
  */
 
 /** Command words, as the ASCII of their names read little-endian. */

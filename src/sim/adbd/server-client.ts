@@ -1,3 +1,7 @@
+/**
+ * Evidence: packages/modules/adb/OVERVIEW.TXT and SERVICES.TXT (smart-socket requests: a 4-hex-digit
+ * length, OKAY/FAIL, length-prefixed replies).
+ */
 import { connect } from 'node:net';
 
 /** What a host request gives back: nothing, the OKAY status alone, or OKAY and a length-prefixed string. */

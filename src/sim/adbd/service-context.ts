@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — what the service handlers share; each service cites its own.
+ */
 import type { SimDevice } from '../device-api.js';
 import type { Logger } from '../../util/log.js';
 import type { CommandLog } from './command-log.js';

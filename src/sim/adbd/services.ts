@@ -1,3 +1,7 @@
+/**
+ * Evidence: packages/modules/adb/SERVICES.TXT and daemon/services.cpp daemon_service_to_fd (the
+ * services adbd opens; an unknown one is refused with CLSE).
+ */
 import type { AdbdStream } from './stream.js';
 import type { ServiceContext } from './service-context.js';
 import { runReverseService } from './reverse-service.js';

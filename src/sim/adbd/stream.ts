@@ -1,3 +1,7 @@
+/**
+ * Evidence: packages/modules/adb/protocol.txt (OKAY after each WRTE; the payload limit the CNXN
+ * negotiated).
+ */
 import { A_CLSE, A_OKAY, A_WRTE } from './packet.js';
 import { Inbox } from './inbox.js';
 

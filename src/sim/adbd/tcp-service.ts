@@ -1,3 +1,7 @@
+/**
+ * Evidence: packages/modules/adb/SERVICES.TXT `tcp:<port>` and daemon/services.cpp (a stream joined to
+ * a TCP port on the device).
+ */
 import { Duplex } from 'node:stream';
 import type { AdbdStream } from './stream.js';
 

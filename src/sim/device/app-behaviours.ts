@@ -8,6 +8,7 @@
  * and finishes itself a second later (app/src/main/java/io/appium/settings/Settings.java, onCreate).
  */
 import type { RunningServices } from './services.js';
+import { since } from './android-versions.js';
 
 const APPIUM_SETTINGS = 'io.appium.settings';
 
@@ -21,7 +22,7 @@ export interface AppStart {
 
 export function activityCreated(pkg: string, cls: string, app: AppStart): void {
   if (pkg === APPIUM_SETTINGS && cls === `${APPIUM_SETTINGS}.Settings`) {
-    if (app.sdk >= 26) {
+    if (since(app.sdk, 'foregroundServiceStart')) {
       // ForegroundService.onStartCommand: startForeground(NOTIFICATION_ID = 1, …).
       app.services.start({ pkg, cls: `${APPIUM_SETTINGS}.ForegroundService`, foregroundId: 1, types: 0 });
     }

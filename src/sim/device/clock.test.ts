@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
-import { createSimDevice } from './index.js';
+import { createSimDevice } from '../control/index.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
 let dev: SimDevice;

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — a harness for tests and benches that run the model without a transport.
+ */
 import type { ShellIo, SimDevice } from '../device-api.js';
 
 /** What a command printed and returned. */

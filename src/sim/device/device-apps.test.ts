@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeApk } from '../../util/apk.js';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
-import { createSimDevice } from './index.js';
+import { createSimDevice } from '../control/index.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
 const identity = testIdentity(7003);

@@ -6,7 +6,7 @@ import type { ShellIo, SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import type { MemFs } from './fs.js';
 import { until as poll } from '../../../tests/helpers/until.js';
-import { createSimDevice } from './index.js';
+import { createSimDevice } from '../control/index.js';
 import { lastRead } from '../../../tests/helpers/until.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 

@@ -4,8 +4,11 @@
  * import the modules that implement them (each of which reads the device): they are made and
  * attached by createSimDevice (index.ts). Also the notification a device shows, which System UI's
  * shade draws.
+ *
+ * Evidence: none — interfaces between the model and the parts that run beside it.
  */
 import type { Duplex } from 'node:stream';
+import type { Domain } from './recorded-reads.js';
 import type { DeviceProfile } from '../../profile/profile-format.js';
 
 /** One posted notification (`cmd notification post`, `sim notify`). */
@@ -41,8 +44,8 @@ export interface LogSource {
 /** The recording a profile device answers from (profile-replay.ts). */
 export interface DeviceRecording {
   readonly profile: DeviceProfile;
-  /** A change made outside the shell (the emulator console's `geo fix`). */
-  invalidate(domain: 'location'): void;
+  /** A change made outside the device's own commands (the emulator console's `geo fix`, a `sim` control). */
+  invalidate(domain: Domain): void;
   /** The UI helper's recorded page source while the screen has not changed, else null. */
   helperSource(): string | null;
   /** What `sim stats` says of the replay. */

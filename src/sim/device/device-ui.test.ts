@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
-import { createSimDevice } from './index.js';
+import { createSimDevice } from '../control/index.js';
 import { parseWindowDump } from '../../actors/device/ui/window-dump.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 

@@ -29,13 +29,15 @@ import type { Duplex } from 'node:stream';
 
 /** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
 export const HELPER_PORT = 6790;
-import { buildProps, featuresForSdk } from './props.js';
+import { buildProps } from './props.js';
+import { featuresForSdk } from './android-versions.js';
 import { Settings } from './settings.js';
 import { buildActivityScreen } from './ui/screens.js';
 import { shadeTree } from './ui/shade-tree.js';
 import type { ActivityRecord, LauncherApp, ScreenEnv } from './ui/ui-model.js';
 import { loadedActivity, UiState } from './ui/ui-state.js';
 import type { ViewNode } from './ui/view.js';
+import { since } from './android-versions.js';
 
 export type { SimNotification } from './device-parts.js';
 
@@ -455,7 +457,7 @@ export class Device implements SimDevice {
 
   /** The tag `Displayed` lines use on this API level. */
   get activityTag(): string {
-    return this.sdk >= 29 ? 'ActivityTaskManager' : 'ActivityManager';
+    return since(this.sdk, 'activityTaskManager') ? 'ActivityTaskManager' : 'ActivityManager';
   }
 
   /** Posts a notification; returns it. */

@@ -1,4 +1,9 @@
-/** ApplicationExitInfo records and their `dumpsys activity exit-info` rendering (Android 11+). */
+/**
+ * ApplicationExitInfo records and their `dumpsys activity exit-info` rendering (Android 11+).
+ *
+ * Evidence: frameworks/base/core/java/android/app/ApplicationExitInfo.java (REASON_ and SUBREASON_
+ * values, the record's fields) and AppExitInfoTracker.java (the dump).
+ */
 
 export const REASON = {
   UNKNOWN: 0,

@@ -11,6 +11,7 @@
  * fling, a launch's first frames) whose durations cycle through a fixed pattern — most well inside
  * a 60 Hz frame, one in ten a slow UI-thread frame of 24 ms — so a test can predict every figure.
  */
+import { since } from './android-versions.js';
 
 /** Milliseconds each frame takes, in turn. */
 const PATTERN_MS = [6, 7, 5, 8, 6, 9, 6, 7, 11, 24];
@@ -145,18 +146,18 @@ export class FrameStatsModel {
       `Stats since: ${c.since}ns`,
       `Total frames rendered: ${c.frames}`,
       `Janky frames: ${c.janky} (${pct(c.janky, c.frames)}%)`,
-      ...(sdk >= 31 ? [`Janky frames (legacy): ${c.janky} (${pct(c.janky, c.frames)}%)`] : []),
+      ...(since(sdk, 'jankLegacy') ? [`Janky frames (legacy): ${c.janky} (${pct(c.janky, c.frames)}%)`] : []),
       ...[50, 90, 95, 99].map((p) => `${p}th percentile: ${percentile(c, p)}ms`),
       'Number Missed Vsync: 0',
       'Number High input latency: 0',
       `Number Slow UI thread: ${c.slowUi}`,
       'Number Slow bitmap uploads: 0',
       'Number Slow issue draw commands: 0',
-      ...(sdk >= 31
+      ...(since(sdk, 'jankLegacy')
         ? [`Number Frame deadline missed: ${c.janky}`, `Number Frame deadline missed (legacy): ${c.janky}`]
         : []),
       `HISTOGRAM:${c.buckets.map((n, i) => ` ${bucketMs(i)}ms=${n}`).join('')}${c.slow.map((n, i) => ` ${150 + i * 50}ms=${n}`).join('')}`,
-      ...(sdk >= 29
+      ...(since(sdk, 'gpuStats')
         ? [
             ...[50, 90, 95, 99].map((p) => `${p}th gpu percentile: ${gpuPercentile(c, p)}ms`),
             `GPU HISTOGRAM:${c.gpu.map((n, i) => ` ${gpuMs(i)}ms=${n}`).join('')}`,

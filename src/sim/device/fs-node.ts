@@ -1,4 +1,10 @@
-/** File system nodes, their stat, and the errno and user-name texts the shell prints. */
+/**
+ * File system nodes, their stat, and the errno and user-name texts the shell prints.
+ *
+ * Evidence: system/core/libcutils/include/private/android_filesystem_config.h (AID_ROOT 0, AID_SYSTEM
+ * 1000, AID_SHELL 2000, AID_SDCARD_RW 1015, AID_EVERYBODY 9997); bionic's strerror texts for the
+ * errnos.
+ */
 import { SimFsError, type SimStat } from '../device-api.js';
 
 /** Unix file type bits. */

@@ -1,3 +1,7 @@
+/**
+ * Evidence: system/core/rootdir/init.rc (the modes of /data and /data/local/tmp), the /sdcard →
+ * /storage/self/primary link of every phone since 4.2; fs-layout.ts lists the tree.
+ */
 import { SimFsError, type SimFs, type SimStat } from '../device-api.js';
 import { fsError, nodeStat, SHELL_GROUPS, UID, type FsNode, type NodeInfo } from './fs-node.js';
 

@@ -1,3 +1,8 @@
+/**
+ * Evidence: the log lines of a start and a stop (`Start proc`, `Displayed`, `Force stopping`) as
+ * ActivityMetricsLogger.java and ProcessList.java print them, seen in tests/fixtures/logcat/long-
+ * emulator-api31.txt; `am start -W`'s report from ActivityManagerShellCommand.java.
+ */
 import type { Device } from './device.js';
 import { REASON, SUBREASON } from './exit-info.js';
 import { SAMPLE_PACKAGE } from '../sample-app.js';
@@ -14,6 +19,7 @@ import {
 import type { Proc } from './processes.js';
 import { newActivityState, type ActivityRecord } from './ui/ui-model.js';
 import { activityCreated } from './app-behaviours.js';
+import { since } from './android-versions.js';
 
 /** How an activity start went, as `am start -W` reports it. */
 export interface LaunchResult {
@@ -107,7 +113,11 @@ export function startActivity(
     const t = launchTimes(dev, 'TOP');
     return { kind: 'TOP', totalTime: t.total, waitTime: t.wait, component };
   }
-  const hosting = dev.sdk >= 31 ? 'next-top-activity' : dev.sdk >= 29 ? 'pre-top-activity' : 'activity';
+  const hosting = since(dev.sdk, 'nextTopHosting')
+    ? 'next-top-activity'
+    : since(dev.sdk, 'preTopHosting')
+      ? 'pre-top-activity'
+      : 'activity';
   const { proc, cold } = ensureProcess(dev, pkg, hosting, `${pkg}/${cls}`);
   dev.ui.imeShown = false;
   let kind: LaunchResult['kind'];
@@ -140,7 +150,7 @@ export function startActivity(
     });
     const simple = cls.slice(cls.lastIndexOf('.') + 1);
     dev.logLine(proc.pid, 'D', 'DroidbusSample', `${simple}.onCreate`);
-    const forUser = dev.sdk >= 34 ? ' for user 0' : '';
+    const forUser = since(dev.sdk, 'displayedForUser') ? ' for user 0' : '';
     dev.logSystem('I', dev.activityTag, `Displayed ${component}${forUser}: ${formatDuration(t.total)}`);
     if (pkg === SAMPLE_PACKAGE || pkg.startsWith(`${SAMPLE_PACKAGE}.`)) {
       // The sample app (any variant of it) calls reportFullyDrawn() once its list is shown, a little
@@ -266,8 +276,8 @@ export function installPackage(
       `Force stopping ${info.name} appid=${existing.uid} user=-1: installPackageLI`,
     );
     killPackage(dev, info.name, {
-      reason: dev.sdk >= 33 ? REASON.PACKAGE_UPDATED : REASON.USER_REQUESTED,
-      subreason: dev.sdk >= 33 ? SUBREASON.UNKNOWN : SUBREASON.PACKAGE_UPDATE,
+      reason: since(dev.sdk, 'packageUpdatedReason') ? REASON.PACKAGE_UPDATED : REASON.USER_REQUESTED,
+      subreason: since(dev.sdk, 'packageUpdatedReason') ? SUBREASON.UNKNOWN : SUBREASON.PACKAGE_UPDATE,
       description: `stop ${info.name} due to installPackageLI`,
     });
     deletePackageFiles(dev.fs, existing.info);

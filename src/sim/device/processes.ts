@@ -1,3 +1,7 @@
+/**
+ * Evidence: toybox's ps (toybox/toys/posix/ps.c: the default columns of `ps -A`); the system
+ * processes' names, users and pid ranges as phones list them (profiles/pixel-8-pro/).
+ */
 import { userName } from './fs.js';
 
 /** One process as `ps -A` shows it. */

@@ -7,6 +7,9 @@
  *
  * The model starts from the recording where it can: the props of `getprop`, the screen of
  * `uiautomator dump`, the log buffers of `logcat -d -b all` sized as `logcat -g` said.
+ *
+ * Evidence: the recorded answers themselves (profiles/, written by `droidbus device record`); what
+ * each command changes and shows is the device's own (recorded-reads.ts).
  */
 import {
   argvKey,
@@ -23,6 +26,7 @@ import { BUFFER_ID, DEFAULT_BUFFER_SIZE, entryBytes, MAX_BUFFER_SIZE } from './l
 import { decodeRecordedText, parseRecordedLog, restamp } from './log/log-replay.js';
 import { recordedPackageInfo } from './packages.js';
 import { parseHierarchy, serializeHierarchy } from './ui/uiautomator-xml.js';
+import { RELEASE_BY_SDK } from './android-versions.js';
 import { domainOf, isLogDump, listsPackages, packageNamed, RECORDED, type Domain } from './recorded-reads.js';
 
 /** Commands that change the device, and what they change. A read answered by the model is not one. */
@@ -83,16 +87,6 @@ function changes(argv: readonly string[]): Domain[] {
       return ['processes', 'screen'];
     case 'dumpsys':
       return sub === 'battery' && argv.length > 2 ? ['battery'] : [];
-    case 'sim':
-      return sub === 'location'
-        ? ['location']
-        : sub === 'notify'
-          ? ['notifications', 'screen']
-          : sub === 'screen' || sub === 'dialog'
-            ? ['screen']
-            : sub === 'crash'
-              ? ['processes', 'screen']
-              : [];
     default:
       return [];
   }
@@ -150,7 +144,7 @@ export class ProfileReplay {
           for (const d of changed) {
             this.stale.add(d);
           }
-        } else if (name !== 'sim' && name !== 'echo') {
+        } else if (name !== 'echo') {
           this.counts.fromModel++;
           const key = ctx.argv.join(' ');
           this.modelReads.set(key, (this.modelReads.get(key) ?? 0) + 1);
@@ -174,7 +168,7 @@ export class ProfileReplay {
     return decodeRecordedText(a.stdout);
   }
 
-  /** A change made outside the shell (the emulator console's `geo fix`). */
+  /** A change made outside the device's own commands (the emulator console's `geo fix`, a `sim` control). */
   invalidate(domain: Domain): void {
     this.stale.add(domain);
   }
@@ -218,33 +212,6 @@ export function recordedProps(profile: DeviceProfile): Map<string, string> {
   }
   return props;
 }
-
-/**
- * `ro.build.version.release` by API level, for a profile that recorded the SDK but not the release
- * (developer.android.com, "API levels" in the Android version history; 12L is still "12").
- */
-const RELEASE_BY_SDK: Readonly<Record<number, string>> = {
-  16: '4.1',
-  17: '4.2',
-  18: '4.3',
-  19: '4.4',
-  21: '5.0',
-  22: '5.1',
-  23: '6.0',
-  24: '7.0',
-  25: '7.1.1',
-  26: '8.0.0',
-  27: '8.1.0',
-  28: '9',
-  29: '10',
-  30: '11',
-  31: '12',
-  32: '12',
-  33: '13',
-  34: '14',
-  35: '15',
-  36: '16',
-};
 
 /**
  * The identity a profile device shows adb: what the recording's getprop and wm said. The SDK comes

@@ -11,7 +11,7 @@ import { READS, readArgv } from '../../adb/device-reads.js';
 import { loadProfile, writeProfile, type AnswerToWrite } from '../../profile/profile-format.js';
 import { tempDir } from '../../../tests/helpers/paths.js';
 import { runOn } from './collect-io.js';
-import { createSimDevice } from './index.js';
+import { createSimDevice } from '../control/index.js';
 import { profileIdentity } from './profile-replay.js';
 
 const fixture = (rel: string): Buffer =>

@@ -1,3 +1,7 @@
+/**
+ * Evidence: real devices' `getprop` (profiles/pixel-8-pro/, notes/android-tools-facts.md); the
+ * fingerprint's form from build/make/core/sysprop.mk (ro.build.fingerprint).
+ */
 import type { SimDeviceIdentity } from '../device-api.js';
 import { hashString } from './ids.js';
 
@@ -115,17 +119,4 @@ export function buildProps(identity: SimDeviceIdentity): Map<string, string> {
 /** Whether the shell user may set a property (everything outside the read-only and init-owned spaces). */
 export function shellMaySetProp(name: string): boolean {
   return !/^(ro\.|sys\.|init\.|dev\.|persist\.sys\.|ctl\.)/.test(name) && /^[A-Za-z0-9_.\-:@]+$/.test(name);
-}
-
-/**
- * The adb features a device of this SDK advertises when its profile did not record them: shell_v2 and
- * cmd came with Android 7.0 (API 24), stat_v2 with Android 9 (API 28), ls_v2 with Android 10 (API 29,
- * "adb: add ls_v2", b/122955521) — as adb's transport.cpp lists them (packages/modules/adb).
- */
-export function featuresForSdk(sdk: number): string[] {
-  return [
-    ...(sdk >= 24 ? ['shell_v2', 'cmd'] : []),
-    ...(sdk >= 28 ? ['stat_v2'] : []),
-    ...(sdk >= 29 ? ['ls_v2'] : []),
-  ];
 }

@@ -4,6 +4,9 @@
  * projects' tests and notes: `ACTIVITY MANAGER SERVICES (dumpsys activity services)`, `User 0 active
  * services:`, `* ServiceRecord{<hash> u0 <pkg>/<.Cls>}`, `intent={cmp=…}`, `packageName=…`,
  * `isForeground=true foregroundId=1 types=0x…`). A service dies with its package's process.
+ *
+ * Evidence: frameworks/base/services/core/java/com/android/server/am/ActiveServices.java and
+ * ServiceRecord.java (the dump's lines).
  */
 import { hexId } from './ids.js';
 

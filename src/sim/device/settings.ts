@@ -1,3 +1,7 @@
+/**
+ * Evidence: frameworks/base/core/java/android/provider/Settings.java (the three namespaces and the
+ * keys read here) and SettingsProvider's res/values/defaults.xml (their defaults).
+ */
 import type { SimDeviceIdentity } from '../device-api.js';
 import { hashString } from './ids.js';
 

@@ -2,6 +2,9 @@
  * What the gradlew stand-in needs from the sample project's build files: the root project name,
  * the app's ids and versions, build types and flavors. Read with a small block-aware scanner of
  * the Kotlin DSL the sample project uses, so edits to versionCode or suffixes show up in the APK.
+ *
+ * Evidence: the Android Gradle Plugin DSL it reads (https://developer.android.com/build/build-
+ * variants: applicationIdSuffix, versionNameSuffix, productFlavors, buildTypes).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,10 @@
  * The gradlew stand-in's command line, parsed the way Gradle's client parses it: task names,
  * `-x` exclusions, `-p` project dir, `-P`/`-D` properties, and the flags builds pass
  * (`--offline`, `--console=plain`, `--stacktrace`…). An option Gradle does not know is an error.
+ *
+ * Evidence: Gradle's command line
+ * (https://docs.gradle.org/current/userguide/command_line_interface.html: task names and
+ * abbreviations, `-x`, `-p`, `-P`, `-D`, the flags).
  */
 
 export interface GradleArgs {

@@ -7,6 +7,10 @@
  * and the first line of its trace tab-indented, `Tests on <device> failed: There was 1 failure(s).`,
  * `Finished 4 tests on <device>`; failures fail the task with "There were failing tests. See the
  * report at: file://…/build/reports/androidTests/connected/<variant>/index.html".
+ *
+ * Evidence: AGP's connected test task as public CI logs print it (the lines quoted above) and `am
+ * instrument -w -r`'s status keys
+ * (frameworks/base/cmds/am/src/com/android/commands/am/Instrument.java).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,10 @@
  * The device side of the stand-in's install/uninstall/connected tasks, through the real `adb`
  * client (as AGP goes through ddmlib): the devices adb lists (narrowed by ANDROID_SERIAL, as AGP
  * does), their display names, and installing or uninstalling an APK on each.
+ *
+ * Evidence: AGP goes through ddmlib and honours ANDROID_SERIAL
+ * (https://developer.android.com/tools/variables); installs are `adb install` as the adb client runs
+ * them.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,6 +1,9 @@
 /**
  * `$(( … ))` arithmetic: integers, variables, + - * / %, comparisons, && || !, unary minus and
  * parentheses — what scripts sent over adb use.
+ *
+ * Evidence: POSIX Shell Command Language 2.6.4 (arithmetic expansion), as Android's sh (external/mksh)
+ * evaluates it.
  */
 export function evalArith(expr: string, lookup: (name: string) => string | undefined): number {
   const tokens = expr.match(/\d+|[A-Za-z_][A-Za-z0-9_]*|&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%()<>!~&|^]/g) ?? [];

@@ -2,6 +2,9 @@
  * The syntax tree of a device shell command line: the subset of mksh's grammar that adb clients
  * send (lists, and-or chains, pipelines, simple commands with redirections, groups and the common
  * compound commands).
+ *
+ * Evidence: POSIX Shell Command Language 2.9 (lists, pipelines, compound commands), the grammar
+ * Android's sh (external/mksh) accepts.
  */
 
 /** One piece of a word before expansion. `q` marks text that came from quotes (no splitting, no globbing). */

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the table of filters; grep and sed cite toybox's sources in their own files.
+ */
 import type { CommandFn } from './command.js';
 import { grep } from './builtins-grep.js';
 import { sed } from './builtins-sed.js';

@@ -1,3 +1,7 @@
+/**
+ * Evidence: toybox's ls, rm, rmdir, mkdir, touch, cp, mv, chmod, ln, realpath, readlink and the hash
+ * commands (toybox/toys/posix/ls.c: `ls -l`'s columns and date; toys/lsb/md5sum.c).
+ */
 import { createHash } from 'node:crypto';
 import { errnoText, userName, type FsNode, type NodeInfo } from '../device/fs.js';
 import type { CommandContext, CommandFn } from './command.js';

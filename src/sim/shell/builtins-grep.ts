@@ -1,3 +1,7 @@
+/**
+ * Evidence: toybox/toys/posix/grep.c (the options clients send; exit status 1 when nothing matched, 2
+ * on an error).
+ */
 import type { CommandFn } from './command.js';
 import { operandInputs } from './operand-inputs.js';
 import { breToJs, escapeRegex, posixClasses } from './regex.js';

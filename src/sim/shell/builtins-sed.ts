@@ -1,3 +1,6 @@
+/**
+ * Evidence: toybox/toys/posix/sed.c and POSIX sed (addresses, p, d, q, =, s///).
+ */
 import type { CommandFn } from './command.js';
 import { operandInputs } from './operand-inputs.js';
 import { breToJs, posixClasses } from './regex.js';

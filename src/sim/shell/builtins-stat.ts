@@ -1,3 +1,6 @@
+/**
+ * Evidence: toybox/toys/other/stat.c (the `-c` format letters).
+ */
 import { errnoText, userName, type NodeInfo } from '../device/fs.js';
 import type { CommandFn } from './command.js';
 import { absPath } from './command.js';

@@ -1,3 +1,7 @@
+/**
+ * Evidence: toybox's echo, printf, cat, head, tail, wc, base64, cut, tr, sort and uniq
+ * (toybox/toys/posix/*.c, toys/other/base64.c); mksh's echo (external/mksh/src/funcs.c).
+ */
 import { errnoText } from '../device/fs.js';
 import type { CommandContext, CommandFn } from './command.js';
 import { absPath } from './command.js';

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the interface every built-in implements.
+ */
 import type { MemFs } from '../device/fs.js';
 import type { InputStream, OutputStream } from './streams.js';
 

@@ -1,3 +1,7 @@
+/**
+ * Evidence: POSIX Shell Command Language 2.6 (word expansions: parameters, command substitution,
+ * arithmetic, field splitting, pathname expansion).
+ */
 import type { MemFs } from '../device/fs.js';
 import { evalArith } from './arith.js';
 import type { List, Word } from './ast.js';

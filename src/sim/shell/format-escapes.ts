@@ -1,4 +1,8 @@
-/** Backslash escapes as mksh's `echo`/`print` and toybox `printf` understand them. */
+/**
+ * Backslash escapes as mksh's `echo`/`print` and toybox `printf` understand them.
+ *
+ * Evidence: external/mksh/src/funcs.c (c_print: echo's escapes) and toybox/toys/posix/printf.c.
+ */
 
 const SIMPLE: Record<string, string> = {
   a: '\x07',

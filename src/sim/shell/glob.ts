@@ -1,3 +1,6 @@
+/**
+ * Evidence: POSIX Shell Command Language 2.13 (pattern matching notation).
+ */
 import type { MemFs } from '../device/fs.js';
 
 /** A piece of an expanded word: quoted text never acts as a pattern. */

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the shell's entry and its table of built-ins.
+ */
 import type { CommandFn } from './command.js';
 import { FILTER_COMMANDS } from './builtins-filter.js';
 import { FS_COMMANDS } from './builtins-fs.js';

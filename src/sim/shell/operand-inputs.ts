@@ -1,3 +1,7 @@
+/**
+ * Evidence: POSIX utility conventions (XBD 12.2: an operand `-` is standard input; no operand reads
+ * standard input).
+ */
 import { errnoText } from '../device/fs.js';
 import type { CommandContext } from './command.js';
 import { absPath } from './command.js';

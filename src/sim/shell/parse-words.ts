@@ -1,3 +1,7 @@
+/**
+ * Evidence: POSIX Shell Command Language 2.2–2.3 (quoting, token recognition); syntax errors in mksh's
+ * words (external/mksh/src/syn.c).
+ */
 import type { List, ParamOp, Word, WordPart } from './ast.js';
 
 /** A command line the shell cannot parse; the message is mksh's wording without the `sh:` prefix. */

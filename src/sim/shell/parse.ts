@@ -1,3 +1,7 @@
+/**
+ * Evidence: POSIX Shell Command Language 2.10 (the shell grammar), the subset Android's sh
+ * (external/mksh) accepts that clients send.
+ */
 import type { AndOr, Command, List, Pipeline, Redir, RedirOp, SimpleCommand, Word } from './ast.js';
 import { META, NAME_CHAR, NAME_START, ShellSyntaxError, WordReader } from './parse-words.js';
 

@@ -1,3 +1,6 @@
+/**
+ * Evidence: POSIX Shell Command Language 2.7 (redirection) and mksh's `&>` (external/mksh/src/syn.c).
+ */
 import { errnoText, type MemFs } from '../device/fs.js';
 import type { Redir } from './ast.js';
 import { absPath } from './command.js';

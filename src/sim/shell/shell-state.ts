@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the shell's state types.
+ */
 import type { InputStream, OutputStream } from './streams.js';
 
 /** The three standard streams plus the signal that stops a command. */

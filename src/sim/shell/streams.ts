@@ -1,6 +1,8 @@
 /**
  * The byte streams a shell command reads and writes: the transport's stdin/stdout, pipes between
  * pipeline stages (with backpressure and a broken-pipe signal), files and /dev/null.
+ *
+ * Evidence: POSIX write() on a pipe without a reader (EPIPE, SIGPIPE: XSH write); /dev/null.
  */
 
 const encoder = new TextEncoder();

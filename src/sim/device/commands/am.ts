@@ -9,6 +9,7 @@ import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE, shortComponent } fr
 import { clearText, keyEvent, typeText } from '../ui/input-actions.js';
 import { IntentArgError, intentToString, parseIntentArgs, stringExtra, type Intent } from './intent.js';
 import { recordIntent } from './intent-record.js';
+import { since } from '../android-versions.js';
 
 type Ctx = CommandContext<Device>;
 
@@ -214,7 +215,11 @@ async function amBroadcast(ctx: Ctx, args: string[]): Promise<number> {
   recordIntent(ctx.host, 'broadcast', intent);
   intent.flags |= 0x400000;
   await ctx.stdout.write(`Broadcasting: ${intentToString(intent)}\n`);
-  if (intent.action !== null && PROTECTED_BROADCASTS.has(intent.action) && ctx.host.sdk >= 24) {
+  if (
+    intent.action !== null &&
+    PROTECTED_BROADCASTS.has(intent.action) &&
+    since(ctx.host.sdk, 'protectedBroadcastDenied')
+  ) {
     // Android 7+ lets only the system send protected broadcasts; the shell (uid 2000) is refused.
     const denial = `Permission Denial: not allowed to send broadcast ${intent.action} from pid=${ctx.host.procs.allocPid()}, uid=2000`;
     await ctx.stderr.write(

@@ -6,6 +6,7 @@ import { lockSettingsCommand } from '../lock-screen.js';
 import { input } from './input.js';
 import { pm } from './pm.js';
 import { ime, settings, wm } from './settings-commands.js';
+import { since } from '../android-versions.js';
 
 const SERVICES = [
   'activity',
@@ -26,7 +27,7 @@ const SERVICES = [
 /** `cmd connectivity airplane-mode [enable|disable]` (API 30+). */
 async function connectivity(ctx: CommandContext<Device>, dev: Device, rest: string[]): Promise<number> {
   // ConnectivityService got its airplane-mode shell command in Android 11 (API 30).
-  if (rest[0] !== 'airplane-mode' || dev.sdk < 30) {
+  if (rest[0] !== 'airplane-mode' || !since(dev.sdk, 'airplaneModeCommand')) {
     await ctx.stderr.write(`Unknown command: ${rest[0] ?? ''}\n`);
     return 255;
   }

@@ -2,6 +2,7 @@ import type { Device } from '../device.js';
 import { hexId } from '../ids.js';
 import { RUNTIME_PERMISSIONS, shortComponent, type InstalledPackage } from '../packages.js';
 import { primaryAbi } from '../props.js';
+import { since } from '../android-versions.js';
 
 function two(n: number): string {
   return String(n).padStart(2, '0');
@@ -20,7 +21,7 @@ function packageSection(dev: Device, p: InstalledPackage): string[] {
     `  Package [${info.name}] (${hexId(info.name + dev.identity.serial)}):`,
     // Android 16 (SDK 36) prints `appId=` (a Baklava dump quoted in Perfetto's DumpsysPackageParser);
     // earlier releases `userId=` (tests/fixtures/logcat/dumpsys-package-samsung.txt).
-    `    ${sdk >= 36 ? 'appId' : 'userId'}=${p.uid}`,
+    `    ${since(sdk, 'packageAppId') ? 'appId' : 'userId'}=${p.uid}`,
     `    pkg=Package{${hexId(info.name + 'pkg')} ${info.name}}`,
     `    codePath=${info.codePath}`,
     `    resourcePath=${info.codePath}`,
@@ -42,7 +43,7 @@ function packageSection(dev: Device, p: InstalledPackage): string[] {
     '    supportsScreens=[small, medium, large, xlarge, resizeable, anyDensity]',
     `    timeStamp=${pmTime(p.lastUpdateTime)}`,
   ];
-  if (sdk < 33) {
+  if (!since(sdk, 'installTimePerUser')) {
     lines.push(`    firstInstallTime=${pmTime(p.firstInstallTime)}`);
   }
   lines.push(`    lastUpdateTime=${pmTime(p.lastUpdateTime)}`);
@@ -69,7 +70,7 @@ function packageSection(dev: Device, p: InstalledPackage): string[] {
   lines.push(
     `    User 0: ceDataInode=${100000 + (p.uid % 9000)} installed=true hidden=false suspended=false distractionFlags=0 stopped=${p.stopped} notLaunched=false enabled=${enabled} instant=false virtual=false`,
   );
-  if (sdk >= 33) {
+  if (since(sdk, 'installTimePerUser')) {
     lines.push(
       `      installReason=0`,
       `      firstInstallTime=${pmTime(p.firstInstallTime)}`,

@@ -6,6 +6,7 @@ import { ADB_KEYBOARD_IME, GBOARD_IME } from '../settings.js';
 import type { ActivityRecord, Task } from '../ui/ui-model.js';
 import { loadedActivity } from '../ui/ui-state.js';
 import { walk, type ViewNode } from '../ui/view.js';
+import { since } from '../android-versions.js';
 
 interface WindowInfo {
   title: string;
@@ -44,7 +45,7 @@ const TYPE_NUMBER: Readonly<Record<string, number>> = {
  */
 function windowName(dev: Device, w: Pick<WindowInfo, 'title' | 'type'>): string {
   const hash = hexId(w.title + w.type);
-  if (dev.sdk < 17) {
+  if (!since(dev.sdk, 'windowUser')) {
     return `Window{${hash} ${w.title} paused=false}`;
   }
   if (/^vivo$/i.test(dev.prop('ro.product.manufacturer') ?? '')) {
@@ -68,7 +69,7 @@ function toastWindow(dev: Device): WindowInfo | null {
   }
   const d = dev.display();
   const dp = (v: number): number => Math.round((v * d.density) / 160);
-  const pkg = dev.sdk >= 30 ? SYSTEMUI_PACKAGE : toast.pkg;
+  const pkg = since(dev.sdk, 'toastBySystemUi') ? SYSTEMUI_PACKAGE : toast.pkg;
   return {
     title: 'Toast',
     pkg,

@@ -12,6 +12,7 @@ import {
   dumpWindowPolicy,
   dumpWindows,
 } from './dumpsys-window.js';
+import { since } from '../android-versions.js';
 
 const SERVICES = [
   'accessibility',
@@ -277,12 +278,11 @@ function display(dev: Device): string {
  */
 function input(dev: Device): string {
   const d = dev.display();
-  const orientation =
-    dev.sdk <= 32
-      ? `SurfaceOrientation: ${d.rotation}`
-      : dev.sdk <= 34
-        ? `InputDeviceOrientation: ${d.rotation}`
-        : `InputDeviceOrientation: Rotation${d.rotation * 90}`;
+  const orientation = !since(dev.sdk, 'inputDeviceOrientation')
+    ? `SurfaceOrientation: ${d.rotation}`
+    : !since(dev.sdk, 'orientationRotationNames')
+      ? `InputDeviceOrientation: ${d.rotation}`
+      : `InputDeviceOrientation: Rotation${d.rotation * 90}`;
   return `INPUT MANAGER (dumpsys input)
 
 Input Manager Service (Java) State:
@@ -410,7 +410,7 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
     case 'activity': {
       const sub = args[0];
       if (sub === 'exit-info') {
-        if (dev.sdk < 30) {
+        if (!since(dev.sdk, 'exitInfo')) {
           out = 'Bad activity command, or no activities match: exit-info\nUse -h for help.\n';
           break;
         }

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the command table; each command cites its source.
+ */
 import type { CommandFn } from '../../shell/command.js';
 import { GENERIC_COMMANDS } from '../../shell/index.js';
 import type { Device } from '../device.js';
@@ -10,7 +13,6 @@ import { locksettings } from '../lock-screen.js';
 import { logcat } from './logcat.js';
 import { pm } from './pm.js';
 import { getprop, ime, setprop, settings, svc, wm } from './settings-commands.js';
-import { sim } from './sim-command.js';
 import { id, kill, log, pidof, ps, runAs, uname, uptime, whoami } from './system-commands.js';
 import { screencap, uiautomator } from './ui-commands.js';
 
@@ -43,5 +45,4 @@ export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<s
   ['uname', uname],
   ['uptime', uptime],
   ['log', log],
-  ['sim', sim],
 ]);

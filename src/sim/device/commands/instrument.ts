@@ -1,3 +1,8 @@
+/**
+ * Evidence: frameworks/base/cmds/am/src/com/android/commands/am/Instrument.java (`-w -r`, the
+ * INSTRUMENTATION_ status lines), ActivityManagerService.startInstrumentation ("Unable to find
+ * instrumentation info"); appium-uiautomator2-server's ServerInstrumentation.java for the helper.
+ */
 import type { CommandContext } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { SimHelperServer } from '../helper-server.js';
@@ -6,6 +11,7 @@ import { windowList } from './dumpsys-window.js';
 import { runInstrumentedTests } from './instrument-tests.js';
 import { currentSvg } from './ui-commands.js';
 import { renderPng } from '../ui/screencap.js';
+import { since } from '../android-versions.js';
 
 /** The instrumentation the helper runs as (its test APK's manifest). */
 const HELPER_SERVER_PACKAGE = 'io.appium.uiautomator2.server';
@@ -67,7 +73,8 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
   }
   // ServerInstrumentation.setAccessibilityServiceState: the flag is read on Android 7+ only.
   const keepServices =
-    extras.get('DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES') === 'true' && dev.identity.sdk >= 24;
+    extras.get('DISABLE_SUPPRESS_ACCESSIBILITY_SERVICES') === 'true' &&
+    since(dev.identity.sdk, 'dontSuppressAccessibility');
   const server = new SimHelperServer(
     dev,
     {

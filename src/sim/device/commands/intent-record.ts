@@ -1,3 +1,7 @@
+/**
+ * Evidence: none — what the `sim stats` control shows of the last intent; how `am` reads an intent is
+ * cited in intent.ts.
+ */
 import type { Device } from '../device.js';
 import type { Intent } from './intent.js';
 

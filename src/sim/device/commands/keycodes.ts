@@ -1,4 +1,9 @@
-/** android.view.KeyEvent key codes by name (without the KEYCODE_ prefix). */
+/**
+ * android.view.KeyEvent key codes by name (without the KEYCODE_ prefix).
+ *
+ * Evidence: frameworks/base/core/java/android/view/KeyEvent.java (the KEYCODE_ constants and their
+ * values).
+ */
 const NAMED: Readonly<Record<string, number>> = {
   UNKNOWN: 0,
   SOFT_LEFT: 1,

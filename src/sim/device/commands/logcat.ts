@@ -9,6 +9,7 @@ import {
   type LogBufferName,
   type LogEntry,
 } from '../log/log-store.js';
+import { since } from '../android-versions.js';
 
 const USAGE = `Usage: logcat [options] [filterspecs]
 
@@ -380,10 +381,9 @@ export const logcat: CommandFn<Device> = async (ctx) => {
         // compressed) and, on newer builds, "256 KiB (123 KiB consumed, 206 KiB readable)" (a
         // OnePlus 12 on ColorOS 16, quoted in public code). Which release split the two is not
         // known from captures; API 34 is taken here.
-        const figures =
-          dev.sdk >= 34
-            ? `${sizeText(u.consumed)} consumed, ${sizeText(u.bytes)} readable`
-            : `${sizeText(u.bytes)} consumed`;
+        const figures = since(dev.sdk, 'logcatReadable')
+          ? `${sizeText(u.consumed)} consumed, ${sizeText(u.bytes)} readable`
+          : `${sizeText(u.bytes)} consumed`;
         return `${name}: ring buffer is ${sizeText(u.size)} (${figures}), max entry is 5120 B, max payload is 4068 B\n`;
       })
       .join('');

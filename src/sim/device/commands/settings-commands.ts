@@ -1,3 +1,9 @@
+/**
+ * Evidence:
+ * frameworks/base/packages/SettingsProvider/src/com/android/providers/settings/SettingsService.java
+ * (`settings`), WindowManagerShellCommand.java (`wm`), system/core/toolbox/getprop.cpp and
+ * setprop.cpp, frameworks/base/cmds/svc (`svc`), InputMethodManagerService's shell command (`ime`).
+ */
 import type { CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { ADB_KEYBOARD_PACKAGE } from '../packages.js';

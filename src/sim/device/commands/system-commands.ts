@@ -7,6 +7,7 @@ import { killPackage } from '../lifecycle.js';
 import type { Priority } from '../log/log-store.js';
 import { formatPs, PID } from '../processes.js';
 import { isEmulator } from '../props.js';
+import { since } from '../android-versions.js';
 
 const ID_LINE =
   'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0';
@@ -79,7 +80,7 @@ Which FIELDs to show. (-o HELP for list, default = -o PID,TTY,TIME,CMD)
 export const ps: CommandFn<Device> = async (ctx) => {
   const dev = ctx.host;
   const args = ctx.argv.slice(1);
-  if (args.includes('--help') && dev.sdk >= 26) {
+  if (args.includes('--help') && since(dev.sdk, 'toyboxPs')) {
     await ctx.stdout.write(TOYBOX_PS_HELP);
     return 0;
   }

@@ -6,6 +6,7 @@ import type { Device } from '../device.js';
 import { hexId } from '../ids.js';
 import { renderPng, renderRaw, screenSvg } from '../ui/screencap.js';
 import { serializeHierarchy } from '../ui/uiautomator-xml.js';
+import { since } from '../android-versions.js';
 
 const UIAUTOMATOR_USAGE = `Usage: uiautomator <subcommand> [options]
 
@@ -198,7 +199,7 @@ export const screencap: CommandFn<Device> = async (ctx) => {
   } else {
     const d = dev.display();
     const pixels = await renderRaw(svg);
-    const headerSize = dev.sdk >= 28 ? 16 : 12;
+    const headerSize = since(dev.sdk, 'screencapColorSpace') ? 16 : 12;
     bytes = new Uint8Array(headerSize + pixels.length);
     const view = new DataView(bytes.buffer);
     view.setUint32(0, d.width, true);

@@ -1,3 +1,7 @@
+/**
+ * Evidence: system/logging/liblog/logprint.cpp android_log_formatLogLine (each `-v` format and
+ * modifier).
+ */
 import { PRIORITY_CHARS, type LogEntry } from './log-store.js';
 
 /** logcat's output formats (`-v`). */

@@ -1,3 +1,7 @@
+/**
+ * Evidence: frameworks/base/services/core/java/com/android/server/input/InputShellCommand.java (tap,
+ * swipe, keyevent, text) and KeyEvent.java (the key codes).
+ */
 import { SAMPLE_ACTIVITIES } from '../../sample-app.js';
 import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';

@@ -1,3 +1,7 @@
+/**
+ * Evidence: the sample app's screens are ours (sample-app.ts); the launcher's and Settings' are drawn
+ * with the resource ids and classes real dumps show (tests/fixtures/ui/launcher-pixel.xml).
+ */
 import { SAMPLE_PACKAGE } from '../../sample-app.js';
 import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE } from '../packages.js';
 import type { ActivityRecord, ScreenEnv } from './ui-model.js';

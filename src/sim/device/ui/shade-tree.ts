@@ -3,6 +3,9 @@
  * everything, one clickable row per notification (newest first) with the app's name, the title and
  * the text, as real rows expose them (`android:id/title`, `android:id/text`). What a row does when
  * tapped or swiped is shade.ts's.
+ *
+ * Evidence: the ids a notification row exposes (android:id/title, android:id/text) as real dumps show
+ * them (tests/fixtures/notifications/); System UI's window over the others.
  */
 import type { SimNotification } from '../device-parts.js';
 import { SYSTEMUI_PACKAGE } from '../packages.js';

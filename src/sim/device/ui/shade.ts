@@ -1,3 +1,7 @@
+/**
+ * Evidence: Notification.java FLAG_AUTO_CANCEL (a tapped notification is cancelled) and System UI's
+ * swipe-to-dismiss of clearable rows.
+ */
 import type { Device, SimNotification } from '../device.js';
 import { startActivity } from '../lifecycle.js';
 import { ROW_ACTION, shadeTree } from './shade-tree.js';

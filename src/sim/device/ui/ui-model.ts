@@ -1,4 +1,8 @@
-/** The per-activity state a simulated screen is built from. */
+/**
+ * The per-activity state a simulated screen is built from.
+ *
+ * Evidence: none — state types; their dumps cite ActivityTaskManager's (commands/dumpsys.ts).
+ */
 export interface ActivityState {
   /** Text of the editable fields, by short id (`username`). */
   fields: Record<string, string>;

@@ -1,3 +1,6 @@
+/**
+ * Evidence: none — the screen's state; what each part shows is cited where it is drawn.
+ */
 import { LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE } from '../packages.js';
 import { hexId } from '../ids.js';
 import { LockScreen } from '../lock-screen.js';

@@ -1,4 +1,10 @@
-/** A node of a screen's view tree, with the attributes uiautomator reports. */
+/**
+ * A node of a screen's view tree, with the attributes uiautomator reports.
+ *
+ * Evidence: frameworks/base/cmds/uiautomator/library/core-
+ * src/com/android/uiautomator/core/AccessibilityNodeInfoDumper.java (the attributes a dump's node
+ * carries).
+ */
 export interface ViewNode {
   cls: string;
   pkg: string;

@@ -1,14 +1,15 @@
-import type { CommandContext, CommandFn } from '../../shell/command.js';
-import { absPath } from '../../shell/command.js';
-import { decodeDumpBytes } from '../../../util/dump-decode.js';
-import { crashPackage, type CrashKind } from '../crashes.js';
-import type { Device } from '../device.js';
-import { errnoText, UID } from '../fs.js';
-import { decodeRecordedText, parseRecordedLog, restamp } from '../log/log-replay.js';
-import { anrFileName, recordedKind, tombstoneEntries } from '../log/recorded-files.js';
-import type { Priority } from '../log/log-store.js';
-import { shortComponent } from '../packages.js';
-import { parseHierarchy, serializeHierarchy } from '../ui/uiautomator-xml.js';
+import type { CommandContext, CommandFn } from '../shell/command.js';
+import { absPath } from '../shell/command.js';
+import { decodeDumpBytes } from '../../util/dump-decode.js';
+import { crashPackage, type CrashKind } from '../device/crashes.js';
+import type { Device } from '../device/device.js';
+import { errnoText, UID } from '../device/fs.js';
+import { decodeRecordedText, parseRecordedLog, restamp } from '../device/log/log-replay.js';
+import { anrFileName, recordedKind, tombstoneEntries } from '../device/log/recorded-files.js';
+import type { Priority } from '../device/log/log-store.js';
+import { shortComponent } from '../device/packages.js';
+import { parseHierarchy, serializeHierarchy } from '../device/ui/uiautomator-xml.js';
+import type { Domain } from '../device/recorded-reads.js';
 
 const USAGE = `usage: sim <command>
   sim stats                               counters as JSON (dumps, overlapping_dumps, shell_commands, last_input, …)
@@ -316,12 +317,30 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   locale: simLocale,
 };
 
+/**
+ * What each control changes of a profile device's recording (src/sim/device/recorded-reads.ts): the
+ * recorded answers that show it go stale, as they do after a shell command that changes the device.
+ */
+const STALES: Readonly<Record<string, readonly Domain[]>> = {
+  screen: ['screen'],
+  crash: ['processes', 'screen'],
+  notify: ['notifications', 'screen'],
+  dialog: ['screen'],
+  toast: ['screen'],
+  location: ['location'],
+  locale: ['props'],
+};
+
 /** The `sim` built-in: test and demo controls that no real device has. */
 export const sim: CommandFn<Device> = async (ctx) => {
   const [sub, ...args] = ctx.argv.slice(1);
   const run = sub !== undefined && Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
   if (run) {
-    return run(ctx, ctx.host, args);
+    const status = await run(ctx, ctx.host, args);
+    for (const domain of status === 0 ? (STALES[sub!] ?? []) : []) {
+      ctx.host.replay?.invalidate(domain);
+    }
+    return status;
   }
   await ctx.stdout.write(USAGE);
   return sub === undefined || sub === 'help' ? 0 : 1;
