@@ -1,6 +1,6 @@
 /**
  * Evidence: the phones' published specifications (model, codename, Android release, screen size and
- * density), with the build properties their `getprop` shows (profiles/pixel-8-pro/).
+ * density), with the build properties their `getprop` shows (profiles/pixel-8-pro-android16/out/001-getprop.out).
  */
 import type { SimDeviceIdentity } from './device-api.js';
 

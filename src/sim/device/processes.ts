@@ -1,6 +1,7 @@
 /**
  * Evidence: toybox's ps (toybox/toys/posix/ps.c: the default columns of `ps -A`); the system
- * processes' names, users and pid ranges as phones list them (profiles/pixel-8-pro/).
+ * processes' names and pids as phones' logs show them (tests/fixtures/logcat/, and systemui's pid in
+ * profiles/pixel-8-pro-android16/out/007-dumpsys-meminfo-com.android.systemui.out).
  */
 import { userName } from './fs.js';
 

@@ -1,5 +1,5 @@
 /**
- * Evidence: real devices' `getprop` (profiles/pixel-8-pro/, notes/android-tools-facts.md); the
+ * Evidence: real devices' `getprop` (profiles/pixel-8-pro-android16/out/001-getprop.out, notes/android-tools-facts.md); the
  * fingerprint's form from build/make/core/sysprop.mk (ro.build.fingerprint).
  */
 import type { SimDeviceIdentity } from '../device-api.js';

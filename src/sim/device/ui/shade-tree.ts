@@ -4,8 +4,9 @@
  * the text, as real rows expose them (`android:id/title`, `android:id/text`). What a row does when
  * tapped or swiped is shade.ts's.
  *
- * Evidence: the ids a notification row exposes (android:id/title, android:id/text) as real dumps show
- * them (tests/fixtures/notifications/); System UI's window over the others.
+ * Evidence: a row exposes the notification template's ids (android:id/title, android:id/text:
+ * frameworks/base/core/res/res/layout/notification_template_material_base.xml). No dump of an open
+ * shade is in the repo yet, so the row's layout and its place in System UI's window are modelled.
  */
 import type { SimNotification } from '../device-parts.js';
 import { SYSTEMUI_PACKAGE } from '../packages.js';
