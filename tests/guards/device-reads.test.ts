@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_READS, DEVICE_WRITE_VERBS } from '../../src/adb/device-reads.js';
+import { DEVICE_READS, DEVICE_WRITE_VERBS, readArgv, type DeviceRead } from '../../src/adb/device-reads.js';
+import { quoteDeviceShellArg } from '../../src/adb/quote.js';
+import { createSimDevice, runOn } from '../../src/sim/index.js';
+import { testIdentity } from '../helpers/sim-identity.js';
 import { ROOT } from '../helpers/paths.js';
 import { sourceFiles } from '../helpers/source-files.js';
 
@@ -61,5 +64,36 @@ describe('the device-read catalogue', () => {
         line,
       ).toBe(false);
     }
+  });
+
+  // A new read needs the simulator to answer it, or every e2e test of its tool fails far from the
+  // cause: each read runs on a simulated device here (a stream is stopped once it has printed).
+  it('is answered by the simulator, read by read', async () => {
+    const dev = createSimDevice({ identity: testIdentity(5990), logcatRate: 0 });
+    // An installed app's (the sample app's): the system apps' APK files are not in the model's tree.
+    const pkg = 'com.droidbus.sample';
+    const apk = (await runOn(dev, `pm path ${pkg}`)).stdout.trim().replace(/^package:/, '');
+    expect(apk).toMatch(/\.apk$/);
+    const fill = { package: pkg, apk, since: '01-01 00:00:00.000', skip: '0', count: '1' };
+    const unanswered: string[] = [];
+    for (const r of DEVICE_READS as readonly DeviceRead[]) {
+      const line = readArgv(r, fill).map(quoteDeviceShellArg).join(' ');
+      const stop = new AbortController();
+      const streaming = r.argv[0] === 'logcat' && !r.argv.includes('-d') && !r.argv.includes('-g');
+      if (streaming) {
+        setTimeout(() => stop.abort(), 200).unref();
+      }
+      const result = await runOn(dev, line, { signal: stop.signal });
+      // The command must exist and know its arguments; an answer such as pidof's exit 1 (the app is
+      // not running) or a missing file is the device's answer, not a missing command.
+      const output = result.stdout + result.stderr;
+      if (
+        result.code === 127 ||
+        /not found|Can't find service|Unknown command|Bad activity command/.test(output)
+      ) {
+        unanswered.push(`${r.name} (${line}): exit ${result.code} ${result.stderr.trim().slice(0, 120)}`);
+      }
+    }
+    expect(unanswered).toEqual([]);
   });
 });
