@@ -21,7 +21,6 @@ import { setOrientation } from './extras/orientation.js';
 import { sendIntent } from './apps/intent-command.js';
 import { actOnNotification, listNotifications } from './extras/notification-actions.js';
 import { deviceInfo } from './device-info.js';
-import { parseUptime } from './extras/location-dump.js';
 import type { ScreenshotResults, ScreenshotTask } from './screenshot/screenshot-task.js';
 import {
   captureUi,
@@ -403,19 +402,6 @@ export default defineActor({
     },
     'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
     'device.info': (_p, state, ctx) => deviceInfo(state, ctx),
-    'device.uptime': async (_p, state, ctx) => {
-      const out = await withAdbErrors(() =>
-        adbClient().shell(state.serial, readCommand(READS.uptime), { signal: ctx.signal, timeoutMs: 10_000 }),
-      );
-      const uptimeMs = parseUptime(out.stdout);
-      if (uptimeMs === null) {
-        throw new BusError(
-          'FAILED',
-          `the device's /proc/uptime was not readable: ${out.stdout.slice(0, 200)}`,
-        );
-      }
-      return { uptime_ms: uptimeMs, booted_at: new Date(Date.now() - uptimeMs).toISOString() };
-    },
     'device.notifications': (p, state, ctx) => listNotifications(state.serial, p, ctx),
     'device.act_on_notification': (p, state, ctx) =>
       actOnNotification(state.serial, p, () => capture(state, ctx), ctx),

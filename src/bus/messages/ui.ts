@@ -394,18 +394,4 @@ export const uiRequests = {
     response: deviceInfoSchema,
     timeoutMs: 35_000,
   }),
-  /** How long the device has run since it booted (/proc/uptime), and so when it booted. */
-  'device.uptime': defineRequest({
-    actor: 'device',
-    key: bySerial,
-    request: z.object({ serial: serialSchema }),
-    response: z.object({
-      uptime_ms: z
-        .number()
-        .int()
-        .describe('Milliseconds since the device booted (the first number of /proc/uptime).'),
-      booted_at: z.string().describe('When it booted, by the host clock (ISO 8601).'),
-    }),
-    timeoutMs: 15_000,
-  }),
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { deviceInfoSchema } from '../../bus/messages/ui.js';
 import { ArgumentError, defineTool } from '../define-tool.js';
-import { deviceResponseOf, responseOf } from '../responses.js';
+import { responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
 const listDevicesOutput = z.object({
@@ -64,25 +64,6 @@ export const getDeviceInfo = defineDeviceTool({
         : 'Foreground: unknown',
     ];
     return { text: lines.join('\n'), structured: info };
-  },
-});
-
-export const getUptime = defineDeviceTool({
-  name: 'get_uptime',
-  answers: 'device.uptime',
-  toolset: 'inspect',
-  kind: 'read',
-  title: 'Device uptime',
-  description:
-    'How long the device has run since it booted, and when it booted: a reboot since an earlier call shows as a later boot time.',
-  output: deviceResponseOf('device.uptime'),
-  async handle(_args, ctx) {
-    const up = await ctx.ask('device.uptime', {});
-    const minutes = Math.floor(up.uptime_ms / 60_000);
-    return {
-      text: `${ctx.serial}: up ${Math.floor(minutes / 60)} h ${minutes % 60} min (booted ${up.booted_at}).`,
-      structured: { ...up, device_serial: ctx.serial },
-    };
   },
 });
 
@@ -150,4 +131,4 @@ export const screenshot = defineDeviceTool({
   },
 });
 
-export const deviceTools = [listDevices, getDeviceInfo, getUptime, screenshot];
+export const deviceTools = [listDevices, getDeviceInfo, screenshot];
