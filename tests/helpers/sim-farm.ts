@@ -145,6 +145,13 @@ export async function startSimFarm(server: AdbServer, options: SimFarmOptions = 
     return { devices: listed, process: child, stderr: () => stderr, stop };
   } catch (err) {
     await stop();
-    throw err;
+    // Why the devices did not come online is usually in the sim's own words: keep them with the error.
+    const said = stderr.trim().split('\n').slice(-40).join('\n');
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}\nthe sim's stderr (last lines):\n${said || '(nothing)'}`,
+      {
+        cause: err,
+      },
+    );
   }
 }
