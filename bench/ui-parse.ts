@@ -151,7 +151,7 @@ async function benchScreenshot(width: number, height: number, runs: number): Pro
   }
   const { imageWidth: ow, imageHeight: oh } = first.value;
   console.log(
-    `\nscreenshot ${width}x${height} (${(png.length / 1024).toFixed(0)} KiB PNG) → ${ow}x${oh} (${(first.value.png.length / 1024).toFixed(0)} KiB)`,
+    `\nscreenshot ${width}x${height} (${(png.length / 1024).toFixed(0)} KiB PNG) → ${ow}x${oh} (${(first.value.image.length / 1024).toFixed(0)} KiB)`,
   );
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
   const small = areaAverage(data, info.width, info.height, info.channels, ow, oh);

@@ -191,6 +191,18 @@ async function buildAndRun(run: DemoRun, mcp: Client, serial: string): Promise<v
   );
 }
 
+/** Saves a screenshot answer's image as NAME.jpg or NAME.png (as its mime type says); returns the file name. */
+function saveImage(run: DemoRun, r: Awaited<ReturnType<typeof call>>, name: string): string {
+  const image = r.result.content.find((c) => c.type === 'image') as
+    { data: string; mimeType: string } | undefined;
+  if (!image) {
+    throw new Error('the screenshot returned no image');
+  }
+  const file = `${name}.${image.mimeType === 'image/jpeg' ? 'jpg' : image.mimeType.replace('image/', '')}`;
+  writeFileSync(path.join(run.options.outDir, file), Buffer.from(image.data, 'base64'));
+  return file;
+}
+
 /** Read the screen, screenshot it, fill the login form and sign in. */
 async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void> {
   let rows: Row[] = [];
@@ -209,12 +221,8 @@ async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void>
     'take a screenshot of the login screen',
     async () => {
       const r = await call(mcp, 'screenshot', { device_serial: serial, annotate: true });
-      const image = r.result.content.find((c) => c.type === 'image') as { data: string } | undefined;
-      if (!image) {
-        throw new Error('the screenshot returned no image');
-      }
-      writeFileSync(path.join(run.options.outDir, '1-login.png'), Buffer.from(image.data, 'base64'));
-      return `1-login.png (${String(r.structured['imageWidth'])}x${String(r.structured['imageHeight'])}, numbered boxes on the elements)`;
+      const file = saveImage(run, r, '1-login');
+      return `${file} (${String(r.structured['imageWidth'])}x${String(r.structured['imageHeight'])}, numbered boxes on the elements)`;
     },
     'screenshot',
   );
@@ -256,9 +264,7 @@ async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void>
     'take a screenshot of the home screen',
     async () => {
       const r = await call(mcp, 'screenshot', { device_serial: serial });
-      const image = r.result.content.find((c) => c.type === 'image') as { data: string };
-      writeFileSync(path.join(run.options.outDir, '2-home.png'), Buffer.from(image.data, 'base64'));
-      return '2-home.png';
+      return saveImage(run, r, '2-home');
     },
     'screenshot',
   );

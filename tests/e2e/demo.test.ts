@@ -43,9 +43,10 @@ describe('droidbus demo', () => {
     expect(crash.detail).toContain('CartRepository.totalFor(CartRepository.kt:25)');
     const session = summary.steps.find((s) => s.tool === 'get_debug_session')!;
     expect(session.detail).toMatch(/install.*launch.*crash/);
-    for (const png of ['1-login.png', '2-home.png']) {
-      const meta = await sharp(readFileSync(path.join(out.dir, png))).metadata();
-      expect(meta.format).toBe('png');
+    // Saved as the screenshot answered them: JPEG, the default, named .jpg.
+    for (const file of ['1-login.jpg', '2-home.jpg']) {
+      const meta = await sharp(readFileSync(path.join(out.dir, file))).metadata();
+      expect(meta.format).toBe('jpeg');
     }
     expect(existsSync(path.join(out.dir, 'summary.json'))).toBe(true);
     expect(readFileSync(path.join(out.dir, 'crash-retraced.txt'), 'utf8')).toContain(

@@ -549,19 +549,25 @@ describe('waiting', () => {
 });
 
 describe('screenshots', () => {
-  it('scales the long edge to 1280 by default and returns the PNG with the scale', async () => {
+  it('scales the long edge to 1024 by default and returns a JPEG with its format and scale', async () => {
     const r = await world.call('screenshot', { device_serial: serial });
     const image = r.raw.content[0] as { type: string; data: string; mimeType: string };
     expect(image.type).toBe('image');
-    expect(image.mimeType).toBe('image/png');
+    expect(image.mimeType).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(image.data, 'base64')).metadata();
-    expect(Math.max(meta.width!, meta.height!)).toBe(1280);
+    expect(meta.format).toBe('jpeg');
+    expect([meta.width, meta.height]).toEqual([461, 1024]);
     expect(r.structured).toMatchObject({
+      mime: 'image/jpeg',
       deviceWidth: 1080,
       deviceHeight: 2400,
-      imageHeight: 1280,
-      scale: 1.875,
+      imageWidth: 461,
+      imageHeight: 1024,
+      scale: 2.3438,
     });
+    // The answer's text says the format and the scale too (a client that shows only text).
+    expect(r.text).toContain('"mime":"image/jpeg"');
+    expect(r.text).toContain('"scale":2.3438');
   });
 
   it('returns the capture byte for byte with full_size', async () => {
@@ -574,7 +580,7 @@ describe('screenshots', () => {
     expect(Buffer.from(image.data, 'base64').equals(direct.stdoutBytes)).toBe(true);
   });
 
-  it('encodes as JPEG or WebP when asked: the same pixels in fewer bytes, the mime type saying which', async () => {
+  it('encodes as PNG or WebP when asked, JPEG by default: the same pixels, the mime type saying which', async () => {
     const bytesOf = async (format?: string) => {
       const r = await world.call('screenshot', { device_serial: serial, ...(format ? { format } : {}) });
       const image = r.raw.content[0] as { data: string; mimeType: string };
@@ -587,8 +593,8 @@ describe('screenshots', () => {
         bytes: data.length,
       };
     };
-    const png = await bytesOf();
-    const jpeg = await bytesOf('jpeg');
+    const png = await bytesOf('png');
+    const jpeg = await bytesOf();
     const webp = await bytesOf('webp');
     expect([png.mime, jpeg.mime, webp.mime]).toEqual(['image/png', 'image/jpeg', 'image/webp']);
     expect([png.format, jpeg.format, webp.format]).toEqual(['png', 'jpeg', 'webp']);

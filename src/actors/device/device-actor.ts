@@ -22,6 +22,7 @@ import { sendIntent } from './apps/intent-command.js';
 import { actOnNotification, listNotifications } from './extras/notification-actions.js';
 import { deviceInfo } from './device-info.js';
 import type { ScreenshotResults, ScreenshotTask } from './screenshot/screenshot-task.js';
+import { DEFAULT_FORMAT } from './screenshot/screenshot-format.js';
 import {
   captureUi,
   isNeverIdle,
@@ -147,7 +148,8 @@ async function screenshot(
   payload: PayloadOf<'device.screenshot'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.screenshot'>> {
-  const format = payload.format ?? 'png';
+  // DEFAULT_FORMAT (JPEG) unless asked; full_size is the capture byte for byte, a PNG.
+  const format = payload.format ?? (payload.full_size === true ? 'png' : DEFAULT_FORMAT);
   if (payload.full_size === true && format !== 'png') {
     throw new BusError(
       'INVALID',
@@ -167,9 +169,11 @@ async function screenshot(
     png,
     ...(payload.max_dimension !== undefined ? { max_dimension: payload.max_dimension } : {}),
     ...(payload.full_size !== undefined ? { full_size: payload.full_size } : {}),
+    // Encoded once from the averaged pixels; an annotated image is drawn on a PNG, then encoded.
+    format: payload.annotate ? 'png' : format,
   } satisfies ScreenshotTask;
   const scaled = unwrapImage(await screenshots().run(scaleTask, { signal: ctx.signal }));
-  let image = scaled.png;
+  let image = scaled.image;
   let legend: ResponseOf<'device.screenshot'>['legend'] = null;
   if (payload.annotate) {
     const cap = await capture(state, ctx);
@@ -188,7 +192,7 @@ async function screenshot(
     image = annotated.png;
     legend = annotated.legend;
   }
-  if (format !== 'png') {
+  if (payload.annotate && format !== 'png') {
     image = unwrapImage(
       await screenshots().run({ op: 'encode', png: image, format }, { signal: ctx.signal }),
     );

@@ -368,7 +368,10 @@ export const uiRequests = {
       max_dimension: z.number().int().min(256).max(8192).optional(),
       full_size: z.boolean().optional(),
       annotate: z.boolean().default(false),
-      /** The image's encoding (default png); jpeg and webp at quality 80, smaller for the same pixels. */
+      /**
+       * The image's encoding: jpeg by default (quality 80, 4:4:4), png with full_size; webp too. What
+       * each does to small text on real screens: bench/screenshot.ts.
+       */
       format: z.enum(['png', 'jpeg', 'webp']).optional(),
     }),
     response: z.object({

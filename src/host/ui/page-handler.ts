@@ -288,10 +288,12 @@ export class PageHandler {
       const shot = await this.bus.request('device.screenshot', {
         serial: serial.data,
         max_dimension: SCREENSHOT_MAX_DIMENSION,
+        // A person looks at this one: lossless (the model's default, JPEG, counts tokens).
+        format: 'png',
       });
-      const png = Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength);
-      res.writeHead(200, { ...headers, 'Content-Type': 'image/png', 'Content-Length': png.length });
-      res.end(png);
+      const image = Buffer.from(shot.png.buffer, shot.png.byteOffset, shot.png.byteLength);
+      res.writeHead(200, { ...headers, 'Content-Type': shot.mime, 'Content-Length': image.length });
+      res.end(image);
     } catch (err) {
       const e = err as { code?: string; message?: string };
       sendJson(res, 502, { error: e.code ?? 'FAILED', message: e.message ?? String(err) }, headers);

@@ -81,15 +81,13 @@ export const screenshot = defineDeviceTool({
       .min(256)
       .max(8192)
       .optional()
-      .describe('Long edge of the returned image in pixels (default 1280)'),
+      .describe('Long edge of the returned image in pixels (default 1024)'),
     full_size: z.boolean().optional().describe('Unscaled (not with max_dimension)'),
     annotate: z.boolean().default(false).describe('Number the interactive elements and return the legend'),
-    format: z
-      .enum(['png', 'jpeg', 'webp'])
-      .optional()
-      .describe('Encoding (default png; jpeg/webp are smaller)'),
+    format: z.enum(['png', 'jpeg', 'webp']).optional().describe('Encoding (default jpeg; png is lossless)'),
   }),
   output: responseOf('device.screenshot').pick({
+    mime: true,
     deviceWidth: true,
     deviceHeight: true,
     imageWidth: true,
@@ -109,6 +107,7 @@ export const screenshot = defineDeviceTool({
       ...(args.format !== undefined ? { format: args.format } : {}),
     });
     const structured = {
+      mime: shot.mime,
       deviceWidth: shot.deviceWidth,
       deviceHeight: shot.deviceHeight,
       imageWidth: shot.imageWidth,

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { CommandContext, CommandFn } from '../shell/command.js';
 import { absPath } from '../shell/command.js';
 import { decodeDumpBytes } from '../../util/dump-decode.js';
@@ -16,6 +17,8 @@ const USAGE = `usage: sim <command>
   sim screen load PATH                    make a recorded uiautomator dump or UiAutomator2 page source the current screen
   sim screen reset                        back to the simulated apps
   sim screen busy on|off                  a screen that never goes idle (uiautomator dump fails after its idle wait)
+  sim screencap load PATH                 screencap answers with a real screen's image (PNG or JPEG, on the device)
+  sim screencap reset                     screencap draws the simulated screen again
   sim logcat replay PATH                  append a recorded log (any logcat -v format, Android Studio's copies, UTF-8/16) as if now;
                                           a tombstone to the crash buffer and /data/tombstones, an ANR's traces to /data/anr
   sim crash PKG [java|native|anr]         crash (or hang) an app now
@@ -91,6 +94,44 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
     );
   }
   dev.ui.imeShown = false;
+  return 0;
+}
+
+/**
+ * `sim screencap load PATH`: `screencap` answers with the pixels of a real phone's screenshot (a file
+ * pushed to the device; PNG or JPEG, encoded once here as screencap encodes) until `sim screencap reset`. The tree the
+ * dump shows stays the model's.
+ */
+async function simScreencap(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  if (args[0] === 'reset') {
+    dev.ui.capture = null;
+    return 0;
+  }
+  if (args[0] !== 'load' || args[1] === undefined) {
+    return fail(ctx, 'usage: sim screencap load PATH | sim screencap reset');
+  }
+  let file: Uint8Array;
+  try {
+    file = ctx.fs.read(absPath(ctx, args[1]));
+  } catch (err) {
+    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  }
+  try {
+    const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    // As `screencap -p` writes one: RGBA, 8 bits, zlib's default level (screencap.cpp compresses
+    // the RGBA_8888 buffer with AndroidBitmap_compress, PNG, quality 100).
+    const png = new Uint8Array(
+      await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
+        .png({ compressionLevel: 6 })
+        .toBuffer(),
+    );
+    dev.ui.capture = { png, rgba: new Uint8Array(data), width: info.width, height: info.height };
+  } catch (err) {
+    return fail(
+      ctx,
+      `${args[1]}: not an image sharp can read (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
   return 0;
 }
 
@@ -306,6 +347,7 @@ type Subcommand = (ctx: CommandContext<Device>, dev: Device, args: string[]) => 
 const SUBCOMMANDS: Record<string, Subcommand> = {
   stats: simStats,
   screen: simScreen,
+  screencap: simScreencap,
   logcat: simLogcat,
   crash: simCrash,
   latency: simLatency,
@@ -323,6 +365,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
  */
 const STALES: Readonly<Record<string, readonly Domain[]>> = {
   screen: ['screen'],
+  screencap: ['screen'],
   crash: ['processes', 'screen'],
   notify: ['notifications', 'screen'],
   dialog: ['screen'],

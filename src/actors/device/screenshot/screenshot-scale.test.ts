@@ -80,32 +80,42 @@ describe('readPngInfo', () => {
 });
 
 describe('scaleScreenshot', () => {
-  it('returns a capture that already fits byte for byte, with scale 1', async () => {
-    const png = await stripes(720, 1280);
-    const r = await scaleScreenshot(png);
+  it('returns a capture that already fits byte for byte as a PNG, with scale 1', async () => {
+    const png = await stripes(720, 1024);
+    const r = await scaleScreenshot(png, { format: 'png' });
     expect(r.ok).toBe(true);
     if (r.ok) {
-      expect(r.value.png).toBe(png);
+      expect(r.value.image === png).toBe(true);
       expect(r.value).toMatchObject({
         resized: false,
         deviceWidth: 720,
-        deviceHeight: 1280,
+        deviceHeight: 1024,
         imageWidth: 720,
-        imageHeight: 1280,
+        imageHeight: 1024,
         scale: 1,
       });
     }
   });
 
+  it('encodes a capture that fits as a JPEG by default, at its own size', async () => {
+    const png = await stripes(720, 1024);
+    const r = await scaleScreenshot(png);
+    if (!r.ok) {
+      throw new Error(r.error.message);
+    }
+    expect(r.value).toMatchObject({ format: 'jpeg', resized: false, imageWidth: 720, scale: 1 });
+    expect(await sharp(r.value.image).metadata()).toMatchObject({ format: 'jpeg', width: 720, height: 1024 });
+  });
+
   it('returns a large capture byte for byte with full_size', async () => {
     const png = await stripes(1080, 2400);
     const r = await scaleScreenshot(png, { full_size: true });
-    expect(r.ok && r.value.png === png && r.value.scale === 1).toBe(true);
+    expect(r.ok && r.value.image === png && r.value.scale === 1).toBe(true);
   });
 
-  it('area-averages a 1080x2400 capture to 576x1280 with scale 1.875 and a hint', async () => {
+  it('scales a 1080x2400 capture to 461x1024 with scale 2.3438 and a hint, keeping its colours', async () => {
     const png = await stripes(1080, 2400);
-    const r = await scaleScreenshot(png);
+    const r = await scaleScreenshot(png, { format: 'png' });
     expect(r.ok).toBe(true);
     if (!r.ok) {
       return;
@@ -114,18 +124,18 @@ describe('scaleScreenshot', () => {
       resized: true,
       deviceWidth: 1080,
       deviceHeight: 2400,
-      imageWidth: 576,
-      imageHeight: 1280,
-      scale: 1.875,
+      imageWidth: 461,
+      imageHeight: 1024,
+      scale: 2.3438,
     });
-    expect(r.value.hint).toContain('multiply them by 1.875');
+    expect(r.value.hint).toContain('multiply them by 2.3438');
     expect(r.value.hint).toContain('ui_tap_element');
-    expect(readPngInfo(r.value.png)).toMatchObject({ ok: true, value: { width: 576, height: 1280 } });
-    // The pixels are the exact area averages of the capture.
-    const src = await sharp(png).raw().toBuffer();
-    const out = await sharp(r.value.png).raw().toBuffer();
-    const expected = areaAverage(src, 1080, 2400, 4, 576, 1280);
-    expect(Buffer.compare(out, Buffer.from(expected))).toBe(0);
+    expect(readPngInfo(r.value.image)).toMatchObject({ ok: true, value: { width: 461, height: 1024 } });
+    // Resampling keeps each channel's mean (a swapped channel or a dropped row would not).
+    const means = async (image: Uint8Array) => (await sharp(image).stats()).channels.map((c) => c.mean);
+    const before = await means(png);
+    const after = await means(r.value.image);
+    after.slice(0, 3).forEach((m, i) => expect(Math.abs(m - before[i]!)).toBeLessThan(2));
   });
 
   it('scales a landscape capture by its long edge', async () => {
@@ -242,13 +252,13 @@ describe('annotateScreenshot', () => {
     const white = await sharp({ create: { width: 1080, height: 1794, channels: 3, background: '#ffffff' } })
       .png()
       .toBuffer();
-    const scaled = await scaleScreenshot(white);
+    const scaled = await scaleScreenshot(white, { max_dimension: 1280, format: 'png' });
     if (!scaled.ok) {
       throw new Error(scaled.error.message);
     }
-    const { png, scale, imageWidth, imageHeight } = scaled.value;
+    const { image, scale, imageWidth, imageHeight } = scaled.value;
     expect([imageWidth, imageHeight]).toEqual([771, 1280]);
-    const r = await annotateScreenshot(png, rows, scale);
+    const r = await annotateScreenshot(image, rows, scale);
     if (!r.ok) {
       throw new Error(r.error.message);
     }

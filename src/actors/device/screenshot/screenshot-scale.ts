@@ -1,17 +1,25 @@
 /**
  * Screenshot sizing for the `screenshot` tool. The capture (`screencap -p`) is checked to be a PNG
  * and measured from its IHDR chunk without decoding; a capture whose long edge already fits
- * `max_dimension` (or any capture with `full_size`) is returned byte for byte; a larger one is
- * area-averaged down (see area-average.ts) and re-encoded as PNG.
+ * `max_dimension` (or any capture with `full_size`) is returned byte for byte when a PNG is asked
+ * for; a larger one is decoded, resized and encoded in the format asked for in one libvips pipeline
+ * (sharp). On real phones' screens (bench/screenshot.ts, tests/fixtures/screenshots) that pipeline
+ * took 32 ms (median) where area-averaging rows in JS as the PNG inflated took 49, for the same
+ * words kept.
  */
-import sharp from 'sharp';
-import { AreaAverager } from './area-average.js';
-import { forEachPngRow, streamableChannels } from './png-stream.js';
-import type { PngHeader } from './png-stream.js';
+import sharp, { type Sharp } from 'sharp';
+import { DEFAULT_FORMAT, LOSSY_QUALITY, type ScreenshotFormat } from './screenshot-format.js';
+
+export type { ScreenshotFormat } from './screenshot-format.js';
 import type { UiResult } from '../ui/ui-types.js';
 import { uiFail } from '../ui/ui-types.js';
 
-export const DEFAULT_MAX_DIMENSION = 1280;
+/**
+ * The default long edge: 1,024 px. A 1080×2400 screen is then 461×1024, 630 image tokens (983 at
+ * 1,280), and small text keeps its words (bench/screenshot.ts: the words tesseract reads at full
+ * size, kept at 1,024 as at 1,280 — 93 % median over the real captures).
+ */
+export const DEFAULT_MAX_DIMENSION = 1024;
 export const MIN_MAX_DIMENSION = 256;
 export const MAX_MAX_DIMENSION = 8192;
 /** Captures larger than this are refused before anything is decoded. */
@@ -21,7 +29,14 @@ export const MAX_SCREENSHOT_PIXELS = 16_000_000;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-export type PngInfo = PngHeader;
+/** What a PNG's IHDR says. */
+export interface PngInfo {
+  width: number;
+  height: number;
+  bit_depth: number;
+  color_type: number;
+  interlace: number;
+}
 
 /** Reads a PNG's size from its signature and IHDR chunk; `NOT_PNG` for anything else. */
 export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
@@ -52,10 +67,12 @@ export function readPngInfo(png: Uint8Array): UiResult<PngInfo> {
 }
 
 export interface ScreenshotOptions {
-  /** Long edge of the returned image in pixels: default 1,280, from 256 to 8,192. */
+  /** Long edge of the returned image in pixels: default DEFAULT_MAX_DIMENSION, from 256 to 8,192. */
   max_dimension?: number;
   /** Return the capture as it is. Cannot be combined with `max_dimension`. */
   full_size?: boolean;
+  /** The encoding of the answer (DEFAULT_FORMAT; PNG with full_size). */
+  format?: ScreenshotFormat;
 }
 
 /** The metadata the `screenshot` tool returns beside the image (names as in the reference). */
@@ -71,8 +88,9 @@ export interface ScreenshotMeta {
 }
 
 export interface ScaledScreenshot extends ScreenshotMeta {
-  png: Uint8Array;
-  /** False when `png` is the capture itself, byte for byte. */
+  image: Uint8Array;
+  format: ScreenshotFormat;
+  /** False when the image has the capture's size (and is the capture itself, byte for byte, as a PNG). */
   resized: boolean;
 }
 
@@ -125,81 +143,52 @@ export async function scaleScreenshot(
     return uiFail('TOO_LARGE', `the capture is ${width}x${height}; captures over 16 Mpx are refused`);
   }
   const max = checked.value;
+  const format = options.format ?? (options.full_size === true ? 'png' : DEFAULT_FORMAT);
   const long = Math.max(width, height);
-  if (max === null || long <= max) {
-    return {
-      ok: true,
-      value: {
-        png,
-        resized: false,
-        deviceWidth: width,
-        deviceHeight: height,
-        imageWidth: width,
-        imageHeight: height,
-        scale: 1,
-        hint: hint(1),
-      },
-    };
-  }
-  const ratio = long / max;
-  const outW = width >= height ? max : Math.max(1, Math.round(width / ratio));
-  const outH = height > width ? max : Math.max(1, Math.round(height / ratio));
   try {
-    const out = await shrinkPng(png, info.value, outW, outH);
+    if (max === null || long <= max) {
+      const image = format === 'png' ? png : await encodeImage(sharp(png), format);
+      return { ok: true, value: { image, format, resized: false, ...meta(width, height, width, height, 1) } };
+    }
+    const ratio = long / max;
+    const outW = width >= height ? max : Math.max(1, Math.round(width / ratio));
+    const outH = height > width ? max : Math.max(1, Math.round(height / ratio));
+    const image = await encodeImage(
+      sharp(png, { limitInputPixels: MAX_SCREENSHOT_PIXELS }).resize(outW, outH, { kernel: 'lanczos3' }),
+      format,
+    );
     const scale = Math.round(ratio * 10_000) / 10_000;
-    return {
-      ok: true,
-      value: {
-        png: out,
-        resized: true,
-        deviceWidth: width,
-        deviceHeight: height,
-        imageWidth: outW,
-        imageHeight: outH,
-        scale,
-        hint: hint(scale),
-      },
-    };
+    return { ok: true, value: { image, format, resized: true, ...meta(width, height, outW, outH, scale) } };
   } catch (e) {
     return uiFail(
       'IMAGE_FAILED',
-      `the capture could not be resized: ${e instanceof Error ? e.message : String(e)}`,
+      `the capture could not be ${format === 'png' ? 'resized' : `made a ${format}`}: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
 }
 
+function meta(
+  deviceWidth: number,
+  deviceHeight: number,
+  imageWidth: number,
+  imageHeight: number,
+  scale: number,
+): ScreenshotMeta {
+  return { deviceWidth, deviceHeight, imageWidth, imageHeight, scale, hint: hint(scale) };
+}
+
 /**
- * Area-averages a PNG down to outW × outH and encodes the result (small by then: sharp). Captures
- * as screencap writes them are averaged row by row as they inflate (png-stream.ts); other PNGs are
- * decoded whole by sharp.
+ * Encodes pixels once. PNG at zlib level 2: 4–8 % more bytes than level 6 in half the time (8 → 4.6
+ * ms on a list screen, 26 → 12 ms on a page of small text, both 576×1280); the model is billed by
+ * pixels, not bytes. JPEG keeps full-resolution chroma (4:4:4) so thin coloured text does not bleed.
  */
-async function shrinkPng(
-  png: Uint8Array,
-  header: PngHeader,
-  outW: number,
-  outH: number,
-): Promise<Uint8Array> {
-  let averager: AreaAverager;
-  const channels = streamableChannels(header);
-  if (channels !== null) {
-    averager = new AreaAverager(header.width, header.height, channels, outW, outH);
-    const into = averager;
-    await forEachPngRow(png, header, channels, (row) => into.pushRow(row));
-  } else {
-    const { data, info } = await sharp(png, { limitInputPixels: MAX_SCREENSHOT_PIXELS })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    averager = new AreaAverager(info.width, info.height, info.channels, outW, outH);
-    for (let y = 0; y < info.height; y++) {
-      averager.pushRow(data, y * info.width * info.channels);
-    }
-  }
-  // zlib level 2: 4–8 % more bytes than level 6 in half the time (8 → 4.6 ms on a list screen, 26 → 12 ms
-  // on a page of small text, both 576×1280); the model is billed by pixels, not bytes.
-  const out = await sharp(averager.finish(), {
-    raw: { width: outW, height: outH, channels: averager.channels as 1 | 2 | 3 | 4 },
-  })
-    .png({ compressionLevel: 2 })
-    .toBuffer();
+export async function encodeImage(image: Sharp, format: ScreenshotFormat): Promise<Uint8Array> {
+  const out = await (
+    format === 'png'
+      ? image.png({ compressionLevel: 2 })
+      : format === 'jpeg'
+        ? image.jpeg({ quality: LOSSY_QUALITY, chromaSubsampling: '4:4:4' })
+        : image.webp({ quality: LOSSY_QUALITY, effort: 2 })
+  ).toBuffer();
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { TaskFunction } from '../../pool.js';
 import { annotateScreenshot } from './screenshot-annotate.js';
 import type { AnnotatedScreenshot, AnnotationRow } from './screenshot-annotate.js';
-import { scaleScreenshot } from './screenshot-scale.js';
+import { encodeImage, scaleScreenshot, type ScreenshotFormat } from './screenshot-scale.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';
 import type { UiResult } from '../ui/ui-types.js';
 import { uiFail } from '../ui/ui-types.js';
@@ -10,10 +10,13 @@ import { uiFail } from '../ui/ui-types.js';
 // No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
 // only hold on to the last captures' pixels.
 sharp.cache(false);
+// One libvips thread per task: the pool runs screenshots of several devices in parallel already, and
+// libvips' own threads on top of them only contend for the same cores.
+sharp.concurrency(1);
 
 /** A screenshot job for the image pool: scaling (area average) costs tens of ms of CPU. */
 export type ScreenshotTask =
-  | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean }
+  | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean; format?: ScreenshotFormat }
   | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number }
   | { op: 'encode'; png: Uint8Array; format: 'jpeg' | 'webp' };
 
@@ -24,19 +27,10 @@ export interface ScreenshotResults {
   encode: UiResult<Uint8Array>;
 }
 
-/** Quality of the lossy encodings: small text at 1,280 px stays legible (README, Screenshots). */
-export const LOSSY_QUALITY = 80;
-
-/** The image again as JPEG or WebP (the `format` option). */
+/** An annotated PNG again as JPEG or WebP (the `format` option, when the image was drawn on). */
 async function encode(png: Uint8Array, format: 'jpeg' | 'webp'): Promise<UiResult<Uint8Array>> {
   try {
-    const image = sharp(png);
-    const out = await (
-      format === 'jpeg'
-        ? image.jpeg({ quality: LOSSY_QUALITY })
-        : image.webp({ quality: LOSSY_QUALITY, effort: 2 })
-    ).toBuffer();
-    return { ok: true, value: new Uint8Array(out.buffer, out.byteOffset, out.byteLength) };
+    return { ok: true, value: await encodeImage(sharp(png), format) };
   } catch (e) {
     return uiFail('IMAGE_FAILED', `the image could not be encoded as ${format}: ${String(e)}`);
   }
@@ -49,6 +43,7 @@ const run: TaskFunction<ScreenshotTask, ScreenshotResults> = async (task) => {
       return scaleScreenshot(task.png, {
         ...(task.max_dimension !== undefined ? { max_dimension: task.max_dimension } : {}),
         ...(task.full_size !== undefined ? { full_size: task.full_size } : {}),
+        ...(task.format !== undefined ? { format: task.format } : {}),
       });
     case 'annotate':
       return annotateScreenshot(task.png, task.rows, task.scale);

@@ -192,13 +192,14 @@ export const screencap: CommandFn<Device> = async (ctx) => {
   if (file !== null && file.endsWith('.png')) {
     png = true;
   }
-  const svg = currentSvg(dev);
+  const loaded = dev.ui.capture;
   let bytes: Uint8Array;
   if (png) {
-    bytes = await renderPng(svg);
+    bytes = loaded !== null ? loaded.png : await renderPng(currentSvg(dev));
   } else {
-    const d = dev.display();
-    const pixels = await renderRaw(svg);
+    const d = loaded ?? dev.display();
+    const pixels = loaded !== null ? loaded.rgba : await renderRaw(currentSvg(dev));
+    // screencap.cpp: width, height, PIXEL_FORMAT_RGBA_8888 (1), and from Android 9 the dataspace.
     const headerSize = since(dev.sdk, 'screencapColorSpace') ? 16 : 12;
     bytes = new Uint8Array(headerSize + pixels.length);
     const view = new DataView(bytes.buffer);

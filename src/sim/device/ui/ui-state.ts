@@ -45,6 +45,11 @@ export class UiState {
   readonly lock = new LockScreen();
   private on = true;
   loaded: LoadedScreen | null = null;
+  /**
+   * A real screen's pixels `screencap` answers with (`sim screencap load`): the PNG as `-p` writes
+   * it and the RGBA rows raw `screencap` writes, instead of the drawn model.
+   */
+  capture: { png: Uint8Array; rgba: Uint8Array; width: number; height: number } | null = null;
   dialog: Dialog | null = null;
   /** The notification shade is pulled down (`cmd statusbar expand-notifications`). */
   shadeOpen = false;
