@@ -15,7 +15,7 @@
  *
  *   npm run build && npx tsx bench/peers.ts [--rounds 15] [--json]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,8 +26,7 @@ import { AdbClient } from '../src/adb/client.js';
 import { deviceTime, now, readLog } from './lib/device-time.js';
 import {
   CLI,
-  adbPort,
-  installPeer,
+  peerBenchHome,
   mobilecliProblem,
   startServer,
   stopMobilecliDaemon,
@@ -273,17 +272,7 @@ function table(results: Map<string, Map<ServerName, Sample[]>>, servers: Server[
 }
 
 async function main(): Promise<void> {
-  await installPeer();
-  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-peers-'));
-  const { port, onDefault } = await adbPort();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    HOME: home,
-    DROIDBUS_HOME: path.join(home, 'droidbus'),
-    ANDROID_ADB_SERVER_PORT: String(port),
-    ADB_EMU: '0',
-    ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
-  };
+  const { home, port, onDefault, env } = await peerBenchHome('droidbus-peers-');
   const started = await runProcess('adb', ['-P', String(port), 'start-server'], { env, timeoutMs: 30_000 });
   if (started.code !== 0) {
     throw new Error(`adb start-server failed: ${started.stderr}`);

@@ -9,7 +9,7 @@
  *
  *   npm run build && npx tsx bench/screenshot-peers.ts [--rounds 9] [--json]
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -21,8 +21,7 @@ import { runProcess } from '../src/util/exec.js';
 import { numberFlag } from './lib/flags.js';
 import {
   CLI,
-  adbPort,
-  installPeer,
+  peerBenchHome,
   mobilecliProblem,
   startServer,
   stopMobilecliDaemon,
@@ -66,17 +65,7 @@ async function shoot(
 }
 
 async function main(): Promise<void> {
-  await installPeer();
-  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-shot-peers-'));
-  const { port, onDefault } = await adbPort();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    HOME: home,
-    DROIDBUS_HOME: path.join(home, 'droidbus'),
-    ANDROID_ADB_SERVER_PORT: String(port),
-    ADB_EMU: '0',
-    ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
-  };
+  const { home, port, onDefault, env } = await peerBenchHome('droidbus-shot-peers-');
   const adb = (args: string[]) =>
     runProcess('adb', ['-P', String(port), ...args], { env, timeoutMs: 60_000 });
   if ((await adb(['start-server'])).code !== 0) {

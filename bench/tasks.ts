@@ -13,7 +13,7 @@
  *
  * --answers prints every call's whole answer to stderr; --only droidbus runs one server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,8 +24,7 @@ import { Agent, listingBytes, tokensOf, type Bill } from './lib/agent.js';
 import {
   CLI,
   PEERS,
-  adbPort,
-  installPeer,
+  peerBenchHome,
   mobilecliProblem,
   startServer,
   stopMobilecliDaemon,
@@ -243,18 +242,9 @@ async function prepareProject(env: Record<string, string>, dir: string): Promise
 }
 
 async function main(): Promise<void> {
-  await installPeer();
-  const home = mkdtempSync(path.join(os.tmpdir(), 'droidbus-tasks-'));
-  const { port, onDefault } = await adbPort();
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    HOME: home,
-    DROIDBUS_HOME: path.join(home, 'droidbus'),
-    ANDROID_ADB_SERVER_PORT: String(port),
-    ADB_EMU: '0',
-    ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
+  const { home, port, onDefault, env } = await peerBenchHome('droidbus-tasks-', {
     SIM_GRADLE_DURATION_MS: '300',
-  };
+  });
   const started = await adb(env, ['-P', String(port), 'start-server']);
   if (started.code !== 0) {
     throw new Error(`adb start-server failed: ${started.stderr}`);

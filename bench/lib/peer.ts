@@ -5,7 +5,9 @@
  * legacy adb (MOBILEMCP_LEGACY_ROBOT=1) — beside droidbus, and an adb server where mobilecli finds it
  * (it reaches only adb's default port 5037).
  */
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -85,4 +87,28 @@ export async function startServer(
 /** mobile-mcp starts mobilecli's daemon, which outlives it (parent pid 1) unless told to stop. */
 export async function stopMobilecliDaemon(env: Record<string, string>): Promise<void> {
   await runProcess(MOBILECLI, ['daemon', 'stop'], { env, timeoutMs: 15_000 }).catch(() => undefined);
+}
+
+/**
+ * What every bench against the peer starts from: the peer installed, a temp home of its own (HOME
+ * and DROIDBUS_HOME inside it), the adb port (5037 when free, for mobilecli) and the environment that
+ * keeps the adb server off a developer's emulators.
+ */
+export async function peerBenchHome(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ home: string; port: number; onDefault: boolean; env: Record<string, string> }> {
+  await installPeer();
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const { port, onDefault } = await adbPort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    HOME: home,
+    DROIDBUS_HOME: path.join(home, 'droidbus'),
+    ANDROID_ADB_SERVER_PORT: String(port),
+    ADB_EMU: '0',
+    ADB_LOCAL_TRANSPORT_MAX_PORT: '5553',
+    ...extraEnv,
+  };
+  return { home, port, onDefault, env };
 }
