@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { AdbClient } from '../src/adb/client.js';
-import { imageTokens } from '../src/actors/device/screenshot/image-tokens.js';
+import { imageTokens } from './lib/image-tokens.js';
 import { startSimProcess } from '../src/loadtest/sim-process.js';
 import { runProcess } from '../src/util/exec.js';
 import { numberFlag } from './lib/flags.js';

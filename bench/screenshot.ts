@@ -11,15 +11,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { AreaAverager } from '../src/actors/device/screenshot/area-average.js';
-import { forEachPngRow, streamableChannels } from '../src/actors/device/screenshot/png-stream.js';
+import { AreaAverager } from './lib/area-average.js';
+import { forEachPngRow, streamableChannels } from './lib/png-stream.js';
 import {
   encodeImage,
   readPngInfo,
   scaleScreenshot,
   type ScreenshotFormat,
 } from '../src/actors/device/screenshot/screenshot-scale.js';
-import { imageTokens } from '../src/actors/device/screenshot/image-tokens.js';
+import { imageTokens } from './lib/image-tokens.js';
 import { createSimDevice, runOn } from '../src/sim/index.js';
 import { legibility, ocrWords } from '../tests/helpers/legibility.js';
 import { testIdentity } from '../tests/helpers/sim-identity.js';
@@ -52,7 +52,7 @@ const viaScale =
 
 /**
  * The path before this bench: rows area-averaged in JS as the PNG inflates
- * (src/actors/device/screenshot/area-average.ts, png-stream.ts), then encoded.
+ * (bench/lib/area-average.ts, png-stream.ts), then encoded.
  */
 const viaArea =
   (max: number, format: 'jpeg' | 'png'): Candidate =>

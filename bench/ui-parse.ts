@@ -3,8 +3,8 @@
  *   - parsing (repair + fast-xml-parser + tree) and formatting a 100 KB and a 1 MB dump built from
  *     the real fixture dumps, next to a bare fast-xml-parser parse of the same bytes;
  *   - downscaling 1080x2400 and 1440x3200 screenshots (generated here with sharp) to the default
- *     1,280 px long edge, with the time split into decode, area average and encode, next to
- *     sharp's own (Lanczos) resize.
+ *     long edge (the product's path, scaleScreenshot), with the JS area-averager's decode, average and
+ *     encode split out beside it (bench/screenshot.ts compares the paths on real screens).
  *
  * Run: npx tsx bench/ui-parse.ts
  */
@@ -14,7 +14,6 @@ import { performance } from 'node:perf_hooks';
 import { XMLParser } from 'fast-xml-parser';
 import sharp from 'sharp';
 import {
-  areaAverage,
   compareStates,
   formatHierarchy,
   interactiveRows,
@@ -23,6 +22,7 @@ import {
   screenHash,
   type UiTree,
 } from '../src/actors/device/index.js';
+import { areaAverage } from './lib/area-average.js';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../tests/fixtures/ui/${name}`, import.meta.url)).toString('utf8');
@@ -169,7 +169,7 @@ async function benchScreenshot(width: number, height: number, runs: number): Pro
     sharp(png).resize(ow, oh, { kernel: 'lanczos3' }).png({ compressionLevel: 2 }).toBuffer(),
   );
   const fits = await measure(runs, () => scaleScreenshot(png, { full_size: true }));
-  row('scaleScreenshot (area average)', scale);
+  row('scaleScreenshot (libvips, default)', scale);
   row('  of which: decode (sharp)', decode);
   row('  of which: area average (JS)', average);
   row('  of which: encode PNG (sharp)', encode);

@@ -22,7 +22,7 @@ import { sendIntent } from './apps/intent-command.js';
 import { actOnNotification, listNotifications } from './extras/notification-actions.js';
 import { deviceInfo } from './device-info.js';
 import type { ScreenshotResults, ScreenshotTask } from './screenshot/screenshot-task.js';
-import { DEFAULT_FORMAT } from './screenshot/screenshot-format.js';
+import { answerFormat } from './screenshot/screenshot-format.js';
 import {
   captureUi,
   isNeverIdle,
@@ -148,8 +148,7 @@ async function screenshot(
   payload: PayloadOf<'device.screenshot'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.screenshot'>> {
-  // DEFAULT_FORMAT (JPEG) unless asked; full_size is the capture byte for byte, a PNG.
-  const format = payload.format ?? (payload.full_size === true ? 'png' : DEFAULT_FORMAT);
+  const format = answerFormat(payload);
   if (payload.full_size === true && format !== 'png') {
     throw new BusError(
       'INVALID',

@@ -113,4 +113,3 @@ export {
   type AnnotationLegendEntry,
   type AnnotationRow,
 } from './screenshot/screenshot-annotate.js';
-export { areaAverage } from './screenshot/area-average.js';

@@ -39,6 +39,15 @@ async function fail(ctx: CommandContext<Device>, message: string): Promise<numbe
   return 1;
 }
 
+/** The bytes of the device file a control names, or the exit status after saying why it could not be read. */
+async function readNamed(ctx: CommandContext<Device>, path: string): Promise<Uint8Array | number> {
+  try {
+    return ctx.fs.read(absPath(ctx, path));
+  } catch (err) {
+    return fail(ctx, `${path}: ${errnoText(err)}`);
+  }
+}
+
 async function simStats(ctx: CommandContext<Device>, dev: Device, _args: string[]): Promise<number> {
   const top = dev.topActivity();
   const stats = {
@@ -73,14 +82,13 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
   if (args[0] !== 'load' || args[1] === undefined) {
     return fail(ctx, 'usage: sim screen load PATH | sim screen reset | sim screen busy on|off');
   }
-  let xml: string;
-  try {
-    // Decoded as droidbus's reader decodes a dump: UTF-16 by its mark, else UTF-8, else the East Asian
-    // code page (CP949, GBK, Shift_JIS, Big5) a console saved it in.
-    xml = decodeDumpBytes(ctx.fs.read(absPath(ctx, args[1]))).text;
-  } catch (err) {
-    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  const bytes = await readNamed(ctx, args[1]);
+  if (typeof bytes === 'number') {
+    return bytes;
   }
+  // Decoded as droidbus's reader decodes a dump: UTF-16 by its mark, else UTF-8, else the East Asian
+  // code page (CP949, GBK, Shift_JIS, Big5) a console saved it in.
+  const xml = decodeDumpBytes(bytes).text;
   try {
     const parsed = parseHierarchy(xml);
     // A page source is not what `uiautomator dump` prints: the device dumps the same views
@@ -110,16 +118,15 @@ async function simScreencap(ctx: CommandContext<Device>, dev: Device, args: stri
   if (args[0] !== 'load' || args[1] === undefined) {
     return fail(ctx, 'usage: sim screencap load PATH | sim screencap reset');
   }
-  let file: Uint8Array;
-  try {
-    file = ctx.fs.read(absPath(ctx, args[1]));
-  } catch (err) {
-    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  const file = await readNamed(ctx, args[1]);
+  if (typeof file === 'number') {
+    return file;
   }
   try {
     const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    // As `screencap -p` writes one: RGBA, 8 bits, zlib's default level (screencap.cpp compresses
-    // the RGBA_8888 buffer with AndroidBitmap_compress, PNG, quality 100).
+    // As `screencap -p` writes one: RGBA, 8 bits, zlib level 6 (frameworks/base/cmds/screencap/
+    // screencap.cpp compresses the RGBA_8888 buffer as a PNG through Skia, whose SkPngEncoder
+    // defaults to zlib level 6).
     const png = new Uint8Array(
       await sharp(data, { raw: { width: info.width, height: info.height, channels: 4 } })
         .png({ compressionLevel: 6 })
@@ -144,11 +151,9 @@ async function simLogcat(ctx: CommandContext<Device>, dev: Device, args: string[
   if (args[0] !== 'replay' || args[1] === undefined) {
     return fail(ctx, 'usage: sim logcat replay PATH');
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = ctx.fs.read(absPath(ctx, args[1]));
-  } catch (err) {
-    return fail(ctx, `${args[1]}: ${errnoText(err)}`);
+  const bytes = await readNamed(ctx, args[1]);
+  if (typeof bytes === 'number') {
+    return bytes;
   }
   const text = decodeRecordedText(bytes);
   const kind = recordedKind(text);

@@ -181,7 +181,8 @@ export class ProfileReplay {
     const domain = domainOf(a.command.argv);
     // A read the simulator does not know may show anything: the first change makes it stale.
     const stale = domain === 'unknown' ? this.stale.size > 0 : this.stale.has(domain);
-    if (domain === 'log' || isLogDump(a.command.argv) || stale) {
+    // A log read (every logcat) is the buffers' to answer: they hold what the recording held.
+    if (domain === 'log' || stale) {
       return null;
     }
     return a;

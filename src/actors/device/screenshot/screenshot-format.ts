@@ -11,5 +11,10 @@ export type ScreenshotFormat = 'png' | 'jpeg' | 'webp';
  */
 export const DEFAULT_FORMAT: ScreenshotFormat = 'jpeg';
 
+/** The encoding of an answer: the one asked for, else a PNG for `full_size` (the capture as it is), else the default. */
+export function answerFormat(options: { format?: ScreenshotFormat; full_size?: boolean }): ScreenshotFormat {
+  return options.format ?? (options.full_size === true ? 'png' : DEFAULT_FORMAT);
+}
+
 /** Quality of the lossy encodings (bench/screenshot.ts measures what it does to small text). */
 export const LOSSY_QUALITY = 80;

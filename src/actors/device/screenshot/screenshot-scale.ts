@@ -8,7 +8,7 @@
  * words kept.
  */
 import sharp, { type Sharp } from 'sharp';
-import { DEFAULT_FORMAT, LOSSY_QUALITY, type ScreenshotFormat } from './screenshot-format.js';
+import { answerFormat, LOSSY_QUALITY, type ScreenshotFormat } from './screenshot-format.js';
 
 export type { ScreenshotFormat } from './screenshot-format.js';
 import type { UiResult } from '../ui/ui-types.js';
@@ -143,7 +143,7 @@ export async function scaleScreenshot(
     return uiFail('TOO_LARGE', `the capture is ${width}x${height}; captures over 16 Mpx are refused`);
   }
   const max = checked.value;
-  const format = options.format ?? (options.full_size === true ? 'png' : DEFAULT_FORMAT);
+  const format = answerFormat(options);
   const long = Math.max(width, height);
   try {
     if (max === null || long <= max) {

@@ -1,9 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { crc32 } from '../../../util/apk-zip.js';
+import { crc32 } from '../../src/util/apk-zip.js';
 import { describe, expect, it } from 'vitest';
-import { forEachPngRow, PngStreamError, streamableChannels } from './png-stream.js';
-import { readPngInfo, scaleScreenshot } from './screenshot-scale.js';
+import { forEachPngRow, PngStreamError, streamableChannels } from '../../bench/lib/png-stream.js';
+import { readPngInfo, scaleScreenshot } from '../../src/actors/device/screenshot/screenshot-scale.js';
 
 /** sharp writes and reads gray as RGB unless told the colour space. */
 const gray = (channels: number) => channels <= 2;
