@@ -72,6 +72,12 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     group: 'main',
     mailbox: 32,
   },
+  // Maestro flows: one sequence per device, in parallel, through the device actors.
+  flows: {
+    module: new URL('./flows/flows-actor.js', import.meta.url),
+    group: 'main',
+    mailbox: 16,
+  },
   sessions: {
     module: new URL('./sessions/sessions-actor.js', import.meta.url),
     group: 'main',

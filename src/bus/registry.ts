@@ -17,6 +17,7 @@ import { adminRequests } from './messages/admin.js';
 import { sessionsRequests } from './messages/sessions.js';
 import { runRequests } from './messages/run.js';
 import { helperRequests } from './messages/helper.js';
+import { flowsRequests } from './messages/flows.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -35,6 +36,7 @@ export const REQUESTS = {
   ...sessionsRequests,
   ...runRequests,
   ...helperRequests,
+  ...flowsRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

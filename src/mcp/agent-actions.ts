@@ -1,12 +1,14 @@
 /**
  * Agent actions for debug sessions: after a tool call that is not read-only and takes a device
  * parameter, the frontend tells the sessions actor what was done (tool, kind, success, duration,
- * device, and the agent as the actor — no other argument). It is sent fire-and-forget once the call
+ * device, and the agent as the actor — no other argument — and, for the UI's, its steps in Maestro's
+ * terms (ui-step.ts: what export_test writes a flow from; a password's text is never in them). It is sent fire-and-forget once the call
  * has answered, so the call never waits for disk; the sessions actor's mailbox is the bounded queue,
  * and what it refuses (or what fails on the way) is counted as dropped. A hidden tool never gets
  * here, and a pinned session's refusal records nothing.
  */
 import { BusError } from '../bus/errors.js';
+import { MAX_STEPS_PER_ACTION } from '../bus/messages/ui.js';
 import { logger } from '../util/log.js';
 import type { ToolDefinition } from './define-tool.js';
 import { ALL_TOOLS } from './registry.js';
@@ -19,7 +21,12 @@ const log = logger('agent-actions');
 const DEVICE_PARAMS = ['device_serial', 'deviceSerial', 'serial'] as const;
 
 /** An agent action's kind, from the tool's annotations. */
-const ACTION_KIND = { write: 'write', destructive: 'destructive', open_world: 'openWorld' } as const;
+const ACTION_KIND = {
+  read: 'read',
+  write: 'write',
+  destructive: 'destructive',
+  open_world: 'openWorld',
+} as const;
 
 /** What a frontend's recorder did so far. */
 export interface AgentActionStats {
@@ -49,7 +56,8 @@ export class AgentActionRecorder {
 
   /** Called after every tool call of `session` (from `onToolCall`); never throws, never waits. */
   record(session: SessionState, call: ToolCallRecord): void {
-    if (call.kind === 'read' || call.refused) {
+    // A read is an action only when it was a step of the UI (a wait, an assertion: export_test's).
+    if (call.refused || (call.kind === 'read' && call.steps.length === 0)) {
       return;
     }
     const tool = this.tools.get(call.name);
@@ -69,6 +77,7 @@ export class AgentActionRecorder {
         duration_ms: Math.max(0, call.durationMs),
         serial: typeof value === 'string' ? value : null,
         package: typeof pkg === 'string' ? pkg : null,
+        steps: call.steps.slice(0, MAX_STEPS_PER_ACTION),
         actor: sessionOrigin(session),
         at: new Date().toISOString(),
       })

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { UiStep } from '../bus/messages/ui.js';
 import type { RequestType } from '../bus/registry.js';
 import type { BusClient } from '../bus/client.js';
 import type { Progress } from '../bus/envelope.js';
@@ -88,6 +89,11 @@ export interface ToolResult {
    * (at most the tool's `maxAnswerChars`); the server's cut applies past it instead of TEXT_BUDGET.
    */
   answerChars?: number;
+  /**
+   * What the call did to the device's UI in Maestro's terms (src/store/formats/ui-step.ts): kept
+   * by the debug sessions for export_test, never sent to the client.
+   */
+  steps?: UiStep[];
 }
 
 export interface ToolDefinition<

@@ -18,6 +18,7 @@ import { avdTools } from './tools/admin-avd.js';
 import { runConfigurationTools } from './tools/admin-run.js';
 import { sessionTools } from './tools/sessions.js';
 import { batch } from './tools/batch.js';
+import { flowTools } from './tools/flows.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -39,6 +40,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...avdTools,
   ...runConfigurationTools,
   ...sessionTools,
+  ...flowTools,
   batch,
 ] as readonly ToolDefinition[];
 

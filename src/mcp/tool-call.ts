@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { BusError } from '../bus/errors.js';
+import type { UiStep } from '../bus/messages/ui.js';
 import { logger } from '../util/log.js';
 import { settledWithin } from '../util/sleep.js';
 import { ArgumentError, TOOL_ERROR_CODES, ToolError } from './define-tool.js';
@@ -33,6 +34,8 @@ export interface ToolCallRecord {
   args: Record<string, unknown> | undefined;
   /** True when droidbus refused the call before the tool ran (a pinned session's closed project). */
   refused: boolean;
+  /** What a successful call did to the UI, for the debug sessions (ToolResult.steps). */
+  steps: UiStep[];
 }
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -154,11 +157,12 @@ type Recorder = (
   summary: string,
   recordedArgs: Record<string, unknown> | undefined,
   refused?: boolean,
+  steps?: UiStep[],
 ) => void;
 
 function recorder(tool: ToolDefinition, deps: CallDeps): Recorder {
   const started = performance.now();
-  return (status, summary, recordedArgs, refused = false) => {
+  return (status, summary, recordedArgs, refused = false, steps = []) => {
     if (!deps.onToolCall) {
       return;
     }
@@ -171,6 +175,7 @@ function recorder(tool: ToolDefinition, deps: CallDeps): Recorder {
         summary,
         args: recordedArgs,
         refused,
+        steps,
       });
     } catch (err) {
       log.warn('the tool-call listener threw', { error: String(err) });
@@ -299,7 +304,7 @@ function answer(
       };
     }
   }
-  record('ok', result.text, data);
+  record('ok', result.text, data, false, result.steps);
   const limit = Math.min(result.answerChars ?? TEXT_BUDGET, tool.maxAnswerChars ?? TEXT_BUDGET);
   const text = capText(result.text, Math.max(TEXT_BUDGET, limit), TEXT_CUT_HINT);
   return {

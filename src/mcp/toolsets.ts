@@ -15,6 +15,7 @@ export const TOOLSETS = {
   'device-settings':
     "Emulators (list, launch, stop), orientation, network state, and an app's settings screen",
   'device-extras': 'Notifications, files in device folders the user allowed, intents, windows, and location',
+  flows: 'Exporting a debug session as a Maestro flow, and running Maestro flows on many devices at once',
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;
@@ -32,6 +33,7 @@ export const OPT_IN_TOOLSETS: readonly Toolset[] = [
   'ui-extras',
   'device-settings',
   'device-extras',
+  'flows',
 ];
 
 /** What a session serves when `--toolsets` is absent: every toolset that is not opt-in. */

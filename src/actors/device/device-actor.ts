@@ -35,13 +35,15 @@ import { compareStates } from './ui/ui-compare.js';
 import { clickablesAnswer, findAnswer, hierarchyAnswer } from './ui/ui-answers.js';
 import { findParent, interactiveRows, nodeAt, toElement } from './ui/ui-query.js';
 import { performInput, refuseChangedScreen } from './ui/ui-actions.js';
+import { finishSteps } from './ui/ui-steps.js';
 import { UiHelper } from './ui/ui-helper-reader.js';
 import { UiLoan } from './ui/ui-loan.js';
 import type { LabelCache } from './apps/app-labels.js';
 import { requirePerson } from '../../bus/origin.js';
 import { reusableCapture, screenAfter } from './ui/ui-after.js';
 import { matchesOf, scrollSwipe, waitOnScreen } from './ui/ui-waits.js';
-import type { UiResult } from './ui/ui-types.js';
+import { displayOf, type UiBounds, type UiResult, type UiTree } from './ui/ui-types.js';
+import { selectNodes } from './ui/maestro-select.js';
 import { noteDisplay, type DisplaySize } from './ui/ui-display.js';
 
 interface DeviceState {
@@ -136,6 +138,10 @@ function screenLeft(state: DeviceState, ctx: HandlerContext, before: Capture | n
   return screenAfter(() => capture(state, ctx, ctx.deadline, true), before, then, ctx);
 }
 
+function sizeOf(b: UiBounds): { width: number; height: number } {
+  return { width: b.right - b.left, height: b.bottom - b.top };
+}
+
 function unwrapImage<T>(result: UiResult<T>): T {
   if (!result.ok) {
     throw new BusError(result.error.code === 'INVALID_ARGUMENT' ? 'INVALID' : 'FAILED', result.error.message);
@@ -226,6 +232,7 @@ export default defineActor({
     'device.ui_parent': 'ui',
     'device.ui_compare': 'ui',
     'device.ui_wait': 'ui',
+    'device.ui_select': 'ui',
     'device.ui_input': 'ui',
     'device.ui_scroll_until': 'ui',
     'device.act_on_notification': 'ui',
@@ -345,6 +352,31 @@ export default defineActor({
         matches: outcome.matches,
       };
     },
+    'device.ui_select': async (p, state, ctx) => {
+      // As ui_wait: the first capture may take until the wait's own end, never the request's.
+      const end = Date.now() + Math.max(p.timeout_ms, 3_000) + 1_500;
+      const select = (tree: UiTree) => selectNodes(tree, p.selector).map((n) => toElement(tree, n));
+      const outcome = await waitOnScreen(
+        () => capture(state, ctx, end),
+        {
+          until: 'element',
+          query: undefined,
+          select,
+          gone: p.gone,
+          timeoutMs: p.timeout_ms,
+          intervalMs: p.interval_ms,
+        },
+        ctx,
+      );
+      return {
+        ...screenFacts(outcome.last),
+        satisfied: outcome.satisfied,
+        elapsed_ms: outcome.elapsed_ms,
+        element: outcome.matches[0] ?? null,
+        count: outcome.matches.length,
+        display: sizeOf(displayOf(outcome.last.tree)),
+      };
+    },
     'device.ui_input': async (p, state, ctx) => {
       // The screen before the action: the capture the action resolved against, else the last one.
       let before = state.last;
@@ -363,7 +395,8 @@ export default defineActor({
           p.expect_screen_hash,
         ),
       );
-      return { ...done, ...(await screenLeft(state, ctx, before, p.then)) };
+      const left = await screenLeft(state, ctx, before, p.then);
+      return { ...done, ...left, steps: finishSteps(p.input, done.steps, left, before, state.last) };
     },
     'device.ui_scroll_until': async (p, state, ctx) => {
       let cap = await capture(state, ctx);

@@ -35,6 +35,7 @@ export default defineActor({
     'sessions.agent_action': (payload, service) => service.agentAction(payload),
     'sessions.list': (payload, service) => service.list(payload),
     'sessions.get': (payload, service) => service.get(payload),
+    'sessions.export': (payload, service) => service.export(payload),
     'sessions.compare': (payload, service) => service.compare(payload),
   },
 });

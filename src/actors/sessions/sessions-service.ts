@@ -35,6 +35,7 @@ import {
 } from './session-model.js';
 import { compareSessions, defaultPair } from './session-compare.js';
 import { listSessions, sessionDetail } from './session-views.js';
+import { exportSession } from '../../flows/maestro-export.js';
 
 /** How long after a crash or a stop the exit-info dump is read (the system records the exit first). */
 const EXIT_READ_DELAY_MS = 1_500;
@@ -431,6 +432,7 @@ export class SessionsService {
             status: p.status,
             duration_ms: Math.round(p.duration_ms),
             serial: device,
+            ...(p.steps.length > 0 ? { steps: p.steps } : {}),
           },
         },
         now,
@@ -463,6 +465,15 @@ export class SessionsService {
       throw fail.invalid(detail.error);
     }
     return detail;
+  }
+
+  async export(p: PayloadOf<'sessions.export'>): Promise<ResponseOf<'sessions.export'>> {
+    await this.journal.idle();
+    const s = readSessionFile(p.session_id);
+    if (s === null) {
+      throw fail.notFound(this.missing(p.session_id));
+    }
+    return { session_id: s.id, package: s.package, ...exportSession(s) };
   }
 
   async compare(p: PayloadOf<'sessions.compare'>): Promise<ResponseOf<'sessions.compare'>> {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRequest } from '../contract.js';
 import { originSchema } from '../origin.js';
 import { crashKindSchema, packageNameSchema } from './logcat.js';
+import { MAX_STEPS_PER_ACTION, uiStepSchema } from '../../store/formats/ui-step.js';
 import {
   attributionSchema,
   buildSourceSchema,
@@ -138,7 +139,7 @@ export const sessionsRequests = {
     actor: 'sessions',
     request: z.object({
       tool: z.string().max(100),
-      kind: z.enum(['write', 'destructive', 'openWorld']),
+      kind: z.enum(['read', 'write', 'destructive', 'openWorld']),
       success: z.boolean(),
       /** The call's outcome: ok, tool_error, invalid_params, internal_error, cancelled. */
       status: z.string().max(40),
@@ -146,6 +147,8 @@ export const sessionsRequests = {
       /** The device parameter; null when the call left it out (the one online device is used, if exactly one). */
       serial: z.string().max(200).nullable(),
       package: z.string().max(255).nullable(),
+      /** What a UI call did, in Maestro's terms (ui-step.ts); empty for the other tools. */
+      steps: z.array(uiStepSchema).max(MAX_STEPS_PER_ACTION).default([]),
       actor: originSchema,
       at: z.string().max(40),
     }),
@@ -176,6 +179,21 @@ export const sessionsRequests = {
     timeoutMs: 15_000,
   }),
   /** One session: its build, install, counts, a page of its timeline, its crashes, and one crash's kept lines. */
+  /** A session's UI steps as a Maestro flow (src/flows/maestro-export.ts). */
+  'sessions.export': defineRequest({
+    actor: 'sessions',
+    request: z.object({ session_id: sessionIdSchema }),
+    response: z.object({
+      session_id: z.string(),
+      package: z.string(),
+      yaml: z.string(),
+      commands: z.number().int(),
+      variables: z.array(z.object({ name: z.string(), field: z.string().nullable() })),
+      left_out: z.array(z.string()),
+      comments: z.array(z.string()),
+    }),
+    timeoutMs: 30_000,
+  }),
   'sessions.get': defineRequest({
     actor: 'sessions',
     request: z.object({

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
+import { maestroSelectorSchema, uiStepSchema } from '../../store/formats/ui-step.js';
+
+export { maestroSelectorSchema, uiStepSchema, MAX_STEPS_PER_ACTION } from '../../store/formats/ui-step.js';
+export type { MaestroSelector, UiStep } from '../../store/formats/ui-step.js';
 
 /** Requests of the device actors: UI Automator captures, input, screenshots, device facts. */
 
@@ -171,6 +175,8 @@ const inputActionSchema = z.discriminatedUnion('action', [
   }),
   z.object({ action: z.literal('type_unicode'), text: z.string() }),
   z.object({ action: z.literal('clear_input') }),
+  /** Deletes `count` characters at the end of the focused field (Maestro's eraseText). */
+  z.object({ action: z.literal('erase'), count: z.number().int().min(1).max(1000) }),
   z.object({ action: z.literal('hide_keyboard') }),
   z.object({ action: z.literal('key'), key: z.string().max(64) }),
   z.object({
@@ -338,8 +344,39 @@ export const uiRequests = {
           screen_unchanged: z.boolean(),
         })
         .nullable(),
+      /**
+       * What was done, in Maestro's terms (elements by the selector Maestro finds them with), and what
+       * the screen showed after: the debug session keeps these for export_test. A password's text is
+       * never in them.
+       */
+      steps: z.array(uiStepSchema),
     }),
     timeoutMs: 95_000,
+  }),
+  /**
+   * Waits until a Maestro selector selects an element (or, with `gone`, selects none), capturing
+   * every `interval_ms` up to `timeout_ms`; the element is the one Maestro would act on.
+   */
+  'device.ui_select': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      selector: maestroSelectorSchema,
+      gone: z.boolean().default(false),
+      timeout_ms: z.number().int().min(0).max(60_000),
+      interval_ms: z.number().int().min(0).max(5_000).default(250),
+    }),
+    response: screenSchema.extend({
+      satisfied: z.boolean(),
+      elapsed_ms: z.number(),
+      element: uiElementSchema.nullable(),
+      /** How many elements the selector selects on the last capture. */
+      count: z.number().int(),
+      /** The display in the capture's rotation, for points given in percent. */
+      display: z.object({ width: z.number().int(), height: z.number().int() }),
+    }),
+    timeoutMs: 100_000,
   }),
   'device.ui_scroll_until': defineRequest({
     actor: 'device',

@@ -108,7 +108,11 @@ export const openDeepLink = defineDeviceTool({
   output: intentOutput,
   async handle(args, ctx) {
     const structured = await startView(ctx, 'android.intent.action.VIEW', args.uri);
-    return { text: `Opened ${args.uri} on ${ctx.serial}.\n${structured.output}`, structured };
+    return {
+      text: `Opened ${args.uri} on ${ctx.serial}.\n${structured.output}`,
+      structured,
+      steps: [{ do: 'open_link', url: args.uri }],
+    };
   },
 });
 

@@ -82,6 +82,7 @@ export const launchApp = defineDeviceTool({
     return {
       text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}\n${describeAfter({ ...r, then: null })}`,
       structured: { device_serial: ctx.serial, ...r },
+      steps: [{ do: 'launch', package: args.package, clear_state: false }],
     };
   },
 });
@@ -109,7 +110,11 @@ export const stopApp = defineDeviceTool({
     const text = !r.installed
       ? `${r.package} is not installed on ${ctx.serial}; nothing to stop.`
       : `Stopped ${r.package} on ${ctx.serial} (${r.was_running ? 'it was running' : 'it was not running'}).`;
-    return { text, structured: { device_serial: ctx.serial, ...r } };
+    return {
+      text,
+      structured: { device_serial: ctx.serial, ...r },
+      steps: r.installed ? [{ do: 'stop', package: args.package }] : [],
+    };
   },
 });
 
@@ -181,6 +186,7 @@ export const restartApp = defineDeviceTool({
     return {
       text: `Restarted ${r.component ?? r.package} on ${serial}${r.cleared ? ' after clearing its data' : ''}.\n${r.timing_line}\n${describeAfter({ ...r, then: null })}`,
       structured,
+      steps: [{ do: 'launch', package: args.package, clear_state: r.cleared }],
     };
   },
 });

@@ -16,6 +16,7 @@ import {
   criteriaAsFind,
   queryOf,
   describeQuery,
+  selectorOfQuery,
   input,
   actionOutput,
   thenParam,
@@ -268,9 +269,11 @@ export const uiScrollUntilElement = defineDeviceTool({
         structured,
       );
     }
+    const selector = selectorOfQuery(query, r.matches[0]);
     return {
       text: `Found after ${r.swipes} swipe${r.swipes === 1 ? '' : 's'}; screen now ${r.screen_hash}:\n${r.matches.map(elementLine).join('\n')}`,
       structured,
+      steps: selector === null ? [] : [{ do: 'scroll_until', selector, direction: args.direction }],
     };
   },
 });

@@ -10,7 +10,8 @@ import {
   uiElementSchema,
 } from '../../bus/messages/ui.js';
 import { responseOf } from '../responses.js';
-import type { FindQueryPayload, InputAction } from '../../bus/messages/ui.js';
+import type { FindQueryPayload, InputAction, MaestroSelector } from '../../bus/messages/ui.js';
+import { escapeRegExp } from '../../util/escape-regexp.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { ArgumentError } from '../define-tool.js';
 
@@ -101,6 +102,39 @@ export function queryOf(
   return query;
 }
 
+/**
+ * A find query as the Maestro selector that finds the same element (for the debug session's steps):
+ * text → the whole text; text_contains and content_desc → a pattern around them (Maestro's text
+ * also matches content descriptions, ignoring case); resource_id → the id. A query Maestro cannot
+ * say (a class, clickable) is named by the element it found, or by nothing.
+ */
+export function selectorOfQuery(
+  q: FindQueryPayload,
+  found: { text: string; resource_id: string; content_desc: string } | undefined,
+): MaestroSelector | null {
+  const around = (s: string) => `.*${escapeRegExp(s)}.*`;
+  const text =
+    q.text !== undefined
+      ? escapeRegExp(q.text)
+      : q.text_contains !== undefined
+        ? around(q.text_contains)
+        : q.content_desc !== undefined
+          ? around(q.content_desc)
+          : undefined;
+  const id = q.resource_id !== undefined ? escapeRegExp(q.resource_id.split('/').pop()!) : undefined;
+  if (text !== undefined || id !== undefined) {
+    return { ...(text !== undefined ? { text } : {}), ...(id !== undefined ? { id } : {}) };
+  }
+  if (found === undefined) {
+    return null;
+  }
+  if (found.resource_id !== '') {
+    return { id: escapeRegExp(found.resource_id.split('/').pop()!) };
+  }
+  const name = found.text || found.content_desc;
+  return name === '' ? null : { text: escapeRegExp(name.replace(/\n/g, ' ')) };
+}
+
 export function describeQuery(q: FindQueryPayload): string {
   return Object.entries(q)
     .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
@@ -168,12 +202,14 @@ export async function input(
     ...(expect !== undefined ? { expect_screen_hash: expect } : {}),
     ...(then !== undefined ? { then } : {}),
   });
-  const e = result.element;
+  const { steps, ...answer } = result;
+  const e = answer.element;
   return {
-    text: `${result.done} (${serial})\n${describeAfter(result)}`,
+    text: `${answer.done} (${serial})\n${describeAfter(answer)}`,
+    steps,
     structured: {
       device_serial: serial,
-      ...result,
+      ...answer,
       element: e && {
         tree_path: e.tree_path,
         label: e.label,
@@ -186,9 +222,11 @@ export async function input(
 }
 
 /** An action's answer; the element acted on is named, not described in full (a read tool does that). */
-export const actionOutput = responseOf('device.ui_input').extend({
-  device_serial: z.string(),
-  element: uiElementSchema
-    .pick({ tree_path: true, label: true, class: true, resource_id: true, center: true })
-    .nullable(),
-});
+export const actionOutput = responseOf('device.ui_input')
+  .omit({ steps: true })
+  .extend({
+    device_serial: z.string(),
+    element: uiElementSchema
+      .pick({ tree_path: true, label: true, class: true, resource_id: true, center: true })
+      .nullable(),
+  });

@@ -5,7 +5,15 @@ import type { FindQueryPayload } from '../../bus/messages/ui.js';
 import { ToolError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { responseOf } from '../responses.js';
-import { criteriaAsFind, describeQuery, elementLine, queryOf, screenOf, screenOutput } from './ui-shared.js';
+import {
+  criteriaAsFind,
+  describeQuery,
+  elementLine,
+  queryOf,
+  screenOf,
+  screenOutput,
+  selectorOfQuery,
+} from './ui-shared.js';
 
 const waited = responseOf('device.ui_wait').shape;
 const waitOutput = screenOutput.extend({
@@ -73,9 +81,18 @@ export const waitForElement = defineDeviceTool({
         structured,
       );
     }
+    const selector = selectorOfQuery(query, r.matches[0]);
     return {
       text: `${args.gone ? 'Gone' : 'Found'} after ${r.elapsed_ms} ms (${r.captures} captures): ${describeQuery(query)}\n${r.matches.map(elementLine).join('\n')}`.trim(),
       structured,
+      steps:
+        selector === null
+          ? []
+          : [
+              args.gone
+                ? { do: 'assert', selector, visible: false }
+                : { do: 'wait', selector, timeout_ms: args.timeout_ms },
+            ],
     };
   },
 });
@@ -128,9 +145,11 @@ export const uiAssertElement = defineDeviceTool({
         structured,
       );
     }
+    const selector = selectorOfQuery(query, r.matches[0]);
     return {
       text: `Assertion holds: ${describeQuery(query)} ${args.should_exist ? 'is on screen' : 'is not on screen'}.`,
       structured,
+      steps: selector === null ? [] : [{ do: 'assert', selector, visible: args.should_exist }],
     };
   },
 });

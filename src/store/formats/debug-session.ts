@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { buildFileHashSchema, resolvedDependenciesSchema } from './build-record.js';
 import { installRecordSchema } from './install-record.js';
 import { originSchema } from './origin.js';
+import { uiStepSchema } from './ui-step.js';
 
 /** The files' format version; the bus carries the session pieces below as they are. */
 export const SESSION_FILE_VERSION = 1;
@@ -136,11 +137,13 @@ export const timelineEventSchema = z.object({
   action: z
     .object({
       tool: z.string(),
-      kind: z.enum(['write', 'destructive', 'openWorld']),
+      kind: z.enum(['read', 'write', 'destructive', 'openWorld']),
       success: z.boolean(),
       status: z.string(),
       duration_ms: z.number(),
       serial: z.string(),
+      /** What a UI call did, in Maestro's terms; absent in sessions recorded before issue 59. */
+      steps: z.array(uiStepSchema).optional(),
     })
     .optional(),
   exit: z

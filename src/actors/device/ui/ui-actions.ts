@@ -2,7 +2,7 @@ import { BusError } from '../../../bus/errors.js';
 import type { UiHelper } from './ui-helper-reader.js';
 import { keyCodeOf } from './android-keycodes.js';
 import { READS, readCommand } from '../../../adb/device-reads.js';
-import type { InputAction } from '../../../bus/messages/ui.js';
+import type { InputAction, UiStep } from '../../../bus/messages/ui.js';
 import { shArgv } from '../../../adb/shell-command.js';
 import { withAdbErrors } from '../../adb-errors.js';
 import { adbClient } from '../../adb-instance.js';
@@ -10,6 +10,7 @@ import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
 import { parseImeShown } from './ime-state.js';
 import { focusedNode, nodeAt, toElement } from './ui-query.js';
+import { tapStep, typeStep } from './ui-steps.js';
 import { filledLine, resolveField, resolveSubmit } from './ui-form.js';
 import type { UiElement } from './ui-query.js';
 import {
@@ -32,6 +33,8 @@ export interface InputOutcome {
   done: string;
   element: UiElement | null;
   commands: Argv[];
+  /** What was done in Maestro's terms (ui-step.ts); a tap or swipe without a capture has no screen yet. */
+  steps: UiStep[];
 }
 
 /** What an action needs besides the device: a fresh capture, made on demand. */
@@ -208,6 +211,68 @@ function hideTyped(ran: Argv[], from: number, text: string): void {
   }
 }
 
+/** A form: every target resolved and checked on the one capture before anything is typed. */
+async function fillForm(
+  ctx: ActionContext,
+  cap: Capture,
+  input: Extract<InputAction, { action: 'fill' }>,
+  ran: Argv[],
+): Promise<InputOutcome> {
+  const fields = input.fields.map((f) => ({ node: resolveField(cap, f.field), text: f.text }));
+  const submit = input.submit === null ? null : resolveSubmit(cap, input.submit);
+  const steps: UiStep[] = [];
+  for (const { node, text } of fields) {
+    await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
+    steps.push(tapStep(cap.tree, node));
+    if (input.clear_before && node.text !== '') {
+      await clearFocused(ctx, node, ran);
+      steps.push({ do: 'erase', characters: null });
+    }
+    steps.push(typeStep(cap.tree, node, text));
+    const typedFrom = ran.length;
+    await typeText(ctx, text, ran);
+    if (node.password) {
+      hideTyped(ran, typedFrom, text);
+    }
+  }
+  const filled = fields.map((f) => filledLine(cap.tree, f.node, f.text));
+  if (submit !== null) {
+    await tapAt(ctx, submit.center.x, submit.center.y, ran);
+    steps.push(tapStep(cap.tree, submit));
+  }
+  const tapped = submit && toElement(cap.tree, submit);
+  return {
+    done: `Filled ${filled.join(', ')}${tapped ? `; then tapped ${tapped.label ? `"${tapped.label}"` : tapped.class} (${submit.center.x}, ${submit.center.y})` : ''}.`,
+    element: tapped ?? (fields.length === 1 ? toElement(cap.tree, fields[0]!.node) : null),
+    commands: ran,
+    steps,
+  };
+}
+
+/** Hides the keyboard by BACK, only when the system says it shows (else the capture's overlays). */
+async function hideKeyboard(
+  ctx: ActionContext,
+  fresh: () => Promise<Capture>,
+  ran: Argv[],
+): Promise<InputOutcome> {
+  const steps: UiStep[] = [{ do: 'hide_keyboard' }];
+  // The system's IME state, not the capture: a dump never holds the keyboard's window.
+  const shown = (await imeShown(ctx)) ?? detectOverlays((await fresh()).tree).keyboard !== null;
+  if (!shown) {
+    return { done: 'The soft keyboard is not showing; nothing to do.', element: null, commands: ran, steps };
+  }
+  await pressKey(ctx, 'BACK', ran);
+  return {
+    done:
+      (await imeShown(ctx)) === true
+        ? 'Pressed BACK, but the soft keyboard still shows (dumpsys input_method).'
+        : 'Hid the soft keyboard.',
+    element: null,
+    commands: ran,
+    steps,
+  };
+}
+
 /**
  * Performs one input action. Element actions resolve their tree path against a fresh capture
  * and refuse a missing or disabled node (fill also one that is not editable); with
@@ -227,7 +292,12 @@ export async function performInput(
   switch (input.action) {
     case 'tap':
       await tapAt(ctx, input.x, input.y, ran);
-      return { done: `Tapped (${input.x}, ${input.y}).`, element: null, commands: ran };
+      return {
+        done: `Tapped (${input.x}, ${input.y}).`,
+        element: null,
+        commands: ran,
+        steps: [{ do: 'tap', selector: null, point: { x: input.x, y: input.y }, screen: null }],
+      };
     case 'tap_element': {
       const cap = await fresh();
       const node = resolveNode(cap, input.tree_path);
@@ -243,41 +313,19 @@ export async function performInput(
         done: `Tapped ${element.label ? `"${element.label}"` : element.class} at its centre (${node.center.x}, ${node.center.y}).`,
         element,
         commands: ran,
+        steps: [tapStep(cap.tree, node)],
       };
     }
-    case 'fill': {
-      const cap = await fresh();
-      // Every target resolved and checked on the one capture before anything is typed.
-      const fields = input.fields.map((f) => ({ node: resolveField(cap, f.field), text: f.text }));
-      const submit = input.submit === null ? null : resolveSubmit(cap, input.submit);
-      for (const { node, text } of fields) {
-        await run(ctx, unwrap(tapArgs(node.center.x, node.center.y)), ran);
-        if (input.clear_before && node.text !== '') {
-          await clearFocused(ctx, node, ran);
-        }
-        const typedFrom = ran.length;
-        await typeText(ctx, text, ran);
-        if (node.password) {
-          hideTyped(ran, typedFrom, text);
-        }
-      }
-      const filled = fields.map((f) => filledLine(cap.tree, f.node, f.text));
-      if (submit !== null) {
-        await tapAt(ctx, submit.center.x, submit.center.y, ran);
-      }
-      const tapped = submit && toElement(cap.tree, submit);
-      return {
-        done: `Filled ${filled.join(', ')}${tapped ? `; then tapped ${tapped.label ? `"${tapped.label}"` : tapped.class} (${submit.center.x}, ${submit.center.y})` : ''}.`,
-        element: tapped ?? (fields.length === 1 ? toElement(cap.tree, fields[0]!.node) : null),
-        commands: ran,
-      };
-    }
+    case 'fill':
+      return fillForm(ctx, await fresh(), input, ran);
     case 'type':
       await typeText(ctx, input.text, ran);
       return {
         done: `Typed ${[...input.text].length} characters into the focused field.`,
         element: null,
         commands: ran,
+        // Whether the field is a password's is read on the screen after (device-actor.ts).
+        steps: [typeStep(null, null, input.text)],
       };
     case 'type_unicode':
       await typeUnicode(ctx, input.text, ran);
@@ -285,6 +333,7 @@ export async function performInput(
         done: `Typed ${[...input.text].length} characters (Unicode) into the focused field.`,
         element: null,
         commands: ran,
+        steps: [typeStep(null, null, input.text)],
       };
     case 'clear_input': {
       const cap = await fresh();
@@ -296,32 +345,45 @@ export async function performInput(
         );
       }
       await clearFocused(ctx, node, ran);
-      return { done: 'Cleared the focused field.', element: toElement(cap.tree, node), commands: ran };
-    }
-    case 'hide_keyboard': {
-      // The system's IME state, not the capture: a dump never holds the keyboard's window.
-      const shown = (await imeShown(ctx)) ?? detectOverlays((await fresh()).tree).keyboard !== null;
-      if (!shown) {
-        return { done: 'The soft keyboard is not showing; nothing to do.', element: null, commands: ran };
-      }
-      await pressKey(ctx, 'BACK', ran);
       return {
-        done:
-          (await imeShown(ctx)) === true
-            ? 'Pressed BACK, but the soft keyboard still shows (dumpsys input_method).'
-            : 'Hid the soft keyboard.',
-        element: null,
+        done: 'Cleared the focused field.',
+        element: toElement(cap.tree, node),
         commands: ran,
+        steps: [{ do: 'erase', characters: null }],
       };
     }
-    case 'key':
-      return { done: `Sent ${await pressKey(ctx, input.key, ran)}.`, element: null, commands: ran };
+    case 'erase': {
+      for (const argv of unwrap(deleteTextArgs(input.count))) {
+        await run(ctx, argv, ran);
+      }
+      return {
+        done: `Deleted up to ${input.count} characters at the end of the focused field.`,
+        element: null,
+        commands: ran,
+        steps: [{ do: 'erase', characters: input.count }],
+      };
+    }
+    case 'hide_keyboard':
+      return hideKeyboard(ctx, fresh, ran);
+    case 'key': {
+      const key = await pressKey(ctx, input.key, ran);
+      return { done: `Sent ${key}.`, element: null, commands: ran, steps: [{ do: 'key', key }] };
+    }
     case 'swipe':
       await swipeAlong(ctx, input, ran);
       return {
         done: `Swiped (${input.x1}, ${input.y1}) → (${input.x2}, ${input.y2}) in ${input.duration_ms} ms.`,
         element: null,
         commands: ran,
+        steps: [
+          {
+            do: 'swipe',
+            from: { x: input.x1, y: input.y1 },
+            to: { x: input.x2, y: input.y2 },
+            screen: null,
+            duration_ms: input.duration_ms,
+          },
+        ],
       };
     default: {
       const never: never = input;

@@ -23,6 +23,8 @@ export function matchesOf(
 export interface WaitOptions {
   until: 'element' | 'idle';
   query: FindQueryPayload | undefined;
+  /** Selects the elements instead of `query` (a Maestro selector: maestro-select.ts). */
+  select?: (tree: UiTree) => UiElement[];
   gone: boolean;
   timeoutMs: number;
   intervalMs: number;
@@ -58,7 +60,9 @@ export async function waitOnScreen(
     let satisfied: boolean;
     let matches: UiElement[] = [];
     if (options.until === 'element') {
-      matches = matchesOf(current.tree, options.query ?? {}).matches;
+      matches = options.select
+        ? options.select(current.tree)
+        : matchesOf(current.tree, options.query ?? {}).matches;
       satisfied = options.gone ? matches.length === 0 : matches.length > 0;
       if (satisfied && options.accept !== undefined) {
         satisfied = options.accept(current);

@@ -1,0 +1,257 @@
+/**
+ * Maestro flows read as Maestro reads them (mobile-dev-inc/maestro v1.39.10, dcd2f206):
+ * `YamlCommandReader` (a config section, `---`, a command list), `YamlConfig` (appId, name, env),
+ * `YamlFluentCommand` (each command a one-key map, or a bare name for the commands that take
+ * nothing), and each command's own `Yaml*` class for its fields and its short form. The commands
+ * droidbus runs are expanded here into a flat list of operations, `runFlow` inlined with its env and
+ * every `${NAME}` substituted, so that a flow droidbus cannot run is refused — by the command's name
+ * and line — before anything runs on a device.
+ */
+import path from 'node:path';
+import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
+import { FlowEnvError, substituteAll } from './maestro-env.js';
+import {
+  commandOf,
+  FlowError,
+  isRaw,
+  MAESTRO_ONLY,
+  opOf,
+  refuseUnknown,
+  str,
+  SUPPORTED_COMMANDS,
+  type FlowOp,
+  type Raw,
+} from './maestro-commands.js';
+
+export { FlowError } from './maestro-commands.js';
+
+export interface FlowCommand {
+  /** Its place in the run, from 1. */
+  index: number;
+  /** The Maestro command as written (`tapOn`). */
+  name: string;
+  /** Where it is: the flow file (relative to the first flow's folder) and line. */
+  file: string;
+  line: number;
+  /** Its `label`, else the command as written — variables not filled in, so no secret shows. */
+  describe: string;
+  optional: boolean;
+  op: FlowOp;
+}
+
+export interface Flow {
+  appId: string;
+  name: string | null;
+  commands: FlowCommand[];
+  /** The variables the flow uses, by name (values are not kept here). */
+  variables: string[];
+}
+
+/** Reads a flow file named relative to the flow that names it; throws FlowError when it cannot. */
+export type ReadFlowFile = (file: string) => Promise<{ text: string; path: string }>;
+
+export const MAX_FLOW_COMMANDS = 1000;
+const MAX_DEPTH = 8;
+/** A command's words for a report: its label, else its name and a short form of what it takes. */
+function describeCommand(name: string, raw: unknown): string {
+  if (isRaw(raw) && typeof raw['label'] === 'string') {
+    return raw['label'].slice(0, 200);
+  }
+  if (raw === null || raw === undefined) {
+    return name;
+  }
+  const shown = typeof raw === 'string' ? raw : JSON.stringify(raw);
+  return `${name}: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}`;
+}
+
+interface Scope {
+  appId: string;
+  env: Map<string, string>;
+  file: string;
+  depth: number;
+  read: ReadFlowFile;
+  out: FlowCommand[];
+  variables: Set<string>;
+  /** The files being expanded, to refuse a flow that runs itself. */
+  stack: string[];
+}
+
+/** The config and command sections of a flow file, with each command's line. */
+function sections(text: string, file: string): { config: Raw; items: { value: unknown; line: number }[] } {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true });
+  if (!Array.isArray(docs)) {
+    throw new FlowError(`${file}: empty flow`);
+  }
+  for (const doc of docs) {
+    const error = doc.errors[0];
+    if (error) {
+      throw new FlowError(`${file}: ${error.message.split('\n')[0]}`);
+    }
+  }
+  const present = docs.filter((d) => d.contents !== null);
+  if (present.length !== 2) {
+    throw new FlowError(
+      `${file}: a flow has a config section and a commands section separated by "---" (appId: com.example, then ---, then - launchApp); it has ${present.length} section${present.length === 1 ? '' : 's'}`,
+    );
+  }
+  const [configDoc, commandsDoc] = present as [(typeof present)[number], (typeof present)[number]];
+  const config = configDoc.toJSON() as unknown;
+  if (!isRaw(config)) {
+    throw new FlowError(`${file}: the config section is a map (appId: …)`);
+  }
+  const seq = commandsDoc.contents;
+  if (!isSeq(seq)) {
+    throw new FlowError(`${file}: the commands section is a list (- launchApp …)`);
+  }
+  const items = seq.items.map((item) => ({
+    value: (item as Node).toJSON() as unknown,
+    line: lines.linePos((item as Node).range?.[0] ?? 0).line,
+  }));
+  if (
+    isMap(configDoc.contents) &&
+    (config['onFlowStart'] !== undefined || config['onFlowComplete'] !== undefined)
+  ) {
+    throw new FlowError(`${file}: onFlowStart and onFlowComplete are not supported by droidbus`);
+  }
+  return { config, items };
+}
+
+function envOf(raw: unknown, where: string): [string, string][] {
+  if (raw === undefined || raw === null) {
+    return [];
+  }
+  if (!isRaw(raw)) {
+    throw new FlowError(`${where}: env is a map of NAME: value`);
+  }
+  return Object.entries(raw).map(([k, v]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) {
+      throw new FlowError(`${where}: ${k.slice(0, 40)} is not a variable name`);
+    }
+    return [k, str(v, where, k)];
+  });
+}
+
+async function expand(scope: Scope, items: { value: unknown; line: number }[]): Promise<void> {
+  for (const { value, line } of items) {
+    const where = `${scope.file}:${line}`;
+    const { name, value: raw } = commandOf(value, where);
+    if (name === 'runFlow') {
+      await runFlow(scope, raw, where);
+      continue;
+    }
+    if (MAESTRO_ONLY.has(name)) {
+      throw new FlowError(
+        `${where}: ${name} is a Maestro command droidbus does not run; it runs ${SUPPORTED_COMMANDS.join(', ')}`,
+      );
+    }
+    if (!(SUPPORTED_COMMANDS as readonly string[]).includes(name)) {
+      throw new FlowError(`${where}: ${name.slice(0, 60)} is not a Maestro command`);
+    }
+    let resolved: unknown;
+    try {
+      resolved = substituteAll(raw, scope.env);
+    } catch (err) {
+      throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
+    }
+    for (const m of JSON.stringify(raw ?? '').matchAll(/(?<!\\)\$\{\s*([A-Za-z_]\w*)\s*\}/g)) {
+      scope.variables.add(m[1]!);
+    }
+    if (scope.out.length >= MAX_FLOW_COMMANDS) {
+      throw new FlowError(`${where}: the flow has more than ${MAX_FLOW_COMMANDS} commands`);
+    }
+    scope.out.push({
+      index: scope.out.length + 1,
+      name,
+      file: scope.file,
+      line,
+      describe: describeCommand(name, raw),
+      optional: isRaw(resolved) && resolved['optional'] === true,
+      op: opOf(name, resolved, scope.appId, where),
+    });
+  }
+}
+
+async function runFlow(scope: Scope, raw: unknown, where: string): Promise<void> {
+  const spec = isRaw(raw) ? raw : { file: raw };
+  refuseUnknown(spec, new Set(['file', 'env', 'commands']), where, 'runFlow');
+  if (spec['when'] !== undefined) {
+    throw new FlowError(`${where}: runFlow's when (a condition) is not supported by droidbus`);
+  }
+  if (scope.depth >= MAX_DEPTH) {
+    throw new FlowError(`${where}: runFlow nests more than ${MAX_DEPTH} deep`);
+  }
+  const env = new Map(scope.env);
+  for (const [k, v] of envOf(spec['env'], where)) {
+    try {
+      env.set(k, String(substituteAll(v, scope.env)));
+    } catch (err) {
+      throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
+    }
+  }
+  if (Array.isArray(spec['commands'])) {
+    await expand(
+      { ...scope, env, depth: scope.depth + 1 },
+      spec['commands'].map((value) => ({ value, line: Number(where.split(':').pop()) })),
+    );
+    return;
+  }
+  const file = str(spec['file'], where, 'file');
+  const read = await scope.read(path.join(path.dirname(scope.stack.at(-1)!), file));
+  if (scope.stack.includes(read.path)) {
+    throw new FlowError(`${where}: ${file} runs itself (a runFlow loop)`);
+  }
+  const { config, items } = sections(read.text, file);
+  const own = new Map(env);
+  for (const [k, v] of envOf(config['env'], file)) {
+    if (!own.has(k)) {
+      own.set(k, v);
+    }
+  }
+  await expand(
+    { ...scope, env: own, file, depth: scope.depth + 1, stack: [...scope.stack, read.path] },
+    items,
+  );
+}
+
+/**
+ * Reads a flow and every flow it runs into the operations droidbus will perform, or throws
+ * FlowError naming the first thing it cannot run (file:line). `env` is the run's variables: they
+ * win over a flow's own env (its defaults).
+ */
+export async function loadFlow(
+  text: string,
+  name: string,
+  read: ReadFlowFile,
+  env: Record<string, string> = {},
+): Promise<Flow> {
+  const { config, items } = sections(text, name);
+  const appId = config['appId'] ?? config['url'];
+  if (typeof appId !== 'string' || appId === '') {
+    throw new FlowError(`${name}: the config section needs appId (the app's package)`);
+  }
+  const vars = new Map<string, string>([['MAESTRO_FILENAME', path.basename(name).replace(/\.ya?ml$/i, '')]]);
+  for (const [k, v] of envOf(config['env'], name)) {
+    vars.set(k, v);
+  }
+  for (const [k, v] of Object.entries(env)) {
+    vars.set(k, v);
+  }
+  const scope: Scope = {
+    appId,
+    env: vars,
+    file: name,
+    depth: 0,
+    read,
+    out: [],
+    variables: new Set(),
+    stack: [name],
+  };
+  await expand(scope, items);
+  return {
+    appId,
+    name: typeof config['name'] === 'string' ? config['name'] : null,
+    commands: scope.out,
+    variables: [...scope.variables],
+  };
+}

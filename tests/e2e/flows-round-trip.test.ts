@@ -1,0 +1,200 @@
+/**
+ * Issue 59's round trip, end to end: the demo's job (sign in → home → crash) driven through a real
+ * `droidbus mcp` session (SDK client, built CLI, real adb server, `droidbus sim` devices), exported
+ * from its debug session as a Maestro flow with export_test, and replayed with run_flow on 4 devices
+ * at once — passing; then the same flow with one expected text changed fails at that step on every
+ * device, with the screen there. The password typed in the session never reaches the flow.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import type { ResponseOf } from '../../src/bus/registry.js';
+import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
+import { setTrust, textOf, writeSample } from '../helpers/build-project.js';
+import { shortTempDir } from '../helpers/host.js';
+import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
+import { tempDir } from '../helpers/paths.js';
+import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { until } from '../helpers/until.js';
+
+const PKG = 'com.droidbus.sample.demo.debug';
+const APK = 'app/build/outputs/apk/demo/debug/app-demo-debug.apk';
+const PASSWORD = 'analytical engine';
+const home = shortTempDir('dbf-');
+const work = tempDir('droidbus-flows-');
+const project = path.join(work.dir, 'sample');
+
+let server: AdbServer;
+let farm: SimFarm;
+let mcp: McpSessionHandle;
+let serials: string[];
+let exported: ResponseOf<'sessions.export'>;
+
+type Run = ResponseOf<'flows.run'>;
+
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const r = await mcp.client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 });
+  return {
+    text: textOf(r),
+    structured: r.structuredContent as Record<string, unknown>,
+    isError: r.isError === true,
+    content: r.content as { type: string; mimeType?: string }[],
+  };
+}
+
+async function ok(name: string, args: Record<string, unknown> = {}) {
+  const r = await call(name, args);
+  expect(r.isError, `${name}: ${r.text}`).toBe(false);
+  return r;
+}
+
+interface Row {
+  tree_path: string;
+  resource_id: string;
+}
+
+function byId(rows: Row[], id: string): Row {
+  const row = rows.find((r) => r.resource_id.endsWith(`:id/${id}`));
+  expect(row, `an element with id ${id}`).toBeDefined();
+  return row!;
+}
+
+beforeAll(async () => {
+  await writeSample(project, home.dir);
+  await setTrust(project, home.dir, true);
+  server = await startAdbServer();
+  farm = await startSimFarm(server, { devices: 4 });
+  serials = farm.devices.map((d) => d.serial);
+  const env = {
+    ...(server.env as Record<string, string>),
+    DROIDBUS_HOME: home.dir,
+    SIM_GRADLE_DURATION_MS: '300',
+  };
+  mcp = await startMcp([...EVERY_TOOLSET, '--project', project], { env });
+  await ok('run_gradle_task', { task: 'assemble', variant: 'demoDebug' });
+  for (const serial of serials) {
+    await ok('install_apk', { device_serial: serial, apk_path: APK });
+  }
+}, 240_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await farm?.stop();
+  await server?.stop();
+  home.remove();
+  work.remove();
+});
+
+describe('an agent session becomes a Maestro flow that runs on many devices', () => {
+  it('drives the demo job on one device and exports it as a flow without the password', async () => {
+    const serial = serials[0]!;
+    await ok('launch_app', { device_serial: serial, package: PKG });
+    const rows = (await ok('list_clickable_elements', { device_serial: serial })).structured['rows'] as Row[];
+    await ok('ui_fill_input', {
+      device_serial: serial,
+      tree_path: byId(rows, 'username').tree_path,
+      text: 'ada@example.com',
+    });
+    await ok('ui_fill_input', {
+      device_serial: serial,
+      tree_path: byId(rows, 'password').tree_path,
+      text: PASSWORD,
+    });
+    await ok('ui_tap_element', { device_serial: serial, tree_path: byId(rows, 'sign_in').tree_path });
+    await ok('wait_for_element', { device_serial: serial, text_contains: 'welcome', timeout_ms: 10_000 });
+    const crash = (await ok('find_ui_elements', { device_serial: serial, resource_id: 'crash' })).structured[
+      'matches'
+    ] as Row[];
+    await ok('ui_tap_element', { device_serial: serial, tree_path: crash[0]!.tree_path });
+
+    const id = await until('the session of the driven device', async () => {
+      const r = await call('list_debug_sessions', { device_serial: serial, package: PKG });
+      return (r.structured['sessions'] as { id: string }[])[0]?.id;
+    });
+    // The agent actions reach the session fire-and-forget: wait until the last tap is in it.
+    exported = await until(
+      'the exported flow with the crash tap',
+      async () => {
+        const r = await call('export_test', { session_id: id });
+        return !r.isError && /crash/.test(String(r.structured['yaml']))
+          ? (r.structured as unknown as ResponseOf<'sessions.export'>)
+          : undefined;
+      },
+      20_000,
+    );
+
+    const { yaml } = exported;
+    expect(yaml).not.toContain(PASSWORD);
+    expect(yaml).not.toContain('analytical');
+    const [config, commands] = parseAllDocuments(yaml).map((d) => d.toJSON() as unknown);
+    expect(config).toMatchObject({ appId: PKG });
+    expect(commands).toEqual([
+      'launchApp',
+      { tapOn: { id: 'username' } },
+      // ui_fill_input clears a field before typing: these fields show their hint as their text.
+      'eraseText',
+      { inputText: 'ada@example.com' },
+      { tapOn: { id: 'password' } },
+      'eraseText',
+      { inputText: '${PASSWORD}' },
+      { tapOn: { id: 'sign_in' } },
+      { extendedWaitUntil: { visible: '.*welcome.*', timeout: 10_000 } },
+      { tapOn: { id: 'crash' } },
+      expect.objectContaining({ assertVisible: expect.any(String) }),
+    ]);
+    expect(exported.variables).toEqual([{ name: 'PASSWORD', field: 'password' }]);
+  }, 120_000);
+
+  it('replays the exported flow on 4 devices at once, passing on each', async () => {
+    const r = await ok('run_flow', { yaml: exported.yaml, device_serials: serials, env: { PASSWORD } });
+    const run = r.structured as unknown as Run;
+    expect(run.devices.map((d) => [d.serial, d.passed, d.failed?.reason ?? null])).toEqual(
+      serials.map((s) => [s, true, null]),
+    );
+    expect(run.devices.every((d) => d.commands_run === exported.commands)).toBe(true);
+    expect(r.text).toContain(`${serials.length} passed, 0 failed`);
+  }, 180_000);
+
+  it('fails a changed expected text at that step on every device, with the screen there', async () => {
+    const changed = exported.yaml.replace('.*welcome.*', '.*farewell.*');
+    expect(changed).not.toBe(exported.yaml);
+    const r = await ok('run_flow', {
+      yaml: changed,
+      device_serials: serials,
+      env: { PASSWORD },
+      lookup_timeout_ms: 2_000,
+    });
+    const run = r.structured as unknown as Run;
+    expect(run.failed).toBe(serials.length);
+    // The wait's place in the flow (from 1), and its line in the YAML.
+    const index =
+      (parseAllDocuments(changed)[1]!.toJSON() as unknown[]).findIndex((c) =>
+        JSON.stringify(c).includes('farewell'),
+      ) + 1;
+    const line = changed.split('\n').findIndex((l) => l.includes('extendedWaitUntil')) + 1;
+    for (const d of run.devices) {
+      expect(d.failed).toMatchObject({ index, line, file: 'flow.yaml' });
+      expect(d.failed!.command).toContain('farewell');
+      expect(d.failed!.reason).toContain('farewell');
+      // The screen there: the home screen the flow reached, as rows and a screenshot.
+      expect(d.screen!.rows.join('\n')).toMatch(/Welcome, /);
+      expect(existsSync(d.screen!.screenshot!)).toBe(true);
+    }
+    expect(r.content.some((c) => c.type === 'image' && c.mimeType === 'image/jpeg')).toBe(true);
+    expect(r.text).toContain(`FAILED at ${index}. `);
+  }, 180_000);
+
+  it('refuses a flow with a command it does not run, by name, before anything runs', async () => {
+    const flow = `appId: ${PKG}\n---\n- launchApp\n- repeat:\n    times: 2\n    commands:\n      - back\n`;
+    const r = await call('run_flow', { yaml: flow, device_serials: serials });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('flow.yaml:4: repeat is a Maestro command droidbus does not run');
+  });
+
+  it('refuses to run a flow whose password variable has no value', async () => {
+    const r = await call('run_flow', { yaml: exported.yaml, device_serials: serials.slice(0, 1) });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('${PASSWORD} has no value');
+  });
+});
