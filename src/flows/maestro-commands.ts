@@ -127,8 +127,9 @@ export function commandOf(item: unknown, where: string): { name: string; value: 
 export function refuseUnknown(value: Raw, allowed: Set<string>, where: string, what: string): void {
   const extra = Object.keys(value).filter((k) => !allowed.has(k) && !COMMON_FIELDS.has(k));
   if (extra.length > 0) {
+    const known = what === 'selector' ? [...SELECTOR_FIELDS] : [...allowed, ...COMMON_FIELDS];
     throw new FlowError(
-      `${where}: ${what} field${extra.length > 1 ? 's' : ''} ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not supported by droidbus (it matches ${[...SELECTOR_FIELDS].join(', ')})`,
+      `${where}: ${what} field${extra.length > 1 ? 's' : ''} ${extra.join(', ')} ${extra.length > 1 ? 'are' : 'is'} not supported by droidbus (it reads ${known.join(', ')})`,
     );
   }
 }

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
-import { FlowEnvError, substituteAll } from './maestro-env.js';
+import { FlowEnvError, namesIn, substituteAll } from './maestro-env.js';
 import {
   commandOf,
   FlowError,
@@ -154,8 +154,8 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
     } catch (err) {
       throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
     }
-    for (const m of JSON.stringify(raw ?? '').matchAll(/(?<!\\)\$\{\s*([A-Za-z_]\w*)\s*\}/g)) {
-      scope.variables.add(m[1]!);
+    for (const name of namesIn(JSON.stringify(raw ?? ''))) {
+      scope.variables.add(name);
     }
     if (scope.out.length >= MAX_FLOW_COMMANDS) {
       throw new FlowError(`${where}: the flow has more than ${MAX_FLOW_COMMANDS} commands`);
@@ -174,15 +174,16 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
 
 async function runFlow(scope: Scope, raw: unknown, where: string): Promise<void> {
   const spec = isRaw(raw) ? raw : { file: raw };
-  refuseUnknown(spec, new Set(['file', 'env', 'commands']), where, 'runFlow');
   if (spec['when'] !== undefined) {
     throw new FlowError(`${where}: runFlow's when (a condition) is not supported by droidbus`);
   }
+  refuseUnknown(spec, new Set(['file', 'env', 'commands']), where, 'runFlow');
   if (scope.depth >= MAX_DEPTH) {
     throw new FlowError(`${where}: runFlow nests more than ${MAX_DEPTH} deep`);
   }
   const env = new Map(scope.env);
   for (const [k, v] of envOf(spec['env'], where)) {
+    namesIn(v).forEach((name) => scope.variables.add(name));
     try {
       env.set(k, String(substituteAll(v, scope.env)));
     } catch (err) {

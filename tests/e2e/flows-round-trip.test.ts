@@ -5,7 +5,7 @@
  * at once — passing; then the same flow with one expected text changed fails at that step on every
  * device, with the screen there. The password typed in the session never reaches the flow.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -196,5 +196,144 @@ describe('an agent session becomes a Maestro flow that runs on many devices', ()
     const r = await call('run_flow', { yaml: exported.yaml, device_serials: serials.slice(0, 1) });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('${PASSWORD} has no value');
+  });
+});
+
+/** A flow that uses every command run_flow runs, a runFlow with its own env, and the run's env. */
+const EVERY_COMMAND = `appId: ${PKG}
+name: every command
+env:
+  USER: ada@example.com
+---
+- launchApp:
+    clearState: true
+- assertVisible: Sign in
+- runFlow:
+    file: login.yaml
+    env:
+      SECRET: \${PASSWORD}
+- extendedWaitUntil:
+    visible: "Welcome, .*"
+    timeout: 5000
+- assertVisible:
+    id: crash
+- assertNotVisible: Sign in
+- scrollUntilVisible:
+    element: Item 30
+    direction: DOWN
+- takeScreenshot: list
+- openLink: droidbus://item/7
+- assertVisible: Item 7
+- back
+- waitForAnimationToEnd:
+    timeout: 3000
+- assertVisible:
+    id: welcome
+- pressKey: Home
+- assertNotVisible:
+    id: welcome
+- stopApp
+`;
+
+const LOGIN = `appId: ${PKG}
+---
+- tapOn:
+    id: username
+- eraseText
+- inputText: \${USER}
+- tapOn:
+    id: password
+- eraseText: 40
+- inputText: \${SECRET}
+- hideKeyboard
+- tapOn: Sign in
+`;
+
+describe('run_flow runs every command it names, from the project', () => {
+  beforeAll(() => mkdirSync(path.join(project, 'flows'), { recursive: true }));
+
+  it('runs a flow with each listed command, runFlow and env variables on two devices', async () => {
+    writeFileSync(path.join(project, 'flows', 'all.yaml'), EVERY_COMMAND);
+    writeFileSync(path.join(project, 'flows', 'login.yaml'), LOGIN);
+    const r = await ok('run_flow', {
+      path: 'flows/all.yaml',
+      device_serials: serials.slice(0, 2),
+      env: { PASSWORD },
+      lookup_timeout_ms: 5_000,
+    });
+    const run = r.structured as unknown as Run;
+    expect(
+      run.devices.map((d) => d.failed),
+      r.text,
+    ).toEqual([null, null]);
+    // runFlow's 8 commands inlined among the flow's 15.
+    expect(run.flow).toMatchObject({
+      name: 'every command',
+      commands: 23,
+      variables: expect.arrayContaining(['PASSWORD', 'USER', 'SECRET']),
+    });
+    for (const d of run.devices) {
+      expect(d.commands_run).toBe(23);
+      const [shot] = d.screenshots;
+      expect(path.basename(shot!)).toBe('list.png');
+      expect(readFileSync(shot!).subarray(1, 4).toString()).toBe('PNG');
+      // stopApp left the app stopped.
+      expect((await server.adb(['-s', d.serial, 'shell', `pidof ${PKG}`])).stdout.trim()).toBe('');
+    }
+  }, 180_000);
+
+  it('names the runFlow file and line of a step that fails inside it', async () => {
+    writeFileSync(
+      path.join(project, 'flows', 'inner.yaml'),
+      `appId: ${PKG}\n---\n- assertVisible: Sign in\n- tapOn:\n    id: no_such_button\n`,
+    );
+    writeFileSync(
+      path.join(project, 'flows', 'outer.yaml'),
+      `appId: ${PKG}\n---\n- launchApp:\n    clearState: true\n- runFlow: inner.yaml\n`,
+    );
+    const r = await ok('run_flow', {
+      path: 'flows/outer.yaml',
+      device_serials: serials.slice(0, 1),
+      lookup_timeout_ms: 1_000,
+    });
+    const run = r.structured as unknown as Run;
+    expect(run.devices[0]!.failed).toMatchObject({
+      index: 3,
+      file: 'inner.yaml',
+      line: 4,
+      reason: expect.stringContaining('no_such_button'),
+    });
+    expect(r.text).toContain('FAILED at 3. tapOn: {"id":"no_such_button"} (inner.yaml:4)');
+  }, 120_000);
+
+  it('keeps text typed with ui_type_text into a password field out of the session and the flow', async () => {
+    const serial = serials[1]!;
+    await ok('restart_app', { device_serial: serial, package: PKG, clear_data: true });
+    const rows = (await ok('list_clickable_elements', { device_serial: serial })).structured['rows'] as Row[];
+    await ok('ui_tap_element', { device_serial: serial, tree_path: byId(rows, 'password').tree_path });
+    await ok('ui_type_text', { device_serial: serial, text: 'zebra-crossing-42' });
+    const id = await until('the session of the second device', async () => {
+      const r = await call('list_debug_sessions', { device_serial: serial, package: PKG });
+      return (r.structured['sessions'] as { id: string }[])[0]?.id;
+    });
+    const flow = await until('the typing in the exported flow', async () => {
+      const r = await call('export_test', { session_id: id });
+      return !r.isError && String(r.structured['yaml']).includes('inputText')
+        ? String(r.structured['yaml'])
+        : undefined;
+    });
+    expect(flow).toContain('inputText: ${PASSWORD}');
+    expect(flow).not.toContain('zebra');
+    expect(readFileSync(path.join(home.dir, 'debug-sessions', `${id}.json`), 'utf8')).not.toContain('zebra');
+  }, 60_000);
+
+  it('refuses a runFlow file outside the project', async () => {
+    writeFileSync(
+      path.join(project, 'flows', 'out.yaml'),
+      `appId: ${PKG}\n---\n- runFlow: ../../../outside.yaml\n`,
+    );
+    const r = await call('run_flow', { path: 'flows/out.yaml', device_serials: serials.slice(0, 1) });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/outside the project|does not exist/);
   });
 });
