@@ -75,6 +75,14 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Cli
       'Drive many MCP sessions against many devices and report throughput, latency and event-loop lag.',
     load: async () => (await import('./loadtest.js')).command,
   },
+  session: {
+    summary: "Export a debug session's UI steps as a Maestro flow (a test the team keeps).",
+    load: async () => (await import('./session.js')).command,
+  },
+  flow: {
+    summary: 'Run a Maestro flow on one device or many at once, through droidbus.',
+    load: async () => (await import('./flow.js')).command,
+  },
   sim: {
     summary: 'Run simulated Android devices that the real adb server accepts (try droidbus without a phone).',
     load: async () => (await import('./sim.js')).command,

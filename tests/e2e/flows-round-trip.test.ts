@@ -12,6 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ResponseOf } from '../../src/bus/registry.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { setTrust, textOf, writeSample } from '../helpers/build-project.js';
+import { runCli } from '../helpers/run-cli.js';
 import { shortTempDir } from '../helpers/host.js';
 import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/paths.js';
@@ -30,6 +31,8 @@ let farm: SimFarm;
 let mcp: McpSessionHandle;
 let serials: string[];
 let exported: ResponseOf<'sessions.export'>;
+let exportedId: string;
+let env: Record<string, string>;
 
 type Run = ResponseOf<'flows.run'>;
 
@@ -66,7 +69,7 @@ beforeAll(async () => {
   server = await startAdbServer();
   farm = await startSimFarm(server, { devices: 4 });
   serials = farm.devices.map((d) => d.serial);
-  const env = {
+  env = {
     ...(server.env as Record<string, string>),
     DROIDBUS_HOME: home.dir,
     SIM_GRADLE_DURATION_MS: '300',
@@ -124,6 +127,7 @@ describe('an agent session becomes a Maestro flow that runs on many devices', ()
       20_000,
     );
 
+    exportedId = id;
     const { yaml } = exported;
     expect(yaml).not.toContain(PASSWORD);
     expect(yaml).not.toContain('analytical');
@@ -336,4 +340,48 @@ describe('run_flow runs every command it names, from the project', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/outside the project|does not exist/);
   });
+});
+
+describe('the command line', () => {
+  it('droidbus session export writes the same flow as export_test', async () => {
+    const r = await runCli(['session', 'export', exportedId], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(exported.yaml);
+    expect(r.stderr).toContain('variables to give when running: PASSWORD');
+    const unknown = await runCli(['session', 'export', 'ds-0000000000'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no debug session ds-0000000000');
+    const malformed = await runCli(['session', 'export', '../../etc/passwd'], { env });
+    expect(malformed.code).toBe(2);
+  });
+
+  it('droidbus flow run runs a project flow on N devices and exits 0, or 1 naming the failing step', async () => {
+    const all = path.join(project, 'flows', 'all.yaml');
+    const r = await runCli(
+      ['flow', 'run', all, '--devices', '2', '-e', `PASSWORD=${PASSWORD}`, '--lookup-timeout', '5000'],
+      { env },
+    );
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('on 2 devices: 2 passed, 0 failed');
+    const failing = await runCli(
+      [
+        'flow',
+        'run',
+        path.join(project, 'flows', 'outer.yaml'),
+        '--devices',
+        serials[0]!,
+        '--lookup-timeout',
+        '1000',
+        '--json',
+      ],
+      { env },
+    );
+    expect(failing.code).toBe(1);
+    expect(JSON.parse(failing.stdout)).toMatchObject({
+      failed: 1,
+      devices: [{ failed: { file: 'inner.yaml', line: 4 } }],
+    });
+    const refused = await runCli(['flow', 'run', path.join(project, 'flows', 'out.yaml')], { env });
+    expect(refused.code).toBe(2);
+  }, 180_000);
 });
