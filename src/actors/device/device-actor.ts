@@ -356,8 +356,14 @@ export default defineActor({
       // As ui_wait: the first capture may take until the wait's own end, never the request's.
       const end = Date.now() + Math.max(p.timeout_ms, 3_000) + 1_500;
       const select = (tree: UiTree) => selectNodes(tree, p.selector).map((n) => toElement(tree, n));
+      // A flow's next lookup may read the screen the last action's answer just read (ui-after.ts).
+      let reuse = reusableCapture(state.last, state.lastActions === state.actions, undefined);
       const outcome = await waitOnScreen(
-        () => capture(state, ctx, end),
+        async () => {
+          const fresh = reuse ?? (await capture(state, ctx, end));
+          reuse = null;
+          return fresh;
+        },
         {
           until: 'element',
           query: undefined,
