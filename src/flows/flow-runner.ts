@@ -61,6 +61,9 @@ export interface DeviceRun {
 
 class StepFailed extends Error {}
 
+/** The longest wait one `device.ui_select` is asked for (its request allows 60 s). */
+const SELECT_CHUNK_MS = 30_000;
+
 function sel(selector: MaestroSelector): string {
   return Object.entries(selector)
     .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
@@ -100,16 +103,31 @@ class DeviceFlow {
     return command.optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : (this.o.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS);
   }
 
+  /**
+   * Polls until `selector` selects an element (or, `gone`, none), up to `timeoutMs` — in requests of
+   * at most SELECT_CHUNK_MS, so that a flow's long wait never meets one request's bound.
+   */
+  private async select(selector: MaestroSelector, gone: boolean, timeoutMs: number) {
+    const end = Date.now() + timeoutMs;
+    const started = Date.now();
+    for (;;) {
+      const r = await this.ask('device.ui_select', {
+        serial: this.serial,
+        selector,
+        gone,
+        timeout_ms: Math.max(0, Math.min(SELECT_CHUNK_MS, end - Date.now())),
+        interval_ms: 250,
+      });
+      this.display = r.display;
+      if (r.satisfied || Date.now() >= end) {
+        return { ...r, elapsed_ms: Date.now() - started };
+      }
+    }
+  }
+
   /** The element a selector selects, waiting up to `timeoutMs`; fails naming the selector. */
   private async find(selector: MaestroSelector, timeoutMs: number) {
-    const r = await this.ask('device.ui_select', {
-      serial: this.serial,
-      selector,
-      gone: false,
-      timeout_ms: timeoutMs,
-      interval_ms: 250,
-    });
-    this.display = r.display;
+    const r = await this.select(selector, false, timeoutMs);
     if (!r.satisfied || r.element === null) {
       throw new StepFailed(`no element matches ${sel(selector)} after ${r.elapsed_ms} ms`);
     }
@@ -173,13 +191,7 @@ class DeviceFlow {
           await this.find(op.selector, timeout);
           return;
         }
-        const r = await this.ask('device.ui_select', {
-          serial,
-          selector: op.selector,
-          gone: true,
-          timeout_ms: timeout,
-          interval_ms: 250,
-        });
+        const r = await this.select(op.selector, true, timeout);
         if (!r.satisfied) {
           throw new StepFailed(`${sel(op.selector)} is still on screen after ${r.elapsed_ms} ms`);
         }

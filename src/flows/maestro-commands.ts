@@ -5,6 +5,7 @@
  * droidbus does not act on is refused by name rather than ignored; maestro-flow.ts reads the files.
  */
 import type { MaestroSelector } from '../bus/messages/ui.js';
+import { checkOpenableUri } from '../util/uri-scheme.js';
 import { androidKeyOf, MAESTRO_KEY_NAMES } from './maestro-keys.js';
 
 export class FlowError extends Error {}
@@ -265,8 +266,14 @@ const APP_COMMANDS: Record<string, Reader> = {
   stopApp: stop,
   killApp: stop,
   openLink: (v, map, at) => {
-    only(map, ['link', 'autoVerify', 'browser'], at);
-    return { op: 'open_link', link: map ? str(map['link'], at.where, 'link') : str(v, at.where, 'openLink') };
+    // browser: true opens the link in a browser instead of the app that claims it: not done here.
+    only(map, ['link', 'autoVerify'], at);
+    const link = map ? str(map['link'], at.where, 'link') : str(v, at.where, 'openLink');
+    const checked = checkOpenableUri(link);
+    if (!checked.ok) {
+      throw new FlowError(`${at.where}: ${checked.message}`);
+    }
+    return { op: 'open_link', link };
   },
 };
 

@@ -242,6 +242,26 @@ describe('what droidbus refuses before running', () => {
     expect(await one('- tapOn:\n    point: 10;20\n')).toContain('point is "x,y"');
   });
 
+  it('refuses a link no app should open, and opening one in a browser, before running', async () => {
+    expect(await one('- openLink: javascript:alert(1)\n')).toMatch(/^flow\.yaml:3: /);
+    expect(await one('- openLink:\n    link: https://example.com\n    browser: true\n')).toContain(
+      'openLink field browser is not supported',
+    );
+  });
+
+  it('refuses YAML aliases that multiply a small file into a huge one', async () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) {
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(', ')}]`,
+      );
+    }
+    const message = await refusal(`appId: app\n${bomb.join('\n')}\n---\n- back\n`);
+    expect(message).toMatch(/^flow\.yaml: .*(alias|resource exhaustion)/i);
+  });
+
   it('refuses a command map with two keys and a YAML error, with the line', async () => {
     expect(await one('- tapOn: a\n  back: b\n')).toContain('a command is a map with one key');
     expect(await one('- tapOn: [a\n')).toMatch(/^flow\.yaml: /);

@@ -76,6 +76,15 @@ interface Scope {
   stack: string[];
 }
 
+/** A YAML node as plain data; aliases that multiply past the yaml library's bound are refused. */
+function plain(node: { toJSON(): unknown }, file: string): unknown {
+  try {
+    return node.toJSON();
+  } catch (err) {
+    throw new FlowError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** The config and command sections of a flow file, with each command's line. */
 function sections(text: string, file: string): { config: Raw; items: { value: unknown; line: number }[] } {
   const lines = new LineCounter();
@@ -96,7 +105,7 @@ function sections(text: string, file: string): { config: Raw; items: { value: un
     );
   }
   const [configDoc, commandsDoc] = present as [(typeof present)[number], (typeof present)[number]];
-  const config = configDoc.toJSON() as unknown;
+  const config = plain(configDoc, file);
   if (!isRaw(config)) {
     throw new FlowError(`${file}: the config section is a map (appId: …)`);
   }
@@ -105,7 +114,7 @@ function sections(text: string, file: string): { config: Raw; items: { value: un
     throw new FlowError(`${file}: the commands section is a list (- launchApp …)`);
   }
   const items = seq.items.map((item) => ({
-    value: (item as Node).toJSON() as unknown,
+    value: plain(item as Node, file),
     line: lines.linePos((item as Node).range?.[0] ?? 0).line,
   }));
   if (
