@@ -15,6 +15,7 @@ import type { DemoStep } from './demo-steps.js';
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 const VARIANT = 'demoRelease';
 const PACKAGE = `${SAMPLE_PACKAGE}.demo`;
+const DEMO_PASSWORD = 'analytical engine';
 
 export interface DemoOptions {
   /** Where the screenshots and summary.json go. */
@@ -120,9 +121,17 @@ async function setUp(run: DemoRun): Promise<{ mcp: Client; serial: string }> {
   await run.recorder.step('connect an MCP client to droidbus mcp', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      // The demo also shows the debug session of its install and the screen's clickable elements:
-      // the inspect and ui-extras toolsets, which an agent's registration adds the same way.
-      args: [CLI, 'mcp', '--project', run.project, '--toolsets', 'core,ui,device-admin,inspect,ui-extras'],
+      // The demo also shows the debug session of its install, the screen's clickable elements and
+      // the session replayed as a Maestro flow: the inspect, ui-extras and flows toolsets, which an
+      // agent's registration adds the same way.
+      args: [
+        CLI,
+        'mcp',
+        '--project',
+        run.project,
+        '--toolsets',
+        'core,ui,device-admin,inspect,ui-extras,flows',
+      ],
       env: {
         ...(process.env as Record<string, string>),
         DROIDBUS_HOME: run.home,
@@ -238,7 +247,7 @@ async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void>
       await call(mcp, 'ui_fill_input', {
         device_serial: serial,
         tree_path: rowById(rows, 'password').tree_path,
-        text: 'analytical engine',
+        text: DEMO_PASSWORD,
       });
       return 'username and password typed into their fields (by tree path, on the screen that was read)';
     },
@@ -270,8 +279,9 @@ async function driveUi(run: DemoRun, mcp: Client, serial: string): Promise<void>
   );
 }
 
-/** Crash the app, read the crash deobfuscated, and show the install's debug session. */
-async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<void> {
+/** Crash the app, read the crash deobfuscated, and show the install's debug session; its id. */
+async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<string> {
+  let sessionId = '';
   await run.recorder.step(
     'tap "Crash"',
     async () => {
@@ -332,6 +342,7 @@ async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<
       if (!id) {
         throw new Error(`no debug session: ${firstLine(list.text)}`);
       }
+      sessionId = id;
       const session = await call(mcp, 'get_debug_session', { session_id: id, max_events: 20 });
       writeFileSync(
         path.join(run.options.outDir, 'debug-session.json'),
@@ -350,6 +361,38 @@ async function crashAndRead(run: DemoRun, mcp: Client, serial: string): Promise<
       return `${id}: ${runs.join(' → ')}`;
     },
     'get_debug_session',
+  );
+  return sessionId;
+}
+
+/** The session's UI steps as a Maestro flow, saved, and replayed on the device: a test to keep. */
+async function exportAndReplay(run: DemoRun, mcp: Client, sessionId: string): Promise<void> {
+  let yaml = '';
+  await run.recorder.step(
+    'export the session as a Maestro flow (the password as a variable)',
+    async () => {
+      const r = await call(mcp, 'export_test', { session_id: sessionId });
+      yaml = String(r.structured['yaml']);
+      writeFileSync(path.join(run.options.outDir, 'flow.yaml'), yaml);
+      const vars = (r.structured['variables'] as { name: string }[]).map((v) => `\${${v.name}}`);
+      return `flow.yaml: ${String(r.structured['commands'])} commands${vars.length > 0 ? `, typed password as ${vars.join(', ')}` : ''}`;
+    },
+    'export_test',
+  );
+  await run.recorder.step(
+    'replay the flow on the device',
+    async () => {
+      const r = await call(mcp, 'run_flow', {
+        yaml,
+        env: { PASSWORD: DEMO_PASSWORD },
+        lookup_timeout_ms: 5_000,
+      });
+      if (Number(r.structured['failed']) > 0) {
+        throw new Error(r.text);
+      }
+      return firstLine(r.text);
+    },
+    'run_flow',
   );
 }
 
@@ -395,7 +438,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     const { mcp, serial } = await setUp(run);
     await buildAndRun(run, mcp, serial);
     await driveUi(run, mcp, serial);
-    await crashAndRead(run, mcp, serial);
+    await exportAndReplay(run, mcp, await crashAndRead(run, mcp, serial));
   } catch (err) {
     if (!(err instanceof DemoFailed)) {
       throw err;

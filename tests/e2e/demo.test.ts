@@ -31,6 +31,8 @@ describe('droidbus demo', () => {
       'ui_tap_element',
       'get_crash_stack_trace',
       'get_debug_session',
+      'export_test',
+      'run_flow',
     ]) {
       expect(tools).toContain(tool);
     }
@@ -48,6 +50,11 @@ describe('droidbus demo', () => {
       const meta = await sharp(readFileSync(path.join(out.dir, file))).metadata();
       expect(meta.format).toBe('jpeg');
     }
+    // The session as a Maestro flow, replayed on the device; the typed password is not in it.
+    const flow = readFileSync(path.join(out.dir, 'flow.yaml'), 'utf8');
+    expect(flow).toContain('inputText: ${PASSWORD}');
+    expect(flow).not.toContain('analytical engine');
+    expect(summary.steps.find((s) => s.tool === 'run_flow')!.detail).toMatch(/1 passed, 0 failed/);
     expect(existsSync(path.join(out.dir, 'summary.json'))).toBe(true);
     expect(readFileSync(path.join(out.dir, 'crash-retraced.txt'), 'utf8')).toContain(
       'Deobfuscated with the R8 mapping',
