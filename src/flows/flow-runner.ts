@@ -57,6 +57,8 @@ export interface DeviceRun {
   screen: FailureScreen | null;
   /** The takeScreenshot files written. */
   screenshots: string[];
+  /** How long each command that ran took, in order (the failing one last). */
+  step_ms: number[];
 }
 
 class StepFailed extends Error {}
@@ -331,15 +333,19 @@ async function runOn(o: FlowRunOptions, serial: string): Promise<DeviceRun> {
   const started = Date.now();
   const device = new DeviceFlow(o, serial);
   const warnings: string[] = [];
+  const stepMs: number[] = [];
   let ran = 0;
   for (const command of o.flow.commands) {
     if (o.signal?.aborted) {
       throw o.signal.reason instanceof Error ? o.signal.reason : new BusError('CANCELLED', 'cancelled');
     }
     o.onCommand?.(serial, command);
+    const t0 = Date.now();
     try {
       await device.run(command);
+      stepMs.push(Date.now() - t0);
     } catch (err) {
+      stepMs.push(Date.now() - t0);
       if (err instanceof BusError && err.code === 'CANCELLED') {
         throw err;
       }
@@ -362,6 +368,7 @@ async function runOn(o: FlowRunOptions, serial: string): Promise<DeviceRun> {
           warnings,
           screen: await device.failureScreen(command.index),
           screenshots: device.screenshots,
+          step_ms: stepMs,
         };
       }
     }
@@ -376,6 +383,7 @@ async function runOn(o: FlowRunOptions, serial: string): Promise<DeviceRun> {
     warnings,
     screen: null,
     screenshots: device.screenshots,
+    step_ms: stepMs,
   };
 }
 

@@ -157,6 +157,7 @@ describe('an agent session becomes a Maestro flow that runs on many devices', ()
       serials.map((s) => [s, true, null]),
     );
     expect(run.devices.every((d) => d.commands_run === exported.commands)).toBe(true);
+    expect(run.devices.every((d) => d.step_ms.length === exported.commands)).toBe(true);
     expect(r.text).toContain(`${serials.length} passed, 0 failed`);
   }, 180_000);
 
@@ -195,6 +196,18 @@ describe('an agent session becomes a Maestro flow that runs on many devices', ()
     expect(r.isError).toBe(true);
     expect(r.text).toContain('flow.yaml:4: repeat is a Maestro command droidbus does not run');
   });
+
+  it('refuses a second flow on a device a flow is running on', async () => {
+    const slow = `appId: ${PKG}\n---\n- extendedWaitUntil:\n    visible: never shown\n    timeout: 4000\n`;
+    const first = call('run_flow', { yaml: slow, device_serials: [serials[3]!] });
+    // The second starts once the first holds the device: poll until it is refused, or the first ends.
+    const second = await until('a second run refused', async () => {
+      const r = await call('run_flow', { yaml: slow.replace('4000', '0'), device_serials: [serials[3]!] });
+      return r.isError ? r : undefined;
+    });
+    expect(second.text).toContain(`a flow is already running on ${serials[3]}`);
+    expect((await first).structured['failed']).toBe(1);
+  }, 60_000);
 
   it('refuses to run a flow whose password variable has no value', async () => {
     const r = await call('run_flow', { yaml: exported.yaml, device_serials: serials.slice(0, 1) });

@@ -13,7 +13,7 @@ import { fail } from '../../bus/errors.js';
 import { MAX_FLOW_BYTES } from '../../bus/messages/flows.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { runFlowOn } from '../../flows/flow-runner.js';
-import { FlowError, loadFlow, type ReadFlowFile } from '../../flows/maestro-flow.js';
+import { FlowError, loadFlow, type Flow, type ReadFlowFile } from '../../flows/maestro-flow.js';
 import { readProjectFile } from '../../project/project-files.js';
 import { dataPath } from '../../store/data-dir.js';
 import { defineActor, type HandlerContext } from '../actor.js';
@@ -85,7 +85,14 @@ async function runFolder(): Promise<string> {
   return path.join(base, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`);
 }
 
-async function run(p: PayloadOf<'flows.run'>, ctx: HandlerContext): Promise<ResponseOf<'flows.run'>> {
+/** The devices a flow runs on now: two flows on one device would interleave their taps. */
+type Running = Set<string>;
+
+async function run(
+  p: PayloadOf<'flows.run'>,
+  running: Running,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'flows.run'>> {
   if ((p.path === undefined) === (p.yaml === undefined)) {
     throw fail.invalid("give the flow's file (path) or its text (yaml), one of them");
   }
@@ -101,6 +108,24 @@ async function run(p: PayloadOf<'flows.run'>, ctx: HandlerContext): Promise<Resp
     throw fail.invalid('the flow has no commands');
   }
   const serials = await devicesFor(p, ctx);
+  const taken = serials.filter((s) => running.has(s));
+  if (taken.length > 0) {
+    throw fail.busy(`a flow is already running on ${taken.join(', ')}; run this one when it has finished`);
+  }
+  serials.forEach((s) => running.add(s));
+  try {
+    return await runOn(p, flow, serials, ctx);
+  } finally {
+    serials.forEach((s) => running.delete(s));
+  }
+}
+
+async function runOn(
+  p: PayloadOf<'flows.run'>,
+  flow: Flow,
+  serials: string[],
+  ctx: HandlerContext,
+): Promise<ResponseOf<'flows.run'>> {
   const outDir = await runFolder();
   const total = flow.commands.length * serials.length;
   let done = 0;
@@ -130,8 +155,8 @@ async function run(p: PayloadOf<'flows.run'>, ctx: HandlerContext): Promise<Resp
 export default defineActor({
   kind: 'flows',
   concurrency: 8,
-  start: () => null,
+  start: (): Running => new Set(),
   handlers: {
-    'flows.run': (p, _state, ctx) => run(p, ctx),
+    'flows.run': (p, running, ctx) => run(p, running, ctx),
   },
 });

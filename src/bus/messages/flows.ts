@@ -50,6 +50,8 @@ export const deviceRunSchema = z.object({
     })
     .nullable(),
   screenshots: z.array(z.string()),
+  /** How long each command that ran took, ms, in order (the failing one last). */
+  step_ms: z.array(z.number()),
 });
 
 export const flowsRequests = {
