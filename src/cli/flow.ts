@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerText } from '../mcp/call-result.js';
 import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
@@ -136,10 +137,7 @@ async function run(argv: string[]): Promise<number> {
       undefined,
       { timeout: 3_600_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
     )) as CallToolResult;
-    const text = result.content
-      .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-      .map((c) => c.text)
-      .join('\n');
+    const text = answerText(result);
     if (result.isError) {
       process.stderr.write(`droidbus flow: ${text}\n`);
       return 2;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { answerText } from '../mcp/call-result.js';
 import { startPrivateAdbServer } from '../adb/private-server.js';
 import type { PrivateAdbServer } from '../adb/private-server.js';
 import { trustProject } from '../project/trust.js';
@@ -51,10 +52,7 @@ async function call(
         }
       : { timeout: 120_000 },
   )) as CallToolResult;
-  const text = result.content
-    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
+  const text = answerText(result);
   if (result.isError) {
     throw new Error(`${name}: ${text}`);
   }

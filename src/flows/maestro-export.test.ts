@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import type { InstallRecord } from '../bus/messages/app-events.js';
 import type { UiStep } from '../bus/messages/ui.js';
 import { appendEvent, newSession } from '../actors/sessions/session-model.js';
+import { AGENT, install, T0 } from '../actors/sessions/test-fixtures.js';
 import type { SessionFile } from '../store/formats/debug-session.js';
 import { exportSession } from './maestro-export.js';
 import { loadFlow } from './maestro-flow.js';
 
-const T0 = Date.parse('2026-12-01T10:00:00Z');
-const AGENT = {
-  kind: 'agent' as const,
-  session_id: 'abcdef0123456789',
-  client_name: 'claude-code',
-  standalone: true,
-};
-
 function session(): SessionFile {
-  const install: InstallRecord = {
-    id: 'i1',
-    device: 'emulator-5554',
-    package: 'com.example.app',
-    apk_path: '/p/app/build/outputs/apk/debug/app-debug.apk',
-    apk_sha256: 'a'.repeat(64),
-    apk_size: 1234,
-    version_code: 7,
-    version_name: '1.7',
-    build_id: null,
-    module: ':app',
-    variant: 'debug',
-    project_root: '/p',
-    installed_at: new Date(T0).toISOString(),
-    device_last_update_ms: T0,
-    installed_by: AGENT,
-    recorded_by: 'standalone',
-  };
-  return newSession('s1', install, null, 'unattributed', T0);
+  return newSession('s1', install(), null, 'unattributed', T0);
 }
 
 /** An agent action with its steps, as the sessions actor appends it. */

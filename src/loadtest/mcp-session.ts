@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../version.js';
 import { codeOfThrown, codeOfToolText } from './error-code.js';
 import type { CallRecorder } from './recorder.js';
+import { answerText } from '../mcp/call-result.js';
 
 /** A tool call's outcome as the agent loop sees it. */
 export interface CallOutcome {
@@ -42,13 +43,6 @@ export interface LoadSession {
 const STDERR_TAIL_BYTES = 16 * 1024;
 /** Calls wait this long by default: a capture under heavy load can take seconds, a build longer. */
 const CALL_TIMEOUT_MS = 120_000;
-
-function textOf(result: CallToolResult): string {
-  return result.content
-    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
-}
 
 /** Starts `droidbus mcp` with `args` and connects to it over stdio. */
 export async function startLoadSession(options: {
@@ -94,7 +88,7 @@ export async function startLoadSession(options: {
         const result = (await client.callTool({ name, arguments: args }, undefined, {
           timeout: callOptions.timeoutMs ?? CALL_TIMEOUT_MS,
         })) as CallToolResult;
-        const text = textOf(result);
+        const text = answerText(result);
         outcome = {
           ok: result.isError !== true,
           code: result.isError === true ? codeOfToolText(text) : null,

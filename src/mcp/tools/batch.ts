@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineTool, ToolError, TOOL_ERROR_CODES } from '../define-tool.js';
 import type { ExtraContent, ToolErrorCode } from '../define-tool.js';
 import { serialSchema } from '../../bus/messages/devices.js';
+import { answerText } from '../call-result.js';
 
 export const MAX_STEPS = 10;
 
@@ -24,13 +25,6 @@ const stepResultSchema = z.object({
   /** The step's structuredContent, as its own call answers it. */
   result: z.record(z.string(), z.unknown()).nullable(),
 });
-
-function textOf(r: CallToolResult): string {
-  return r.content
-    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
-}
 
 function errorCodeOf(r: CallToolResult): ToolErrorCode {
   const code = (r.structuredContent?.['error'] as { code?: unknown } | undefined)?.code;
@@ -70,7 +64,7 @@ export const batch = defineTool({
           images.push({ type: 'image', data: c.data, mimeType: c.mimeType });
         }
       }
-      const text = textOf(r);
+      const text = answerText(r);
       if (isError) {
         const left = args.steps.length - i - 1;
         throw new ToolError(
