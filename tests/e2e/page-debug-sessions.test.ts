@@ -151,6 +151,16 @@ describe("the page's Debug sessions view", () => {
       async () => (await row.locator('td.counts').textContent())?.trim() === '1 / 1 / 0',
       'the list to count the launch and the crash',
     );
+    // The agent's launch_app, exported as a Maestro flow the person can save.
+    await timeline.getByRole('button', { name: 'Export as a Maestro flow' }).click();
+    const flow = page.locator('pre.flow');
+    await flow.waitFor();
+    expect(await flow.textContent()).toMatch(
+      new RegExp(`appId: ${PKG.replace(/\./g, '\\.')}\n[^]*---\n- launchApp`),
+    );
+    expect(await page.getByRole('link', { name: `Save ${first}.yaml` }).getAttribute('download')).toBe(
+      `${first}.yaml`,
+    );
   });
 
   it('compares the crashed session with the next install and shows what differs', async () => {

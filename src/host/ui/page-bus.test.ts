@@ -21,7 +21,9 @@ describe("the page's bus access", () => {
 
   it("lets the Debug sessions view read the sessions actor's sessions, and never record an agent action", () => {
     const allowed = pageRequestTypes();
-    expect(allowed).toEqual(expect.arrayContaining(['sessions.list', 'sessions.get', 'sessions.compare']));
+    expect(allowed).toEqual(
+      expect.arrayContaining(['sessions.list', 'sessions.get', 'sessions.compare', 'sessions.export']),
+    );
     expect(allowed).not.toContain('sessions.agent_action');
   });
 

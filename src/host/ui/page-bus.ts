@@ -46,6 +46,7 @@ const PAGE_REQUEST_TYPES: readonly RequestType[] = [
   'sessions.list',
   'sessions.get',
   'sessions.compare',
+  'sessions.export',
 ];
 
 /** The event topics the page's live stream carries. */

@@ -8,6 +8,7 @@ type SessionState = NonNullable<RequestOf<'sessions.list'>['state']>;
 type Detail = ResponseOf<'sessions.get'>;
 type Entry = Detail['timeline'][number];
 type Comparison = ResponseOf<'sessions.compare'>;
+type Exported = ResponseOf<'sessions.export'>;
 
 const STATES: readonly (SessionState | '')[] = ['', 'open', 'idle', 'superseded', 'closed', 'ended'];
 
@@ -195,6 +196,7 @@ function Timeline({ id }: { id: string }) {
         </p>
       )}
       <SessionCrashes crashes={detail.crashes} />
+      <ExportPanel id={s.id} />
       <h4>Timeline</h4>
       {cursor !== null && (
         <button
@@ -230,6 +232,44 @@ function Timeline({ id }: { id: string }) {
         ))}
       </ol>
     </section>
+  );
+}
+
+/** The session's UI steps as a Maestro flow (issue 59): shown, and saved as a file. */
+function ExportPanel({ id }: { id: string }) {
+  const [flow, setFlow] = useState<Exported | null>(null);
+  const action = useAction();
+  useEffect(() => setFlow(null), [id]);
+  const href = flow ? URL.createObjectURL(new Blob([flow.yaml], { type: 'application/yaml' })) : null;
+  useEffect(() => () => (href ? URL.revokeObjectURL(href) : undefined), [href]);
+  return (
+    <>
+      <h4>As a test</h4>
+      <button
+        type="button"
+        disabled={action.busy}
+        onClick={() => void action.run(async () => setFlow(await bus('sessions.export', { session_id: id })))}
+      >
+        Export as a Maestro flow
+      </button>
+      {action.error && <p class="error">{action.error}</p>}
+      {flow && (
+        <div aria-label="Maestro flow">
+          <p class="muted small">
+            {flow.commands} commands
+            {flow.variables.length > 0 &&
+              `; give ${flow.variables.map((v) => v.name).join(', ')} when running (password fields, never recorded)`}
+            . Run it with <code>droidbus flow run</code> or <code>maestro test</code>.{' '}
+            {href && (
+              <a href={href} download={`${flow.session_id}.yaml`}>
+                Save {flow.session_id}.yaml
+              </a>
+            )}
+          </p>
+          <pre class="flow">{flow.yaml}</pre>
+        </div>
+      )}
+    </>
   );
 }
 
