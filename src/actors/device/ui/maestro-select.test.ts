@@ -134,6 +134,17 @@ describe('choosing the selector Maestro finds an element with', () => {
     expect(selectorFor(cjkList, second)).toEqual({ text: '删除', index: 1 });
   });
 
+  it('names an element with a long text by its start, within the pattern limits', () => {
+    const long = 'Lorem ipsum (dolor) sit amet. '.repeat(40);
+    const tree = dump(
+      node({ text: long, bounds: '[0,0][500,100]' }) + node({ text: 'other', bounds: '[0,200][500,300]' }),
+    );
+    const selector = selectorFor(tree, tree.nodes[1]!);
+    expect(selector!.text!.length).toBeLessThan(300);
+    expect(selector!.text!.endsWith('.*')).toBe(true);
+    expect(first(tree, selector!)).toBe(tree.nodes[1]);
+  });
+
   it("never uses a password field's text", () => {
     const tree = dump(node({ text: 'hunter2', password: true, bounds: '[0,0][500,100]' }));
     expect(selectorFor(tree, tree.nodes[1]!)).toBeNull();

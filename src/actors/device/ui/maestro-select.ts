@@ -108,9 +108,18 @@ export function selectNodes(tree: UiTree, selector: MaestroSelector): UiNode[] {
   return found.slice().sort((a, b) => Number(b.clickable) - Number(a.clickable));
 }
 
-/** A value as a pattern that matches exactly it (line breaks as spaces, as Maestro reads them). */
+/** Characters of a long text a selector keeps: its start, then `.*`. */
+const SELECTOR_TEXT_CHARS = 100;
+
+/**
+ * A value as a pattern that matches exactly it (line breaks as spaces, as Maestro reads them); a
+ * long text by its start, so that no selector nears the pattern limits.
+ */
 function literal(value: string): string {
-  return escapeRegExp(value.replace(/\n/g, ' '));
+  const flat = value.replace(/\n/g, ' ');
+  return flat.length > SELECTOR_TEXT_CHARS
+    ? `${escapeRegExp([...flat].slice(0, SELECTOR_TEXT_CHARS).join(''))}.*`
+    : escapeRegExp(flat);
 }
 
 /**

@@ -4,7 +4,12 @@
  * capture the action resolved against; a point is kept only where no element was named, with the
  * display it was on; text typed into a password field — or a field no capture showed — is not kept.
  */
-import { THEN_WAIT_MS, type InputAction, type UiStep } from '../../../bus/messages/ui.js';
+import {
+  THEN_WAIT_MS,
+  type InputAction,
+  type MaestroSelector,
+  type UiStep,
+} from '../../../bus/messages/ui.js';
 import { escapeRegExp } from '../../../util/escape-regexp.js';
 import type { Capture } from './ui-capture.js';
 import type { ScreenAfter } from './ui-after.js';
@@ -20,13 +25,25 @@ function screenOf(tree: UiTree): { width: number; height: number } {
 
 /** A tap on an element as a step: Maestro's selector for it, else its centre. */
 export function tapStep(tree: UiTree, node: UiNode): UiStep {
-  const selector = selectorFor(tree, node);
+  const selector = orNull(() => selectorFor(tree, node));
   return {
     do: 'tap',
     selector,
     point: selector === null ? node.center : null,
     screen: selector === null ? screenOf(tree) : null,
   };
+}
+
+/**
+ * A selector, or null when none can be made (a pattern past droidbus's limits, from an app's
+ * outsized id): a step is a record of the action, and never fails it.
+ */
+function orNull(make: () => MaestroSelector | null): MaestroSelector | null {
+  try {
+    return make();
+  } catch {
+    return null;
+  }
 }
 
 /** What a field is called, for the variable a password becomes. */
@@ -78,7 +95,7 @@ export function finishSteps(
       timeout_ms: THEN_WAIT_MS,
     });
   }
-  const anchor = after !== null ? screenAnchor(after.tree) : null;
+  const anchor = after !== null ? orNull(() => screenAnchor(after.tree)) : null;
   if (anchor !== null) {
     out.push({ do: 'screen', selector: anchor });
   }
