@@ -140,6 +140,18 @@ describe('a debug session as a Maestro flow', () => {
     expect(out.commands).toBe(0);
   });
 
+  it('keeps typed ${…} text from running as JavaScript when the flow runs', async () => {
+    const s = session();
+    act(s, 'ui_type_text', [
+      { do: 'type', text: 'price ${total} and \\${kept}', secret: false, field: 'note' },
+    ]);
+    const { yaml } = exportSession(s);
+    expect(commandsOf(yaml)).toEqual([{ inputText: 'price \\${total} and \\\\${kept}' }]);
+    // Read back as Maestro evaluates it (Env.evaluateScripts): the text as it was typed.
+    const flow = await loadFlow(yaml, 'f.yaml', async () => ({ text: '', path: '' }));
+    expect(flow.commands[0]!.op).toEqual({ op: 'input', text: 'price ${total} and \\${kept}' });
+  });
+
   it("writes a flow droidbus's own reader runs, given the variables", async () => {
     const s = session();
     act(s, 'launch_app', [{ do: 'launch', package: 'com.example.app', clear_state: false }]);

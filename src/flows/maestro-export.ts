@@ -32,6 +32,15 @@ function selectorYaml(s: MaestroSelector): string | Record<string, unknown> {
   return keys.length === 1 && s.text !== undefined ? s.text : { ...s };
 }
 
+/**
+ * Text as Maestro types it literally: `${` starts a script in every Maestro string
+ * (Env.evaluateScripts), and a backslash before it keeps it text — an app's or an agent's `${…}`
+ * never runs as JavaScript when the flow does.
+ */
+function verbatim(text: string): string {
+  return text.replace(/\$\{/g, '\\${');
+}
+
 function percent(v: number, size: number): string {
   return `${Math.round((v / size) * 100)}%`;
 }
@@ -118,7 +127,8 @@ class FlowWriter {
         return;
       case 'type':
         this.commands.push({
-          inputText: step.secret || step.text === null ? `\${${this.secret(step.field)}}` : step.text,
+          inputText:
+            step.secret || step.text === null ? `\${${this.secret(step.field)}}` : verbatim(step.text),
         });
         return;
       case 'erase':
@@ -164,7 +174,7 @@ class FlowWriter {
         });
         return;
       case 'open_link':
-        this.commands.push({ openLink: step.url });
+        this.commands.push({ openLink: verbatim(step.url) });
         return;
       case 'screen':
         this.lastScreen = step.selector;
