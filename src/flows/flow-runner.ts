@@ -8,7 +8,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
 import type { BusClient } from '../bus/client.js';
+import type { deviceRunSchema } from '../bus/messages/flows.js';
 import { BusError } from '../bus/errors.js';
 import type { PackageScopeArg } from '../bus/messages/extras.js';
 import type { InputAction, MaestroSelector } from '../bus/messages/ui.js';
@@ -35,31 +37,9 @@ export interface FlowRunOptions {
   onCommand?: (serial: string, command: FlowCommand) => void;
 }
 
-/** The screen where a device's run failed. */
-export interface FailureScreen {
-  title: string | null;
-  screen_hash: string;
-  /** The screen's rows as get_ui_hierarchy shows them (at most 40). */
-  rows: string[];
-  /** The screenshot's file (JPEG), null when it could not be taken. */
-  screenshot: string | null;
-}
-
-export interface DeviceRun {
-  serial: string;
-  passed: boolean;
-  duration_ms: number;
-  /** Commands that ran to their end (passed, or optional and warned). */
-  commands_run: number;
-  failed: { index: number; command: string; file: string; line: number; reason: string } | null;
-  /** Optional commands that failed, and what they said. */
-  warnings: string[];
-  screen: FailureScreen | null;
-  /** The takeScreenshot files written. */
-  screenshots: string[];
-  /** How long each command that ran took, in order (the failing one last). */
-  step_ms: number[];
-}
+/** One device's run, as `flows.run` answers it. */
+export type DeviceRun = z.infer<typeof deviceRunSchema>;
+type FailureScreen = NonNullable<DeviceRun['screen']>;
 
 class StepFailed extends Error {}
 

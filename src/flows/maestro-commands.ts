@@ -171,7 +171,7 @@ function millis(v: unknown, fallback: number, where: string, field: string): num
 }
 
 /** A selector as toElementSelector reads it: a string is a text regex. */
-export function selectorOf(v: unknown, where: string): MaestroSelector {
+function selectorOf(v: unknown, where: string): MaestroSelector {
   if (typeof v === 'string' || typeof v === 'number') {
     return { text: String(v) };
   }

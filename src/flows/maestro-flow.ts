@@ -50,7 +50,7 @@ export interface Flow {
 /** Reads a flow file named relative to the flow that names it; throws FlowError when it cannot. */
 export type ReadFlowFile = (file: string) => Promise<{ text: string; path: string }>;
 
-export const MAX_FLOW_COMMANDS = 1000;
+const MAX_FLOW_COMMANDS = 1000;
 const MAX_DEPTH = 8;
 /** A command's words for a report: its label, else its name and a short form of what it takes. */
 function describeCommand(name: string, raw: unknown): string {
