@@ -120,7 +120,8 @@ class DeviceFlow {
     if (this.display === null) {
       const r = await this.ask('device.ui_select', {
         serial: this.serial,
-        selector: {},
+        // Any one node: the answer's display is what is wanted.
+        selector: { index: 0 },
         gone: false,
         timeout_ms: 0,
         interval_ms: 0,

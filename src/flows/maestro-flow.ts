@@ -146,7 +146,7 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
     const where = `${scope.file}:${line}`;
     const { name, value: raw } = commandOf(value, where);
     if (name === 'runFlow') {
-      await runFlow(scope, raw, where);
+      await runFlow(scope, raw, where, line);
       continue;
     }
     if (MAESTRO_ONLY.has(name)) {
@@ -181,7 +181,7 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
   }
 }
 
-async function runFlow(scope: Scope, raw: unknown, where: string): Promise<void> {
+async function runFlow(scope: Scope, raw: unknown, where: string, line: number): Promise<void> {
   const spec = isRaw(raw) ? raw : { file: raw };
   if (spec['when'] !== undefined) {
     throw new FlowError(`${where}: runFlow's when (a condition) is not supported by droidbus`);
@@ -202,7 +202,8 @@ async function runFlow(scope: Scope, raw: unknown, where: string): Promise<void>
   if (Array.isArray(spec['commands'])) {
     await expand(
       { ...scope, env, depth: scope.depth + 1 },
-      spec['commands'].map((value) => ({ value, line: Number(where.split(':').pop()) })),
+      // Commands given in place have no lines of their own: they are runFlow's.
+      spec['commands'].map((value) => ({ value, line })),
     );
     return;
   }

@@ -33,9 +33,9 @@ export default defineActor({
   },
   handlers: {
     'sessions.agent_action': (payload, service) => service.agentAction(payload),
-    'sessions.list': (payload, service) => service.list(payload),
-    'sessions.get': (payload, service) => service.get(payload),
-    'sessions.export': (payload, service) => service.export(payload),
-    'sessions.compare': (payload, service) => service.compare(payload),
+    'sessions.list': (payload, service) => service.reads.list(payload),
+    'sessions.get': (payload, service) => service.reads.get(payload),
+    'sessions.export': (payload, service) => service.reads.export(payload),
+    'sessions.compare': (payload, service) => service.reads.compare(payload),
   },
 });

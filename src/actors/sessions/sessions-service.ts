@@ -1,7 +1,7 @@
 /**
  * The sessions actor's work: it turns what happens to apps (installs, launches, stops, crashes and
  * ANRs from the logcat actor, exits from `dumpsys activity exit-info`, devices coming and going,
- * agents' device tool calls) into debug-session changes, and answers the session tools. Every
+ * agents' device tool calls) into debug-session changes; session-reads.ts answers the session tools. Every
  * change goes through the journal (ordered, batched, under the sessions lock, atomic), so the
  * host and standalone servers record into the same files without losing each other's events.
  */
@@ -10,7 +10,6 @@ import type { EventOf, PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { CrashContext } from '../../bus/messages/logcat.js';
 import { SESSION_LIMITS, type SessionBuild } from '../../bus/messages/sessions.js';
-import { fail } from '../../bus/errors.js';
 import { readHistory } from '../../store/build-history.js';
 import type { IndexEntry, SessionFile } from '../../store/formats/debug-session.js';
 import { readIndex, readSessionFile } from '../../store/debug-sessions.js';
@@ -33,9 +32,7 @@ import {
   setState,
   summarize,
 } from './session-model.js';
-import { compareSessions, defaultPair } from './session-compare.js';
-import { listSessions, sessionDetail } from './session-views.js';
-import { exportSession } from '../../flows/maestro-export.js';
+import { SessionReads } from './session-reads.js';
 
 /** How long after a crash or a stop the exit-info dump is read (the system records the exit first). */
 const EXIT_READ_DELAY_MS = 1_500;
@@ -70,6 +67,8 @@ function localMs(text: string | null): number | null {
 /** The sessions actor's state and work (see the module comment). */
 export class SessionsService {
   readonly journal: SessionJournal;
+  /** The session tools' answers (session-reads.ts), over the same files and streams. */
+  readonly reads: SessionReads;
   private readonly streaming = new Set<string>();
   private crashChain: Promise<void> = Promise.resolve();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -78,6 +77,7 @@ export class SessionsService {
 
   constructor(private readonly ctx: ActorContext) {
     this.journal = new SessionJournal(ctx.log);
+    this.reads = new SessionReads(this.journal, this.streaming);
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
@@ -448,63 +448,5 @@ export class SessionsService {
       return [];
     }
     return this.journal.update((entries) => entries.filter((e) => isLive(e)).map((e) => e.id), ageSession);
-  }
-
-  list(p: PayloadOf<'sessions.list'>): ResponseOf<'sessions.list'> {
-    return listSessions(readIndex(summarize).sessions, p, Date.now(), [...this.streaming].sort());
-  }
-
-  async get(p: PayloadOf<'sessions.get'>): Promise<ResponseOf<'sessions.get'>> {
-    await this.journal.idle();
-    const s = readSessionFile(p.session_id);
-    if (s === null) {
-      throw fail.notFound(this.missing(p.session_id));
-    }
-    const detail = sessionDetail(s, p, Date.now(), this.streaming.has(s.device));
-    if ('error' in detail) {
-      throw fail.invalid(detail.error);
-    }
-    return detail;
-  }
-
-  async export(p: PayloadOf<'sessions.export'>): Promise<ResponseOf<'sessions.export'>> {
-    await this.journal.idle();
-    const s = readSessionFile(p.session_id);
-    if (s === null) {
-      throw fail.notFound(this.missing(p.session_id));
-    }
-    return { session_id: s.id, package: s.package, ...exportSession(s) };
-  }
-
-  async compare(p: PayloadOf<'sessions.compare'>): Promise<ResponseOf<'sessions.compare'>> {
-    if ((p.from === undefined) !== (p.to === undefined)) {
-      throw fail.invalid(
-        'pass both from and to, or neither (then the newest working session is compared with the first later crashing one)',
-      );
-    }
-    await this.journal.idle();
-    let from = p.from;
-    let to = p.to;
-    let chosenBy: string | null = null;
-    if (from === undefined || to === undefined) {
-      const pair = defaultPair(readIndex(summarize).sessions);
-      if ('error' in pair) {
-        throw fail.notFound(pair.error);
-      }
-      ({ from, to, chosenBy } = pair);
-    }
-    if (from === to) {
-      throw fail.invalid('from and to are the same session; pass two different sessions');
-    }
-    const a = readSessionFile(from);
-    const b = readSessionFile(to);
-    if (a === null || b === null) {
-      throw fail.notFound(this.missing(a === null ? from : to));
-    }
-    return compareSessions(a, b, chosenBy, Date.now());
-  }
-
-  private missing(id: string): string {
-    return `no debug session ${id} (unknown, or pruned: droidbus keeps the newest ${SESSION_LIMITS.maxSessions}); call list_debug_sessions for the sessions there are`;
   }
 }
