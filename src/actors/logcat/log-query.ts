@@ -15,20 +15,18 @@ import {
   type QueryPlan,
 } from './logcat-query.js';
 import { escapeRegExp } from '../../util/escape-regexp.js';
+import { FairSlices, SLICE_MS } from './fair-slices.js';
 
-/**
- * The regex work one query may do, in RE2 instruction-bytes: a pattern's program size times the
- * bytes of the lines it reads (RE2's NFA advances at most one thread per instruction per byte).
- * Measured on RE2JS here, one unit is ~3.7 ns (63 instructions over 64 MB: 14.7 s), so the budget
- * is about half a second of one core. A query whose bound — every regex term's program size times the
- * bytes of the lines the query's cheap terms let through and its literal prefilter passes — is over
- * it is refused before RE2 runs.
- */
-export const REGEX_WORK_BUDGET = 150_000_000;
-/** Entries examined between two yields of the logcat thread. */
-export const SCAN_CHUNK = 1_000;
-/** A query that runs longer answers what it found, saying where it stopped. */
+/** A query that runs longer (its waits for other sessions' slices included) answers what it found, saying where it stopped. */
 export const QUERY_DEADLINE_MS = 2_000;
+/**
+ * The regex work one query may do, in nanoseconds: each regex term's worst-case cost per byte (its
+ * program's instructions priced by kind, regex-cost.ts, measured by bench/regex-cost.ts) times the
+ * bytes of the lines the query's cheap terms let through and its literal prefilter passes. A query
+ * whose bound could not finish within its deadline even alone on the thread is refused before RE2
+ * runs; whatever an admitted one costs, it holds the thread for one slice at a time (fair-slices.ts).
+ */
+export const REGEX_BUDGET_NS = QUERY_DEADLINE_MS * 1_000_000;
 
 /** Default and maximum `count`, as the reference defines them. */
 export const DEFAULT_ENTRY_COUNT = 200;
@@ -153,17 +151,29 @@ function lastBefore(store: LogStore, seq: number): number {
   return found;
 }
 
-/** The store's entries from index `from` back to `since` (exclusive), newest first, in chunks. */
-function* entriesBack(store: LogStore, from: number, since: number): Generator<LogEntry | 'chunk'> {
+/** Says when the scan has had its slice: checked after every entry (a regex may take ms on one line). */
+export type SliceDue = () => boolean;
+
+const never: SliceDue = () => false;
+
+/**
+ * The store's entries from index `from` back to `since` (exclusive), newest first, with `'chunk'`
+ * after the entry at which `due` says the slice is over.
+ */
+function* entriesBack(
+  store: LogStore,
+  from: number,
+  since: number,
+  due: SliceDue,
+): Generator<LogEntry | 'chunk'> {
   let i = from;
-  let n = 0;
   while (i >= 0) {
     const e = store.at(i);
     if (e === undefined || e.seq <= since) {
       return;
     }
     yield e;
-    if (++n % SCAN_CHUNK === 0) {
+    if (due()) {
       yield 'chunk';
       // The store may have grown or evicted meanwhile: find the entry after this one again.
       i = lastBefore(store, e.seq);
@@ -179,9 +189,10 @@ function* regexBound(
   plan: QueryPlan,
   from: number,
   since: number,
+  due: SliceDue,
 ): Generator<'chunk', number> {
   let work = 0;
-  for (const e of entriesBack(store, from, since)) {
+  for (const e of entriesBack(store, from, since, due)) {
     if (e === 'chunk') {
       yield e;
       continue;
@@ -192,10 +203,10 @@ function* regexBound(
     for (const { rx, get } of plan.regexes) {
       const text = get(e);
       if (rx.mayMatch(text)) {
-        work += rx.programSize * text.length;
+        work += rx.costPerByte * text.length;
       }
     }
-    if (work > REGEX_WORK_BUDGET) {
+    if (work > REGEX_BUDGET_NS) {
       return work;
     }
   }
@@ -204,29 +215,30 @@ function* regexBound(
 
 /**
  * An entry query as steps: the regex bound first (refused when over the budget), then the scan from
- * the newest entry back, stopping at `count` matches; `'chunk'` between every SCAN_CHUNK entries,
- * where a caller may yield the thread or stop at its deadline (`stop()` returns the answer so far).
+ * the newest entry back, stopping at `count` matches; `'chunk'` whenever `due` says a slice is over,
+ * where a caller may give the thread up or stop at its deadline.
  */
 function* querySteps(
   store: LogStore,
   params: LogQueryParams,
   ctx: QueryContext,
   state: { out: LogEntry[]; scanned: number; lastSeq: number | null },
+  due: SliceDue,
 ): Generator<'chunk', LogQueryResult> {
   const count = Math.max(1, Math.min(MAX_ENTRY_COUNT, Math.floor(params.count ?? DEFAULT_ENTRY_COUNT)));
   const plan = compileLogPlan(params, ctx);
   const since = params.since_seq ?? 0;
   const from = params.before_seq !== undefined ? lastBefore(store, params.before_seq) : store.size - 1;
   if (plan !== null && plan.regexes.length > 0) {
-    const bound = yield* regexBound(store, plan, from, since);
-    if (bound > REGEX_WORK_BUDGET) {
+    const bound = yield* regexBound(store, plan, from, since, due);
+    if (bound > REGEX_BUDGET_NS) {
       throw new LogcatQueryError(
-        `the query's regular expressions would do more than ${REGEX_WORK_BUDGET.toLocaleString('en')} units of work (program size × bytes of the lines they read; about half a second), more than one query may: narrow the lines first with a time window (age:5m), tag:, pid:, level: or package:, or since_seq, or make the pattern smaller`,
+        `the query's regular expressions could take more than ${REGEX_BUDGET_NS / 1e6} ms of regex work (at worst ${costs(plan)} ns per byte over the lines they would read), more than one query may: narrow the lines first with a time window (age:5m), tag:, pid:, level: or package:, or since_seq, or make the pattern smaller`,
       );
     }
   }
   let more = false;
-  for (const e of entriesBack(store, from, since)) {
+  for (const e of entriesBack(store, from, since, due)) {
     if (e === 'chunk') {
       yield e;
       continue;
@@ -244,9 +256,14 @@ function* querySteps(
   return { entries: [...state.out].reverse(), has_more: more, scanned: state.scanned };
 }
 
-/** Runs an entry query against the store. Throws LogcatQueryError for invalid parameters. */
+/** Each regex term's worst-case cost per byte, for the refusal. */
+function costs(plan: QueryPlan): string {
+  return plan.regexes.map(({ rx }) => Math.round(rx.costPerByte).toLocaleString('en')).join(' + ');
+}
+
+/** Runs an entry query against the store, in one go. Throws LogcatQueryError for invalid parameters. */
 export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryContext = {}): LogQueryResult {
-  const steps = querySteps(store, params, ctx, { out: [], scanned: 0, lastSeq: null });
+  const steps = querySteps(store, params, ctx, { out: [], scanned: 0, lastSeq: null }, never);
   for (;;) {
     const step = steps.next();
     if (step.done === true) {
@@ -255,20 +272,34 @@ export function queryLogs(store: LogStore, params: LogQueryParams, ctx: QueryCon
   }
 }
 
+/** Where a yielding query takes its turns: the actor's shared scheduler, and whose turn it is. */
+export interface SliceTurns {
+  slices: FairSlices;
+  /** The session asking (turns go round the sessions). */
+  session: string;
+  /** A slice's length (default SLICE_MS). */
+  sliceMs?: number;
+}
+
 /**
- * The same query, giving the thread back between chunks (other sessions' calls are answered in
- * between) and answering what it found, saying where it stopped, at its deadline.
+ * The same query in slices of at most SLICE_MS, each after a turn (`turns`: other sessions' scans
+ * and every other request are served between them), answering what it found, saying where it
+ * stopped, at its deadline.
  */
 export async function queryLogsYielding(
   store: LogStore,
   params: LogQueryParams,
   ctx: QueryContext = {},
   deadlineMs = QUERY_DEADLINE_MS,
+  turns: SliceTurns = { slices: new FairSlices(), session: '' },
 ): Promise<LogQueryResult> {
   const state = { out: [] as LogEntry[], scanned: 0, lastSeq: null as number | null };
-  const steps = querySteps(store, params, ctx, state);
+  let sliceEnd = 0;
+  const steps = querySteps(store, params, ctx, state, () => performance.now() >= sliceEnd);
   const started = performance.now();
   for (;;) {
+    await turns.slices.turn(turns.session);
+    sliceEnd = performance.now() + (turns.sliceMs ?? SLICE_MS);
     const step = steps.next();
     if (step.done === true) {
       return step.value;
@@ -281,6 +312,5 @@ export async function queryLogsYielding(
         stopped: `stopped after ${deadlineMs} ms at seq ${state.lastSeq ?? 'none'} (${state.scanned} entries examined): narrow the query (age:5m, tag:, pid:, level:) or page back with before_seq`,
       };
     }
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -9,6 +9,7 @@ import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { sleep } from '../../util/sleep.js';
 import type { HandlerContext } from '../actor.js';
 import type { LogcatService } from './logcat-service.js';
+import { sessionOf } from './fair-slices.js';
 
 /** How often the store's new lines are looked at while waiting. */
 const LOOK_MS = 150;
@@ -56,18 +57,19 @@ export async function waitForLine(
   ctx: HandlerContext,
 ): Promise<ResponseOf<'logcat.wait'>> {
   const started = Date.now();
+  const session = sessionOf(ctx.origin);
   const base = {
     query: p.query,
     ...(p.serial !== undefined ? { serial: p.serial } : {}),
     ...(p.mine ? { mine: p.mine } : {}),
   };
   // A bad query is refused (INVALID) before a stream starts.
-  await service.entries({ ...base, count: 1, since_seq: Number.MAX_SAFE_INTEGER });
+  await service.entries({ ...base, count: 1, since_seq: Number.MAX_SAFE_INTEGER }, session);
   const devices = await watched(service, p.serial, ctx);
   // "Logged after the request arrived": the store's newest line now is the start.
-  let since = (await service.entries({ count: 1 })).entries.at(-1)?.seq ?? 0;
+  let since = (await service.entries({ count: 1 }, session)).entries.at(-1)?.seq ?? 0;
   for (let looks = 0; ; looks++) {
-    const r = await service.entries({ ...base, count: 1000, since_seq: since });
+    const r = await service.entries({ ...base, count: 1000, since_seq: since }, session);
     const elapsed = Date.now() - started;
     const match = r.entries[0];
     if (match) {

@@ -17,6 +17,7 @@ import { LogcatService } from './logcat-service.js';
 import { JOURNAL_CAP_BYTES, LogJournal } from './log-journal.js';
 import { ensureDataDir } from '../../store/data-dir.js';
 import path from 'node:path';
+import { sessionOf } from './fair-slices.js';
 
 /**
  * The logcat actor (a singleton on its own `logcat` worker thread): one logcat stream per started
@@ -54,7 +55,7 @@ export default defineActor({
       return { stopped };
     },
     'logcat.clear': ({ serial }, service) => service.clear(serial),
-    'logcat.entries': (payload, service) => service.entries(payload),
+    'logcat.entries': (payload, service, ctx) => service.entries(payload, sessionOf(ctx.origin)),
     'logcat.stats': (_payload, service) => service.stats(),
     'logcat.wait': (payload, service, ctx) => waitForLine(service, payload, ctx),
     'logcat.crashes': async (payload, service, ctx) =>

@@ -29,7 +29,7 @@ export interface QueryContext {
   now?: number;
   /** Process names for `process:` (default: the entry's package). */
   processOf?: (pid: number) => string | null;
-  /** Counts the regex work done (program size × bytes handed to RE2), when set. */
+  /** Counts the regex work done (worst-case ns per byte × bytes handed to RE2), when set. */
   meter?: { work: number };
 }
 
@@ -236,14 +236,14 @@ function leafFor(t: Extract<Token, { t: 'term' }>, ctx: QueryContext): Node {
       }
       const get = getter(field, ctx);
       const meter = ctx.meter;
-      const size = rx.programSize;
+      const cost = rx.costPerByte;
       pred = (e) => {
         const text = get(e);
         if (!rx.mayMatch(text)) {
           return false;
         }
         if (meter !== undefined) {
-          meter.work += size * text.length;
+          meter.work += cost * text.length;
         }
         return rx.run(text);
       };

@@ -16,6 +16,7 @@ import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
 import type { LogJournal } from './log-journal.js';
 import { queryLogsYielding } from './log-query.js';
+import { FairSlices } from './fair-slices.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import type { Crash } from './logcat-types.js';
 import { crashSummary, fitCrashes, fitEntries, toWireCrash, toWireGroup } from './logcat-wire.js';
@@ -53,6 +54,8 @@ export class LogcatService {
   private readonly stopped = new Map<string, StreamInfo>();
   private timer: NodeJS.Timeout | undefined;
   private settings: { count: number; at: number } | null = null;
+  /** The scans' turns on this thread, shared round the sessions that query. */
+  private readonly slices = new FairSlices();
 
   constructor(
     private readonly ctx: Pick<ActorContext, 'emit' | 'log'>,
@@ -210,8 +213,11 @@ export class LogcatService {
     return { cleared_entries: before - this.store.size, cleared_crashes: crashes };
   }
 
-  /** The entry query, once the streams starting meanwhile have read their buffers. */
-  async entries(p: PayloadOf<'logcat.entries'>): Promise<ResponseOf<'logcat.entries'>> {
+  /**
+   * The entry query, once the streams starting meanwhile have read their buffers; `session` is who
+   * asks (its scan's slices take turns with other sessions').
+   */
+  async entries(p: PayloadOf<'logcat.entries'>, session = ''): Promise<ResponseOf<'logcat.entries'>> {
     const waited = await this.awaitBuffers(p.serial);
     const count = p.count ?? this.defaultCount();
     let result;
@@ -231,6 +237,8 @@ export class LogcatService {
           ...(p.before_seq !== undefined ? { before_seq: p.before_seq } : {}),
         },
         { mine: p.mine ? minePackages(p.mine) : [], now: Date.now() },
+        undefined,
+        { slices: this.slices, session },
       );
     } catch (err) {
       if (err instanceof LogcatQueryError) {

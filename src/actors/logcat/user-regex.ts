@@ -8,6 +8,7 @@
  * bench/logcat.ts measures the engines side by side.
  */
 import { RE2JS } from 're2js';
+import { regexCostPerByte } from './regex-cost.js';
 
 export class UserRegexError extends Error {}
 
@@ -159,8 +160,10 @@ export const MAX_PROGRAM_SIZE = 512;
 /** A caller's pattern, compiled: a test, and what its runs cost. */
 export interface UserRegex {
   (text: string): boolean;
-  /** RE2's instruction count: the work per byte RE2 reads, at worst. */
+  /** RE2's instruction count. */
   readonly programSize: number;
+  /** What RE2 may spend per byte it reads, at worst, in nanoseconds (regex-cost.ts). */
+  readonly costPerByte: number;
   /** The literal prefilter alone: false means RE2 need not run on this text (it cannot match). */
   mayMatch(text: string): boolean;
   /** RE2 alone, after mayMatch said yes. */
@@ -244,5 +247,10 @@ export function userRegex(source: string): UserRegex {
               .includes(folded)
         : () => true;
   const run = (text: string): boolean => re.matcher(text).find();
-  return Object.assign((text: string) => mayMatch(text) && run(text), { programSize, mayMatch, run });
+  return Object.assign((text: string) => mayMatch(text) && run(text), {
+    programSize,
+    costPerByte: regexCostPerByte(re),
+    mayMatch,
+    run,
+  });
 }

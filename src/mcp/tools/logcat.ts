@@ -150,7 +150,7 @@ export const getLogcatEntries = defineTool({
   kind: 'read',
   title: 'Logcat entries',
   description:
-    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matches, oldest first. `query` is Studio's Logcat syntax (`package:mine level:error -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages). RE2 regexes over ~1 s of work are refused.",
+    "Reads droidbus's logcat buffer (start_logcat first): the newest `count` matches, oldest first. `query` is Studio's Logcat syntax (`package:mine level:error -tag:Bar message:\"x y\" is:crash age:5m tag~:regex`; mine = the project's packages). RE2 regexes over ~2 s of work are refused.",
   input: z.object({
     count: z.number().int().min(1).max(10_000).optional().describe('The newest matching lines (default 200)'),
     min_level: z
