@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { startActorSystem } from '../actors/runtime.js';
+import { setRunRole } from '../util/run-id.js';
 import type { ActorSystem } from '../actors/runtime.js';
 import type { SupervisorOptions } from '../actors/supervisor.js';
 import { BusError } from '../bus/errors.js';
@@ -301,6 +302,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const project = startProject(options.project);
   const server = net.createServer();
   await listenOnSocket(server, socketPath, dataDir);
+  setRunRole('host'); // before any worker starts: they inherit it (the logcat journal a dead host left is ours)
   const system = startActorSystem(options.supervisor, {
     initial: readStreamedDevices(),
     save: writeStreamedDevices,

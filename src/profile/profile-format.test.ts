@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  linkSync,
   mkdtempSync,
   readFileSync,
   renameSync,
@@ -19,6 +20,7 @@ import {
   bundledProfiles,
   loadProfile,
   MAX_PROFILE_FILE_BYTES,
+  MAX_PROFILE_TOTAL_BYTES,
   writeProfile,
   type AnswerToWrite,
 } from './profile-format.js';
@@ -157,6 +159,37 @@ describe('profile files', () => {
       renameSync(path.join(outside, 'out'), path.join(p, 'out'));
       truncateSync(path.join(p, cmd.stdout), MAX_PROFILE_FILE_BYTES + 1);
       expect(() => loadProfile(p)).toThrow(/over the 67,108,864 a profile's file may hold/);
+    });
+
+    it("refuses a hard link to a host file, even one with the manifest's hash (issue 68)", () => {
+      const { p, cmd, save } = withStderr();
+      const target = hostFile();
+      cmd.sha256 = createHash('sha256').update(readFileSync(target)).digest('hex');
+      save();
+      rmSync(path.join(p, cmd.stdout));
+      linkSync(target, path.join(p, cmd.stdout));
+      expect(() => loadProfile(p)).toThrow(/has 2 hard links; a profile's files are plain files of its own/);
+    });
+
+    it('refuses files each under the per-file cap that pass the total together (issue 68)', () => {
+      const each = 50 * 1024 * 1024;
+      expect(3 * each).toBeGreaterThan(MAX_PROFILE_TOTAL_BYTES);
+      expect(each).toBeLessThan(MAX_PROFILE_FILE_BYTES);
+      const p = profileWith(['a', 'b', 'c'].map((k) => answer(['getprop', k], k)));
+      const manifestPath = path.join(p, 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+        commands: { stdout: string; sha256: string }[];
+      };
+      const zeros = createHash('sha256').update(Buffer.alloc(each)).digest('hex');
+      for (const c of manifest.commands) {
+        truncateSync(path.join(p, c.stdout), 0);
+        truncateSync(path.join(p, c.stdout), each); // sparse: no disk used
+        c.sha256 = zeros;
+      }
+      writeFileSync(manifestPath, JSON.stringify(manifest));
+      expect(() => loadProfile(p)).toThrow(
+        /would take the profile's files past the 134,217,728 bytes a profile may hold in all/,
+      );
     });
   });
 

@@ -118,14 +118,21 @@ export function argvKey(argv: readonly string[]): string {
 
 /** Most bytes of one file of a profile: a recorded answer is a dump, never gigabytes. */
 export const MAX_PROFILE_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * What all of a profile's files may hold together: a profile is loaded whole into the simulator's
+ * memory, and forty files just under the per-file cap grew it to 3 GB (issue 68). A real phone's
+ * recorded reads are well under 1 MB (the bundled ones 24–84 KB).
+ */
+export const MAX_PROFILE_TOTAL_BYTES = 128 * 1024 * 1024;
 
 /**
  * One file of a profile, read only when it is a regular file inside the folder (after resolving
  * symlinks, and not itself a symlink: a profile is data someone may hand over, and its manifest names
- * the files), at most MAX_PROFILE_FILE_BYTES, read by readRegularFile (a FIFO or a device fails at
- * once instead of hanging or growing memory).
+ * the files), at most MAX_PROFILE_FILE_BYTES and what is `left` of the profile's total, read by
+ * readRegularFile (a FIFO, a device or a second hard link fails at once instead of hanging, growing
+ * memory or reading a file from elsewhere).
  */
-function readProfileFile(root: string, file: string, manifestPath: string): Buffer {
+function readProfileFile(root: string, file: string, manifestPath: string, total: { left: number }): Buffer {
   const full = path.resolve(root, file);
   if (!full.startsWith(root + path.sep)) {
     throw new Error(`${manifestPath}: ${file} is outside the profile`);
@@ -143,20 +150,29 @@ function readProfileFile(root: string, file: string, manifestPath: string): Buff
       `${manifestPath}: ${file} is a symbolic link or lies under one; a profile's files are plain files inside its folder`,
     );
   }
+  const cap = Math.min(MAX_PROFILE_FILE_BYTES, total.left);
+  let bytes: Buffer;
   try {
-    return readRegularFile(full, MAX_PROFILE_FILE_BYTES);
+    bytes = readRegularFile(full, cap);
   } catch (err) {
     if (!(err instanceof RegularFileError)) {
       throw err;
     }
+    const size = Number(err.detail).toLocaleString('en-US');
     throw new Error(
       err.reason === 'too_large'
-        ? `${manifestPath}: ${file} is ${Number(err.detail).toLocaleString('en-US')} bytes, over the ${MAX_PROFILE_FILE_BYTES.toLocaleString('en-US')} a profile's file may hold`
+        ? cap < MAX_PROFILE_FILE_BYTES
+          ? `${manifestPath}: ${file} (${size} bytes) would take the profile's files past the ${MAX_PROFILE_TOTAL_BYTES.toLocaleString('en-US')} bytes a profile may hold in all`
+          : `${manifestPath}: ${file} is ${size} bytes, over the ${MAX_PROFILE_FILE_BYTES.toLocaleString('en-US')} a profile's file may hold`
         : err.reason === 'not_regular'
           ? `${manifestPath}: ${file} is not a regular file (${String(err.detail)})`
-          : `${manifestPath}: ${file} cannot be read (${err.message})`,
+          : err.reason === 'hard_link'
+            ? `${manifestPath}: ${file} has ${String(err.detail)} hard links; a profile's files are plain files of its own, not links to files elsewhere`
+            : `${manifestPath}: ${file} cannot be read (${err.message})`,
     );
   }
+  total.left -= bytes.length;
+  return bytes;
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -166,6 +182,7 @@ function sha256(bytes: Uint8Array): string {
 /** Reads a profile folder; throws an Error saying what is wrong with it. */
 export function loadProfile(dir: string): DeviceProfile {
   const manifestPath = path.join(dir, 'manifest.json');
+  const total = { left: MAX_PROFILE_TOTAL_BYTES };
   let root: string;
   try {
     root = realpathSync(dir);
@@ -174,7 +191,7 @@ export function loadProfile(dir: string): DeviceProfile {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(readProfileFile(root, 'manifest.json', manifestPath).toString('utf8'));
+    raw = JSON.parse(readProfileFile(root, 'manifest.json', manifestPath, total).toString('utf8'));
   } catch (err) {
     throw new Error(
       err instanceof Error && err.message.startsWith(manifestPath)
@@ -192,14 +209,14 @@ export function loadProfile(dir: string): DeviceProfile {
   const manifest = parsed.data;
   const answers = new Map<string, RecordedAnswer>();
   for (const command of manifest.commands) {
-    const stdout = readProfileFile(root, command.stdout, manifestPath);
+    const stdout = readProfileFile(root, command.stdout, manifestPath, total);
     if (sha256(stdout) !== command.sha256) {
       throw new Error(
         `${command.stdout}: its bytes do not match the manifest's sha256 (edited after recording?)`,
       );
     }
     const stderr =
-      command.stderr === null ? Buffer.alloc(0) : readProfileFile(root, command.stderr, manifestPath);
+      command.stderr === null ? Buffer.alloc(0) : readProfileFile(root, command.stderr, manifestPath, total);
     if (
       command.stderr !== null &&
       command.stderr_sha256 !== undefined &&

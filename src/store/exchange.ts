@@ -66,6 +66,11 @@ export function readExchangeFile(name: string, maxBytes: number): Buffer {
           'too_large',
           `${name} is ${String(err.detail)} bytes; the limit is ${maxBytes}`,
         );
+      case 'hard_link':
+        throw new ExchangeError(
+          'not_regular',
+          `${name} in the exchange folder has ${String(err.detail)} hard links (a file from elsewhere linked in); copy the file there instead`,
+        );
       default:
         throw new ExchangeError('not_regular', `${name} in the exchange folder is not a regular file`);
     }

@@ -16,3 +16,19 @@ export function runId(): string {
   process.env[KEY] = made;
   return made;
 }
+
+const ROLE_KEY = 'DROIDBUS_RUN_ROLE';
+
+/**
+ * What this process is (`host`, else `mcp`: a standalone session), shared by its threads the same
+ * way: a new host adopts what a dead host left (the logcat journal), not what a dead session did.
+ */
+export function runRole(): string {
+  const role = process.env[ROLE_KEY];
+  return role !== undefined && /^[a-z]{1,16}$/.test(role) ? role : 'mcp';
+}
+
+/** Sets this process's role; call on the main thread before any worker starts. */
+export function setRunRole(role: 'host' | 'mcp'): void {
+  process.env[ROLE_KEY] = role;
+}

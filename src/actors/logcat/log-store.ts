@@ -5,6 +5,13 @@
  */
 import type { Crash, LogEntry, LogLevel } from './logcat-types.js';
 import type { JournalRecord } from './log-journal.js';
+
+/** Where the store writes what it takes in (a LogJournal). */
+export interface JournalSink {
+  append(r: JournalRecord): void;
+  /** Starts again with `records`, seqs going on after `seq` (after a clear). */
+  restart(seq: number, records: Iterable<JournalRecord>): void;
+}
 import { LEVEL_RANK, LEVELS } from './logcat-types.js';
 
 /** Bounds of a store. */
@@ -92,7 +99,7 @@ export class LogStore {
   private readonly rateSecond = new Float64Array(RATE_SLOTS);
   private crashList: Crash[] = [];
   /** Where what the store takes in is also written, to outlive the worker (log-journal.ts). */
-  private journal: { append(r: JournalRecord): void } | null = null;
+  private journal: JournalSink | null = null;
 
   constructor(options: LogStoreOptions = {}) {
     this.maxEntries = Math.max(1, options.maxEntries ?? 200_000);
@@ -130,7 +137,8 @@ export class LogStore {
    * Writes what the store takes in to `journal` from now on, after replaying what it holds: the
    * entries keep their seqs (a client's since_seq and before_seq still mean the same lines).
    */
-  attachJournal(journal: { append(r: JournalRecord): void }, records: readonly JournalRecord[]): void {
+  attachJournal(journal: JournalSink, records: readonly JournalRecord[]): void {
+    let restartedAfter = 0;
     for (const r of records) {
       if (r.t === 'e') {
         this.nextSeq = Math.max(this.nextSeq, r.e.seq);
@@ -138,10 +146,26 @@ export class LogStore {
       } else if (r.t === 'c') {
         this.addCrash(r.c);
       } else {
-        this.clear(r.device ?? undefined);
+        // A clear: the lines kept follow with their own seqs, new ones go on after `seq`.
+        this.empty();
+        restartedAfter = r.seq;
       }
     }
+    this.nextSeq = Math.max(this.nextSeq, restartedAfter + 1);
     this.journal = journal;
+  }
+
+  /** What the store holds as journal records: its entries oldest first, then its crashes. */
+  private *records(): Generator<JournalRecord> {
+    for (let i = 0; i < this.len; i++) {
+      const e = this.at(i);
+      if (e !== undefined) {
+        yield { t: 'e', e };
+      }
+    }
+    for (const c of this.crashList) {
+      yield { t: 'c', c };
+    }
   }
 
   /** Stores an entry (assigning its seq), evicting the oldest as needed. */
@@ -230,10 +254,13 @@ export class LogStore {
     return out;
   }
 
-  /** Empties the store (all devices, or one device's entries and crashes). Seqs keep increasing. */
+  /**
+   * Empties the store (all devices, or one device's entries and crashes). Seqs keep increasing. The
+   * journal starts again with what is left: what was cleared is gone from the disk too.
+   */
   clear(device?: string): void {
-    this.journal?.append({ t: 'x', device: device ?? null });
     this.empty(device);
+    this.journal?.restart(this.nextSeq - 1, this.records());
   }
 
   private empty(device?: string): void {

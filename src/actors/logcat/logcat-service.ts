@@ -68,12 +68,16 @@ export class LogcatService {
     });
     this.journal = options.journal ?? null;
     if (this.journal !== null) {
-      const records = this.journal.load();
+      const { records, refused } = this.journal.load();
+      this.journalRefused = refused;
+      for (const why of refused) {
+        ctx.log.warn('the logcat journal has a file it will not read', { why });
+      }
       this.store.attachJournal(this.journal, records);
       for (const r of records) {
         if (r.t === 'c') {
           this.groups.add(r.c);
-        } else if (r.t === 'x' && r.device === null) {
+        } else if (r.t === 'r') {
           this.groups.clear();
         }
       }
@@ -81,12 +85,15 @@ export class LogcatService {
         ctx.log.info('restored the logcat store from its journal', {
           entries: this.store.size,
           crashes: this.store.crashes().length,
+          ...(this.journal.adoptedFrom !== null ? { from: this.journal.adoptedFrom } : {}),
         });
       }
     }
   }
 
   private readonly journal: LogJournal | null;
+  /** Journal files the replay would not read, with why. */
+  private journalRefused: string[] = [];
 
   /**
    * Starts a device's stream, or reports the one that runs. `resume` carries on after the newest
@@ -267,6 +274,15 @@ export class LogcatService {
       groups: this.groups.size,
       live_streams: this.liveStreams(),
       tick_timer: this.ticking,
+      ...(this.journal !== null
+        ? {
+            journal: {
+              bytes: this.journal.bytes(),
+              cap_bytes: this.journal.cap,
+              refused: this.journalRefused,
+            },
+          }
+        : {}),
     };
   }
 
@@ -342,7 +358,7 @@ export class LogcatService {
   async shutdown(): Promise<void> {
     await this.stop(undefined, 'droidbus is shutting down');
     this.stopTimer();
-    this.journal?.close();
+    this.journal?.remove();
   }
 
   private defaultCount(): number {

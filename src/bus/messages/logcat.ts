@@ -308,6 +308,17 @@ export const logcatRequests = {
       /** Streams whose socket is open, and whether the once-a-second crash timer runs (both 0/false when idle). */
       live_streams: z.number().int(),
       tick_timer: z.boolean(),
+      /**
+       * The store's journal on disk (what lets it outlive its worker and its process): its size, its
+       * cap, and the files a replay would not read (links, FIFOs, another user's), each with why.
+       */
+      journal: z
+        .object({
+          bytes: z.number().int(),
+          cap_bytes: z.number().int(),
+          refused: z.array(z.string().max(2_000)).max(100),
+        })
+        .optional(),
     }),
     timeoutMs: 10_000,
   }),

@@ -268,6 +268,11 @@ export const getLogcatStats = defineTool({
     const lines = [
       `${s.entries} lines held (${(s.bytes / 1048576).toFixed(1)} of ${(s.max_bytes / 1048576).toFixed(0)} MB, at most ${s.max_entries}); ${s.dropped} dropped, ${s.received} received; ${s.lines_per_second.toFixed(1)} lines/s.`,
       `Crashes: ${s.crashes.total} (${s.crashes.java} Java, ${s.crashes.native} native, ${s.crashes.anr} ANR) in ${r.groups} groups.`,
+      ...(r.journal !== undefined
+        ? [
+            `Journal on disk (kept until clear_logcat or droidbus exits cleanly): ${(r.journal.bytes / 1048576).toFixed(1)} of at most ${(r.journal.cap_bytes / 1048576).toFixed(0)} MB.${r.journal.refused.length > 0 ? ` Not replayed: ${r.journal.refused.join('; ')}` : ''}`,
+          ]
+        : []),
       ...r.streams.map(
         (t) =>
           `${t.serial}: ${t.state}${t.reason !== null ? ` (${t.reason})` : ''}, ${t.lines} lines, ${t.crashes} crashes${t.garbage > 0 ? `, ${t.garbage} garbage lines skipped` : ''}`,
