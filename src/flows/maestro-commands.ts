@@ -224,7 +224,11 @@ const SWIPES: Record<Direction, [string, string]> = {
 };
 
 /** How a command's value is read: `map` when it is a map (its long form), else the short form `v`. */
-type Reader = (v: unknown, map: Raw | null, at: { appId: string; where: string; name: string }) => FlowOp;
+type Reader = (
+  v: unknown,
+  map: Raw | null,
+  at: { appId: string; where: string; name: string; schemes: readonly string[] },
+) => FlowOp;
 
 /** The app a command names (its appId, its short form), else the flow's. */
 function appOf(v: unknown, map: Raw | null, at: { appId: string; where: string }): string {
@@ -252,6 +256,9 @@ const assertion: Reader = (v, _map, at) => ({
   timeoutMs: null,
 });
 
+/** The schemes openLink opens whatever the app declares. */
+const WEB_SCHEMES: readonly string[] = ['http', 'https'];
+
 /** The apps: launchApp (YamlLaunchApp), stopApp and killApp (YamlStopApp, YamlKillApp), openLink. */
 const APP_COMMANDS: Record<string, Reader> = {
   launchApp: (v, map, at) => {
@@ -272,6 +279,13 @@ const APP_COMMANDS: Record<string, Reader> = {
     const checked = checkOpenableUri(link);
     if (!checked.ok) {
       throw new FlowError(`${at.where}: ${checked.message}`);
+    }
+    // Web links, and the app's own links: no other app's (tel:, market:, a browser's own scheme
+    // carrying javascript:, view-source:) is a step of testing this app.
+    if (!WEB_SCHEMES.includes(checked.scheme) && !at.schemes.includes(checked.scheme)) {
+      throw new FlowError(
+        `${at.where}: openLink opens http(s) links and the schemes ${at.appId} declares in its manifest (${at.schemes.length > 0 ? at.schemes.join(', ') : 'none found in the project'}); '${checked.scheme}:' is refused`,
+      );
     }
     return { op: 'open_link', link };
   },
@@ -387,11 +401,17 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
 
 const READERS: Record<string, Reader> = { ...APP_COMMANDS, ...SCREEN_COMMANDS };
 
-/** One command (its strings already substituted) as the operation droidbus runs. */
-export function opOf(name: string, v: unknown, appId: string, where: string): FlowOp {
+/** One command (its strings already substituted) as the operation droidbus runs; `schemes`: the app's own. */
+export function opOf(
+  name: string,
+  v: unknown,
+  appId: string,
+  where: string,
+  schemes: readonly string[] = [],
+): FlowOp {
   const read = READERS[name];
   if (read === undefined) {
     throw new FlowError(`${where}: ${name} is not a command droidbus runs`);
   }
-  return read(v, isRaw(v) ? v : null, { appId, where, name });
+  return read(v, isRaw(v) ? v : null, { appId, where, name, schemes });
 }

@@ -24,6 +24,33 @@ export function namesIn(value: string): string[] {
   return names;
 }
 
+function scriptError(script: string): FlowEnvError {
+  return new FlowEnvError(
+    `\${${script.slice(0, 80)}} is JavaScript, which droidbus does not run: only \${NAME} variables (from the flow's env, runFlow's env, or the run's env)`,
+  );
+}
+
+/**
+ * Refuses JavaScript in `${…}` anywhere in a parsed YAML value — every string, keys included, the
+ * config section's appId and env values as much as a command's text — before anything is filled in.
+ */
+export function refuseScripts(value: unknown): void {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(SCRIPT)) {
+      if (m[1] === '' && m[2]!.trim() !== '' && !NAME.test(m[2]!)) {
+        throw scriptError(m[2]!);
+      }
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach(refuseScripts);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      refuseScripts(k);
+      refuseScripts(v);
+    }
+  }
+}
+
 /** `value` with its `${NAME}` replaced from `env`; throws FlowEnvError for JavaScript or a name without a value. */
 export function substitute(value: string, env: ReadonlyMap<string, string>): string {
   return value.replace(SCRIPT, (whole: string, escape: string, script: string) => {
@@ -35,9 +62,7 @@ export function substitute(value: string, env: ReadonlyMap<string, string>): str
     }
     const name = NAME.exec(script)?.[1];
     if (name === undefined) {
-      throw new FlowEnvError(
-        `\${${script.slice(0, 80)}} is JavaScript, which droidbus does not run: only \${NAME} variables (from the flow's env, runFlow's env, or the run's env)`,
-      );
+      throw scriptError(script);
     }
     const found = env.get(name);
     if (found === undefined) {

@@ -266,4 +266,60 @@ describe('what droidbus refuses before running', () => {
     expect(await one('- tapOn: a\n  back: b\n')).toContain('a command is a map with one key');
     expect(await one('- tapOn: [a\n')).toMatch(/^flow\.yaml: /);
   });
+
+  it('refuses JavaScript in ${…} wherever it is — appId, env defaults, keys — and fills plain names there (issue 68)', async () => {
+    expect(await refusal("appId: ${APP_ID || 'com.example.default'}\n---\n- back\n")).toMatch(
+      /^flow\.yaml: \$\{APP_ID \|\| 'com\.example\.default'\} is JavaScript/,
+    );
+    expect(await refusal('appId: app\nenv:\n  X: ${1+1}\n---\n- back\n')).toContain('${1+1} is JavaScript');
+    expect(await refusal('appId: app\n---\n- tapOn:\n    ${eval(x)}: 1\n')).toContain(
+      '${eval(x)} is JavaScript',
+    );
+    const flow = await loadFlow(
+      'appId: ${APP_ID}\nenv:\n  USER: ${PARAM}@example.com\n---\n- inputText: ${USER}\n',
+      'f.yaml',
+      none,
+      { APP_ID: 'com.example.app', PARAM: 'ada' },
+    );
+    expect(flow.appId).toBe('com.example.app');
+    expect(flow.commands[0]!.op).toEqual({ op: 'input', text: 'ada@example.com' });
+    expect(flow.variables.sort()).toEqual(['APP_ID', 'PARAM', 'USER']);
+    expect(await refusal('appId: ${APP_ID}\n---\n- back\n')).toContain('${APP_ID} has no value');
+  });
+
+  it("opens http(s) and the app's declared schemes only, refusing others by name (issue 68)", async () => {
+    for (const link of [
+      'googlechrome://navigate?url=javascript:alert(1)',
+      'view-source:https://example.com',
+      'market://details?id=com.evil',
+      'tel:+14155550199',
+    ]) {
+      const scheme = link.split(':')[0]!;
+      expect(await one(`- openLink: "${link}"\n`)).toContain(`'${scheme}:' is refused`);
+    }
+    const ok = await loadFlow(
+      'appId: app\n---\n- openLink: https://example.com/a\n- openLink: myapp://item/7\n',
+      'f.yaml',
+      none,
+      {},
+      ['myapp'],
+    );
+    expect(ok.commands.map((c) => c.op)).toEqual([
+      { op: 'open_link', link: 'https://example.com/a' },
+      { op: 'open_link', link: 'myapp://item/7' },
+    ]);
+    expect(await one('- openLink: myapp://item/7\n')).toContain('declares in its manifest (none found');
+  });
+
+  it('bounds YAML alias use per document, not per command (issue 68)', async () => {
+    // One command whose in-place runFlow repeats an anchored list: each alias is small, many are not.
+    const many = Array(40).fill('*steps').join(', ');
+    const text = `appId: app\n---\n- runFlow:\n    commands: &steps [back, back]\n- runFlow:\n    commands: [${many}]\n`;
+    expect(await refusal(text)).toMatch(
+      /40 YAML aliases \(\*name\) in one section; a flow may use at most 32/,
+    );
+    const wide = Array.from({ length: 30 }, () => '*w').join(', ');
+    const big = `appId: app\n---\n- runFlow:\n    env: &w {${Array.from({ length: 800 }, (_, i) => `K${i}: v`).join(', ')}}\n    commands: [back]\n- runFlow:\n    env: {}\n    commands: [back]\n    label: [${wide}]\n`;
+    expect(await refusal(big)).toContain('expands to more than 20,000 values in one section');
+  });
 });

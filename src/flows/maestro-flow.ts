@@ -8,8 +8,8 @@
  * and line — before anything runs on a device.
  */
 import path from 'node:path';
-import { LineCounter, parseAllDocuments, isMap, isSeq, type Node } from 'yaml';
-import { FlowEnvError, namesIn, substituteAll } from './maestro-env.js';
+import { LineCounter, parseAllDocuments, isMap, isSeq, visit, type Node } from 'yaml';
+import { FlowEnvError, namesIn, refuseScripts, substitute, substituteAll } from './maestro-env.js';
 import {
   commandOf,
   FlowError,
@@ -52,6 +52,21 @@ export type ReadFlowFile = (file: string) => Promise<{ text: string; path: strin
 
 const MAX_FLOW_COMMANDS = 1000;
 const MAX_DEPTH = 8;
+/** YAML aliases (`*name`) one document may use: a flow names a selector or two again, not a tree. */
+export const MAX_ALIASES_PER_DOCUMENT = 32;
+/** Values (strings, numbers, maps, lists) one document may expand to, its aliases resolved. */
+export const MAX_VALUES_PER_DOCUMENT = 20_000;
+
+/** The values in a plain YAML value, itself included. */
+function valuesIn(value: unknown): number {
+  if (Array.isArray(value)) {
+    return value.reduce((n: number, v) => n + valuesIn(v), 1);
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.values(value).reduce((n: number, v) => n + valuesIn(v), 1);
+  }
+  return 1;
+}
 /** A command's words for a report: its label, else its name and a short form of what it takes. */
 function describeCommand(name: string, raw: unknown): string {
   if (isRaw(raw) && typeof raw['label'] === 'string') {
@@ -74,14 +89,45 @@ interface Scope {
   variables: Set<string>;
   /** The files being expanded, to refuse a flow that runs itself. */
   stack: string[];
+  /** The URI schemes the app declares (openLink). */
+  schemes: readonly string[];
 }
 
-/** A YAML node as plain data; aliases that multiply past the yaml library's bound are refused. */
-function plain(node: { toJSON(): unknown }, file: string): unknown {
+/** A config value (appId, an env default) with its `${NAME}` filled from `env`, the names noted. */
+function filled(value: string, env: ReadonlyMap<string, string>, names: Set<string>, where: string): string {
+  namesIn(value).forEach((n) => names.add(n));
   try {
-    return node.toJSON();
+    return substitute(value, env);
+  } catch (err) {
+    throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
+  }
+}
+
+/**
+ * A section as plain data, its aliases resolved (across its commands, as Maestro's reader does), within
+ * the yaml library's bound on aliases that multiply and MAX_VALUES_PER_DOCUMENT values in all.
+ */
+function plain(doc: { toJS(): unknown }, file: string): unknown {
+  let value: unknown;
+  try {
+    value = doc.toJS();
   } catch (err) {
     throw new FlowError(`${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (valuesIn(value) > MAX_VALUES_PER_DOCUMENT) {
+    throw new FlowError(
+      `${file}: the flow expands to more than ${MAX_VALUES_PER_DOCUMENT.toLocaleString('en')} values in one section (YAML aliases repeating parts of it?)`,
+    );
+  }
+  return value;
+}
+
+/** JavaScript in `${…}` anywhere in `value` refused, naming `where`. */
+function noScripts(value: unknown, where: string): void {
+  try {
+    refuseScripts(value);
+  } catch (err) {
+    throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
   }
 }
 
@@ -97,6 +143,13 @@ function sections(text: string, file: string): { config: Raw; items: { value: un
     if (error) {
       throw new FlowError(`${file}: ${error.message.split('\n')[0]}`);
     }
+    let aliases = 0;
+    visit(doc, { Alias: () => void aliases++ });
+    if (aliases > MAX_ALIASES_PER_DOCUMENT) {
+      throw new FlowError(
+        `${file}: ${aliases} YAML aliases (*name) in one section; a flow may use at most ${MAX_ALIASES_PER_DOCUMENT}`,
+      );
+    }
   }
   const present = docs.filter((d) => d.contents !== null);
   if (present.length !== 2) {
@@ -109,12 +162,14 @@ function sections(text: string, file: string): { config: Raw; items: { value: un
   if (!isRaw(config)) {
     throw new FlowError(`${file}: the config section is a map (appId: …)`);
   }
+  noScripts(config, file);
   const seq = commandsDoc.contents;
-  if (!isSeq(seq)) {
+  const values = plain(commandsDoc, file);
+  if (!isSeq(seq) || !Array.isArray(values)) {
     throw new FlowError(`${file}: the commands section is a list (- launchApp …)`);
   }
-  const items = seq.items.map((item) => ({
-    value: plain(item as Node, file),
+  const items = seq.items.map((item, i) => ({
+    value: values[i] as unknown,
     line: lines.linePos((item as Node).range?.[0] ?? 0).line,
   }));
   if (
@@ -144,6 +199,7 @@ function envOf(raw: unknown, where: string): [string, string][] {
 async function expand(scope: Scope, items: { value: unknown; line: number }[]): Promise<void> {
   for (const { value, line } of items) {
     const where = `${scope.file}:${line}`;
+    noScripts(value, where);
     const { name, value: raw } = commandOf(value, where);
     if (name === 'runFlow') {
       await runFlow(scope, raw, where, line);
@@ -176,7 +232,7 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
       line,
       describe: describeCommand(name, raw),
       optional: isRaw(resolved) && resolved['optional'] === true,
-      op: opOf(name, resolved, scope.appId, where),
+      op: opOf(name, resolved, scope.appId, where, scope.schemes),
     });
   }
 }
@@ -216,7 +272,7 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
   const own = new Map(env);
   for (const [k, v] of envOf(config['env'], file)) {
     if (!own.has(k)) {
-      own.set(k, v);
+      own.set(k, filled(v, own, scope.variables, file));
     }
   }
   await expand(
@@ -228,26 +284,32 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
 /**
  * Reads a flow and every flow it runs into the operations droidbus will perform, or throws
  * FlowError naming the first thing it cannot run (file:line). `env` is the run's variables: they
- * win over a flow's own env (its defaults).
+ * win over a flow's own env (its defaults). `schemes`: the URI schemes the app declares, which
+ * openLink may open besides http(s).
  */
 export async function loadFlow(
   text: string,
   name: string,
   read: ReadFlowFile,
   env: Record<string, string> = {},
+  schemes: readonly string[] = [],
 ): Promise<Flow> {
   const { config, items } = sections(text, name);
-  const appId = config['appId'] ?? config['url'];
-  if (typeof appId !== 'string' || appId === '') {
+  const written = config['appId'] ?? config['url'];
+  if (typeof written !== 'string' || written === '') {
     throw new FlowError(`${name}: the config section needs appId (the app's package)`);
   }
   const vars = new Map<string, string>([['MAESTRO_FILENAME', path.basename(name).replace(/\.ya?ml$/i, '')]]);
+  const given = new Map(Object.entries(env));
+  const variables = new Set<string>();
   for (const [k, v] of envOf(config['env'], name)) {
+    // The run's value wins; a default may use the run's values and the defaults before it.
+    vars.set(k, given.get(k) ?? filled(v, new Map([...vars, ...given]), variables, name));
+  }
+  for (const [k, v] of given) {
     vars.set(k, v);
   }
-  for (const [k, v] of Object.entries(env)) {
-    vars.set(k, v);
-  }
+  const appId = filled(written, vars, variables, name);
   const scope: Scope = {
     appId,
     env: vars,
@@ -255,8 +317,9 @@ export async function loadFlow(
     depth: 0,
     read,
     out: [],
-    variables: new Set(),
+    variables,
     stack: [name],
+    schemes,
   };
   await expand(scope, items);
   return {

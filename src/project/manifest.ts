@@ -1,6 +1,8 @@
 /**
- * The two facts droidbus needs from a module's `src/main/AndroidManifest.xml`: the `package`
- * attribute (the namespace of projects older than AGP 7) and the default launcher activity.
+ * The facts droidbus needs from a module's `src/main/AndroidManifest.xml`: the `package` attribute
+ * (the namespace of projects older than AGP 7), the default launcher activity, and the URI schemes
+ * its components' intent filters declare (`<data android:scheme="myapp"/>`: the links a flow's
+ * openLink may open in the app).
  */
 import { XMLParser } from 'fast-xml-parser';
 
@@ -8,6 +10,8 @@ export interface ManifestInfo {
   package: string | null;
   /** The activity (or activity-alias) with MAIN + LAUNCHER, as written (`.MainActivity`). */
   launcherActivity: string | null;
+  /** Schemes of the intent filters of its activities and aliases, lower-cased, each once. */
+  schemes: string[];
 }
 
 type XmlNode = Record<string, unknown>;
@@ -16,7 +20,8 @@ const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   removeNSPrefix: false,
-  isArray: (name) => ['activity', 'activity-alias', 'intent-filter', 'action', 'category'].includes(name),
+  isArray: (name) =>
+    ['activity', 'activity-alias', 'intent-filter', 'action', 'category', 'data'].includes(name),
   processEntities: false,
 });
 
@@ -53,24 +58,33 @@ export function parseManifest(xml: string): ManifestInfo {
   try {
     doc = parser.parse(xml) as XmlNode;
   } catch {
-    return { package: null, launcherActivity: null };
+    return { package: null, launcherActivity: null, schemes: [] };
   }
   const manifest = list(doc['manifest'])[0];
   if (!manifest) {
-    return { package: null, launcherActivity: null };
+    return { package: null, launcherActivity: null, schemes: [] };
   }
   const pkg = typeof manifest['@package'] === 'string' ? (manifest['@package'] as string) : null;
   const app = list(manifest['application'])[0];
   let launcher: string | null = null;
+  const schemes = new Set<string>();
   if (app) {
     for (const component of [...list(app['activity']), ...list(app['activity-alias'])]) {
-      if (isLauncher(component)) {
+      if (launcher === null && isLauncher(component)) {
         launcher = attr(component, 'name');
-        break;
+      }
+      for (const filter of list(component['intent-filter'])) {
+        for (const data of list(filter['data'])) {
+          const scheme = attr(data, 'scheme');
+          // A placeholder (`${appScheme}`) is filled by the build: not a scheme read here.
+          if (scheme !== null && /^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
+            schemes.add(scheme.toLowerCase());
+          }
+        }
       }
     }
   }
-  return { package: pkg, launcherActivity: launcher };
+  return { package: pkg, launcherActivity: launcher, schemes: [...schemes] };
 }
 
 /** Resolves a component name against the namespace: `.Main` and `Main` become `ns.Main`. */

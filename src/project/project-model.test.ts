@@ -86,6 +86,8 @@ describe('project model from real build files', () => {
       path: 'app/src/main/AndroidManifest.xml',
       package: 'de.danoeh.antennapod',
       launcherActivity: '.activity.SplashActivity',
+      // Its audio-file VIEW filter (the real manifest, tests/fixtures/projects/antennapod).
+      schemes: ['file'],
     });
     expect(app?.android?.flavorDimensions).toEqual(['market']);
     expect(projectVariants(p).map((v) => `${v.name}=${v.applicationId}`)).toEqual([

@@ -25,6 +25,8 @@ export interface ModuleManifest {
   path: string;
   package: string | null;
   launcherActivity: string | null;
+  /** URI schemes its intent filters declare. */
+  schemes: string[];
 }
 
 export interface ModuleInfo {
@@ -164,7 +166,12 @@ async function readModule(
     const xml = await readText(root, rel);
     if (xml !== null) {
       const m = parseManifest(xml);
-      module.manifest = { path: rel, package: m.package, launcherActivity: m.launcherActivity };
+      module.manifest = {
+        path: rel,
+        package: m.package,
+        launcherActivity: m.launcherActivity,
+        schemes: m.schemes,
+      };
     }
   }
   return module;

@@ -22,11 +22,11 @@ describe('manifest', () => {
       <application><activity android:name=".A"/><activity-alias android:name=".Alias" android:targetActivity=".A">
       <intent-filter><action android:name="android.intent.action.MAIN"/><category android:name="android.intent.category.LAUNCHER"/></intent-filter>
       </activity-alias></application></manifest>`);
-    expect(m).toEqual({ package: 'com.p', launcherActivity: '.Alias' });
+    expect(m).toEqual({ package: 'com.p', launcherActivity: '.Alias', schemes: [] });
     expect(qualifyComponent('.Main', 'com.ns')).toBe('com.ns.Main');
     expect(qualifyComponent('Main', 'com.ns')).toBe('com.ns.Main');
     expect(qualifyComponent('org.x.Main', null)).toBe('org.x.Main');
-    expect(parseManifest('<not xml')).toEqual({ package: null, launcherActivity: null });
+    expect(parseManifest('<not xml')).toEqual({ package: null, launcherActivity: null, schemes: [] });
   });
 });
 

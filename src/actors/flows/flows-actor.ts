@@ -15,8 +15,31 @@ import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { runFlowOn } from '../../flows/flow-runner.js';
 import { FlowError, loadFlow, type Flow, type ReadFlowFile } from '../../flows/maestro-flow.js';
 import { readProjectFile } from '../../project/project-files.js';
+import { inspectProject } from '../../project/project-model.js';
 import { dataPath } from '../../store/data-dir.js';
 import { defineActor, type HandlerContext } from '../actor.js';
+
+/**
+ * The URI schemes the project's manifests declare (its apps' own links, libraries' merged in): what
+ * openLink may open besides http(s). None without a project. Read again at most every few seconds:
+ * a flow run right after another (or refused BUSY) does not inspect the project again.
+ */
+async function declaredSchemes(root: string | null): Promise<string[]> {
+  if (root === null) {
+    return [];
+  }
+  const cached = schemesRead.get(root);
+  if (cached !== undefined && Date.now() - cached.at < SCHEMES_TTL_MS) {
+    return cached.schemes;
+  }
+  const model = await inspectProject(root);
+  const schemes = [...new Set(model.modules.flatMap((m) => m.manifest?.schemes ?? []))];
+  schemesRead.set(root, { at: Date.now(), schemes });
+  return schemes;
+}
+
+const SCHEMES_TTL_MS = 5_000;
+const schemesRead = new Map<string, { at: number; schemes: string[] }>();
 
 /** Runs whose screenshots are kept; older run folders are removed when a run starts. */
 const KEPT_RUNS = 20;
@@ -100,7 +123,7 @@ async function run(
   let flow;
   try {
     const first = p.path !== undefined ? await read(p.path) : { text: p.yaml!, path: 'flow.yaml' };
-    flow = await loadFlow(first.text, p.path ?? 'flow.yaml', read, p.env);
+    flow = await loadFlow(first.text, p.path ?? 'flow.yaml', read, p.env, await declaredSchemes(p.root));
   } catch (err) {
     throw err instanceof FlowError ? fail.invalid(`the flow cannot run: ${err.message}`) : err;
   }

@@ -165,7 +165,14 @@ const MANIFEST = `<?xml version="1.0" encoding="utf-8"?>
             android:exported="false" />
         <activity
             android:name=".DetailActivity"
-            android:exported="false" />
+            android:exported="true">
+            <intent-filter>
+                <action android:name="android.intent.action.VIEW" />
+                <category android:name="android.intent.category.DEFAULT" />
+                <category android:name="android.intent.category.BROWSABLE" />
+                <data android:scheme="droidbus" android:host="item" />
+            </intent-filter>
+        </activity>
     </application>
 
 </manifest>
