@@ -1,12 +1,15 @@
 /**
  * The labels `list_apps` prints, read from each app's base APK on the device in ranges (the zip's
  * end with `tail -c`, the manifest and resource table with `dd`; see util/apk-label.ts), a few apps
- * at a time, within a byte and time budget per request. A label read once is kept (in the device
+ * at a time, within a byte and time budget per request — bytes counted before each read is asked for,
+ * so four reads in flight cannot together pass it (a 48 MB resource table is refused, not read, when
+ * the budget has less left). A label read once is kept (in the device
  * actor's `LabelCache`) for the APK (path and update time) and locale, so the next listing costs
  * nothing for it.
  */
 import { APK_BLOCK_BYTES, READS, readCommand } from '../../../adb/device-reads.js';
 import { readApkLabel, type ApkRangeReader } from '../../../util/apk-label.js';
+import { END_RECORD_SEARCH_BYTES } from '../../../util/apk-zip.js';
 import { adbClient } from '../../adb-instance.js';
 
 /** An app whose label to read. */
@@ -57,9 +60,38 @@ function deviceReader(serial: string, apk: string, signal: AbortSignal): ApkRang
   };
 }
 
+/** A read the request's byte budget has no room for: its app stays unread (and uncached). */
+class BudgetSpent extends Error {}
+
+/**
+ * `reader` with every read's bytes taken from `meter` before it is asked for (the most it can bring:
+ * the tail's window, the range's length), what it did not bring given back when it arrives: reads in
+ * flight together never pass the budget. A read with no room is not made.
+ */
+function metered(reader: ApkRangeReader, meter: { left: number }): ApkRangeReader {
+  const take = async (most: number, read: () => Promise<Uint8Array>): Promise<Uint8Array> => {
+    if (most > meter.left) {
+      throw new BudgetSpent();
+    }
+    meter.left -= most;
+    let got: Uint8Array | null = null;
+    try {
+      got = await read();
+      return got;
+    } finally {
+      meter.left += most - Math.min(most, got?.length ?? 0);
+    }
+  };
+  return {
+    tail: () => take(END_RECORD_SEARCH_BYTES, () => reader.tail()),
+    range: (offset, length) => take(length, () => reader.range(offset, length)),
+  };
+}
+
 /**
  * Labels of `targets` in `locale`, by package; an app left out when the budget ran out is in
- * `unread` (its label is read by a later request: what was read is kept).
+ * `unread` (its label is read by a later request: what was read is kept). `readerOf` reads an APK
+ * (the device's, by default).
  */
 export async function readLabels(
   serial: string,
@@ -68,6 +100,7 @@ export async function readLabels(
   locale: string,
   signal: AbortSignal,
   budget: LabelBudget = DEFAULT_LABEL_BUDGET,
+  readerOf: (apk: string) => ApkRangeReader = (apk) => deviceReader(serial, apk, signal),
 ): Promise<{ labels: Map<string, string | null>; unread: string[] }> {
   const labels = new Map<string, string | null>();
   const todo: { target: LabelTarget; key: string }[] = [];
@@ -81,23 +114,21 @@ export async function readLabels(
     }
   }
   const deadline = Date.now() + budget.ms;
-  let bytes = 0;
+  const meter = { left: budget.bytes };
   const unread: string[] = [];
   const next = async (): Promise<void> => {
     for (let job = todo.shift(); job; job = todo.shift()) {
-      if (signal.aborted || Date.now() > deadline || bytes > budget.bytes) {
+      if (signal.aborted || Date.now() > deadline || meter.left <= 0) {
         unread.push(job.target.package);
         continue;
       }
       let label: string | null = null;
       try {
-        const r = await readApkLabel(deviceReader(serial, job.target.apk, signal), locale);
-        bytes += r.bytesRead;
-        label = r.label;
-      } catch {
+        label = (await readApkLabel(metered(readerOf(job.target.apk), meter), locale)).label;
+      } catch (err) {
         // An APK droidbus cannot read (gone, not readable by the shell user, malformed, too
         // large) has no label here; the listing still names the package.
-        if (signal.aborted) {
+        if (signal.aborted || err instanceof BudgetSpent) {
           unread.push(job.target.package);
           continue;
         }
