@@ -15,7 +15,7 @@ import {
   type ProfileRedaction,
 } from './profile-format.js';
 import { recordHelperSource } from './profile-helper-source.js';
-import { learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
+import { IDENTITY_READS, learnIdentifiers, newAddressBook, redactOutput } from './profile-redact.js';
 
 export interface RecordOptions {
   serial: string;
@@ -89,8 +89,16 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
     }
   }
   const book = newAddressBook();
+  // What identifies the device beyond its properties — its Android ID, the Wi-Fi networks it keeps —
+  // is read to be removed everywhere, and is itself never written into the profile.
+  for (const { read, argv } of IDENTITY_READS) {
+    const r = await client.shellBytes(o.serial, shArgv(argv), options).catch(() => null);
+    if (r !== null) {
+      learnIdentifiers(book, r.stdout, read);
+    }
+  }
   for (const a of raw) {
-    learnIdentifiers(book, a.stdout);
+    learnIdentifiers(book, a.stdout, a.read);
   }
   const redactions: ProfileRedaction[] = [];
   const answers = raw.map((a): AnswerToWrite => {

@@ -160,4 +160,45 @@ describe('what apps log', () => {
     }
     expect(t).toContain('password="false" checked="false" versionName=1.2.3 at 12:00:01.123');
   });
+
+  it("removes the device's own identifiers by value, whatever the text around them (issue 68)", () => {
+    const book = newAddressBook();
+    // What the recording reads to learn them: `settings get secure android_id`, and the saved
+    // networks as AOSP's WifiShellCommand prints them (`%-12d %-32s %-4s` under its header).
+    learnIdentifiers(book, Buffer.from('3c9b6c2a5bdcc4a7\n'), 'identity-android-id');
+    const networks = [
+      'Network Id      SSID                         Security type',
+      `${'0'.padEnd(12)} ${'Agy Centre Open'.padEnd(32)} open`,
+      `${'1'.padEnd(12)} ${'Smith-5G'.padEnd(32)} wpa2-psk`,
+    ].join('\n');
+    learnIdentifiers(book, Buffer.from(networks), 'identity-wifi-networks');
+    const log = [
+      'I Reg: android_id 3c9b6c2a5bdcc4a7',
+      'I Reg: device=3c9b6c2a5bdcc4a7;',
+      'D Wifi: joined Agy Centre Open after 2 tries; Smith-5G out of range',
+      'D Call: calling +1 415 555 0199 now',
+      'D Call: redial (415) 555-0199',
+      'D Auth: Authorization: Bearer 0123456789abcdefghij',
+      'I Ui: Agy Centre Opening hours 9-17',
+    ].join('\n');
+    learnIdentifiers(book, Buffer.from(log), 'log-dump');
+    const r = redactOutput('log-dump', ['logcat', '-d'], Buffer.from(log), {
+      serial: null,
+      keepNotifications: false,
+      book,
+    });
+    const t = Buffer.from(r.bytes).toString('latin1').split('\n');
+    expect(t[0]).toBe('I Reg: android_id ANDROID-ID-REDACTED');
+    expect(t[1]).toBe('I Reg: device=ANDROID-ID-REDACTED;');
+    expect(t[2]).toBe('D Wifi: joined WIFI-REDACTED after 2 tries; WIFI-REDACTED out of range');
+    expect(t[3]).toBe('D Call: calling +15550100 now');
+    // The number learned from the line above, in its national form.
+    expect(t[4]).toBe('D Call: redial +15550100');
+    expect(t[5]).toBe('D Auth: Authorization: TOKEN-REDACTED');
+    // A longer word is not a network name.
+    expect(t[6]).toBe('I Ui: Agy Centre Opening hours 9-17');
+    expect(r.redactions.map((x) => x.what).sort()).toEqual(
+      ['Android ID', 'Wi-Fi network name', 'access token', 'phone number'].sort(),
+    );
+  });
 });

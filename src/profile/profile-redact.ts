@@ -16,15 +16,42 @@ interface Rule {
   replace: (match: string, ...groups: string[]) => string;
 }
 
+/** The kinds of identifier a recording learns and then removes by value wherever it is printed. */
+type IdentifierKind = 'serial number' | 'Android ID' | 'IMEI' | 'Wi-Fi network name' | 'phone number';
+
+/** What each kind is replaced by, and why. */
+const IDENTIFIER_KINDS: Record<IdentifierKind, { stand_in: string; why: string }> = {
+  'serial number': { stand_in: 'SERIAL-REDACTED', why: 'it identifies this device' },
+  'Android ID': { stand_in: 'ANDROID-ID-REDACTED', why: 'it identifies this device to every app' },
+  IMEI: { stand_in: 'IMEI-REDACTED', why: 'it identifies this phone on every network' },
+  'Wi-Fi network name': {
+    stand_in: 'WIFI-REDACTED',
+    why: 'a network name often names its owner or where they live',
+  },
+  'phone number': { stand_in: '+15550100', why: 'a phone number names a person' },
+};
+
 /**
  * What one recording shares across its commands: addresses replaced by RFC 5737 / RFC 3849
- * documentation addresses, one per address seen, and the device's identifiers learned from its
- * properties (removed wherever else they are printed: an app logging the serial number).
+ * documentation addresses, one per address seen, and the device's identifiers learned from any of
+ * its outputs — properties, `settings get secure android_id`, the saved Wi-Fi networks, a number or
+ * SSID printed with its name — removed by value wherever else they are printed, whatever the text
+ * around them (an app logging `android_id 3c9b…`).
  */
 class AddressBook {
   private readonly v4 = new Map<string, string>();
   private readonly v6 = new Map<string, string>();
-  readonly identifiers = new Set<string>();
+  readonly identifiers = new Map<string, IdentifierKind>();
+  learn(value: string, kind: IdentifierKind): void {
+    const v = value.trim();
+    // Too short or placeholder values would take ordinary words and zeros with them.
+    if (v.length < 4 || /^(?:unknown|0+|null|none|redacted|<unknown ssid>|[A-Z-]+-REDACTED)$/i.test(v)) {
+      return;
+    }
+    if (!this.identifiers.has(v)) {
+      this.identifiers.set(v, kind);
+    }
+  }
   ipv4(a: string): string {
     let r = this.v4.get(a);
     if (r === undefined) {
@@ -55,16 +82,79 @@ const NOTIFICATION_TEXT_KEYS =
 /** Properties whose value identifies the device or its SIM (`[ro.serialno]: [R58M123]`). */
 const IDENTIFYING_PROPERTY =
   /^\[([\w.]*(?:serial|serialno|imei|meid|iccid|android_id)[\w.]*)\]: \[([^\]]{4,})\]/gim;
+/** An SSID printed with its name (WifiInfo, WifiConfiguration, apps' logs): `SSID: "home"`, `ssid=home`. */
+const NAMED_SSID = /(?<![A-Za-z])SSID["']?\s*[:=]\s*("?)(?!<unknown ssid>|redacted)([^",\r\n}]{1,32})\1/gi;
+/** An Android ID printed with its name, whatever separates them (`android_id 3c9b6c2a5bdcc4a7`). */
+const NAMED_ANDROID_ID = /\b(?:android_id|androidId|ANDROID_ID)["']?[\s=:]+["']?([0-9a-fA-F]{16})\b/g;
+/**
+ * An international phone number, written with or without separators (`+14155550199`,
+ * `+1 415 555 0199`, `+44 (20) 7946-0958`); its digits are checked to be 8 to 15 (E.164).
+ */
+const PHONE = /(?<![\w+.:/-])\+[1-9]\d{0,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?![\d.])/g;
+const isPhone = (m: string): boolean => {
+  const digits = m.replace(/\D/g, '').length;
+  return digits >= 8 && digits <= 15;
+};
 
-/** Learns the identifiers one output states (getprop's serial numbers, IMEI…), to remove them everywhere. */
-export function learnIdentifiers(book: AddressBook, bytes: Uint8Array): void {
+/** The SSIDs of `cmd wifi list-networks` (AOSP WifiShellCommand: `%-12d %-32s %-4s` under its header). */
+export function savedNetworkSsids(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (!/^Network Id\s+SSID\s+Security type/.test(lines[0] ?? '')) {
+    return [];
+  }
+  return lines
+    .slice(1)
+    .map((l) => /^\d+\s+(.+?)\s+\S+\s*$/.exec(l)?.[1]?.replace(/^"(.*)"$/, '$1'))
+    .filter((ssid): ssid is string => ssid !== undefined && ssid !== '');
+}
+
+/** Reads run only to learn identifiers (never written into the profile), by read name. */
+export const IDENTITY_READS: readonly { read: string; argv: readonly string[] }[] = [
+  { read: 'identity-android-id', argv: ['settings', 'get', 'secure', 'android_id'] },
+  { read: 'identity-wifi-networks', argv: ['cmd', 'wifi', 'list-networks'] },
+];
+
+/** Learns the identifiers one output states (serial numbers, IMEI, Android ID, SSIDs, phone numbers), to remove them everywhere. */
+export function learnIdentifiers(book: AddressBook, bytes: Uint8Array, read: string | null = null): void {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   for (const m of text.matchAll(IDENTIFYING_PROPERTY)) {
-    const value = m[2]!.trim();
-    if (!/^(?:unknown|0+|null|SERIAL-REDACTED)$/i.test(value)) {
-      book.identifiers.add(value);
+    const key = m[1]!.toLowerCase();
+    book.learn(
+      m[2]!,
+      /imei|meid|iccid/.test(key) ? 'IMEI' : key.includes('android_id') ? 'Android ID' : 'serial number',
+    );
+  }
+  if (read === 'identity-android-id' && /^[0-9a-f]{16}\s*$/i.test(text)) {
+    book.learn(text, 'Android ID');
+  }
+  if (read === 'identity-wifi-networks') {
+    savedNetworkSsids(text).forEach((ssid) => book.learn(ssid, 'Wi-Fi network name'));
+  }
+  for (const m of text.matchAll(NAMED_SSID)) {
+    book.learn(m[2]!, 'Wi-Fi network name');
+  }
+  for (const m of text.matchAll(NAMED_ANDROID_ID)) {
+    book.learn(m[1]!, 'Android ID');
+  }
+  for (const m of text.matchAll(PHONE)) {
+    if (isPhone(m[0])) {
+      book.learn(m[0].replace(/[^\d+]/g, ''), 'phone number');
     }
   }
+}
+
+/**
+ * A learned number's pattern: its digits with any separators between them, with or without its
+ * country code (1 to 3 digits) and a trunk 0 — `+14155550199` also matches `(415) 555-0199`.
+ */
+function phonePattern(number: string): RegExp {
+  const digits = number.replace(/\D/g, '');
+  const spaced = (d: string): string => [...d].join('[\\s().-]*');
+  const forms = [`\\+?${spaced(digits)}`];
+  for (let cc = 1; cc <= 3 && digits.length - cc >= 7; cc++) {
+    forms.push(`\\(?0?${spaced(digits.slice(cc))}`);
+  }
+  return new RegExp(`(?<![\\d+])(?:${forms.join('|')})(?!\\d)`, 'g');
 }
 
 /** Secrets that show up in apps' logs: tokens, cookies, keys; and what names a person: SSIDs, phone numbers. */
@@ -94,25 +184,39 @@ const LOGGED_SECRETS: Rule[] = [
   {
     what: 'phone number',
     why: 'a phone number names a person',
-    pattern: /(?<![\w+.:/-])\+[1-9]\d{7,14}(?![\d.])|\btel:[+\d-]{7,}/g,
-    replace: (m) => (m.startsWith('tel:') ? 'tel:+15550100' : '+15550100'),
+    pattern: /\btel:[+\d-]{7,}/g,
+    replace: () => 'tel:+15550100',
+  },
+  {
+    what: 'phone number',
+    why: 'a phone number names a person',
+    pattern: PHONE,
+    replace: (m) => (isPhone(m) ? '+15550100' : m),
   },
   {
     what: 'Android ID',
     why: 'it identifies this device to every app',
-    pattern: /(\b(?:android_id|androidId|ANDROID_ID)["']?\s*[=:]\s*["']?)([0-9a-fA-F]{16})\b/g,
+    pattern: /(\b(?:android_id|androidId|ANDROID_ID)["']?[\s=:]+["']?)([0-9a-fA-F]{16})\b/g,
     replace: (_m, key) => `${key}ANDROID-ID-REDACTED`,
   },
 ];
 
 function rules(serial: string | null, book: AddressBook, keepNotifications: boolean): Rule[] {
   const list: Rule[] = [];
-  for (const id of book.identifiers) {
+  // Longest first: a value that contains another is replaced whole.
+  for (const [id, kind] of [...book.identifiers].sort((a, b) => b[0].length - a[0].length)) {
+    const { stand_in, why } = IDENTIFIER_KINDS[kind];
     list.push({
-      what: 'serial number',
-      why: 'it identifies this device',
-      pattern: new RegExp(escapeRegExp(id), 'g'),
-      replace: () => 'SERIAL-REDACTED',
+      what: kind,
+      why,
+      pattern:
+        kind === 'phone number'
+          ? phonePattern(id)
+          : kind === 'Wi-Fi network name'
+            ? // A network name is words: not inside a longer word.
+              new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(id)}(?![A-Za-z0-9])`, 'g')
+            : new RegExp(escapeRegExp(id), 'g'),
+      replace: () => stand_in,
     });
   }
   list.push(...LOGGED_SECRETS);

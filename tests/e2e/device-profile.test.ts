@@ -168,12 +168,25 @@ describe('droidbus device record → droidbus sim --profile', () => {
     expect(serialNo.length).toBeGreaterThan(3);
     expect(androidId).toMatch(/^[0-9a-f]{16}$/);
     const token = 'ya29.a0AfB_byC3dEfGhIjKlMnOpQrStUvWxYz0123456789';
-    const secrets = [serialNo, androidId, 'HomeNet-Smith', '+14155550123', token, 'sessionid=9f8e7d6c5b4a'];
+    const secrets = [
+      serialNo,
+      androidId,
+      'HomeNet-Smith',
+      '+14155550123',
+      token,
+      'sessionid=9f8e7d6c5b4a',
+      '415 555 0199',
+    ];
     for (const line of [
       `device serial ${serialNo} registered`,
       `android_id=${androidId}`,
+      // Issue 68's leaks: the ID without = or :, the network named bare, a number with spaces.
+      `android_id ${androidId}`,
+      `id ${androidId} checked in`,
+      'roaming from HomeNet-Smith',
       'connected to SSID: "HomeNet-Smith"',
       'calling +14155550123',
+      'callback +1 415 555 0199',
       `Authorization: Bearer ${token}`,
       'Cookie: sessionid=9f8e7d6c5b4a',
     ]) {
