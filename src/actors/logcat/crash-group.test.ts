@@ -12,6 +12,7 @@ import { parseLogcat } from './logcat-parse.js';
 import { PidMap } from './pid-map.js';
 import type { Crash } from './logcat-types.js';
 import { fixture } from './test-fixtures.js';
+import { SAMPLE_CRASH_TRACE } from '../../sim/sample-app.js';
 
 function crashesOf(text: string, device = 'emulator-5554'): Crash[] {
   const pids = new PidMap();
@@ -200,5 +201,17 @@ describe('own code of a flavored, suffixed build', () => {
     // Own line numbers still tell bugs apart; the framework frame above never counts.
     expect(crashSignature(crashIn('com.example.shop.demo.debug', 91)).signature).not.toBe(debug.signature);
     expect(debug.signature).not.toContain('TextView');
+  });
+
+  it("titles an obfuscated root cause at its own first frame, not the outer exception's app frame (issue 69)", () => {
+    // The sample app's R8-obfuscated crash, as the simulator logs it (src/sim/sample-app.ts).
+    const text = ['FATAL EXCEPTION: main', 'Process: com.droidbus.sample, PID: 4242', ...SAMPLE_CRASH_TRACE]
+      .map((m) => `12-06 18:00:00.000  4242  4242 E AndroidRuntime: ${m}`)
+      .join('\n');
+    const [crash] = crashesOf(text);
+    expect(crash?.causes.map((c) => c.exception)).toEqual(['a.d']);
+    const { title } = crashSignature(crash!);
+    expect(title).toMatch(/^a\.d at a\.c\.a\(/);
+    expect(title).not.toContain('HomeActivity');
   });
 });

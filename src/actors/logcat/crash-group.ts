@@ -13,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Crash, CrashGroup, JavaThrowable } from './logcat-types.js';
+import { rootCauseFrame } from '../../util/java-frames.js';
 
 /** Frames that go into a signature. */
 export const SIGNATURE_FRAMES = 3;
@@ -91,21 +92,24 @@ function javaSignature(crash: Crash, extra: readonly string[]): { signature: str
   const root = chain[chain.length - 1];
   const type = root?.exception ?? 'unknown';
   let parts: string[] = [];
-  let blame: string | null = null;
   for (let i = chain.length - 1; i >= 0 && parts.length === 0; i--) {
     const own = (chain[i]?.frames ?? []).filter((f) => isOwnClass(splitFrame(f).method, prefixes));
     parts = own.slice(0, SIGNATURE_FRAMES).map((f) => {
       const { method, location } = splitFrame(f);
       return `${method}(${location})`;
     });
-    blame = own[0] ?? null;
   }
   if (parts.length === 0) {
     for (let i = chain.length - 1; i >= 0 && parts.length === 0; i--) {
       parts = (chain[i]?.frames ?? []).slice(0, SIGNATURE_FRAMES).map((f) => splitFrame(f).method);
-      blame = chain[i]?.frames[0] ?? null;
     }
   }
+  // The title says where the root cause happened — in its own frames, obfuscated or not — never at
+  // a frame of the exception that wrapped it (the signature, which groups, is left as it was).
+  const blame = rootCauseFrame(
+    chain.map((t) => t.frames),
+    (f) => isOwnClass(splitFrame(f).method, prefixes),
+  );
   return {
     signature: `java|${type}|${parts.join('|')}`,
     title: blame !== null ? `${type} at ${blame}` : type,

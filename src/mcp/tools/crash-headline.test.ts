@@ -13,7 +13,7 @@ describe('retracedHeadline', () => {
     );
   });
 
-  it("falls back to the root cause's first frame when no frame is the app's", () => {
+  it("names the frame outside the platform where the app called in, else the root cause's first frame", () => {
     const trace = [
       'java.lang.IllegalStateException: Could not compute the cart total',
       '\tat com.example.shop.Cart.total(Cart.kt:12)',
@@ -21,11 +21,33 @@ describe('retracedHeadline', () => {
       '\tat java.lang.Integer.parseInt(Integer.java:747)',
       '\t... 14 more',
     ].join('\n');
-    expect(retracedHeadline(trace, 'org.other')).toBe(
+    // The cause's own frames are all the platform's (the app's are elided into "... 14 more").
+    for (const pkg of ['org.other', 'com.example.shop']) {
+      expect(retracedHeadline(trace, pkg)).toBe(
+        'Root cause: java.lang.NumberFormatException: For input string: "x" — at com.example.shop.Cart.total(Cart.kt:12)',
+      );
+    }
+    const platformOnly = trace.replace(
+      'com.example.shop.Cart.total(Cart.kt:12)',
+      'android.os.Looper.loop(Looper.java:294)',
+    );
+    expect(retracedHeadline(platformOnly, 'com.example.shop')).toBe(
       'Root cause: java.lang.NumberFormatException: For input string: "x" — at java.lang.Integer.parseInt(Integer.java:747)',
     );
-    expect(retracedHeadline(trace, 'com.example.shop')).toBe(
-      'Root cause: java.lang.NumberFormatException: For input string: "x" — at com.example.shop.Cart.total(Cart.kt:12)',
+  });
+
+  it("names the root cause's own frame, obfuscated, not the outer exception's app frame (issue 69)", () => {
+    const trace = [
+      'java.lang.IllegalStateException: Could not compute the cart total for demo',
+      '\tat a.a.b(SourceFile:6)',
+      '\tat com.droidbus.sample.HomeActivity.q(SourceFile:2)',
+      'Caused by: a.d: No price for sku DEMO-42',
+      '\tat a.c.a(SourceFile:4)',
+      '\tat a.a.b(SourceFile:4)',
+      '\t... 14 more',
+    ].join('\n');
+    expect(retracedHeadline(trace, 'com.droidbus.sample')).toBe(
+      'Root cause: a.d: No price for sku DEMO-42 — at a.c.a(SourceFile:4)',
     );
   });
 

@@ -3,6 +3,7 @@
  * exception) and the first frame of the app's own code, so the first line an agent reads after a
  * retrace names real classes — the crash's own summary was made from the obfuscated trace.
  */
+import { isPlatformFrame, rootCauseFrame } from '../../util/java-frames.js';
 
 /** The frame text of an `at …` line (R8's `<OR> at` alternatives are not the frame that ran). */
 function frameOf(line: string): string | null {
@@ -12,8 +13,8 @@ function frameOf(line: string): string | null {
 
 /**
  * `Root cause: EXCEPTION: message — at FRAME` from a retraced trace, or null when the text holds no
- * Java exception. FRAME is the first frame of `pkg` (its package or a sub-package) among the root
- * cause's frames, else anywhere in the trace, else the root cause's first frame.
+ * Java exception. FRAME is the root cause's first frame of `pkg` (its package or a sub-package), else
+ * its first frame outside the platform (util/java-frames.ts rootCauseFrame).
  */
 export function retracedHeadline(trace: string, pkg: string | null): string | null {
   const lines = trace.split('\n').map((l) => l.replace(/\r$/, ''));
@@ -30,23 +31,20 @@ export function retracedHeadline(trace: string, pkg: string | null): string | nu
     return null;
   }
   const cause = lines[root]!.trim().replace(/^Caused by: /, '');
-  const ownIn = (from: string[]): string | undefined =>
-    pkg === null
-      ? undefined
-      : from.map(frameOf).find((f): f is string => f !== null && f.startsWith(`${pkg}.`));
-  // The app's frame nearest the root cause: in the cause's own frames, else where the app called in.
-  const own = ownIn(lines.slice(root + 1)) ?? ownIn(lines);
-  const first = lines
-    .slice(root + 1)
-    .map(frameOf)
-    .find((f) => f !== null);
-  const where = own ?? first;
+  // The frames of each throwable, outermost first (the root cause's last): the headline's frame is
+  // the root cause's own — the app's, else outside the platform — and outward only when it has none.
+  const throwables: string[][] = [[]];
+  for (const [i, line] of lines.entries()) {
+    const f = frameOf(line);
+    if (f !== null) {
+      throwables.at(-1)!.push(f);
+    } else if (i > 0 && line.trim().startsWith('Caused by: ')) {
+      throwables.push([]);
+    }
+  }
+  const where = rootCauseFrame(throwables, (f) => pkg !== null && f.startsWith(`${pkg}.`));
   return `Root cause: ${cause.slice(0, 300)}${where ? ` — at ${where}` : ''}`;
 }
-
-/** Frames of the platform and the libraries every app ships, collapsed in a short trace. */
-const PLATFORM_FRAME =
-  /^(?:android|androidx|java|javax|jdk|sun|kotlin|kotlinx|dalvik|libcore|com\.android|com\.google\.android|org\.apache|org\.json|org\.chromium)\./;
 
 /**
  * A Java trace as an agent needs it first: every exception and `Caused by:` line, the frame each
@@ -74,7 +72,7 @@ export function shortTrace(trace: string): { text: string; hidden: number } {
       throwSite = true;
       continue;
     }
-    if (throwSite || !PLATFORM_FRAME.test(frame)) {
+    if (throwSite || !isPlatformFrame(frame)) {
       flush();
       out.push(line);
     } else {
