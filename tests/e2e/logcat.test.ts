@@ -624,3 +624,45 @@ describe('a device that disconnects mid-stream', () => {
     expect(back.live_streams).toBe(1);
   });
 });
+
+// Last: it clears the store, which the tests above read from.
+describe('crash groups across apps and devices', () => {
+  it("names every group before any details: 25 crashes of one app never hide another app's one (issue 69)", async () => {
+    await ok('clear_logcat');
+    // From now: the devices' buffers still hold the crashes of the tests above.
+    await ok('start_logcat', { device_serial: a, from_now: true });
+    await ok('start_logcat', { device_serial: b, from_now: true });
+    // The other app crashes first, on the other device; then 25 of the sample app.
+    await deviceShell(b, 'sim crash com.android.settings java');
+    await deviceShell(a, Array.from({ length: 25 }, () => `sim crash ${SAMPLE_PACKAGE} java`).join('; '));
+    await until(
+      '26 crashes',
+      async () => {
+        const v = await crashesOf({ count: 200 })();
+        return { total: v.total, groups: v.groups.map((g) => `${g.packages.join()} ${g.count}`) };
+      },
+      (v) => v.total === 26,
+    );
+    const { text, data } = await call<Crashes>('get_crash_logs', {});
+    expect(data.groups.map((g) => g.packages[0]).sort()).toEqual(
+      ['com.android.settings', SAMPLE_PACKAGE].sort(),
+    );
+    const settings = data.groups.find((g) => g.packages.includes('com.android.settings'))!;
+    expect(settings.devices).toEqual([b]);
+    // The index first: one line per group, with its count, times and devices.
+    const lines = text.split('\n');
+    const firstTrace = lines.findIndex((l) => l.startsWith('[java]'));
+    const index = lines.slice(0, firstTrace).filter((l) => l.startsWith('group '));
+    expect(index).toHaveLength(2);
+    expect(index.find((l) => l.includes(settings.id))).toMatch(/ — 1×, .* to .*, com\.android\.settings on /);
+    expect(index.find((l) => !l.includes(settings.id))).toMatch(/ — 25×/);
+    // The details: each group's newest crash before any repeat, so the other app's is among them.
+    expect(
+      data.crashes
+        .slice(0, 2)
+        .map((c) => c.package)
+        .sort(),
+    ).toEqual(['com.android.settings', SAMPLE_PACKAGE].sort());
+    expect(text).toContain('of 26 crashes in 2 groups');
+  });
+});

@@ -185,6 +185,31 @@ describe('reading the screen', () => {
     }
   });
 
+  it('says a system dialog over the app once in a screen read, and launch_app nothing about comparisons (issue 69)', async () => {
+    await openLogin();
+    await world.shell(
+      serial,
+      "sim dialog 'Allow Droidbus Sample to send you notifications?' '' Allow \"Don't allow\"",
+    );
+    try {
+      const h = await world.call('get_ui_hierarchy', { device_serial: serial });
+      expect(h.isError, h.text).toBe(false);
+      // One line of the answer says the dialog covers the app; none says it again.
+      const notices = h.text.split('\n').filter((l) => /system (dialog|window)|\(system_dialog/.test(l));
+      expect(notices, h.text).toHaveLength(1);
+      expect(notices[0]).toContain('covers com.droidbus.sample');
+    } finally {
+      await world.shell(serial, 'input keyevent KEYCODE_BACK');
+    }
+    await world.shell(serial, 'am force-stop com.droidbus.sample');
+    const launched = await world.call('launch_app', {
+      device_serial: serial,
+      package: 'com.droidbus.sample',
+    });
+    expect(launched.isError, launched.text).toBe(false);
+    expect(launched.text).not.toMatch(/compare/i);
+  });
+
   it('returns texts verbatim, and a text copied back from an answer finds its element', async () => {
     // A real dump writes a newline and a tab in an attribute as character references (kXML2's
     // KXmlSerializer.writeEscaped, which uiautomator's AccessibilityNodeInfoDumper writes through)

@@ -19,27 +19,29 @@ import { inspectProject } from '../../project/project-model.js';
 import { dataPath } from '../../store/data-dir.js';
 import { defineActor, type HandlerContext } from '../actor.js';
 
+/** The schemes read of each project root, and when (FlowsState). */
+type SchemesRead = Map<string, { at: number; schemes: string[] }>;
+
 /**
  * The URI schemes the project's manifests declare (its apps' own links, libraries' merged in): what
  * openLink may open besides http(s). None without a project. Read again at most every few seconds:
  * a flow run right after another (or refused BUSY) does not inspect the project again.
  */
-async function declaredSchemes(root: string | null): Promise<string[]> {
+async function declaredSchemes(root: string | null, read: SchemesRead): Promise<string[]> {
   if (root === null) {
     return [];
   }
-  const cached = schemesRead.get(root);
+  const cached = read.get(root);
   if (cached !== undefined && Date.now() - cached.at < SCHEMES_TTL_MS) {
     return cached.schemes;
   }
   const model = await inspectProject(root);
   const schemes = [...new Set(model.modules.flatMap((m) => m.manifest?.schemes ?? []))];
-  schemesRead.set(root, { at: Date.now(), schemes });
+  read.set(root, { at: Date.now(), schemes });
   return schemes;
 }
 
 const SCHEMES_TTL_MS = 5_000;
-const schemesRead = new Map<string, { at: number; schemes: string[] }>();
 
 /** Runs whose screenshots are kept; older run folders are removed when a run starts. */
 const KEPT_RUNS = 20;
@@ -108,12 +110,15 @@ async function runFolder(): Promise<string> {
   return path.join(base, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}`);
 }
 
-/** The devices a flow runs on now: two flows on one device would interleave their taps. */
-type Running = Set<string>;
+/** The actor's state: the devices a flow runs on now (two flows on one device would interleave their taps), and the schemes read. */
+interface FlowsState {
+  running: Set<string>;
+  schemes: SchemesRead;
+}
 
 async function run(
   p: PayloadOf<'flows.run'>,
-  running: Running,
+  { running, schemes }: FlowsState,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'flows.run'>> {
   if ((p.path === undefined) === (p.yaml === undefined)) {
@@ -123,7 +128,13 @@ async function run(
   let flow;
   try {
     const first = p.path !== undefined ? await read(p.path) : { text: p.yaml!, path: 'flow.yaml' };
-    flow = await loadFlow(first.text, p.path ?? 'flow.yaml', read, p.env, await declaredSchemes(p.root));
+    flow = await loadFlow(
+      first.text,
+      p.path ?? 'flow.yaml',
+      read,
+      p.env,
+      await declaredSchemes(p.root, schemes),
+    );
   } catch (err) {
     throw err instanceof FlowError ? fail.invalid(`the flow cannot run: ${err.message}`) : err;
   }
@@ -178,8 +189,8 @@ async function runOn(
 export default defineActor({
   kind: 'flows',
   concurrency: 8,
-  start: (): Running => new Set(),
+  start: (): FlowsState => ({ running: new Set(), schemes: new Map() }),
   handlers: {
-    'flows.run': (p, running, ctx) => run(p, running, ctx),
+    'flows.run': (p, state, ctx) => run(p, state, ctx),
   },
 });

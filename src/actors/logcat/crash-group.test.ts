@@ -12,7 +12,7 @@ import { parseLogcat } from './logcat-parse.js';
 import { PidMap } from './pid-map.js';
 import type { Crash } from './logcat-types.js';
 import { fixture } from './test-fixtures.js';
-import { SAMPLE_CRASH_TRACE } from '../../sim/sample-app.js';
+import { SAMPLE_CRASH_TRACE } from '../../sim/index.js';
 
 function crashesOf(text: string, device = 'emulator-5554'): Crash[] {
   const pids = new PidMap();

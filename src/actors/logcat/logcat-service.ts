@@ -34,6 +34,44 @@ const TICK_MS = 1_000;
 const MAX_STOPPED = 64;
 const SETTINGS_TTL_MS = 5_000;
 
+/** Crash groups a crash list names at most (one short line each). */
+const MAX_NAMED_GROUPS = 50;
+
+/**
+ * `count` crashes (newest first in, the same order kept within a group): the newest of every group
+ * first, then every group's second newest, and so on — one group's repeats never crowd another out.
+ */
+export function takeRoundRobin<C extends { group_id: string | null; seq: number }>(
+  crashes: readonly C[],
+  count: number,
+): C[] {
+  const byGroup = new Map<string, C[]>();
+  for (const c of crashes) {
+    const key = c.group_id ?? `seq-${c.seq}`;
+    const list = byGroup.get(key);
+    if (list === undefined) {
+      byGroup.set(key, [c]);
+    } else {
+      list.push(c);
+    }
+  }
+  const out: C[] = [];
+  for (let round = 0; out.length < count; round++) {
+    let any = false;
+    for (const list of byGroup.values()) {
+      const c = list[round];
+      if (c !== undefined && out.length < count) {
+        out.push(c);
+        any = true;
+      }
+    }
+    if (!any) {
+      break;
+    }
+  }
+  return out;
+}
+
 /** Where a started stream begins: the device's buffer, now, or after the store's newest line of it. */
 export type StreamStart = 'buffer' | 'now' | 'resume';
 
@@ -294,9 +332,14 @@ export class LogcatService {
       ...(p.serial !== undefined ? { device: p.serial } : {}),
     });
     const before = p.before_seq;
-    const chosen = (before === undefined ? all : all.filter((c) => c.seq < before)).slice(0, p.count);
+    const chosen = takeRoundRobin(before === undefined ? all : all.filter((c) => c.seq < before), p.count);
     const fitted = fitCrashes(chosen, (id) => (id !== null ? this.groups.get(id) : undefined));
-    const groupIds = [...new Set(fitted.kept.map((c) => c.group_id).filter((id) => id !== null))];
+    // Every group the matching crashes belong to, over the whole store, newest first: named even
+    // when none of its crashes has room in the answer (25 of one app never hide another's one).
+    const groupIds = [...new Set(all.map((c) => c.group_id).filter((id) => id !== null))].slice(
+      0,
+      MAX_NAMED_GROUPS,
+    );
     return {
       crashes: fitted.kept,
       groups: groupIds.flatMap((id) => {

@@ -103,6 +103,7 @@ export const afterActionSchema = z.object({
   /** The app bar's title, else the topmost text of the app's window; null when there is none. */
   title: z.string().nullable(),
   changed: z.boolean(),
+  /** What changed, in words; empty when there was no earlier capture to compare with. */
   summary: z.string(),
   appeared: z.array(z.string()),
   disappeared: z.array(z.string()),

@@ -79,8 +79,17 @@ export const launchApp = defineDeviceTool({
       },
       { signal: ctx.signal, origin: ctx.origin },
     );
+    // A launch puts up the app's screen: what it differs from (whatever was on screen before) is not
+    // what was asked, so the answer names the screen and its state, not a comparison.
+    const after = r.after && {
+      ...r.after,
+      summary: '',
+      appeared: [],
+      disappeared: [],
+      changed_elements: [],
+    };
     return {
-      text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}\n${describeAfter({ ...r, then: null })}`,
+      text: `Launched ${r.component ?? r.package} on ${ctx.serial}.\n${r.timing_line}\n${describeAfter({ ...r, after, then: null })}`,
       structured: { device_serial: ctx.serial, ...r },
       steps: [{ do: 'launch', package: args.package, clear_state: false }],
     };

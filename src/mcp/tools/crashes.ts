@@ -144,7 +144,7 @@ export const getCrashLogs = defineTool({
         ...notStreamingHint(r.streaming.length),
         ...bufferWaitNote(r.buffer_wait),
         head,
-        ...(index.length > 1 ? [index.join('\n')] : []),
+        ...(index.length > 0 ? [index.join('\n')] : []),
         ...blocks,
         ...(collapsed > 0
           ? ['Framework frames are collapsed; get_crash_stack_trace gives a whole trace (crash_group_id).']

@@ -33,9 +33,10 @@ export const listApps = defineDeviceTool({
       ...(scope ? { scope } : {}),
     });
     const mine = new Set(r.project_packages);
+    const tell = variantMarks(r.apps);
     const lines = r.apps.map(
       (a) =>
-        `${a.label === null ? '' : `${JSON.stringify(a.label)} `}${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${mine.has(a.package) ? ' [project]' : ''}${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
+        `${a.label === null ? '' : `${JSON.stringify(a.label)}${tell.get(a.package) ?? ''} `}${a.package} ${a.version_name ?? '?'} (${a.version_code ?? '?'})${mine.has(a.package) ? ' [project]' : ''}${a.enabled === false ? ' [disabled]' : ''}  installed ${a.first_install_time ?? '?'}, updated ${a.last_update_time ?? '?'}`,
     );
     return {
       text: [
@@ -51,6 +52,38 @@ export const listApps = defineDeviceTool({
     };
   },
 });
+
+/**
+ * For apps that share a label (a project's variants: `com.example`, `com.example.demo`,
+ * `com.example.demo.debug`), what tells each apart: its package after the part they all share
+ * (` [.demo.debug]`), or ` [base]` for the one that is the shared part.
+ */
+export function variantMarks(
+  apps: readonly { label: string | null; package: string }[],
+): Map<string, string> {
+  const byLabel = new Map<string, string[]>();
+  for (const a of apps) {
+    if (a.label !== null) {
+      byLabel.set(a.label, [...(byLabel.get(a.label) ?? []), a.package]);
+    }
+  }
+  const marks = new Map<string, string>();
+  for (const pkgs of byLabel.values()) {
+    if (pkgs.length < 2) {
+      continue;
+    }
+    const parts = pkgs.map((p) => p.split('.'));
+    let shared = 0;
+    while (parts.every((p) => p[shared] !== undefined && p[shared] === parts[0]![shared])) {
+      shared++;
+    }
+    for (const [i, p] of parts.entries()) {
+      const rest = p.slice(shared).join('.');
+      marks.set(pkgs[i]!, rest === '' ? ' [base]' : ` [.${rest}]`);
+    }
+  }
+  return marks;
+}
 
 export const listWindows = defineDeviceTool({
   name: 'list_windows',

@@ -70,12 +70,14 @@ export const getUiHierarchy = defineDeviceTool({
       tree: args.tree,
     });
     const named = r.windows.map(({ bounds: _bounds, ...w }) => w);
+    // The window manager's note names the captured window and what covers the app: said there, it is
+    // said once — not again in the first line or in a list of the capture's windows.
     const windowLine =
-      named.length > 1
+      named.length > 1 && !r.window_note
         ? `\nwindows: ${named.map((w) => `${w.index} ${w.title ?? w.package} (${w.kind}${w.type ? `, ${w.type}` : ''})`).join('; ')}`
         : '';
     return {
-      text: `${screenLine(serial, r)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
+      text: `${screenLine(serial, r, !r.window_note)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
       structured: {
         ...screenOf(serial, r),
         rows: r.rows.map((row) => withoutEmpty(row) as HierarchyRowOutput),

@@ -46,8 +46,12 @@ export function screenOf(serial: string, r: Screen) {
   };
 }
 
-export function screenLine(serial: string, r: Screen): string {
-  return `${serial} · screen_hash ${r.screen_hash}${r.title ? ` · "${r.title}"` : ''}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${r.overlays.note ? ` · ${r.overlays.note}` : ''}${r.reader === 'helper' ? ' · read by the UI helper' : ''}`;
+/**
+ * The first line of a screen answer. `overlayNote: false` leaves out what covers the app when the
+ * answer says it elsewhere (the window manager's facts): one notice per condition per answer.
+ */
+export function screenLine(serial: string, r: Screen, overlayNote = true): string {
+  return `${serial} · screen_hash ${r.screen_hash}${r.title ? ` · "${r.title}"` : ''}${r.overlays.app_package ? ` · ${r.overlays.app_package}` : ''}${overlayNote && r.overlays.note ? ` · ${r.overlays.note}` : ''}${r.reader === 'helper' ? ' · read by the UI helper' : ''}`;
 }
 
 export function elementLine(e: z.infer<typeof uiElementSchema>): string {
@@ -168,7 +172,9 @@ export function describeAfter(r: Pick<InputAnswer, 'after' | 'after_note' | 'the
     lines.push(`${r.after_note ?? 'The screen was not read after the action.'}`);
     return lines.join('\n');
   }
-  lines.push(`Screen now ${a.screen_hash}${a.title ? ` ("${a.title}")` : ''}: ${a.summary}.`);
+  lines.push(
+    `Screen now ${a.screen_hash}${a.title ? ` ("${a.title}")` : ''}${a.summary ? `: ${a.summary}` : ''}.`,
+  );
   if (a.appeared.length > 0) {
     lines.push(`Appeared: ${a.appeared.join(', ')}.`);
   }

@@ -60,7 +60,8 @@ export function afterAction(before: Capture | null, after: Capture): AfterAction
     return {
       ...common,
       changed: true,
-      summary: 'no capture from before the action to compare with',
+      // Nothing to compare with (the first read of this device, a fresh launch): nothing to say.
+      summary: '',
       appeared: [],
       disappeared: [],
       changed_elements: [],

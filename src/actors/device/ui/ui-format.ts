@@ -13,7 +13,6 @@
  *           0.0.0.0.0.1.0.0.0.0.0.0.0.0 TextView "Fri, Apr 21" id=clock @561,151 968x57
  */
 import { clip, oneLine } from './ui-text.js';
-import { detectOverlays } from './ui-overlays.js';
 import { isInteractive, shortClass, shortResourceId } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
 import type { UiBounds, UiNode, UiPoint, UiTree } from './ui-types.js';
@@ -220,10 +219,8 @@ export function formatHierarchy(tree: UiTree, options: HierarchyOptions = {}): F
       tree.truncated ? ` (cut at ${tree.node_limit})` : ''
     }, hash ${hash}; windows: ${windowList || 'none'}`,
   ];
-  const overlays = detectOverlays(tree);
-  if (overlays.note !== '') {
-    lines.push(`note: ${overlays.note}`);
-  }
+  // What covers the app (a keyboard, a system dialog) is the answer's to say, once, above these
+  // rows (the screen line, or the window manager's note): not again here.
   let chars = lines.reduce((a, l) => a + l.length + 1, 0);
   let shownRows = 0;
   for (const r of rows) {
