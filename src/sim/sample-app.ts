@@ -281,6 +281,68 @@ export function sampleJavaCrashLines(
   ];
 }
 
+/** The monitor the sample app's ANR is about: the cart, locked by a sync thread while it sleeps. */
+export const SAMPLE_ANR_MONITOR = '0x0b1c5e27';
+/** The tid ART gives the sample app's sync thread in its ANR dump. */
+export const SAMPLE_ANR_HOLDER_TID = 18;
+
+/**
+ * The sample app's ANR as ART dumps its threads (the format of the real dumps in
+ * tests/fixtures/anr): the main thread Blocked in the cart total, waiting to lock the cart that
+ * the "CartSync" thread holds while it sleeps in the price book. Obfuscated as the release build
+ * runs (the mapping above retraces every app frame), or with real names for a debug build.
+ */
+export function sampleAnrThreadDump(pid: number, minified = true): string[] {
+  const F = SAMPLE_MAP_SOURCE_FILE;
+  const [cart, home, click, prices] = minified
+    ? ['a.a', 'com.droidbus.sample.HomeActivity', 'a.b', 'a.c']
+    : [
+        'com.droidbus.sample.data.CartRepository',
+        'com.droidbus.sample.HomeActivity',
+        'com.droidbus.sample.HomeActivity$$ExternalSyntheticLambda1',
+        'com.droidbus.sample.data.PriceBook',
+      ];
+  const at = (cls: string, method: string, file: string, line: number, min: number): string =>
+    `  at ${cls}.${method}(${minified ? `${F}:${min}` : `${file}:${line}`})`;
+  return [
+    '"main" prio=5 tid=1 Blocked',
+    `  | group="main" sCount=1 ucsCount=0 flags=1 obj=0x72b35c20 self=0xb400007a2c8d7380`,
+    `  | sysTid=${pid} nice=-10 cgrp=top-app sched=0/0 handle=0x7b8e4a14f8`,
+    '  | state=S schedstat=( 1245102394 80412770 1830 ) utm=98 stm=26 core=3 HZ=100',
+    '  | stack=0x7ffd1c3000-0x7ffd1c5000 stackSize=8188KB',
+    '  | held mutexes=',
+    at(cart, minified ? 'b' : 'totalFor', 'CartRepository.kt', 19, 1),
+    `  - waiting to lock <${SAMPLE_ANR_MONITOR}> (a ${cart}) held by thread ${SAMPLE_ANR_HOLDER_TID}`,
+    at(home, minified ? 'q' : 'checkoutTotal', 'HomeActivity.kt', 63, 2),
+    at(click, 'onClick', 'HomeActivity.kt', 41, 1),
+    '  at android.view.View.performClick(View.java:7659)',
+    '  at android.view.View.performClickInternal(View.java:7636)',
+    '  at android.view.View$PerformClick.run(View.java:30156)',
+    '  at android.os.Handler.handleCallback(Handler.java:958)',
+    '  at android.os.Handler.dispatchMessage(Handler.java:99)',
+    '  at android.os.Looper.loopOnce(Looper.java:205)',
+    '  at android.os.Looper.loop(Looper.java:294)',
+    '  at android.app.ActivityThread.main(ActivityThread.java:8177)',
+    '  at java.lang.reflect.Method.invoke(Native method)',
+    '  at com.android.internal.os.RuntimeInit$MethodAndArgsCaller.run(RuntimeInit.java:552)',
+    '  at com.android.internal.os.ZygoteInit.main(ZygoteInit.java:971)',
+    '',
+    `"CartSync" prio=5 tid=${SAMPLE_ANR_HOLDER_TID} Sleeping`,
+    '  | group="main" sCount=1 ucsCount=0 flags=1 obj=0x13a80f58 self=0xb400007a2c8e9c00',
+    `  | sysTid=${pid + 21} nice=0 cgrp=top-app sched=0/0 handle=0x7a1f3fccb0`,
+    '  | state=S schedstat=( 2120417 1309875 9 ) utm=0 stm=0 core=1 HZ=100',
+    '  | stack=0x7a1f2f9000-0x7a1f2fb000 stackSize=1039KB',
+    '  | held mutexes=',
+    '  at java.lang.Thread.sleep(Native method)',
+    '  at java.lang.Thread.sleep(Thread.java:450)',
+    '  at java.lang.Thread.sleep(Thread.java:355)',
+    at(prices, minified ? 'a' : 'priceOf', 'PriceBook.kt', 15, 2),
+    `  - locked <${SAMPLE_ANR_MONITOR}> (a ${cart})`,
+    at(cart, minified ? 'b' : 'totalFor', 'CartRepository.kt', 24, 5),
+    '  at java.lang.Thread.run(Thread.java:1012)',
+  ];
+}
+
 export const SAMPLE_NATIVE_LIBRARY = 'libsample-native.so';
 export const SAMPLE_NATIVE_BUILD_ID = '8c2f4e6a1b3d5f7092a4c6e8b0d2f4a6c8e0b2d4';
 const ART_BUILD_ID = 'b5a3f3c2f1b0e7a6d9c8b7a6f5e4d3c2';

@@ -100,7 +100,7 @@ export function parseThreads(text: string): AnrThread[] {
 /** The process dumps of a text: each `----- pid N at T -----` … `----- end N -----`; a bare paste is one of pid -1. */
 export function parseDumps(text: string): AnrDump[] {
   const dumps: AnrDump[] = [];
-  const re = /^----- pid (\d+) at ([^-\n]+?) -----$([\s\S]*?)^----- end \1 -----$/gm;
+  const re = /^----- pid (\d+) at (.+?) -----$([\s\S]*?)^----- end \1 -----$/gm;
   for (const m of text.matchAll(re)) {
     dumps.push({ pid: Number(m[1]), at: m[2]!.trim(), threads: parseThreads(m[3]!) });
   }
@@ -159,7 +159,7 @@ export function anrStacks(dump: AnrDump): AnrStacks | null {
   // Follow the chain of waits from the holder: back to the main thread is a deadlock.
   let deadlock = false;
   const seen = new Set<number>([main.tid]);
-  for (let t = holder; t !== null && t !== undefined;) {
+  for (let t: AnrThread | undefined = holder ?? undefined; t !== undefined;) {
     const next = t.waiting_to_lock?.held_by;
     if (next === null || next === undefined) {
       break;

@@ -1,4 +1,9 @@
-import { sampleJavaCrashLines, sampleNativeCrashLines, SAMPLE_PACKAGE } from '../sample-app.js';
+import {
+  sampleAnrThreadDump,
+  sampleJavaCrashLines,
+  sampleNativeCrashLines,
+  SAMPLE_PACKAGE,
+} from '../sample-app.js';
 import type { Device } from './device.js';
 import { REASON } from './exit-info.js';
 import { hexId } from './ids.js';
@@ -189,6 +194,41 @@ function anrOf(c: Crash): void {
       message,
     })),
   );
+  // ActivityManagerService.addErrorToDropBox: headers, the report, then the traces ART wrote.
+  const traces = [
+    `----- pid ${pid} at ${stamp(new Date(now - 120))} -----`,
+    `Cmd line: ${pkg}`,
+    `Build fingerprint: '${fingerprint(dev.identity)}'`,
+    `ABI: '${isEmulator(dev.identity) ? 'x86_64' : 'arm64'}'`,
+    'Build type: optimized',
+    '',
+    'DALVIK THREADS (2):',
+    ...(isSampleBuild(c.p)
+      ? sampleAnrThreadDump(pid, c.p.info.minified)
+      : genericAnrThreadDump(pid, pkg, cls)),
+    '',
+    `----- end ${pid} -----`,
+  ];
+  dev.dropbox.add(
+    uid >= 10_000 ? 'data_app_anr' : 'system_app_anr',
+    now,
+    [
+      `Process: ${pkg}`,
+      `PID: ${pid}`,
+      `UID: ${uid}`,
+      'Frozen: false',
+      `Package: ${pkg} v${c.p.info.versionCode} (${c.p.info.versionName})`,
+      'Foreground: Yes',
+      `Activity: ${component}`,
+      `Subject: ${reason}`,
+      `Build: ${fingerprint(dev.identity)}`,
+      '',
+      ...anr.slice(6),
+      '',
+      ...traces,
+      '',
+    ].join('\n'),
+  );
   dev.logSystem(
     'I',
     'ActivityManager',
@@ -196,6 +236,27 @@ function anrOf(c: Crash): void {
   );
   dev.logSystem('I', 'ActivityManager', died);
   killPackage(dev, pkg, { reason: REASON.ANR, description: `user request after error: ${reason}` });
+}
+
+/** Another app's ANR dump: its main thread Blocked in its activity, on a lock a worker holds. */
+function genericAnrThreadDump(pid: number, pkg: string, cls: string): string[] {
+  const activity = cls.startsWith('.') ? `${pkg}${cls}` : cls;
+  return [
+    '"main" prio=5 tid=1 Blocked',
+    `  | sysTid=${pid} nice=-10 cgrp=top-app sched=0/0 handle=0x7b8e4a14f8`,
+    `  at ${activity}.onResume(Unknown Source:12)`,
+    `  - waiting to lock <0x0c4d2e10> (a java.lang.Object) held by thread 12`,
+    '  at android.app.Activity.performResume(Activity.java:8422)',
+    '  at android.os.Looper.loop(Looper.java:294)',
+    '  at android.app.ActivityThread.main(ActivityThread.java:8177)',
+    '',
+    '"Worker" prio=5 tid=12 Sleeping',
+    `  | sysTid=${pid + 11} nice=0 cgrp=top-app sched=0/0 handle=0x7a1f3fccb0`,
+    '  at java.lang.Thread.sleep(Native method)',
+    `  at ${pkg}.Worker.run(Unknown Source:30)`,
+    '  - locked <0x0c4d2e10> (a java.lang.Object)',
+    '  at java.lang.Thread.run(Thread.java:1012)',
+  ];
 }
 
 /** Makes the package crash (or hang) now, logging what a device logs; false when it is not installed. */

@@ -5,6 +5,7 @@ import { IterableInput, readLines, type InputStream, type OutputStream } from '.
 import type { CommandFn } from '../shell/command.js';
 import { FrameStatsModel, type FrameCause } from './frame-stats.js';
 import { ExitInfoStore } from './exit-info.js';
+import { DropBox } from './dropbox.js';
 import { buildDeviceFs } from './fs-layout.js';
 import { putLiveProcFiles } from './proc-files.js';
 import type { MemFs } from './fs.js';
@@ -81,6 +82,8 @@ export class Device implements SimDevice {
   readonly packages = new Map<string, InstalledPackage>();
   readonly ui: UiState;
   readonly exits = new ExitInfoStore();
+  /** Error reports `dumpsys dropbox` prints (an ANR's traces among them). */
+  readonly dropbox = new DropBox();
   /** Frames each app process rendered (`dumpsys gfxinfo`), on the clock of the device's boot. */
   readonly frames = new FrameStatsModel(() => this.uptimeMs() * 1e6);
   readonly notifications: SimNotification[] = [];

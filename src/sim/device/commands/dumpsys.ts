@@ -20,6 +20,7 @@ const SERVICES = [
   'battery',
   'connectivity',
   'display',
+  'dropbox',
   'gfxinfo',
   'input',
   'input_method',
@@ -470,6 +471,9 @@ export const dumpsys: CommandFn<Device> = async (ctx) => {
       break;
     case 'display':
       out = display(dev);
+      break;
+    case 'dropbox':
+      out = dev.dropbox.dump(args);
       break;
     case 'wifi':
       out = `Wi-Fi is ${dev.settings.flag('wifi_on') && !dev.settings.flag('airplane_mode_on') ? 'enabled' : 'disabled'}\nVerbose logging is off\n`;
