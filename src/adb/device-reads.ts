@@ -126,6 +126,20 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+  /**
+   * The ANR reports ActivityManagerService kept, with the threads ART dumped (a user build's only
+   * place for them; /data/anr needs root): live, each ANR adds one, and they hold an app's internals.
+   */
+  dropboxAppAnr: {
+    name: 'dumpsys-dropbox-data-app-anr',
+    argv: ['dumpsys', 'dropbox', '--print', 'data_app_anr'],
+    kind: 'live',
+  },
+  dropboxSystemAnr: {
+    name: 'dumpsys-dropbox-system-app-anr',
+    argv: ['dumpsys', 'dropbox', '--print', 'system_app_anr'],
+    kind: 'live',
+  },
   /** What the UI helper's detached `am instrument` wrote (uiautomator2-helper.ts instrumentCommand). */
   helperStartLog: { name: 'helper-start-log', argv: ['cat', HELPER_START_LOG], kind: 'live' },
   /** An APK's end: the longest zip end record with its comment (and, usually, the central directory). */

@@ -9,6 +9,7 @@ import {
 } from '../../src/sim/index.js';
 import { writeApk } from '../../src/util/apk.js';
 import { eventually, startDeviceWorld } from '../helpers/device-world.js';
+import type { AnrStacksWire } from '../../src/bus/messages/logcat.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
 import { tempDir } from '../helpers/paths.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -173,6 +174,34 @@ describe('deobfuscating crashes', () => {
     });
     expect(outcome.status).toBe('refused');
     expect(outcome.reason).toContain('matches nothing droidbus built or installed');
+  });
+
+  it("reads an ANR's threads from the device's report: the main thread's blocking frame and the holder's, retraced (issue 69)", async () => {
+    await world.shell(serial, `sim crash ${PKG} anr`);
+    const found = await eventually(async () => {
+      const r = await world.call('get_crash_logs', { package: PKG, count: 5, retrace: true });
+      const crashes = r.structured['crashes'] as { kind: string; anr?: Record<string, unknown> }[];
+      return crashes.some((c) => c.kind === 'anr' && c.anr !== undefined) ? r : undefined;
+    });
+    expect(found.text).toContain(
+      'Main thread Blocked at com.droidbus.sample.data.CartRepository.totalFor(CartRepository.kt:19) — waiting for "CartSync" (tid 18, Sleeping) at com.droidbus.sample.data.PriceBook.priceOf(PriceBook.kt:15)',
+    );
+    const anr = (found.structured['crashes'] as { kind: string; anr?: AnrStacksWire }[]).find(
+      (c) => c.kind === 'anr',
+    )!.anr!;
+    expect(anr.source).toMatch(/^dropbox data_app_anr \d{4}-/);
+    expect(anr.main).toMatchObject({ name: 'main', state: 'Blocked' });
+    expect(anr.main.waiting_to_lock?.held_by).toBe(18);
+    expect(anr.holder).toMatchObject({ name: 'CartSync', tid: 18, state: 'Sleeping' });
+    expect(anr.deadlock).toBe(false);
+    // Without retrace: the same headline, in the names the release build runs with.
+    const plain = await world.call('get_crash_stack_trace', { package: PKG });
+    expect(plain.text.split('\n')[0]).toBe(
+      `Main thread Blocked at a.a.b(r8-map-id-${SAMPLE_MAP_ID}:1) — waiting for "CartSync" (tid 18, Sleeping) at a.c.a(r8-map-id-${SAMPLE_MAP_ID}:2)`,
+    );
+    process.stderr.write(
+      `\n--- get_crash_logs (ANR, retrace) as the agent sees it ---\n${found.text}\n---\n`,
+    );
   });
 
   it('reports a corrupt kept mapping as failed, and the pool keeps serving', async () => {

@@ -13,6 +13,7 @@ import { readLaunchTime } from './launch-time.js';
 import { crashContext } from './crash-context.js';
 import { waitForLine } from './log-wait.js';
 import { withRetrace, withRetracedGroups } from './crash-retrace.js';
+import { withAnrStacks } from './anr-stacks.js';
 import { LogcatService } from './logcat-service.js';
 import { JOURNAL_CAP_BYTES, LogJournal } from './log-journal.js';
 import { ensureDataDir } from '../../store/data-dir.js';
@@ -58,10 +59,17 @@ export default defineActor({
     'logcat.entries': (payload, service, ctx) => service.entries(payload, sessionOf(ctx.origin)),
     'logcat.stats': (_payload, service) => service.stats(),
     'logcat.wait': (payload, service, ctx) => waitForLine(service, payload, ctx),
-    'logcat.crashes': async (payload, service, ctx) =>
-      withRetracedGroups(await service.crashes(payload), payload.retrace, ctx),
-    'logcat.crash_trace': async (payload, service, ctx) =>
-      withRetrace(await service.crashTrace(payload), payload.retrace, ctx),
+    // An ANR's threads are read from the report the device kept, then retraced with the rest.
+    'logcat.crashes': async (payload, service, ctx) => {
+      const r = await service.crashes(payload);
+      const crashes = await withAnrStacks(r.crashes, service.anrStacks, adbClient(), ctx.signal);
+      return withRetracedGroups({ ...r, crashes }, payload.retrace, ctx);
+    },
+    'logcat.crash_trace': async (payload, service, ctx) => {
+      const r = await service.crashTrace(payload);
+      const [crash] = await withAnrStacks([r.crash], service.anrStacks, adbClient(), ctx.signal);
+      return withRetrace({ ...r, crash: crash ?? r.crash }, payload.retrace, ctx);
+    },
     'logcat.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
       readExitInfo(adbClient(), serial, pkg, limit, ctx.signal),
     'logcat.package_info': ({ serial, package: pkg }, _service, ctx) =>

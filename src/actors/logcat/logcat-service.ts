@@ -12,6 +12,7 @@ import { readSettings } from '../../store/settings.js';
 import { settledWithin } from '../../util/sleep.js';
 import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
+import type { AnrStacksCache } from './anr-stacks.js';
 import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
 import type { LogJournal } from './log-journal.js';
@@ -87,6 +88,8 @@ export interface LogcatServiceOptions {
 export class LogcatService {
   readonly store: LogStore;
   readonly groups = new CrashGroups();
+  /** ANR reports read from the devices, by device and pid (anr-stacks.ts). */
+  readonly anrStacks: AnrStacksCache = new Map();
   private readonly streams = new Map<string, DeviceStream>();
   private readonly starting = new Map<string, Promise<ResponseOf<'logcat.start'>>>();
   private readonly stopped = new Map<string, StreamInfo>();

@@ -69,6 +69,30 @@ const throwableSchema = z.object({
 });
 
 /** A crash read from the log, with its whole trace. */
+/** A thread of an ANR's dump, as the crash answers give it (its top frames). */
+export const anrThreadSchema = z.object({
+  name: z.string().max(200),
+  tid: z.number().int(),
+  /** As ART prints it: Blocked, Waiting, TimedWaiting, Sleeping, Native, Runnable… */
+  state: z.string().max(40),
+  frames: z.array(z.string().max(1_000)).max(32),
+  waiting_to_lock: z
+    .object({ monitor: z.string().max(40), of: z.string().max(300), held_by: z.number().int().nullable() })
+    .nullable(),
+});
+
+/** An ANR's threads, read from the report the device kept (`dumpsys dropbox`). */
+export const anrStacksSchema = z.object({
+  /** Where they were read: `dropbox data_app_anr <time>`. */
+  source: z.string().max(200),
+  main: anrThreadSchema,
+  /** The thread holding the monitor the main thread waits to lock. */
+  holder: anrThreadSchema.nullable(),
+  /** The holder waits, in turn, for a monitor the main thread holds. */
+  deadlock: z.boolean(),
+});
+export type AnrStacksWire = z.infer<typeof anrStacksSchema>;
+
 export const crashWireSchema = z.object({
   group_id: z.string().nullable(),
   kind: crashKindSchema,
@@ -103,6 +127,8 @@ export const crashWireSchema = z.object({
   trace: z.string(),
   /** True when lines past the per-crash bound were left out. */
   truncated: z.boolean(),
+  /** ANR: the main thread and what blocks it, when the device kept the report (also in `trace`). */
+  anr: anrStacksSchema.optional(),
 });
 export type CrashWire = z.infer<typeof crashWireSchema>;
 

@@ -47,6 +47,42 @@ export function retracedHeadline(trace: string, pkg: string | null): string | nu
 }
 
 /**
+ * The headline of an ANR whose threads were read (its trace ends with the main thread's and the
+ * holder's frames, logcat-actor anr-stacks.ts; retraced or not): `Main thread Blocked at FRAME —
+ * waiting for "Holder" (tid N, State) at FRAME`, each FRAME the thread's first outside the platform
+ * (where it is stuck in the app's code), or null when the trace has no threads.
+ */
+export function anrHeadline(trace: string, pkg: string | null): string | null {
+  const lines = trace.split('\n').map((l) => l.replace(/\r$/, ''));
+  const framesAfter = (i: number): string[] => {
+    const out: string[] = [];
+    for (const l of lines.slice(i + 1)) {
+      const f = frameOf(l);
+      if (f === null) {
+        break;
+      }
+      out.push(f);
+    }
+    return out;
+  };
+  const own = (f: string): boolean => pkg !== null && f.startsWith(`${pkg}.`);
+  const main = lines.findIndex((l) => /^"[^"]*" tid=1 \w+/.test(l));
+  if (main < 0) {
+    return null;
+  }
+  const state = /^"[^"]*" tid=1 (\w+)/.exec(lines[main]!)![1];
+  const mainFrame = rootCauseFrame([framesAfter(main)], own);
+  const holderAt = lines.findIndex((l, i) => i > main && /^"[^"]*" tid=\d+ \w+ — holds /.test(l));
+  const holder = holderAt < 0 ? null : /^"([^"]*)" tid=(\d+) (\w+)/.exec(lines[holderAt]!);
+  const holderFrame = holderAt < 0 ? null : rootCauseFrame([framesAfter(holderAt)], own);
+  return `Main thread ${state}${mainFrame ? ` at ${mainFrame}` : ''}${
+    holder
+      ? ` — waiting for "${holder[1]}" (tid ${holder[2]}, ${holder[3]})${holderFrame ? ` at ${holderFrame}` : ''}`
+      : ''
+  }${/ — a deadlock$/.test(lines[main]!) ? ' — a deadlock' : ''}`;
+}
+
+/**
  * A Java trace as an agent needs it first: every exception and `Caused by:` line, the frame each
  * was thrown at, and the app's frames; each run of other platform frames becomes one
  * `… N framework frames` line. `hidden` counts the frames left out (0: the trace is whole).

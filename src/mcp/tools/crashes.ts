@@ -10,7 +10,7 @@ import { TEXT_BUDGET } from '../budgets.js';
 import { defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { canonicalSerial } from './device-serial.js';
-import { groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
+import { anrHeadline, groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
 import { bufferWaitNote, crashGroupId, filterSerial, notStreamingHint } from './logcat.js';
 
 function crashHeader(c: CrashWire, group: CrashGroupWire | undefined, summary = c.summary): string {
@@ -96,6 +96,12 @@ export const getCrashLogs = defineTool({
     };
     const blockOf = (c: CrashWire): string => {
       const t = c.group_id !== null ? byGroup.get(c.group_id) : undefined;
+      if (c.kind === 'anr') {
+        // An ANR leads with where its main thread is stuck and what holds it (retraced when asked).
+        const trace = t?.status === 'retraced' ? t.trace : c.trace;
+        const headline = anrHeadline(trace, c.package);
+        return `${headline ? `${headline}\n` : ''}${crashHeader(c, groups.get(c.group_id ?? ''))}\n${t?.status === 'retraced' ? `${retracedWith(t)}\n` : ''}${trace}`;
+      }
       if (t?.status !== 'retraced') {
         return `${crashHeader(c, groups.get(c.group_id ?? ''))}\n${short(c, c.trace)}`;
       }
@@ -188,7 +194,11 @@ export const getCrashStackTrace = defineTool({
     // After a retrace the answer leads with the real root cause and the app's frame: the crash's
     // own summary was made from the obfuscated trace.
     const rootCause =
-      retrace?.status === 'retraced' ? retracedHeadline(retrace.trace, r.crash.package) : null;
+      r.crash.kind === 'anr'
+        ? anrHeadline(retrace?.status === 'retraced' ? retrace.trace : r.crash.trace, r.crash.package)
+        : retrace?.status === 'retraced'
+          ? retracedHeadline(retrace.trace, r.crash.package)
+          : null;
     const structured = {
       crash: r.crash,
       group: r.group,

@@ -1,0 +1,127 @@
+/**
+ * The threads of an ANR, read where a user build keeps them: logcat says only the reason and CPU
+ * use, so for every ANR in a crash answer the logcat actor reads the device's ANR reports
+ * (`dumpsys dropbox --print data_app_anr`, then `system_app_anr` for what it did not find), finds
+ * the one of the ANR's pid and process, and adds the main thread, the thread holding what it waits
+ * for, and whether that is a deadlock — to the crash's fields and to its trace, so a retrace
+ * deobfuscates those frames with the rest. A report found is kept (it never changes); a device
+ * that cannot be read leaves the ANR as logcat told it.
+ */
+import { READS, readCommand, type DeviceRead } from '../../adb/device-reads.js';
+import type { AdbClient } from '../../adb/client.js';
+import type { AnrStacksWire, CrashWire } from '../../bus/messages/logcat.js';
+import { anrStacks, parseDropboxAnrs, type AnrThread, type DropboxAnr } from './anr-trace.js';
+
+/** Frames an answer gives of the main thread, and of the thread that holds its monitor. */
+const MAIN_FRAMES = 24;
+const HOLDER_FRAMES = 12;
+/** Reports kept by device and pid. */
+const CACHE_LIMIT = 256;
+const READ_OPTIONS = { timeoutMs: 20_000, maxBytes: 16 * 1024 * 1024 };
+
+/** The reports found so far, by `device|pid` (the logcat actor keeps one). */
+export type AnrStacksCache = Map<string, AnrStacksWire>;
+
+function threadWire(t: AnrThread, frames: number): AnrStacksWire['main'] {
+  return {
+    name: t.name.slice(0, 200),
+    tid: t.tid,
+    state: t.state.slice(0, 40),
+    frames: t.frames.slice(0, frames).map((f) => f.slice(0, 1_000)),
+    waiting_to_lock: t.waiting_to_lock,
+  };
+}
+
+/** The report of `pid` (its process named `process`) among the entries, as the answer gives it. */
+export function stacksOf(
+  entries: readonly DropboxAnr[],
+  pid: number,
+  process: string | null,
+): AnrStacksWire | null {
+  // The newest report of the pid wins (a pid is reused only long after).
+  for (const entry of [...entries].reverse()) {
+    if (entry.pid !== pid || (process !== null && entry.process !== null && entry.process !== process)) {
+      continue;
+    }
+    const dump = entry.dumps.find((d) => d.pid === pid) ?? entry.dumps[0];
+    const stacks = dump ? anrStacks(dump) : null;
+    if (stacks !== null) {
+      return {
+        source: `dropbox ${entry.tag} ${entry.time}`,
+        main: threadWire(stacks.main, MAIN_FRAMES),
+        holder: stacks.holder ? threadWire(stacks.holder, HOLDER_FRAMES) : null,
+        deadlock: stacks.deadlock,
+      };
+    }
+  }
+  return null;
+}
+
+/** The stacks as trace lines (frames as `\tat …`, so a retrace reads them like a crash's). */
+export function stacksText(s: AnrStacksWire): string {
+  const lock = s.main.waiting_to_lock;
+  const lines = [
+    `"${s.main.name}" tid=${s.main.tid} ${s.main.state}${lock ? ` — waiting to lock <${lock.monitor}> (a ${lock.of})${lock.held_by !== null ? ` held by thread ${lock.held_by}` : ''}` : ''}${s.deadlock ? ' — a deadlock' : ''}`,
+    ...s.main.frames.map((f) => `\tat ${f}`),
+  ];
+  if (s.holder !== null) {
+    lines.push(
+      `"${s.holder.name}" tid=${s.holder.tid} ${s.holder.state} — holds <${lock?.monitor ?? '?'}>`,
+      ...s.holder.frames.map((f) => `\tat ${f}`),
+    );
+  }
+  return lines.join('\n');
+}
+
+async function readReports(
+  client: AdbClient,
+  serial: string,
+  read: DeviceRead,
+  signal: AbortSignal,
+): Promise<DropboxAnr[]> {
+  try {
+    const out = await client.shell(serial, readCommand(read), { ...READ_OPTIONS, signal });
+    return parseDropboxAnrs(out.stdout);
+  } catch {
+    return []; // Gone, or no dropbox service: the ANR stays as logcat told it.
+  }
+}
+
+/**
+ * `crashes` with the stacks of their ANRs added (their `anr` field, and the threads after their
+ * trace), reading each device's reports at most once per call.
+ */
+export async function withAnrStacks(
+  crashes: readonly CrashWire[],
+  cache: AnrStacksCache,
+  client: AdbClient,
+  signal: AbortSignal,
+): Promise<CrashWire[]> {
+  const wanted = crashes.filter((c) => c.kind === 'anr' && c.device !== null && c.pid > 0);
+  const missing = [
+    ...new Set(wanted.filter((c) => !cache.has(`${c.device}|${c.pid}`)).map((c) => c.device!)),
+  ];
+  for (const serial of missing) {
+    const mine = wanted.filter((c) => c.device === serial && !cache.has(`${serial}|${c.pid}`));
+    for (const read of [READS.dropboxAppAnr, READS.dropboxSystemAnr]) {
+      const left = mine.filter((c) => !cache.has(`${serial}|${c.pid}`));
+      if (left.length === 0) {
+        break;
+      }
+      const entries = await readReports(client, serial, read, signal);
+      for (const c of left) {
+        const found = stacksOf(entries, c.pid, c.process ?? c.package);
+        if (found !== null) {
+          if (cache.size >= CACHE_LIMIT) {
+            cache.delete(cache.keys().next().value!);
+          }
+          cache.set(`${serial}|${c.pid}`, found);
+        }
+      }
+    }
+  }
+  return crashes.map((c) => {
+    const anr = c.kind === 'anr' ? cache.get(`${c.device}|${c.pid}`) : undefined;
+    return anr === undefined ? c : { ...c, anr, trace: `${c.trace}\n${stacksText(anr)}` };
+  });
+}
