@@ -3,7 +3,7 @@
  * the host admits while a fourth session calls get_logcat_stats; prints the fourth's latencies
  * (median / p99 / max, target p99 < 250 ms), each pattern's admission bound and its answers' times.
  * Real path: SDK clients → `droidbus mcp` (attached) → `droidbus host` → real adb server → a sim
- * device whose buffer holds 3,000 lines of 1 KB (400 of them long runs of letters, where class
+ * device whose buffer holds 3,000 lines of 1 KB (every 7th, 429, a long run of letters, where class
  * repetitions keep every NFA thread alive).
  * Run: npm run build && npx tsx bench/logcat-fairness.ts [--seconds 30]
  */
@@ -19,6 +19,7 @@ import { shortTempDir, startHostProcess, waitFor } from '../tests/helpers/host.j
 import { startMcp, type McpSessionHandle } from '../tests/helpers/mcp-client.js';
 import { tempDir } from '../tests/helpers/paths.js';
 import { startSimFarm } from '../tests/helpers/sim-farm.js';
+import { bigLog } from '../tests/helpers/big-log.js';
 import { printTable, quantile } from './stats.js';
 
 const args = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
@@ -32,23 +33,6 @@ const QUERIES: [string, string][] = [
   ['tag:Prose message~:(?i)\\w{1,100}z', '(?i)\\w{1,100}z'],
   ['line~:(?s)(.*a){2}', '(?s)(.*a){2}'],
 ];
-
-/** `n` threadtime lines of about 1 KB: ordinary request lines, and PROSE lines of letters. */
-function bigLog(n: number): string {
-  const words = 'GET /api/items?page=4 finished with status 200 in 37 ms; cache hit ratio 0.82; ';
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = String(i % 60).padStart(2, '0');
-    const ms = String(i % 1000).padStart(3, '0');
-    const prose =
-      i % Math.floor(n / PROSE) === 0 && lines.filter((l) => l.includes(' Prose ')).length < PROSE;
-    const body = prose
-      ? 'Ablaufverfolgung'.repeat(63).slice(0, 1000)
-      : `${i} ${words.repeat(13)}`.slice(0, 1000);
-    lines.push(`12-06 18:00:${s}.${ms}  4242  4251 I ${prose ? 'Prose' : 'Net  '} : ${body}`);
-  }
-  return lines.join('\n') + '\n';
-}
 
 function text(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
@@ -68,7 +52,7 @@ async function main(): Promise<void> {
   const sessions: McpSessionHandle[] = [];
   try {
     const file = path.join(work.dir, 'big.log');
-    writeFileSync(file, bigLog(LINES));
+    writeFileSync(file, bigLog(LINES, { every: Math.floor(LINES / PROSE) }));
     await server.adb(['-s', serial, 'logcat', '-G', '16M']);
     await server.adb(['-s', serial, 'push', file, '/data/local/tmp/big.log']);
     await server.adb(['-s', serial, 'shell', 'sim logcat replay /data/local/tmp/big.log']);

@@ -13,6 +13,7 @@ import { writeSample } from '../helpers/build-project.js';
 import { shortTempDir, startHostProcess, waitFor, type HostProcess } from '../helpers/host.js';
 import { fromDist, tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { bigLog } from '../helpers/big-log.js';
 
 type Client = Awaited<ReturnType<typeof ControlClient.connectControl>>['client'];
 
@@ -25,19 +26,6 @@ let asker: Client;
 let watcher: Client;
 let serial: string;
 const LINES = 3_000;
-
-/** `n` threadtime lines of about 1 KB of ordinary text each. */
-function bigLog(n: number): string {
-  const words = 'GET /api/items?page=4 finished with status 200 in 37 ms; cache hit ratio 0.82; ';
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = String(i % 60).padStart(2, '0');
-    const ms = String(i % 1000).padStart(3, '0');
-    const body = `${i} ${words.repeat(13)}`.slice(0, 1000);
-    lines.push(`12-06 18:00:${s}.${ms}  4242  4251 I Net     : ${body}`);
-  }
-  return lines.join('\n') + '\n';
-}
 
 beforeAll(async () => {
   await writeSample(path.join(work.dir, 'app'), home.dir);

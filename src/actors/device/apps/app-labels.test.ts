@@ -42,6 +42,16 @@ function countingReaders(): { readerOf: (path: string) => ApkRangeReader; moved:
   };
 }
 
+/** The labels of `of` within `bytes`, read through `readerOf`. */
+function labels(
+  cache: LabelCache,
+  of: typeof targets,
+  bytes: number,
+  readerOf: (path: string) => ApkRangeReader,
+) {
+  return readLabels('s', cache, of, 'en-US', AbortSignal.timeout(10_000), { bytes, ms: 10_000 }, readerOf);
+}
+
 const targets = Array.from({ length: 12 }, (_, i) => ({
   package: `com.example.app${i}`,
   apk: `/data/app/app${i}/base.apk`,
@@ -52,18 +62,7 @@ describe('list_apps labels within the byte budget', () => {
   it('never moves more bytes than its budget in one call, however many reads are in flight', async () => {
     // What one label costs, read alone with room to spare.
     const one = countingReaders();
-    const alone = await readLabels(
-      's',
-      new Map(),
-      targets.slice(0, 1),
-      'en-US',
-      AbortSignal.timeout(10_000),
-      {
-        bytes: 1 << 30,
-        ms: 10_000,
-      },
-      one.readerOf,
-    );
+    const alone = await labels(new Map(), targets.slice(0, 1), 1 << 30, one.readerOf);
     expect(alone.labels.get('com.example.app0')).toBe('Price Book');
     const perApp = one.moved();
 
@@ -72,18 +71,7 @@ describe('list_apps labels within the byte budget', () => {
     const budget = Math.floor(perApp * 2.5);
     const counted = countingReaders();
     const cache: LabelCache = new Map();
-    const r = await readLabels(
-      's',
-      cache,
-      targets,
-      'en-US',
-      AbortSignal.timeout(10_000),
-      {
-        bytes: budget,
-        ms: 10_000,
-      },
-      counted.readerOf,
-    );
+    const r = await labels(cache, targets, budget, counted.readerOf);
     expect(counted.moved()).toBeLessThanOrEqual(budget);
     const read = [...r.labels.values()];
     expect(read.length).toBeGreaterThanOrEqual(2);
@@ -91,18 +79,7 @@ describe('list_apps labels within the byte budget', () => {
     expect(r.unread.length).toBe(targets.length - read.length);
     // What the budget left unread is not remembered as "no label": the next call reads it.
     expect(cache.size).toBe(read.length);
-    const next = await readLabels(
-      's',
-      cache,
-      targets,
-      'en-US',
-      AbortSignal.timeout(10_000),
-      {
-        bytes: budget,
-        ms: 10_000,
-      },
-      countingReaders().readerOf,
-    );
+    const next = await labels(cache, targets, budget, countingReaders().readerOf);
     expect(next.labels.size).toBeGreaterThan(read.length);
   });
 });
