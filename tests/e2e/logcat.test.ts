@@ -4,6 +4,7 @@
  * are injected on the devices (`sim crash`), real captured logs replayed (`sim logcat replay`), and
  * a device is disconnected mid-stream.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitRecordWire } from '../../src/bus/messages/app.js';
@@ -412,6 +413,41 @@ describe('a real recorded log replayed on the device', () => {
     });
     expect(java.frames).toHaveLength(8);
     expect(found.crashes.find((c) => c.kind === 'native')!.signal).toBe('SIGABRT');
+  });
+
+  it("gives a real ANR's main thread from the report the device kept (issue 69)", async () => {
+    // A real ART paste (OkSocket #147) framed as ART writes it, for the pid of a real ANR capture
+    // (Droid-ify #1135): the dump first (to /data/anr, as the device's dumper leaves it), then the log.
+    const paste = readFileSync(
+      path.join(ROOT, 'tests', 'fixtures', 'anr', 'oksocket-147-main-blocked.txt'),
+      'utf8',
+    );
+    const traces = path.join(project.dir, 'traces.txt');
+    writeFileSync(
+      traces,
+      `----- pid 17681 at 2024-05-02 10:00:00.123 -----\nCmd line: com.looker.droidify\n\n${paste}\n----- end 17681 -----\n`,
+    );
+    for (const [local, remote] of [
+      [traces, '/data/local/tmp/traces.txt'],
+      [
+        path.join(ROOT, 'tests', 'fixtures', 'logcat', 'tag-droidify-anr.txt'),
+        '/data/local/tmp/droidify.txt',
+      ],
+    ] as const) {
+      expect((await server.adb(['-s', a, 'push', local, remote])).code).toBe(0);
+      await deviceShell(a, `sim logcat replay ${remote}`);
+    }
+    const found = await until(
+      'the replayed ANR with its threads',
+      crashesOf({ package: 'com.looker.droidify' }),
+      (v) => v.crashes.some((c) => c.kind === 'anr' && c.anr !== undefined),
+    );
+    const anr = found.crashes.find((c) => c.kind === 'anr')!;
+    expect(anr.anr?.main).toMatchObject({ name: 'main', state: 'Blocked' });
+    expect(anr.anr?.main.waiting_to_lock).toEqual({ monitor: '0x03fcc6c8', of: 'z.coz', held_by: 26 });
+    const { text } = await call<Crashes>('get_crash_logs', { package: 'com.looker.droidify' });
+    expect(text).toContain('Main thread Blocked at z.coz.a(ConnectionManagerImpl.java:232)');
+    expect(text).toContain('\tat z.cpe.b(ActionHandler.java:60)');
   });
 });
 

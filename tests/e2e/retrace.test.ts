@@ -194,6 +194,13 @@ describe('deobfuscating crashes', () => {
     expect(anr.main.waiting_to_lock?.held_by).toBe(18);
     expect(anr.holder).toMatchObject({ name: 'CartSync', tid: 18, state: 'Sleeping' });
     expect(anr.deadlock).toBe(false);
+    // Grouped like a crash, by where the main thread is stuck (the group's line names it).
+    expect(found.text).toMatch(
+      new RegExp(
+        `^group [0-9a-f]{12}: \\[anr\\] ANR in .*: main thread Blocked at a\\.a\\.b\\(r8-map-id-${SAMPLE_MAP_ID}:1\\)`,
+        'm',
+      ),
+    );
     // Without retrace: the same headline, in the names the release build runs with.
     const plain = await world.call('get_crash_stack_trace', { package: PKG });
     expect(plain.text.split('\n')[0]).toBe(

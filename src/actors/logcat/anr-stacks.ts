@@ -9,8 +9,9 @@
  */
 import { READS, readCommand, type DeviceRead } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
-import type { AnrStacksWire, CrashWire } from '../../bus/messages/logcat.js';
+import type { CrashWire } from '../../bus/messages/logcat.js';
 import { anrStacks, parseDropboxAnrs, type AnrThread, type DropboxAnr } from './anr-trace.js';
+import type { AnrReport, AnrThreadInfo } from './logcat-types.js';
 
 /** Frames an answer gives of the main thread, and of the thread that holds its monitor. */
 const MAIN_FRAMES = 24;
@@ -20,9 +21,9 @@ const CACHE_LIMIT = 256;
 const READ_OPTIONS = { timeoutMs: 20_000, maxBytes: 16 * 1024 * 1024 };
 
 /** The reports found so far, by `device|pid` (the logcat actor keeps one). */
-export type AnrStacksCache = Map<string, AnrStacksWire>;
+export type AnrStacksCache = Map<string, AnrReport>;
 
-function threadWire(t: AnrThread, frames: number): AnrStacksWire['main'] {
+function threadWire(t: AnrThread, frames: number): AnrThreadInfo {
   return {
     name: t.name.slice(0, 200),
     tid: t.tid,
@@ -37,7 +38,7 @@ export function stacksOf(
   entries: readonly DropboxAnr[],
   pid: number,
   process: string | null,
-): AnrStacksWire | null {
+): AnrReport | null {
   // The newest report of the pid wins (a pid is reused only long after).
   for (const entry of [...entries].reverse()) {
     if (entry.pid !== pid || (process !== null && entry.process !== null && entry.process !== process)) {
@@ -58,7 +59,7 @@ export function stacksOf(
 }
 
 /** The stacks as trace lines (frames as `\tat …`, so a retrace reads them like a crash's). */
-export function stacksText(s: AnrStacksWire): string {
+export function stacksText(s: AnrReport): string {
   const lock = s.main.waiting_to_lock;
   const lines = [
     `"${s.main.name}" tid=${s.main.tid} ${s.main.state}${lock ? ` — waiting to lock <${lock.monitor}> (a ${lock.of})${lock.held_by !== null ? ` held by thread ${lock.held_by}` : ''}` : ''}${s.deadlock ? ' — a deadlock' : ''}`,
@@ -87,9 +88,31 @@ async function readReports(
   }
 }
 
+/** The report the device kept of the ANR of `pid` (app ANRs first, then system apps'), or null. */
+export async function readAnrReport(
+  client: AdbClient,
+  serial: string,
+  pid: number,
+  process: string | null,
+  signal: AbortSignal,
+): Promise<AnrReport | null> {
+  for (const read of [READS.dropboxAppAnr, READS.dropboxSystemAnr]) {
+    const found = stacksOf(await readReports(client, serial, read, signal), pid, process);
+    if (found !== null) {
+      return found;
+    }
+  }
+  return null;
+}
+
+/** `c` with its ANR report: the `anr` field, and the threads after its trace (what a retrace reads). */
+export function withReport(c: CrashWire, anr: AnrReport): CrashWire {
+  return { ...c, anr, trace: `${c.trace}\n${stacksText(anr)}` };
+}
+
 /**
- * `crashes` with the stacks of their ANRs added (their `anr` field, and the threads after their
- * trace), reading each device's reports at most once per call.
+ * `crashes` with the reports of the ANRs that were filed without one (the device was slow, or the
+ * store was restored from before): read now, once per device and pid, kept when found.
  */
 export async function withAnrStacks(
   crashes: readonly CrashWire[],
@@ -97,31 +120,29 @@ export async function withAnrStacks(
   client: AdbClient,
   signal: AbortSignal,
 ): Promise<CrashWire[]> {
-  const wanted = crashes.filter((c) => c.kind === 'anr' && c.device !== null && c.pid > 0);
-  const missing = [
-    ...new Set(wanted.filter((c) => !cache.has(`${c.device}|${c.pid}`)).map((c) => c.device!)),
-  ];
-  for (const serial of missing) {
-    const mine = wanted.filter((c) => c.device === serial && !cache.has(`${serial}|${c.pid}`));
-    for (const read of [READS.dropboxAppAnr, READS.dropboxSystemAnr]) {
-      const left = mine.filter((c) => !cache.has(`${serial}|${c.pid}`));
-      if (left.length === 0) {
-        break;
-      }
-      const entries = await readReports(client, serial, read, signal);
-      for (const c of left) {
-        const found = stacksOf(entries, c.pid, c.process ?? c.package);
-        if (found !== null) {
-          if (cache.size >= CACHE_LIMIT) {
-            cache.delete(cache.keys().next().value!);
-          }
-          cache.set(`${serial}|${c.pid}`, found);
-        }
+  const out: CrashWire[] = [];
+  for (const c of crashes) {
+    if (c.kind !== 'anr' || c.anr !== undefined || c.device === null || c.pid <= 0) {
+      out.push(c);
+      continue;
+    }
+    const key = `${c.device}|${c.pid}`;
+    let found = cache.get(key) ?? null;
+    if (found === null) {
+      found = await readAnrReport(client, c.device, c.pid, c.process ?? c.package, signal);
+      if (found !== null) {
+        remember(cache, key, found);
       }
     }
+    out.push(found === null ? c : withReport(c, found));
   }
-  return crashes.map((c) => {
-    const anr = c.kind === 'anr' ? cache.get(`${c.device}|${c.pid}`) : undefined;
-    return anr === undefined ? c : { ...c, anr, trace: `${c.trace}\n${stacksText(anr)}` };
-  });
+  return out;
+}
+
+/** Keeps a report found (the oldest go past CACHE_LIMIT). */
+export function remember(cache: AnrStacksCache, key: string, report: AnrReport): void {
+  if (cache.size >= CACHE_LIMIT) {
+    cache.delete(cache.keys().next().value!);
+  }
+  cache.set(key, report);
 }

@@ -214,4 +214,39 @@ describe('own code of a flavored, suffixed build', () => {
     expect(title).toMatch(/^a\.d at a\.c\.a\(/);
     expect(title).not.toContain('HomeActivity');
   });
+
+  it('groups ANRs whose threads were read by where the main thread is stuck, whatever the reason says (issue 69)', () => {
+    const [a] = crashesOf(fixture('tag-droidify-anr.txt'));
+    const [b] = crashesOf(
+      fixture('tag-droidify-anr.txt').replace(
+        /Input dispatching timed out[^\n]*/,
+        'Broadcast of Intent { act=x }',
+      ),
+    );
+    const report = (frames: string[]) => ({
+      source: 'dropbox data_app_anr 2024-01-01 00:00:00',
+      main: { name: 'main', tid: 1, state: 'Blocked', frames, waiting_to_lock: null },
+      holder: null,
+      deadlock: false,
+    });
+    const stuck = [
+      'android.os.MessageQueue.next(MessageQueue.java:335)',
+      'z.coz.a(ConnectionManagerImpl.java:232)',
+      'z.cpe.b(ActionHandler.java:60)',
+    ];
+    // Without their threads the two differ by reason; with the same stuck frames they are one group.
+    expect(crashSignature(a!).signature).not.toBe(crashSignature(b!).signature);
+    a!.anr = report(stuck);
+    b!.anr = report(stuck);
+    const sa = crashSignature(a!);
+    expect(sa.signature).toBe(crashSignature(b!).signature);
+    expect(sa.signature).toBe(
+      'anr|com.looker.droidify|z.coz.a(ConnectionManagerImpl.java:232)|z.cpe.b(ActionHandler.java:60)',
+    );
+    expect(sa.title).toBe(
+      'ANR in com.looker.droidify/.MainActivity: main thread Blocked at z.coz.a(ConnectionManagerImpl.java:232)',
+    );
+    b!.anr = report(['z.cpd.a(ActionDispatcher.java:114)']);
+    expect(crashSignature(b!).signature).not.toBe(sa.signature);
+  });
 });

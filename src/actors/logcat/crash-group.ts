@@ -9,11 +9,13 @@
  *   line numbers never split a group. Messages are left out (they carry ids and addresses).
  * - Native: the signal plus the top three frames of the app's own libraries (under `/data/app/` or
  *   naming the package), else the top three, as `libname.so(symbol)` with pc and offsets stripped.
- * - ANR: package, component and the reason's wording without ids and numbers.
+ * - ANR: with its threads read from the device's report, package and the main thread's top three
+ *   frames outside the platform; else package, component and the reason's wording without ids
+ *   and numbers.
  */
 import { createHash } from 'node:crypto';
 import type { Crash, CrashGroup, JavaThrowable } from './logcat-types.js';
-import { rootCauseFrame } from '../../util/java-frames.js';
+import { isPlatformFrame, rootCauseFrame } from '../../util/java-frames.js';
 
 /** Frames that go into a signature. */
 export const SIGNATURE_FRAMES = 3;
@@ -166,6 +168,15 @@ export function normalizeAnrReason(reason: string | null): string {
 
 function anrSignature(crash: Crash): { signature: string; title: string } {
   const reason = normalizeAnrReason(crash.message);
+  // With its threads read, an ANR is grouped — like a crash — by where the main thread is stuck:
+  // its top frames outside the platform (the app's, obfuscated or not), line numbers kept.
+  const stuck = (crash.anr?.main.frames ?? []).filter((f) => !isPlatformFrame(f)).slice(0, SIGNATURE_FRAMES);
+  if (crash.anr !== undefined && stuck.length > 0) {
+    return {
+      signature: `anr|${crash.package ?? crash.process ?? ''}|${stuck.join('|')}`,
+      title: `ANR in ${crash.component ?? crash.process ?? crash.package ?? '?'}: main thread ${crash.anr.main.state} at ${stuck[0]}${crash.anr.deadlock ? ' (deadlock)' : ''}`,
+    };
+  }
   return {
     signature: `anr|${crash.package ?? crash.process ?? ''}|${crash.component ?? ''}|${reason}`,
     title: `ANR in ${crash.component ?? crash.process ?? crash.package ?? '?'}${reason.length > 0 ? `: ${reason}` : ''}`,

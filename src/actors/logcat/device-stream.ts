@@ -23,6 +23,8 @@ import { parsePs, type PsProcess } from './pid-map.js';
 export interface StreamHooks {
   /** Crashes the stream finished reading (already stored and grouped). */
   crashes(stream: DeviceStream, crashes: Crash[]): void;
+  /** What a finished crash waits for before it is filed (an ANR's threads), or null. */
+  beforeFiling?: (stream: DeviceStream, crash: Crash) => Promise<void> | null;
   /** The stream changed state. */
   state(stream: DeviceStream): void;
 }
@@ -99,7 +101,15 @@ export class DeviceStream {
     groups: CrashGroups,
     private readonly hooks: StreamHooks,
   ) {
-    this.pipeline = new LogcatPipeline({ device: serial, store, groups });
+    this.pipeline = new LogcatPipeline({
+      device: serial,
+      store,
+      groups,
+      ...(hooks.beforeFiling !== undefined
+        ? { beforeFiling: (crash: Crash) => hooks.beforeFiling!(this, crash) }
+        : {}),
+      late: (crashes) => this.hooks.crashes(this, crashes),
+    });
   }
 
   /**

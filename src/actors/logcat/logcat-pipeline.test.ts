@@ -65,4 +65,29 @@ describe('LogcatPipeline', () => {
     expect(c).toMatchObject({ kind: 'native', package: 'org.linphone.debug', process: 'org.linphone.debug' });
     expect(store.at(3)?.package).toBe('org.linphone.debug');
   });
+
+  it("files a crash that waits for more (an ANR's report) when the wait ends, and says so late", async () => {
+    const store = new LogStore();
+    const groups = new CrashGroups();
+    let release!: () => void;
+    const late: string[] = [];
+    const pipe = new LogcatPipeline({
+      device: 'emulator-5554',
+      store,
+      groups,
+      parser: { year: 2024 },
+      beforeFiling: (crash) =>
+        crash.kind === 'anr' ? new Promise<void>((resolve) => (release = resolve)) : null,
+      late: (crashes) => late.push(...crashes.map((c) => c.kind)),
+    });
+    pipe.push(fixture('tag-droidify-anr.txt'));
+    const ended = pipe.end();
+    expect(ended.crashes.map((c) => c.kind)).not.toContain('anr');
+    expect(store.crashes().filter((c) => c.kind === 'anr')).toEqual([]);
+    release();
+    await new Promise((r) => setImmediate(r));
+    expect(late).toEqual(['anr']);
+    const [anr] = store.crashes().filter((c) => c.kind === 'anr');
+    expect(anr?.group_id).toMatch(/^[0-9a-f]{12}$/);
+  });
 });

@@ -25,6 +25,13 @@ export interface PipelineOptions {
   maxCrashLines?: number;
   /** Host clock (default Date.now). */
   now?: () => number;
+  /**
+   * A finished crash that needs more than its lines before it is filed (an ANR's threads, read
+   * from the device): a promise to wait for, or null to file it now.
+   */
+  beforeFiling?: (crash: Crash) => Promise<void> | null;
+  /** Crashes filed after the push that finished them returned (those beforeFiling waited for). */
+  late?: (crashes: Crash[]) => void;
 }
 
 /** What one push produced. */
@@ -47,9 +54,13 @@ export class LogcatPipeline {
   private readonly now: () => number;
   private readonly batch: LogEntry[] = [];
   private readonly detected: DetectedCrash[] = [];
+  private readonly beforeFiling: PipelineOptions['beforeFiling'];
+  private readonly late: PipelineOptions['late'];
 
   constructor(options: PipelineOptions) {
     this.device = options.device;
+    this.beforeFiling = options.beforeFiling;
+    this.late = options.late;
     this.store = options.store;
     this.groups = options.groups;
     this.now = options.now ?? Date.now;
@@ -129,14 +140,29 @@ export class LogcatPipeline {
       if (crash.seq === 0) {
         crash.seq = entries[0]?.seq ?? 0;
       }
-      const g = this.groups.add(crash);
-      for (const e of entries) {
-        e.crash_group = g.id;
+      const wait = this.beforeFiling?.(crash) ?? null;
+      if (wait === null) {
+        this.fileOne(crash, entries);
+        out.push(crash);
+      } else {
+        void wait
+          .catch(() => undefined)
+          .then(() => {
+            this.fileOne(crash, entries);
+            this.late?.([crash]);
+          });
       }
-      this.store.addCrash(crash);
-      out.push(crash);
     }
     this.detected.length = 0;
     return out;
+  }
+
+  /** Files a crash under its group, marks its lines, and stores it. */
+  private fileOne(crash: Crash, entries: readonly LogEntry[]): void {
+    const g = this.groups.add(crash);
+    for (const e of entries) {
+      e.crash_group = g.id;
+    }
+    this.store.addCrash(crash);
   }
 }

@@ -12,7 +12,7 @@ import { readSettings } from '../../store/settings.js';
 import { settledWithin } from '../../util/sleep.js';
 import type { ActorContext } from '../actor.js';
 import { CrashGroups } from './crash-group.js';
-import type { AnrStacksCache } from './anr-stacks.js';
+import { readAnrReport, remember, type AnrStacksCache } from './anr-stacks.js';
 import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
 import type { LogJournal } from './log-journal.js';
@@ -34,6 +34,9 @@ const TICK_MS = 1_000;
 /** Stopped streams remembered for stats (the most recent ones). */
 const MAX_STOPPED = 64;
 const SETTINGS_TTL_MS = 5_000;
+
+/** How long a finished ANR waits for the device's report of it before it is filed without. */
+const ANR_REPORT_MS = 5_000;
 
 /** Crash groups a crash list names at most (one short line each). */
 const MAX_NAMED_GROUPS = 50;
@@ -172,6 +175,7 @@ export class LogcatService {
     const stream = new DeviceStream(serial, this.client, this.store, this.groups, {
       crashes: (s, crashes) => this.onCrashes(s, crashes),
       state: (s) => this.onState(s),
+      beforeFiling: (s, crash) => this.anrReportFor(s.serial, crash),
     });
     this.streams.set(serial, stream);
     this.stopped.delete(serial);
@@ -393,6 +397,29 @@ export class LogcatService {
       group: g ? toWireGroup(g) : null,
       ...(waited ? { buffer_wait: waited } : {}),
     };
+  }
+
+  /**
+   * An ANR waits, before it is filed, for the report the device kept of it (its threads: grouped by
+   * where the main thread is stuck, answered whole); at most ANR_REPORT_MS, then it is filed as
+   * logcat told it. Other crashes are filed at once (null).
+   */
+  private anrReportFor(serial: string, crash: Crash): Promise<void> | null {
+    if (crash.kind !== 'anr' || crash.pid <= 0) {
+      return null;
+    }
+    return readAnrReport(
+      this.client,
+      serial,
+      crash.pid,
+      crash.process ?? crash.package,
+      AbortSignal.timeout(ANR_REPORT_MS),
+    ).then((report) => {
+      if (report !== null) {
+        crash.anr = report;
+        remember(this.anrStacks, `${serial}|${crash.pid}`, report);
+      }
+    });
   }
 
   /** Crashes of a package read so far (for the runtime state). */

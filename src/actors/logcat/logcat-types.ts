@@ -122,6 +122,25 @@ export interface Crash {
   truncated: boolean;
   /** Stable group id, set by CrashGroups. */
   group_id: string | null;
+  /** ANR: its threads, read from the report the device kept (anr-stacks.ts), when it kept one. */
+  anr?: AnrReport;
+}
+
+/** A thread of an ANR report: its top frames and the monitor it waits for. */
+export interface AnrThreadInfo {
+  name: string;
+  tid: number;
+  state: string;
+  frames: string[];
+  waiting_to_lock: { monitor: string; of: string; held_by: number | null } | null;
+}
+
+/** An ANR's main thread and the thread that holds what it waits for (src/bus/messages/logcat.ts anrStacksSchema). */
+export interface AnrReport {
+  source: string;
+  main: AnrThreadInfo;
+  holder: AnrThreadInfo | null;
+  deadlock: boolean;
 }
 
 /** Aggregated identical crashes. */

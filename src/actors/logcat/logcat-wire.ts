@@ -3,6 +3,7 @@
  * contract's shapes (src/bus/messages/logcat.ts), cut to a byte budget so no answer grows without
  * bound whatever the count asked for.
  */
+import { stacksText } from './anr-stacks.js';
 import type { ExitRecordWire } from '../../bus/messages/app.js';
 import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { Crash, CrashGroup, JavaThrowable, LogEntry } from './logcat-types.js';
@@ -128,8 +129,9 @@ export function toWireCrash(crash: Crash, group: CrashGroup | undefined): CrashW
     cause: crash.cause,
     abi: crash.abi,
     component: crash.component,
-    trace: crash.lines.join('\n'),
+    trace: crash.lines.join('\n') + (crash.anr !== undefined ? `\n${stacksText(crash.anr)}` : ''),
     truncated: crash.truncated,
+    ...(crash.anr !== undefined ? { anr: crash.anr } : {}),
   };
 }
 

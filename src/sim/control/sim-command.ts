@@ -203,8 +203,69 @@ async function simLogcat(ctx: CommandContext<Device>, dev: Device, args: string[
     }
   }
   dev.log.append(restamp(entries, now));
-  await ctx.stdout.write(`replayed ${entries.length} entries\n`);
+  const reports = keepReplayedAnrs(dev, entries, now);
+  await ctx.stdout.write(
+    `replayed ${entries.length} entries${reports > 0 ? ` (${reports} ANR report${reports > 1 ? 's' : ''} kept in the dropbox)` : ''}\n`,
+  );
   return 0;
+}
+
+/**
+ * A replayed ANR leaves its report where a phone does, as ActivityManagerService.addErrorToDropBox
+ * writes it: the `ANR in` block's facts as headers, its report, and the thread dump ART wrote —
+ * the newest one kept in /data/anr for that pid, else the newest kept at all (`sim logcat replay`
+ * of a traces file first). Returns the reports kept.
+ */
+function keepReplayedAnrs(
+  dev: Device,
+  entries: readonly { tag: string; message: string }[],
+  now: number,
+): number {
+  let kept = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const head = /^ANR in (\S+)(?: \((\S+)\))?/.exec(entries[i]!.message);
+    if (entries[i]!.tag !== 'ActivityManager' || head === null) {
+      continue;
+    }
+    const block: string[] = [];
+    for (
+      let j = i + 1;
+      j < entries.length &&
+      entries[j]!.tag === 'ActivityManager' &&
+      !entries[j]!.message.startsWith('ANR in ');
+      j++
+    ) {
+      block.push(entries[j]!.message);
+    }
+    const field = (name: string): string | null =>
+      block.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2) ?? null;
+    const pid = Number(field('PID') ?? 0);
+    const pkg = head[1]!;
+    const traces = (dev.fs.tryResolve('/data/anr', true)?.node.children ?? new Map()).entries();
+    let dump = '';
+    for (const [, node] of [...traces].sort((a, b) => (a[1].mtimeMs ?? 0) - (b[1].mtimeMs ?? 0))) {
+      const text = node.data !== undefined ? new TextDecoder().decode(node.data) : '';
+      if (dump === '' || text.includes(`----- pid ${pid} `)) {
+        dump = text;
+      }
+    }
+    dev.dropbox.add(
+      dev.uidOf(pkg) >= 10_000 ? 'data_app_anr' : 'system_app_anr',
+      now,
+      [
+        `Process: ${pkg}`,
+        `PID: ${pid}`,
+        ...(head[2] !== undefined ? [`Activity: ${head[2]}`] : []),
+        `Subject: ${field('Reason') ?? ''}`,
+        '',
+        ...block.filter((l) => !/^(PID|Reason|Parent|ErrorId|Frozen): /.test(l)),
+        '',
+        dump,
+      ].join('\n'),
+    );
+    kept++;
+  }
+  return kept;
 }
 
 async function simCrash(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {

@@ -3,6 +3,7 @@
  * report, ART's thread dump) printed as `dumpsys dropbox --print data_app_anr` prints it — read
  * back here by droidbus's own reader, as the logcat actor reads a real one.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anrStacks, parseDropboxAnrs } from '../../actors/logcat/anr-trace.js';
 import { SAMPLE_ANR_HOLDER_TID } from '../sample-app.js';
@@ -38,5 +39,42 @@ describe('dumpsys dropbox', () => {
     expect((await runOn(dev, 'dumpsys dropbox data_app_anr')).stdout).toMatch(
       /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d data_app_anr \(text, \d+ bytes\)$/m,
     );
+  });
+});
+
+describe('a real ANR replayed', () => {
+  it('leaves its report in the dropbox with the thread dump replayed before it (issue 69)', async () => {
+    dev = createSimDevice({ identity: testIdentity(7012), logcatRate: 0, dumpLatencyMs: 5 });
+    // A real ART paste (OkSocket #147) in the frame ART writes it in, for the pid of a real
+    // ActivityManager ANR capture (Droid-ify #1135): both under tests/fixtures.
+    const paste = readFileSync(
+      new URL('../../../tests/fixtures/anr/oksocket-147-main-blocked.txt', import.meta.url),
+      'utf8',
+    );
+    const traces = `----- pid 17681 at 2024-05-02 10:00:00.123 -----\nCmd line: com.looker.droidify\n\n${paste}\n----- end 17681 -----\n`;
+    const fs = dev.fs;
+    fs.write('/data/local/tmp/traces.txt', new TextEncoder().encode(traces), 0o100644, 0);
+    expect((await runOn(dev, 'sim logcat replay /data/local/tmp/traces.txt')).stdout).toContain(
+      'kept as /data/anr/',
+    );
+    const log = readFileSync(
+      new URL('../../../tests/fixtures/logcat/tag-droidify-anr.txt', import.meta.url),
+      'utf8',
+    );
+    fs.write('/data/local/tmp/anr.txt', new TextEncoder().encode(log), 0o100644, 0);
+    expect((await runOn(dev, 'sim logcat replay /data/local/tmp/anr.txt')).stdout).toContain(
+      '(1 ANR report kept in the dropbox)',
+    );
+    const all =
+      (await runOn(dev, 'dumpsys dropbox --print data_app_anr')).stdout +
+      (await runOn(dev, 'dumpsys dropbox --print system_app_anr')).stdout;
+    const [entry] = parseDropboxAnrs(all);
+    expect(entry).toMatchObject({ process: 'com.looker.droidify', pid: 17681 });
+    expect(entry!.subject).toMatch(/^Input dispatching timed out \(61a981d/);
+    const stacks = anrStacks(entry!.dumps[0]!);
+    expect(stacks?.main.frames[0]).toBe('z.coz.a(ConnectionManagerImpl.java:232)');
+    expect(stacks?.main.waiting_to_lock?.held_by).toBe(26);
+    // The paste ends with the main thread: the holder's own stack is not in it.
+    expect(stacks?.holder).toBeNull();
   });
 });
