@@ -135,6 +135,8 @@ export const READS = {
     argv: ['dumpsys', 'dropbox', '--print', 'data_app_anr'],
     kind: 'live',
   },
+  /** ART's dumps where a rooted device or an emulator lets the shell read them (`Permission denied` elsewhere). */
+  anrFiles: { name: 'data-anr-files', argv: ['sh', '-c', 'cat /data/anr/* 2>/dev/null'], kind: 'live' },
   dropboxSystemAnr: {
     name: 'dumpsys-dropbox-system-app-anr',
     argv: ['dumpsys', 'dropbox', '--print', 'system_app_anr'],

@@ -10,7 +10,7 @@
 import { READS, readCommand, type DeviceRead } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
 import type { CrashWire } from '../../bus/messages/logcat.js';
-import { anrStacks, parseDropboxAnrs, type AnrThread, type DropboxAnr } from './anr-trace.js';
+import { anrStacks, parseDropboxAnrs, parseDumps, type AnrThread, type DropboxAnr } from './anr-trace.js';
 import type { AnrReport, AnrThreadInfo } from './logcat-types.js';
 
 /** Frames an answer gives of the main thread, and of the thread that holds its monitor. */
@@ -88,7 +88,30 @@ async function readReports(
   }
 }
 
-/** The report the device kept of the ANR of `pid` (app ANRs first, then system apps'), or null. */
+/**
+ * The dump of `pid` among the files of /data/anr (`cat` of them all: ART's `traces` files and the
+ * `anr_*` files of newer releases), as a report; null when there is none or the shell may not read
+ * them (a user build: only root and system may).
+ */
+export function stacksFromFiles(text: string, pid: number): AnrReport | null {
+  const dumps = parseDumps(text).filter((d) => d.pid === pid);
+  const dump = dumps.at(-1);
+  const stacks = dump ? anrStacks(dump) : null;
+  return stacks === null
+    ? null
+    : {
+        source: `/data/anr (pid ${pid} at ${dump!.at ?? '?'})`,
+        main: threadWire(stacks.main, MAIN_FRAMES),
+        holder: stacks.holder ? threadWire(stacks.holder, HOLDER_FRAMES) : null,
+        deadlock: stacks.deadlock,
+      };
+}
+
+/**
+ * The report the device kept of the ANR of `pid`: the dropbox's (app ANRs first, then system
+ * apps'), else the dump in /data/anr where the shell may read it (an emulator or a rooted device
+ * after `adb root`); null when neither has it.
+ */
 export async function readAnrReport(
   client: AdbClient,
   serial: string,
@@ -102,7 +125,12 @@ export async function readAnrReport(
       return found;
     }
   }
-  return null;
+  try {
+    const out = await client.shell(serial, readCommand(READS.anrFiles), { ...READ_OPTIONS, signal });
+    return stacksFromFiles(out.stdout, pid);
+  } catch {
+    return null;
+  }
 }
 
 /** `c` with its ANR report: the `anr` field, and the threads after its trace (what a retrace reads). */

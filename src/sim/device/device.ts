@@ -83,7 +83,10 @@ export class Device implements SimDevice {
   readonly ui: UiState;
   readonly exits = new ExitInfoStore();
   /** Error reports `dumpsys dropbox` prints (an ANR's traces among them). */
-  readonly dropbox = new DropBox();
+  readonly dropbox = new DropBox(
+    // DropBoxManagerService.isTagEnabled: `settings put global dropbox:TAG disabled` drops the tag.
+    (tag) => this.settings.get('global', `dropbox:${tag}`) !== 'disabled',
+  );
   /** Frames each app process rendered (`dumpsys gfxinfo`), on the clock of the device's boot. */
   readonly frames = new FrameStatsModel(() => this.uptimeMs() * 1e6);
   readonly notifications: SimNotification[] = [];

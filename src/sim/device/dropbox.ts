@@ -31,7 +31,13 @@ export function dropboxTime(ms: number): string {
 export class DropBox {
   private readonly entries: DropBoxEntry[] = [];
 
+  /** `enabled(tag)`: whether the device keeps entries of the tag (its `dropbox:TAG` setting). */
+  constructor(private readonly enabled: (tag: string) => boolean = () => true) {}
+
   add(tag: string, at: number, text: string): void {
+    if (!this.enabled(tag)) {
+      return;
+    }
     this.entries.push({ tag, at, text });
     if (this.entries.length > MAX_ENTRIES) {
       this.entries.shift();
