@@ -416,10 +416,10 @@ describe('a real recorded log replayed on the device', () => {
   });
 
   it("gives a real ANR's main thread from the report the device kept (issue 69)", async () => {
-    // A real ART paste (OkSocket #147) framed as ART writes it, for the pid of a real ANR capture
+    // A real two-thread ART paste (EnvayaSMS #39) framed as ART writes it, for the pid of a real ANR capture
     // (Droid-ify #1135): the dump first (to /data/anr, as the device's dumper leaves it), then the log.
     const paste = readFileSync(
-      path.join(ROOT, 'tests', 'fixtures', 'anr', 'oksocket-147-main-blocked.txt'),
+      path.join(ROOT, 'tests', 'fixtures', 'anr', 'envayasms-39-deadlock.txt'),
       'utf8',
     );
     const traces = path.join(project.dir, 'traces.txt');
@@ -444,10 +444,20 @@ describe('a real recorded log replayed on the device', () => {
     );
     const anr = found.crashes.find((c) => c.kind === 'anr')!;
     expect(anr.anr?.main).toMatchObject({ name: 'main', state: 'Blocked' });
-    expect(anr.anr?.main.waiting_to_lock).toEqual({ monitor: '0x03fcc6c8', of: 'z.coz', held_by: 26 });
+    expect(anr.anr?.main.waiting_to_lock).toEqual({
+      monitor: '0x3c999acf',
+      of: 'org.envaya.sms.Inbox',
+      held_by: 15,
+    });
+    expect(anr.anr?.holder).toMatchObject({
+      name: 'IntentService[CheckMessagingService]',
+      tid: 15,
+      state: 'Blocked',
+    });
     const { text } = await call<Crashes>('get_crash_logs', { package: 'com.looker.droidify' });
-    expect(text).toContain('Main thread Blocked at z.coz.a(ConnectionManagerImpl.java:232)');
-    expect(text).toContain('\tat z.cpe.b(ActionHandler.java:60)');
+    expect(text).toContain(
+      'Main thread Blocked at org.envaya.sms.Inbox.messageFailed(Inbox.java:97) — waiting for "IntentService[CheckMessagingService]" (tid 15, Blocked)',
+    );
   });
 });
 

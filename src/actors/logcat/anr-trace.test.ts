@@ -81,4 +81,21 @@ describe('ART thread dumps', () => {
     const plain = parseDumps(body.replace(/  - waiting to lock <0x0de1c361>.*\n/, ''));
     expect(anrStacks(plain[0]!)?.deadlock).toBe(false);
   });
+
+  it('finds the holder in a real two-thread paste ("held by thread 15 (tid=15)")', () => {
+    const [dump] = parseDumps(fixture('envayasms-39-deadlock.txt'));
+    const stacks = anrStacks(dump!);
+    expect(stacks?.main.frames).toEqual(['org.envaya.sms.Inbox.messageFailed(Inbox.java:97)']);
+    expect(stacks?.main.waiting_to_lock).toEqual({
+      monitor: '0x3c999acf',
+      of: 'org.envaya.sms.Inbox',
+      held_by: 15,
+    });
+    expect(stacks?.holder).toMatchObject({
+      name: 'IntentService[CheckMessagingService]',
+      tid: 15,
+      state: 'Blocked',
+      frames: [],
+    });
+  });
 });

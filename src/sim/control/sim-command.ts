@@ -5,6 +5,7 @@ import { decodeDumpBytes } from '../../util/dump-decode.js';
 import { crashPackage, type CrashKind } from '../device/crashes.js';
 import type { Device } from '../device/device.js';
 import { errnoText, UID } from '../device/fs.js';
+import { REASON, SUBREASON } from '../device/exit-info.js';
 import { decodeRecordedText, parseRecordedLog, restamp } from '../device/log/log-replay.js';
 import { anrFileName, recordedKind, tombstoneEntries } from '../device/log/recorded-files.js';
 import type { Priority } from '../device/log/log-store.js';
@@ -263,6 +264,21 @@ function keepReplayedAnrs(
         dump,
       ].join('\n'),
     );
+    // And the record of the exit the ANR ended in (AppExitInfoTracker, REASON_ANR).
+    dev.exits.add({
+      pkg,
+      process: pkg,
+      pid,
+      uid: dev.uidOf(pkg),
+      reason: REASON.ANR,
+      subreason: SUBREASON.UNKNOWN,
+      status: 0,
+      importance: 100,
+      pssKb: 61_000,
+      rssKb: 128_000,
+      timestamp: now,
+      description: `user request after error: ${field('Reason') ?? ''}`,
+    });
     kept++;
   }
   return kept;

@@ -76,5 +76,8 @@ describe('a real ANR replayed', () => {
     expect(stacks?.main.waiting_to_lock?.held_by).toBe(26);
     // The paste ends with the main thread: the holder's own stack is not in it.
     expect(stacks?.holder).toBeNull();
+    // And the exit it ended in, as exit-info records it.
+    const exits = (await runOn(dev, 'dumpsys activity exit-info com.looker.droidify')).stdout;
+    expect(exits).toMatch(/pid=17681[\s\S]*reason=6 \(ANR\)/);
   });
 });
