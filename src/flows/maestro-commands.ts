@@ -98,7 +98,11 @@ export const MAESTRO_ONLY = new Set([
 const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'enabled', 'checked', 'focused', 'selected']);
 /** Fields every command may carry, and tapOn's that change nothing droidbus does. */
 const COMMON_FIELDS = new Set(['label', 'optional']);
-const TAP_FIELDS = new Set(['point', 'retryTapIfNoChange', 'waitUntilVisible', 'waitToSettleTimeoutMs']);
+/**
+ * tapOn's own fields. retryTapIfNoChange is read only as false: droidbus taps once (a retry when
+ * the screen did not change is Maestro's, not done here), so `true` is refused by name.
+ */
+const TAP_FIELDS = new Set(['point', 'waitUntilVisible', 'waitToSettleTimeoutMs']);
 
 export type Raw = Record<string, unknown>;
 
@@ -178,7 +182,16 @@ function selectorOf(v: unknown, where: string): MaestroSelector {
   if (!isRaw(v)) {
     throw new FlowError(`${where}: an element is a text or a map of text, id, index…`);
   }
-  refuseUnknown(v, new Set([...SELECTOR_FIELDS, ...TAP_FIELDS]), where, 'selector');
+  refuseUnknown(
+    v,
+    new Set([
+      ...SELECTOR_FIELDS,
+      ...TAP_FIELDS,
+      ...(v['retryTapIfNoChange'] === false ? ['retryTapIfNoChange'] : []),
+    ]),
+    where,
+    'selector',
+  );
   const s: MaestroSelector = {};
   if (v['text'] !== undefined) {
     s.text = str(v['text'], where, 'text');
@@ -273,8 +286,9 @@ const APP_COMMANDS: Record<string, Reader> = {
   stopApp: stop,
   killApp: stop,
   openLink: (v, map, at) => {
-    // browser: true opens the link in a browser instead of the app that claims it: not done here.
-    only(map, ['link', 'autoVerify'], at);
+    // browser: true opens the link in a browser instead of the app that claims it: not done here;
+    // autoVerify: true (accept the link's verification dialog) neither — false is what droidbus does.
+    only(map, ['link', ...(map?.['autoVerify'] === false ? ['autoVerify'] : [])], at);
     const link = map ? str(map['link'], at.where, 'link') : str(v, at.where, 'openLink');
     const checked = checkOpenableUri(link);
     if (!checked.ok) {
@@ -297,6 +311,14 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
     const point = map && map['point'] !== undefined ? str(map['point'], at.where, 'point') : null;
     if (point !== null && !/^\s*\d+(\.\d+)?%?\s*,\s*\d+(\.\d+)?%?\s*$/.test(point)) {
       throw new FlowError(`${at.where}: point is "x,y" in pixels or "x%,y%"`);
+    }
+    if (point !== null) {
+      // A tap at a point takes tapOn's own fields only (selectorOf checks them for element taps).
+      only(
+        map,
+        [...TAP_FIELDS, ...(map?.['retryTapIfNoChange'] === false ? ['retryTapIfNoChange'] : [])],
+        at,
+      );
     }
     return { op: 'tap', selector: point === null ? selectorOf(v, at.where) : null, point };
   },
@@ -333,24 +355,19 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
     if (!map || map['element'] === undefined) {
       throw new FlowError(`${at.where}: scrollUntilVisible needs element`);
     }
-    only(
-      map,
-      [
-        'element',
-        'direction',
-        'timeout',
-        'speed',
-        'visibilityPercentage',
-        'centerElement',
-        'waitToSettleTimeoutMs',
-      ],
-      at,
-    );
+    // speed, visibilityPercentage and centerElement change how Maestro scrolls and what it counts as
+    // seen; droidbus does neither, so they are refused by name rather than ignored.
+    only(map, ['element', 'direction', 'timeout', 'waitToSettleTimeoutMs'], at);
+    // YamlScrollUntilVisible: a negative timeout falls back to the default, as Maestro reads it.
+    const timeout = map['timeout'];
     return {
       op: 'scroll_until',
       selector: selectorOf(map['element'], at.where),
       direction: direction(map['direction'], 'down', at.where),
-      timeoutMs: millis(map['timeout'], SCROLL_TIMEOUT_MS, at.where, 'timeout'),
+      timeoutMs:
+        typeof timeout === 'number' && timeout < 0
+          ? SCROLL_TIMEOUT_MS
+          : millis(timeout, SCROLL_TIMEOUT_MS, at.where, 'timeout'),
     };
   },
   back: () => ({ op: 'key', key: 'KEYCODE_BACK' }),

@@ -322,4 +322,55 @@ describe('what droidbus refuses before running', () => {
     const big = `appId: app\n---\n- runFlow:\n    env: &w {${Array.from({ length: 800 }, (_, i) => `K${i}: v`).join(', ')}}\n    commands: [back]\n- runFlow:\n    env: {}\n    commands: [back]\n    label: [${wide}]\n`;
     expect(await refusal(big)).toContain('expands to more than 20,000 values in one section');
   });
+
+  it('reads as Maestro v1.39.10 does: the TV Input HDMI keys, a negative scroll timeout, a sub-flow env that wins (issue 71)', async () => {
+    const keys = await loadFlow(
+      'appId: app\n---\n- pressKey: TV Input HDMI 1\n- pressKey: tv input hdmi 3\n',
+      'f.yaml',
+      none,
+    );
+    expect(keys.commands.map((c) => c.op)).toEqual([
+      { op: 'key', key: 'KEYCODE_TV_INPUT_HDMI_1' },
+      { op: 'key', key: 'KEYCODE_TV_INPUT_HDMI_3' },
+    ]);
+    const scroll = await loadFlow(
+      'appId: app\n---\n- scrollUntilVisible:\n    element: Item 30\n    timeout: -200\n',
+      'f.yaml',
+      none,
+    );
+    expect(scroll.commands[0]!.op).toMatchObject({ op: 'scroll_until', timeoutMs: 20_000 });
+    const nested = files({ 'sub.yaml': 'appId: app\nenv:\n  WHO: sub\n---\n- inputText: ${WHO}\n' });
+    const flow = await loadFlow(
+      'appId: app\nenv:\n  WHO: parent\n---\n- runFlow: sub.yaml\n- inputText: ${WHO}\n',
+      'main.yaml',
+      nested,
+    );
+    expect(flow.commands.map((c) => c.op)).toEqual([
+      { op: 'input', text: 'sub' },
+      { op: 'input', text: 'parent' },
+    ]);
+  });
+
+  it('refuses by name the fields droidbus would not act on, and reads the values it does (issue 71)', async () => {
+    for (const field of ['speed: 40', 'visibilityPercentage: 50', 'centerElement: true']) {
+      expect(await one(`- scrollUntilVisible:\n    element: Item 30\n    ${field}\n`)).toContain(
+        `scrollUntilVisible field ${field.split(':')[0]} is not supported by droidbus`,
+      );
+    }
+    expect(await one('- tapOn:\n    text: Save\n    retryTapIfNoChange: true\n')).toMatch(
+      /^flow\.yaml:3: selector field retryTapIfNoChange is not supported/,
+    );
+    expect(await one('- tapOn:\n    point: 50%,50%\n    retryTapIfNoChange: true\n')).toContain(
+      'tapOn field retryTapIfNoChange is not supported',
+    );
+    expect(await one('- openLink:\n    link: https://example.com\n    autoVerify: true\n')).toContain(
+      'openLink field autoVerify is not supported',
+    );
+    const ok = await loadFlow(
+      'appId: app\n---\n- tapOn:\n    text: Save\n    retryTapIfNoChange: false\n- openLink:\n    link: https://example.com\n    autoVerify: false\n',
+      'f.yaml',
+      none,
+    );
+    expect(ok.commands.map((c) => c.op.op)).toEqual(['tap', 'open_link']);
+  });
 });

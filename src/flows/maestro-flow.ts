@@ -269,11 +269,10 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
     throw new FlowError(`${where}: ${file} runs itself (a runFlow loop)`);
   }
   const { config, items } = sections(read.text, file);
+  // The sub-flow's own env wins over what its parent passes down (Maestro's precedence).
   const own = new Map(env);
   for (const [k, v] of envOf(config['env'], file)) {
-    if (!own.has(k)) {
-      own.set(k, filled(v, own, scope.variables, file));
-    }
+    own.set(k, filled(v, env, scope.variables, file));
   }
   await expand(
     { ...scope, env: own, file, depth: scope.depth + 1, stack: [...scope.stack, read.path] },

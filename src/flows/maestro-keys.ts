@@ -32,6 +32,9 @@ const KEYS: readonly (readonly [maestro: string, android: string])[] = [
   ['Remote Button B', 'KEYCODE_BUTTON_B'],
   ['Remote Menu', 'KEYCODE_MENU'],
   ['TV Input', 'KEYCODE_TV_INPUT'],
+  ['TV Input HDMI 1', 'KEYCODE_TV_INPUT_HDMI_1'],
+  ['TV Input HDMI 2', 'KEYCODE_TV_INPUT_HDMI_2'],
+  ['TV Input HDMI 3', 'KEYCODE_TV_INPUT_HDMI_3'],
 ];
 
 /** The Android key a Maestro key name presses; null for a name Maestro does not know. */
