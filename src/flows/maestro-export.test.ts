@@ -128,6 +128,23 @@ describe('a debug session as a Maestro flow', () => {
     expect(commandsOf(exportSession(s).yaml).at(-1)).toEqual({ pressKey: 'Home' });
   });
 
+  it("after a crash closes with the app's last screen gone, never the launcher's label (issue 71)", () => {
+    const s = session();
+    const app = s.package;
+    act(s, 'ui_tap_element', [
+      { do: 'tap', selector: { text: 'Sign in' }, point: null, screen: null },
+      { do: 'screen', selector: { text: 'Home' }, package: app },
+    ]);
+    // The crash button: the app dies, the launcher is in front, its first label is Chrome.
+    act(s, 'ui_tap_element', [
+      { do: 'tap', selector: { id: 'crash' }, point: null, screen: null },
+      { do: 'screen', selector: { text: 'Chrome' }, package: 'com.google.android.apps.nexuslauncher' },
+    ]);
+    const commands = commandsOf(exportSession(s).yaml);
+    expect(commands.at(-1)).toEqual({ assertNotVisible: 'Home' });
+    expect(JSON.stringify(commands)).not.toContain('Chrome');
+  });
+
   it('leaves out failed calls and tools without steps, and comments a key Maestro cannot press', () => {
     const s = session();
     act(s, 'install_apk', []);

@@ -67,6 +67,10 @@ class FlowWriter {
   readonly variables: { name: string; field: string | null }[] = [];
   private readonly byField = new Map<string, string>();
   lastScreen: MaestroSelector | null = null;
+  /** The package the last screen's element belongs to ('' when not known). */
+  lastScreenPackage = '';
+  /** The app's own last screen seen (to assert it is gone when another app ended in front). */
+  lastOwnScreen: MaestroSelector | null = null;
 
   constructor(private readonly appId: string) {}
 
@@ -178,6 +182,10 @@ class FlowWriter {
         return;
       case 'screen':
         this.lastScreen = step.selector;
+        this.lastScreenPackage = step.package ?? '';
+        if (step.package === undefined || step.package === this.appId) {
+          this.lastOwnScreen = step.selector;
+        }
         return;
       default: {
         const never: never = step;
@@ -208,10 +216,14 @@ export function exportSession(session: SessionFile): ExportedFlow {
       writer.add(step);
     }
   }
-  // The last screen the agent saw, asserted; the screen before a final wait or assertion is its own.
+  // The last screen the agent saw, asserted when it is the app's own; when another app ended in front
+  // (the launcher after a crash), that the app's last screen is gone — never another app's label.
   const last = writer.lastScreen;
-  if (last !== null) {
+  const ownLast = writer.lastScreenPackage === '' || writer.lastScreenPackage === session.package;
+  if (last !== null && ownLast) {
     writer.commands.push({ assertVisible: selectorYaml(last) });
+  } else if (last !== null && writer.lastOwnScreen !== null) {
+    writer.commands.push({ assertNotVisible: selectorYaml(writer.lastOwnScreen) });
   }
   const header = [
     `# Exported by droidbus from debug session ${session.id} (${session.package} on ${session.device_model ?? session.device}, opened ${session.opened_at}).`,

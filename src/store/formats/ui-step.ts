@@ -65,8 +65,15 @@ export const uiStepSchema = z.discriminatedUnion('do', [
   z.object({ do: z.literal('wait'), selector: maestroSelectorSchema, timeout_ms: z.number().int() }),
   z.object({ do: z.literal('assert'), selector: maestroSelectorSchema, visible: z.boolean() }),
   z.object({ do: z.literal('open_link'), url: z.string().max(2000) }),
-  /** What the screen showed after the step before it: one element that names it (the flow's last assertion). */
-  z.object({ do: z.literal('screen'), selector: maestroSelectorSchema }),
+  /**
+   * What the screen showed after the step before it: one element that names it (the flow's last
+   * assertion), and the package it belongs to (absent in sessions recorded before it was kept).
+   */
+  z.object({
+    do: z.literal('screen'),
+    selector: maestroSelectorSchema,
+    package: z.string().max(255).optional(),
+  }),
 ]);
 export type UiStep = z.infer<typeof uiStepSchema>;
 

@@ -186,3 +186,12 @@ export function screenAnchor(tree: UiTree): MaestroSelector | null {
   }
   return null;
 }
+
+/** screenAnchor with the package of the element it names (the app in front, or another). */
+export function screenAnchorOf(tree: UiTree): { selector: MaestroSelector; package: string } | null {
+  const selector = screenAnchor(tree);
+  if (selector === null) {
+    return null;
+  }
+  return { selector, package: selectNodes(tree, selector)[0]?.package ?? '' };
+}

@@ -4,16 +4,11 @@
  * capture the action resolved against; a point is kept only where no element was named, with the
  * display it was on; text typed into a password field — or a field no capture showed — is not kept.
  */
-import {
-  THEN_WAIT_MS,
-  type InputAction,
-  type MaestroSelector,
-  type UiStep,
-} from '../../../bus/messages/ui.js';
+import { THEN_WAIT_MS, type InputAction, type UiStep } from '../../../bus/messages/ui.js';
 import { escapeRegExp } from '../../../util/escape-regexp.js';
 import type { Capture } from './ui-capture.js';
 import type { ScreenAfter } from './ui-after.js';
-import { screenAnchor, selectorFor } from './maestro-select.js';
+import { screenAnchorOf, selectorFor } from './maestro-select.js';
 import { focusedNode, nodeLabel, shortResourceId } from './ui-query.js';
 import { displayOf, type UiNode, type UiTree } from './ui-types.js';
 
@@ -38,7 +33,7 @@ export function tapStep(tree: UiTree, node: UiNode): UiStep {
  * A selector, or null when none can be made (a pattern past droidbus's limits, from an app's
  * outsized id): a step is a record of the action, and never fails it.
  */
-function orNull(make: () => MaestroSelector | null): MaestroSelector | null {
+function orNull<T>(make: () => T | null): T | null {
   try {
     return make();
   } catch {
@@ -95,9 +90,9 @@ export function finishSteps(
       timeout_ms: THEN_WAIT_MS,
     });
   }
-  const anchor = after !== null ? orNull(() => screenAnchor(after.tree)) : null;
+  const anchor = after !== null ? orNull(() => screenAnchorOf(after.tree)) : null;
   if (anchor !== null) {
-    out.push({ do: 'screen', selector: anchor });
+    out.push({ do: 'screen', selector: anchor.selector, package: anchor.package });
   }
   return out;
 }
