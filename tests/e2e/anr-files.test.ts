@@ -4,11 +4,10 @@
  * rooted phone; a user build's shell may not read them. Real inputs: an ART paste (OkSocket #147)
  * framed as ART writes a dump, and a real ANR capture (Droid-ify #1135), tests/fixtures.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
-import { ROOT, tempDir } from '../helpers/paths.js';
+import { tempDir } from '../helpers/paths.js';
+import { replayRealAnr } from '../helpers/real-anr.js';
 
 const work = tempDir('droidbus-anr-files-');
 let world: DeviceWorld;
@@ -32,25 +31,7 @@ afterAll(async () => {
 
 describe('an ANR with no dropbox report', () => {
   it("reads the main thread from ART's dump in /data/anr (issue 69)", async () => {
-    const paste = readFileSync(
-      path.join(ROOT, 'tests', 'fixtures', 'anr', 'oksocket-147-main-blocked.txt'),
-      'utf8',
-    );
-    const traces = path.join(work.dir, 'traces.txt');
-    writeFileSync(
-      traces,
-      `----- pid 17681 at 2024-05-02 10:00:00.123 -----\nCmd line: com.looker.droidify\n\n${paste}\n----- end 17681 -----\n`,
-    );
-    for (const [local, remote] of [
-      [traces, '/data/local/tmp/traces.txt'],
-      [
-        path.join(ROOT, 'tests', 'fixtures', 'logcat', 'tag-droidify-anr.txt'),
-        '/data/local/tmp/droidify.txt',
-      ],
-    ] as const) {
-      expect((await world.server.adb(['-s', serial, 'push', local, remote])).code).toBe(0);
-      await world.shell(serial, `sim logcat replay ${remote}`);
-    }
+    await replayRealAnr(world.server, serial, work.dir, 'oksocket-147-main-blocked.txt');
     expect(await world.shell(serial, 'dumpsys dropbox --print data_app_anr')).toContain(
       '(No entries found.)',
     );

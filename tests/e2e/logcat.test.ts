@@ -4,7 +4,6 @@
  * are injected on the devices (`sim crash`), real captured logs replayed (`sim logcat replay`), and
  * a device is disconnected mid-stream.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitRecordWire } from '../../src/bus/messages/app.js';
@@ -15,6 +14,7 @@ import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { EVERY_TOOLSET, startMcp, type McpSessionHandle } from '../helpers/mcp-client.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { replayRealAnr } from '../helpers/real-anr.js';
 import { refusedWith } from '../helpers/tool-errors.js';
 import { lastRead } from '../helpers/until.js';
 
@@ -416,27 +416,8 @@ describe('a real recorded log replayed on the device', () => {
   });
 
   it("gives a real ANR's main thread from the report the device kept (issue 69)", async () => {
-    // A real two-thread ART paste (EnvayaSMS #39) framed as ART writes it, for the pid of a real ANR capture
-    // (Droid-ify #1135): the dump first (to /data/anr, as the device's dumper leaves it), then the log.
-    const paste = readFileSync(
-      path.join(ROOT, 'tests', 'fixtures', 'anr', 'envayasms-39-deadlock.txt'),
-      'utf8',
-    );
-    const traces = path.join(project.dir, 'traces.txt');
-    writeFileSync(
-      traces,
-      `----- pid 17681 at 2024-05-02 10:00:00.123 -----\nCmd line: com.looker.droidify\n\n${paste}\n----- end 17681 -----\n`,
-    );
-    for (const [local, remote] of [
-      [traces, '/data/local/tmp/traces.txt'],
-      [
-        path.join(ROOT, 'tests', 'fixtures', 'logcat', 'tag-droidify-anr.txt'),
-        '/data/local/tmp/droidify.txt',
-      ],
-    ] as const) {
-      expect((await server.adb(['-s', a, 'push', local, remote])).code).toBe(0);
-      await deviceShell(a, `sim logcat replay ${remote}`);
-    }
+    // A real two-thread ART paste (EnvayaSMS #39) for a real ANR capture (Droid-ify #1135).
+    await replayRealAnr(server, a, project.dir, 'envayasms-39-deadlock.txt');
     const found = await until(
       'the replayed ANR with its threads',
       crashesOf({ package: 'com.looker.droidify' }),

@@ -206,9 +206,6 @@ describe('deobfuscating crashes', () => {
     expect(plain.text.split('\n')[0]).toBe(
       `Main thread Blocked at a.a.b(r8-map-id-${SAMPLE_MAP_ID}:1) — waiting for "CartSync" (tid 18, Sleeping) at a.c.a(r8-map-id-${SAMPLE_MAP_ID}:2)`,
     );
-    process.stderr.write(
-      `\n--- get_crash_logs (ANR, retrace) as the agent sees it ---\n${found.text}\n---\n`,
-    );
   });
 
   it('reports a corrupt kept mapping as failed, and the pool keeps serving', async () => {

@@ -10,7 +10,14 @@
 import { READS, readCommand, type DeviceRead } from '../../adb/device-reads.js';
 import type { AdbClient } from '../../adb/client.js';
 import type { CrashWire } from '../../bus/messages/logcat.js';
-import { anrStacks, parseDropboxAnrs, parseDumps, type AnrThread, type DropboxAnr } from './anr-trace.js';
+import {
+  anrStacks,
+  parseDropboxAnrs,
+  parseDumps,
+  stacksText,
+  type AnrThread,
+  type DropboxAnr,
+} from './anr-trace.js';
 import type { AnrReport, AnrThreadInfo } from './logcat-types.js';
 
 /** Frames an answer gives of the main thread, and of the thread that holds its monitor. */
@@ -58,22 +65,6 @@ export function stacksOf(
   return null;
 }
 
-/** The stacks as trace lines (frames as `\tat …`, so a retrace reads them like a crash's). */
-export function stacksText(s: AnrReport): string {
-  const lock = s.main.waiting_to_lock;
-  const lines = [
-    `"${s.main.name}" tid=${s.main.tid} ${s.main.state}${lock ? ` — waiting to lock <${lock.monitor}> (a ${lock.of})${lock.held_by !== null ? ` held by thread ${lock.held_by}` : ''}` : ''}${s.deadlock ? ' — a deadlock' : ''}`,
-    ...s.main.frames.map((f) => `\tat ${f}`),
-  ];
-  if (s.holder !== null) {
-    lines.push(
-      `"${s.holder.name}" tid=${s.holder.tid} ${s.holder.state} — holds <${lock?.monitor ?? '?'}>`,
-      ...s.holder.frames.map((f) => `\tat ${f}`),
-    );
-  }
-  return lines.join('\n');
-}
-
 async function readReports(
   client: AdbClient,
   serial: string,
@@ -108,29 +99,52 @@ export function stacksFromFiles(text: string, pid: number): AnrReport | null {
 }
 
 /**
- * The report the device kept of the ANR of `pid`: the dropbox's (app ANRs first, then system
- * apps'), else the dump in /data/anr where the shell may read it (an emulator or a rooted device
- * after `adb root`); null when neither has it.
+ * What a device kept of its ANRs, read once: the dropbox's reports (app ANRs, then system apps'),
+ * then — read only when asked for a pid the dropbox does not have — ART's dumps in /data/anr where
+ * the shell may read them (an emulator after `adb root`, a rooted phone; `Permission denied` on a
+ * user build). `find(pid, process)` answers the report of an ANR, or null.
  */
-export async function readAnrReport(
+export function deviceReports(
+  client: AdbClient,
+  serial: string,
+  signal: AbortSignal,
+): { find(pid: number, process: string | null): Promise<AnrReport | null> } {
+  const dropbox = new Map<DeviceRead, Promise<DropboxAnr[]>>();
+  let files: Promise<string> | null = null;
+  const entries = (read: DeviceRead): Promise<DropboxAnr[]> => {
+    let p = dropbox.get(read);
+    if (p === undefined) {
+      p = readReports(client, serial, read, signal);
+      dropbox.set(read, p);
+    }
+    return p;
+  };
+  return {
+    async find(pid, process) {
+      for (const read of [READS.dropboxAppAnr, READS.dropboxSystemAnr]) {
+        const found = stacksOf(await entries(read), pid, process);
+        if (found !== null) {
+          return found;
+        }
+      }
+      files ??= client
+        .shell(serial, readCommand(READS.anrFiles), { ...READ_OPTIONS, signal })
+        .then((out) => out.stdout)
+        .catch(() => '');
+      return stacksFromFiles(await files, pid);
+    },
+  };
+}
+
+/** The report the device kept of the ANR of `pid` (deviceReports), or null. */
+export function readAnrReport(
   client: AdbClient,
   serial: string,
   pid: number,
   process: string | null,
   signal: AbortSignal,
 ): Promise<AnrReport | null> {
-  for (const read of [READS.dropboxAppAnr, READS.dropboxSystemAnr]) {
-    const found = stacksOf(await readReports(client, serial, read, signal), pid, process);
-    if (found !== null) {
-      return found;
-    }
-  }
-  try {
-    const out = await client.shell(serial, readCommand(READS.anrFiles), { ...READ_OPTIONS, signal });
-    return stacksFromFiles(out.stdout, pid);
-  } catch {
-    return null;
-  }
+  return deviceReports(client, serial, signal).find(pid, process);
 }
 
 /** `c` with its ANR report: the `anr` field, and the threads after its trace (what a retrace reads). */
@@ -140,7 +154,7 @@ export function withReport(c: CrashWire, anr: AnrReport): CrashWire {
 
 /**
  * `crashes` with the reports of the ANRs that were filed without one (the device was slow, or the
- * store was restored from before): read now, once per device and pid, kept when found.
+ * store was restored from before): each device's reports read once per call, a report found kept.
  */
 export async function withAnrStacks(
   crashes: readonly CrashWire[],
@@ -148,6 +162,7 @@ export async function withAnrStacks(
   client: AdbClient,
   signal: AbortSignal,
 ): Promise<CrashWire[]> {
+  const devices = new Map<string, ReturnType<typeof deviceReports>>();
   const out: CrashWire[] = [];
   for (const c of crashes) {
     if (c.kind !== 'anr' || c.anr !== undefined || c.device === null || c.pid <= 0) {
@@ -157,7 +172,12 @@ export async function withAnrStacks(
     const key = `${c.device}|${c.pid}`;
     let found = cache.get(key) ?? null;
     if (found === null) {
-      found = await readAnrReport(client, c.device, c.pid, c.process ?? c.package, signal);
+      let reports = devices.get(c.device);
+      if (reports === undefined) {
+        reports = deviceReports(client, c.device, signal);
+        devices.set(c.device, reports);
+      }
+      found = await reports.find(c.pid, c.process ?? c.package);
       if (found !== null) {
         remember(cache, key, found);
       }

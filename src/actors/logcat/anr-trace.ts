@@ -11,6 +11,7 @@
  * Evidence: AOSP DropBoxManagerService.dump (aosp-mirror/platform_frameworks_base); ART thread
  * dumps pasted in public issue threads (tests/fixtures/anr/SOURCES.md).
  */
+import type { AnrReport } from './logcat-types.js';
 
 /** A thread of an ART dump. */
 export interface AnrThread {
@@ -175,4 +176,20 @@ export function anrStacks(dump: AnrDump): AnrStacks | null {
     t = byTid.get(next);
   }
   return { main, holder, deadlock };
+}
+
+/** The stacks as trace lines (frames as `\tat …`, so a retrace reads them like a crash's). */
+export function stacksText(s: AnrReport): string {
+  const lock = s.main.waiting_to_lock;
+  const lines = [
+    `"${s.main.name}" tid=${s.main.tid} ${s.main.state}${lock ? ` — waiting to lock <${lock.monitor}> (a ${lock.of})${lock.held_by !== null ? ` held by thread ${lock.held_by}` : ''}` : ''}${s.deadlock ? ' — a deadlock' : ''}`,
+    ...s.main.frames.map((f) => `\tat ${f}`),
+  ];
+  if (s.holder !== null) {
+    lines.push(
+      `"${s.holder.name}" tid=${s.holder.tid} ${s.holder.state} — holds <${lock?.monitor ?? '?'}>`,
+      ...s.holder.frames.map((f) => `\tat ${f}`),
+    );
+  }
+  return lines.join('\n');
 }

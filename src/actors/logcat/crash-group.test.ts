@@ -4,6 +4,7 @@ import {
   crashGroupId,
   crashSignature,
   CrashGroups,
+  takeRoundRobin,
   nativeFrameKey,
   normalizeAnrReason,
 } from './crash-group.js';
@@ -248,5 +249,24 @@ describe('own code of a flavored, suffixed build', () => {
     );
     b!.anr = report(['z.cpd.a(ActionDispatcher.java:114)']);
     expect(crashSignature(b!).signature).not.toBe(sa.signature);
+  });
+});
+
+describe('takeRoundRobin', () => {
+  it("puts every group's newest crash before any repeat, so a cut answer names every group", () => {
+    // 30 repeats of a native group logged last (newest first), one Java crash of another app before them.
+    const crashes = [
+      ...Array.from({ length: 30 }, (_, i) => ({ group_id: 'native', seq: 100 - i })),
+      { group_id: 'java', seq: 50 },
+      { group_id: null, seq: 40 },
+    ];
+    const ordered = takeRoundRobin(crashes, crashes.length);
+    expect(ordered.slice(0, 3)).toEqual([
+      { group_id: 'native', seq: 100 },
+      { group_id: 'java', seq: 50 },
+      { group_id: null, seq: 40 },
+    ]);
+    expect(ordered.slice(3).map((c) => c.seq)).toEqual(Array.from({ length: 29 }, (_, i) => 99 - i));
+    expect(ordered).toHaveLength(crashes.length);
   });
 });

@@ -310,3 +310,38 @@ export class CrashGroups {
     this.groups.clear();
   }
 }
+
+/**
+ * `count` crashes (newest first in, the same order kept within a group): the newest of every group
+ * first, then every group's second newest, and so on — one group's repeats never crowd another out.
+ */
+export function takeRoundRobin<C extends { group_id: string | null; seq: number }>(
+  crashes: readonly C[],
+  count: number,
+): C[] {
+  const byGroup = new Map<string, C[]>();
+  for (const c of crashes) {
+    const key = c.group_id ?? `seq-${c.seq}`;
+    const list = byGroup.get(key);
+    if (list === undefined) {
+      byGroup.set(key, [c]);
+    } else {
+      list.push(c);
+    }
+  }
+  const out: C[] = [];
+  for (let round = 0; out.length < count; round++) {
+    let any = false;
+    for (const list of byGroup.values()) {
+      const c = list[round];
+      if (c !== undefined && out.length < count) {
+        out.push(c);
+        any = true;
+      }
+    }
+    if (!any) {
+      break;
+    }
+  }
+  return out;
+}

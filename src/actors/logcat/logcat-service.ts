@@ -11,7 +11,7 @@ import type { BufferWait, StreamInfo } from '../../bus/messages/logcat.js';
 import { readSettings } from '../../store/settings.js';
 import { settledWithin } from '../../util/sleep.js';
 import type { ActorContext } from '../actor.js';
-import { CrashGroups } from './crash-group.js';
+import { CrashGroups, takeRoundRobin } from './crash-group.js';
 import { readAnrReport, remember, type AnrStacksCache } from './anr-stacks.js';
 import { DeviceStream } from './device-stream.js';
 import { LogStore } from './log-store.js';
@@ -40,41 +40,6 @@ const ANR_REPORT_MS = 5_000;
 
 /** Crash groups a crash list names at most (one short line each). */
 const MAX_NAMED_GROUPS = 50;
-
-/**
- * `count` crashes (newest first in, the same order kept within a group): the newest of every group
- * first, then every group's second newest, and so on — one group's repeats never crowd another out.
- */
-export function takeRoundRobin<C extends { group_id: string | null; seq: number }>(
-  crashes: readonly C[],
-  count: number,
-): C[] {
-  const byGroup = new Map<string, C[]>();
-  for (const c of crashes) {
-    const key = c.group_id ?? `seq-${c.seq}`;
-    const list = byGroup.get(key);
-    if (list === undefined) {
-      byGroup.set(key, [c]);
-    } else {
-      list.push(c);
-    }
-  }
-  const out: C[] = [];
-  for (let round = 0; out.length < count; round++) {
-    let any = false;
-    for (const list of byGroup.values()) {
-      const c = list[round];
-      if (c !== undefined && out.length < count) {
-        out.push(c);
-        any = true;
-      }
-    }
-    if (!any) {
-      break;
-    }
-  }
-  return out;
-}
 
 /** Where a started stream begins: the device's buffer, now, or after the store's newest line of it. */
 export type StreamStart = 'buffer' | 'now' | 'resume';

@@ -3,7 +3,7 @@
  * contract's shapes (src/bus/messages/logcat.ts), cut to a byte budget so no answer grows without
  * bound whatever the count asked for.
  */
-import { stacksText } from './anr-stacks.js';
+import { stacksText } from './anr-trace.js';
 import type { ExitRecordWire } from '../../bus/messages/app.js';
 import type { CrashGroupWire, CrashWire, LogEntryWire } from '../../bus/messages/logcat.js';
 import type { Crash, CrashGroup, JavaThrowable, LogEntry } from './logcat-types.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
+import { retracedHeadline, shortTrace } from './crash-headline.js';
 
 const r8 = (name: string): string =>
   readFileSync(new URL(`../../../tests/fixtures/retrace/r8/${name}/expected.txt`, import.meta.url), 'utf8');
@@ -83,24 +83,5 @@ describe('shortTrace', () => {
     const trace =
       'java.lang.IllegalStateException: x\n\tat a.a.b(SourceFile:6)\n\tat a.b.onClick(SourceFile:1)';
     expect(shortTrace(trace)).toEqual({ text: trace, hidden: 0 });
-  });
-});
-
-describe('groupLeadsFirst', () => {
-  it("puts every group's newest crash before any repeat, so a cut answer names every group", () => {
-    // 30 repeats of a native group logged last (newest first), one Java crash of another app before them.
-    const crashes = [
-      ...Array.from({ length: 30 }, (_, i) => ({ group_id: 'native', seq: 100 - i })),
-      { group_id: 'java', seq: 50 },
-      { group_id: null, seq: 40 },
-    ];
-    const ordered = groupLeadsFirst(crashes);
-    expect(ordered.slice(0, 3)).toEqual([
-      { group_id: 'native', seq: 100 },
-      { group_id: 'java', seq: 50 },
-      { group_id: null, seq: 40 },
-    ]);
-    expect(ordered.slice(3).map((c) => c.seq)).toEqual(Array.from({ length: 29 }, (_, i) => 99 - i));
-    expect(ordered).toHaveLength(crashes.length);
   });
 });

@@ -120,22 +120,3 @@ export function shortTrace(trace: string): { text: string; hidden: number } {
   flush();
   return { text: out.join('\n'), hidden };
 }
-
-/**
- * Crashes (newest first) with each group's newest crash first, then the repeats, each part newest
- * first: an answer cut to its budget keeps one crash of every group before any repeat, so one
- * group's repeats never crowd another group (another app, another device) out.
- */
-export function groupLeadsFirst<C extends { group_id: string | null; seq: number }>(
-  crashes: readonly C[],
-): C[] {
-  const seen = new Set<string>();
-  const leads: C[] = [];
-  const repeats: C[] = [];
-  for (const c of crashes) {
-    const key = c.group_id ?? `seq-${c.seq}`;
-    (seen.has(key) ? repeats : leads).push(c);
-    seen.add(key);
-  }
-  return [...leads, ...repeats];
-}

@@ -10,7 +10,7 @@ import { TEXT_BUDGET } from '../budgets.js';
 import { defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { canonicalSerial } from './device-serial.js';
-import { anrHeadline, groupLeadsFirst, retracedHeadline, shortTrace } from './crash-headline.js';
+import { anrHeadline, retracedHeadline, shortTrace } from './crash-headline.js';
 import { bufferWaitNote, crashGroupId, filterSerial, notStreamingHint } from './logcat.js';
 
 function crashHeader(c: CrashWire, group: CrashGroupWire | undefined, summary = c.summary): string {
@@ -116,10 +116,10 @@ export const getCrashLogs = defineTool({
     const blocks: string[] = [];
     let textUsed = 0;
     let jsonUsed = 0;
-    // Each group's newest crash first, then the repeats: one group's repeats never crowd another
-    // group (another app, another device) out of the answer.
+    // In the actor's order: each group's newest crash first, then the repeats (takeRoundRobin), so
+    // one group's repeats never crowd another group (another app, another device) out of the answer.
     const left: CrashWire[] = [];
-    for (const c of groupLeadsFirst(r.crashes)) {
+    for (const c of r.crashes) {
       const block = blockOf(c);
       const json = JSON.stringify(c).length + 1;
       if (

@@ -215,7 +215,9 @@ async function simLogcat(ctx: CommandContext<Device>, dev: Device, args: string[
  * A replayed ANR leaves its report where a phone does, as ActivityManagerService.addErrorToDropBox
  * writes it: the `ANR in` block's facts as headers, its report, and the thread dump ART wrote —
  * the newest one kept in /data/anr for that pid, else the newest kept at all (`sim logcat replay`
- * of a traces file first). Returns the reports kept.
+ * of a traces file first). Returns the reports kept. Evidence: AOSP ActivityManagerService
+ * addErrorToDropBox (headers, report, traces) and AppExitInfoTracker (the REASON_ANR record); the
+ * replayed capture's block is ActivityManager's real `ANR in` output (tests/fixtures/logcat).
  */
 function keepReplayedAnrs(
   dev: Device,
@@ -250,20 +252,17 @@ function keepReplayedAnrs(
         dump = text;
       }
     }
-    dev.dropbox.add(
-      dev.uidOf(pkg) >= 10_000 ? 'data_app_anr' : 'system_app_anr',
-      now,
-      [
-        `Process: ${pkg}`,
+    dev.dropbox.addAnr(now, {
+      uid: dev.uidOf(pkg),
+      process: pkg,
+      headers: [
         `PID: ${pid}`,
         ...(head[2] !== undefined ? [`Activity: ${head[2]}`] : []),
         `Subject: ${field('Reason') ?? ''}`,
-        '',
-        ...block.filter((l) => !/^(PID|Reason|Parent|ErrorId|Frozen): /.test(l)),
-        '',
-        dump,
-      ].join('\n'),
-    );
+      ],
+      report: block.filter((l) => !/^(PID|Reason|Parent|ErrorId|Frozen): /.test(l)),
+      traces: dump,
+    });
     // And the record of the exit the ANR ended in (AppExitInfoTracker, REASON_ANR).
     dev.exits.add({
       pkg,

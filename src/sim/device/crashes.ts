@@ -194,7 +194,9 @@ function anrOf(c: Crash): void {
       message,
     })),
   );
-  // ActivityManagerService.addErrorToDropBox: headers, the report, then the traces ART wrote.
+  // ActivityManagerService.addErrorToDropBox (AOSP, services/core/.../am/ActivityManagerService.java):
+  // Process/PID/UID/Package/Foreground/Activity/Subject/Build headers, a blank line, the report, then
+  // the traces ART wrote (`----- pid N at … -----` … `----- end N -----`, as in tests/fixtures/anr).
   const traces = [
     `----- pid ${pid} at ${stamp(new Date(now - 120))} -----`,
     `Cmd line: ${pkg}`,
@@ -209,11 +211,10 @@ function anrOf(c: Crash): void {
     '',
     `----- end ${pid} -----`,
   ];
-  dev.dropbox.add(
-    uid >= 10_000 ? 'data_app_anr' : 'system_app_anr',
-    now,
-    [
-      `Process: ${pkg}`,
+  dev.dropbox.addAnr(now, {
+    uid,
+    process: pkg,
+    headers: [
       `PID: ${pid}`,
       `UID: ${uid}`,
       'Frozen: false',
@@ -222,13 +223,10 @@ function anrOf(c: Crash): void {
       `Activity: ${component}`,
       `Subject: ${reason}`,
       `Build: ${fingerprint(dev.identity)}`,
-      '',
-      ...anr.slice(6),
-      '',
-      ...traces,
-      '',
-    ].join('\n'),
-  );
+    ],
+    report: anr.slice(6),
+    traces: traces.join('\n'),
+  });
   dev.logSystem(
     'I',
     'ActivityManager',
@@ -238,7 +236,11 @@ function anrOf(c: Crash): void {
   killPackage(dev, pkg, { reason: REASON.ANR, description: `user request after error: ${reason}` });
 }
 
-/** Another app's ANR dump: its main thread Blocked in its activity, on a lock a worker holds. */
+/**
+ * Another app's ANR dump: its main thread Blocked in its activity, on a lock a worker holds — the
+ * thread header, `| sysTid=` detail, frame and `- waiting to lock … held by thread N` / `- locked`
+ * lines as ART prints them in the real dumps of tests/fixtures/anr (OkSocket #147, EnvayaSMS #39).
+ */
 function genericAnrThreadDump(pid: number, pkg: string, cls: string): string[] {
   const activity = cls.startsWith('.') ? `${pkg}${cls}` : cls;
   return [

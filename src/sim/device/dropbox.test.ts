@@ -3,7 +3,6 @@
  * report, ART's thread dump) printed as `dumpsys dropbox --print data_app_anr` prints it — read
  * back here by droidbus's own reader, as the logcat actor reads a real one.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anrStacks, parseDropboxAnrs } from '../../actors/logcat/anr-trace.js';
 import { SAMPLE_ANR_HOLDER_TID } from '../sample-app.js';
@@ -11,6 +10,7 @@ import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from '../control/index.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
+import { realAnrLog, realAnrTraces } from '../../../tests/helpers/real-anr.js';
 
 let dev: SimDevice | undefined;
 afterEach(() => dev?.close());
@@ -45,22 +45,14 @@ describe('dumpsys dropbox', () => {
 describe('a real ANR replayed', () => {
   it('leaves its report in the dropbox with the thread dump replayed before it (issue 69)', async () => {
     dev = createSimDevice({ identity: testIdentity(7012), logcatRate: 0, dumpLatencyMs: 5 });
-    // A real ART paste (OkSocket #147) in the frame ART writes it in, for the pid of a real
-    // ActivityManager ANR capture (Droid-ify #1135): both under tests/fixtures.
-    const paste = readFileSync(
-      new URL('../../../tests/fixtures/anr/oksocket-147-main-blocked.txt', import.meta.url),
-      'utf8',
-    );
-    const traces = `----- pid 17681 at 2024-05-02 10:00:00.123 -----\nCmd line: com.looker.droidify\n\n${paste}\n----- end 17681 -----\n`;
+    // A real ART paste (OkSocket #147) framed as ART writes it, for a real ANR capture (Droid-ify #1135).
+    const traces = realAnrTraces('oksocket-147-main-blocked.txt');
     const fs = dev.fs;
     fs.write('/data/local/tmp/traces.txt', new TextEncoder().encode(traces), 0o100644, 0);
     expect((await runOn(dev, 'sim logcat replay /data/local/tmp/traces.txt')).stdout).toContain(
       'kept as /data/anr/',
     );
-    const log = readFileSync(
-      new URL('../../../tests/fixtures/logcat/tag-droidify-anr.txt', import.meta.url),
-      'utf8',
-    );
+    const log = realAnrLog();
     fs.write('/data/local/tmp/anr.txt', new TextEncoder().encode(log), 0o100644, 0);
     expect((await runOn(dev, 'sim logcat replay /data/local/tmp/anr.txt')).stdout).toContain(
       '(1 ANR report kept in the dropbox)',

@@ -28,6 +28,18 @@ export function dropboxTime(ms: number): string {
   return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
 }
 
+/** What ActivityManagerService.addErrorToDropBox writes of an ANR. */
+export interface AnrReportParts {
+  uid: number;
+  /** Its headers after `Process:` (`PID: …`, `Subject: …`, …), in AMS's order. */
+  headers: readonly string[];
+  process: string;
+  /** The report (load, CPU usage). */
+  report: readonly string[];
+  /** The traces ART wrote for it (empty when none were dumped). */
+  traces: string;
+}
+
 export class DropBox {
   private readonly entries: DropBoxEntry[] = [];
 
@@ -42,6 +54,18 @@ export class DropBox {
     if (this.entries.length > MAX_ENTRIES) {
       this.entries.shift();
     }
+  }
+
+  /**
+   * An ANR's report under its tag — `data_app_anr` for an app's uid, `system_app_anr` below it — as
+   * AMS writes it: `Process:` and the headers, a blank line, the report, a blank line, the traces.
+   */
+  addAnr(at: number, r: AnrReportParts): void {
+    this.add(
+      r.uid >= 10_000 ? 'data_app_anr' : 'system_app_anr',
+      at,
+      [`Process: ${r.process}`, ...r.headers, '', ...r.report, '', r.traces, ''].join('\n'),
+    );
   }
 
   /** `dumpsys dropbox [--print] [TAG]`. */
