@@ -21,7 +21,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { formatHierarchy, parseUiDump, scaleScreenshot } from '../src/actors/device/index.js';
 import { AdbClient } from '../src/adb/client.js';
-import { READS, readCommand } from '../src/adb/device-reads.js';
+import { READS, readCommand } from '../src/device/reads.js';
 import { startAdbServer } from '../tests/helpers/adb-server.js';
 import type { AdbServer } from '../tests/helpers/adb-server.js';
 import { EVERY_TOOLSET, startMcp } from '../tests/helpers/mcp-client.js';

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readArgv, READS, type DeviceRead, type ReadFill } from '../src/adb/device-reads.js';
+import { readArgv, READS, type DeviceRead, type ReadFill } from '../src/device/reads.js';
 import { writeProfile, type AnswerToWrite } from '../src/profile/profile-format.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

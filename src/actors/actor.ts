@@ -31,7 +31,7 @@ export interface HandlerContext extends ActorContext {
   progress(progress: Progress): void;
 }
 
-type Handlers<K extends string, S> = {
+export type Handlers<K extends string, S> = {
   [T in RequestTypesOf<K>]: (
     payload: PayloadOf<T>,
     state: S,

@@ -5,8 +5,8 @@
  * cannot hash its APK (no sha256sum, a permission error), its versionCode and lastUpdateTime from
  * `dumpsys package` say what they can.
  */
-import { READS, readCommand } from '../adb/device-reads.js';
-import { adbClient } from './adb-instance.js';
+import { READS } from '../device/reads.js';
+import { deviceOf } from '../device/adb-instance.js';
 
 export type DeviceApk =
   | { kind: 'hash'; sha256: string; path: string }
@@ -16,11 +16,15 @@ export type DeviceApk =
 
 /** The package's APK on the device (see the module comment). Throws when the device cannot be asked. */
 export async function deviceApk(serial: string, pkg: string, signal: AbortSignal): Promise<DeviceApk> {
-  const adb = adbClient();
-  const paths = await adb.shell(serial, readCommand(READS.apkPaths, { package: pkg }), {
-    signal,
-    timeoutMs: 15_000,
-  });
+  const device = deviceOf(serial);
+  const paths = await device.read(
+    READS.apkPaths,
+    { package: pkg },
+    {
+      signal,
+      timeoutMs: 15_000,
+    },
+  );
   const apks = paths.stdout
     .split('\n')
     .map((l) => l.trim())
@@ -35,10 +39,14 @@ export async function deviceApk(serial: string, pkg: string, signal: AbortSignal
   let reason = `pm path exited ${paths.exitCode}`;
   if (apks.length === 1) {
     const apk = apks[0]!;
-    const hashed = await adb.shell(serial, readCommand(READS.apkHash, { apk }), {
-      signal,
-      timeoutMs: 30_000,
-    });
+    const hashed = await device.read(
+      READS.apkHash,
+      { apk },
+      {
+        signal,
+        timeoutMs: 30_000,
+      },
+    );
     const sha = /^([0-9a-f]{64})\b/.exec(hashed.stdout.trim())?.[1];
     if (sha && (hashed.exitCode === 0 || hashed.exitCode === null)) {
       return { kind: 'hash', sha256: sha, path: apk };
@@ -47,10 +55,14 @@ export async function deviceApk(serial: string, pkg: string, signal: AbortSignal
       (hashed.stderr || hashed.stdout).trim().split('\n')[0]?.slice(0, 200) ||
       `sha256sum exited ${hashed.exitCode}`;
   }
-  const dump = await adb.shell(serial, readCommand(READS.packageDump, { package: pkg }), {
-    signal,
-    timeoutMs: 15_000,
-  });
+  const dump = await device.read(
+    READS.packageDump,
+    { package: pkg },
+    {
+      signal,
+      timeoutMs: 15_000,
+    },
+  );
   const versionCode = /versionCode=(\d+)/.exec(dump.stdout)?.[1];
   const lastUpdate = /lastUpdateTime=([0-9-]+ [0-9:]+)/.exec(dump.stdout)?.[1];
   return {

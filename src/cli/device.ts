@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AdbClient } from '../adb/client.js';
+import { Device } from '../device/device.js';
 import { serialSchema } from '../bus/messages/devices.js';
 import { packageNameSchema } from '../bus/messages/logcat.js';
 import { recordProfile } from '../profile/profile-record.js';
@@ -99,7 +100,7 @@ async function record(argv: string[]): Promise<number> {
   try {
     const serial = await pickSerial(client, values.serial);
     process.stderr.write(`recording ${serial} into ${values.out}\n`);
-    const manifest = await recordProfile(client, {
+    const manifest = await recordProfile(new Device(serial, client), {
       serial,
       packages: values.package ?? [],
       out: values.out,

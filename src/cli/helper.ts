@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AdbClient } from '../adb/client.js';
+import { Device } from '../device/device.js';
 import {
   helperState,
   HELPER_DEVICE_PORT,
@@ -7,7 +8,7 @@ import {
   installHelper,
   removeHelper,
   type HelperState,
-} from '../adb/uiautomator2-helper.js';
+} from '../device/uiautomator2-helper.js';
 import { serialSchema } from '../bus/messages/devices.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
@@ -83,18 +84,19 @@ async function run(argv: string[]): Promise<number> {
   const client = new AdbClient();
   let failed = 0;
   for (const serial of await serials(client, values.serial)) {
+    const device = new Device(serial, client);
     try {
       if (sub === 'install') {
         process.stderr.write(`installing the helper on ${serial}…\n`);
-        for (const answer of await installHelper(client, serial)) {
+        for (const answer of await installHelper(device)) {
           if (answer.startsWith('kept')) {
             process.stderr.write(`${serial}: ${answer}\n`);
           }
         }
       } else if (sub === 'remove') {
-        await removeHelper(client, serial);
+        await removeHelper(device);
       }
-      const state = await helperState(client, serial);
+      const state = await helperState(device);
       process.stdout.write(values.json === true ? JSON.stringify(state) + '\n' : describe(state) + '\n');
     } catch (err) {
       failed++;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { AdbClient } from '../adb/client.js';
+import { Device } from '../device/device.js';
 import { sh } from '../adb/shell-command.js';
 
 /** A running `droidbus sim` child process and its devices. */
@@ -72,7 +73,7 @@ export async function startSimProcess(options: {
         await Promise.all(
           serials.map(async (serial) => {
             try {
-              const r = await options.client.shell(serial, sh`sim stats`, { timeoutMs: 10_000 });
+              const r = await new Device(serial, options.client).shell(sh`sim stats`, { timeoutMs: 10_000 });
               const s = JSON.parse(r.stdout) as { dumps?: number; overlapping_dumps?: number };
               dumps += s.dumps ?? 0;
               overlapping += s.overlapping_dumps ?? 0;

@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { READS, readArgv } from '../adb/device-reads.js';
+import { READS, readArgv } from '../device/reads.js';
 import { type SimDevice, runOn, createSimDevice, profileIdentity } from '../sim/index.js';
 import {
   bundledProfileDir,

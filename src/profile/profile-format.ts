@@ -26,7 +26,7 @@ export const PROFILE_FORMAT = 'droidbus-device-profile';
 export const HELPER_SOURCE_ARGV: readonly string[] = ['uiautomator2-server', 'GET', '/session/:id/source'];
 
 const commandSchema = z.object({
-  /** The catalogue read it answers (src/adb/device-reads.ts), or null for another command. */
+  /** The catalogue read it answers (src/device/reads.ts), or null for another command. */
   read: z.string().nullable(),
   argv: z.array(z.string()).min(1),
   stdout: z.string(),

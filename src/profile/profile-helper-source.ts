@@ -4,27 +4,22 @@
  * what that session shows — GET /session/:id/source — read only: no server is started and no
  * session made. It is not a shell command, so the profile keeps it under its own argv.
  */
-import type { AdbClient } from '../adb/client.js';
-import { READS, readCommand } from '../adb/device-reads.js';
-import { HELPER_DEVICE_PORT, HELPER_PACKAGE } from '../adb/uiautomator2-helper.js';
+import type { Device } from '../device/device.js';
+import { READS, readCommand } from '../device/reads.js';
+import { HELPER_DEVICE_PORT, HELPER_PACKAGE } from '../device/uiautomator2-helper.js';
 
 const TIMEOUT_MS = 10_000;
 
 /** The page source of the helper's session on the device, or null when no server or session runs. */
-export async function recordHelperSource(
-  client: AdbClient,
-  serial: string,
-  signal?: AbortSignal,
-): Promise<string | null> {
-  const pids = await client.shell(
-    serial,
+export async function recordHelperSource(device: Device, signal?: AbortSignal): Promise<string | null> {
+  const pids = await device.shell(
     readCommand(READS.pidOf, { package: HELPER_PACKAGE }),
     signal ? { signal } : {},
   );
   if (pids.stdout.trim() === '') {
     return null; // No server runs: nothing to ask, and nothing is started.
   }
-  const port = await client.forward(serial, `tcp:${HELPER_DEVICE_PORT}`, signal ? { signal } : {});
+  const port = await device.forward(`tcp:${HELPER_DEVICE_PORT}`, signal ? { signal } : {});
   // A timer that holds the process open (AbortSignal.timeout's does not): the CLI waits for it.
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(new Error('the UI helper did not answer')), TIMEOUT_MS);
@@ -46,6 +41,6 @@ export async function recordHelperSource(
     return null; // The server does not answer: no page source to keep.
   } finally {
     clearTimeout(timer);
-    await client.removeForward(serial, port).catch(() => undefined);
+    await device.removeForward(port).catch(() => undefined);
   }
 }

@@ -1,11 +1,11 @@
 /**
- * `droidbus device record`: runs every read in the catalogue (src/adb/device-reads.ts) on one
+ * `droidbus device record`: runs every read in the catalogue (src/device/reads.ts) on one
  * device, through the adb server, and writes the answers into a profile, personal data redacted.
  */
-import type { AdbClient } from '../adb/client.js';
-import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '../adb/device-reads.js';
+import type { Device } from '../device/device.js';
+import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '../device/reads.js';
 import { shArgv } from '../adb/shell-command.js';
-import { parseResumedActivity } from '../actors/device/device-facts.js';
+import { parseResumedActivity } from '../device/parsers/device-facts.js';
 import { VERSION } from '../version.js';
 import {
   HELPER_SOURCE_ARGV,
@@ -36,14 +36,14 @@ export function recordedReads(): DeviceRead[] {
 }
 
 /** Records the device into a new profile folder; returns its manifest. */
-export async function recordProfile(client: AdbClient, o: RecordOptions): Promise<ProfileManifest> {
+export async function recordProfile(device: Device, o: RecordOptions): Promise<ProfileManifest> {
   const progress = o.progress ?? (() => undefined);
   const options = { signal: o.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 };
   // Every answer is read first and redacted after: an identifier learned from one (getprop's serial
   // number) is then removed from every other (the logcat dump that printed it) whatever the order.
   const raw: AnswerToWrite[] = [];
   const take = async (read: DeviceRead, argv: readonly string[]): Promise<Buffer> => {
-    const r = await client.shellBytes(o.serial, shArgv(argv), options);
+    const r = await device.shellBytes(shArgv(argv), options);
     raw.push({ read: read.name, argv, stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
     progress(`${argv.join(' ')}: ${r.stdout.length} bytes, exit ${r.exitCode ?? 'unknown'}`);
     return r.stdout;
@@ -58,7 +58,7 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
       activities = out.toString('utf8');
     }
   }
-  const source = await recordHelperSource(client, o.serial, o.signal);
+  const source = await recordHelperSource(device, o.signal);
   if (source !== null) {
     raw.push({
       read: null,
@@ -92,7 +92,7 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
   // What identifies the device beyond its properties — its Android ID, the Wi-Fi networks it keeps —
   // is read to be removed everywhere, and is itself never written into the profile.
   for (const { read, argv } of IDENTITY_READS) {
-    const r = await client.shellBytes(o.serial, shArgv(argv), options).catch(() => null);
+    const r = await device.shellBytes(shArgv(argv), options).catch(() => null);
     if (r !== null) {
       learnIdentifiers(book, r.stdout, read);
     }
@@ -125,7 +125,7 @@ export async function recordProfile(client: AdbClient, o: RecordOptions): Promis
       droidbus_version: VERSION,
       description: `${description || 'a device'}${release ? `, Android ${release}` : ''} (API ${prop('ro.build.version.sdk') ?? '?'}), recorded by droidbus device record`,
       packages,
-      features: await client.features(o.serial),
+      features: await device.features(),
       redactions,
     },
     answers,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeApk } from '../../src/util/apk.js';
-import { HELPER_VERSION } from '../../src/adb/uiautomator2-helper.js';
+import { HELPER_VERSION } from '../../src/device/uiautomator2-helper.js';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { runCli } from '../helpers/run-cli.js';
 

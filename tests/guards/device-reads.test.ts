@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEVICE_READS, DEVICE_WRITE_VERBS, readArgv, type DeviceRead } from '../../src/adb/device-reads.js';
+import { DEVICE_READS, DEVICE_WRITE_VERBS, readArgv, type DeviceRead } from '../../src/device/reads.js';
 import { quoteDeviceShellArg } from '../../src/adb/quote.js';
 import { createSimDevice, runOn } from '../../src/sim/index.js';
 import { testIdentity } from '../helpers/sim-identity.js';
@@ -9,8 +9,10 @@ import { ROOT } from '../helpers/paths.js';
 import { sourceFiles } from '../helpers/source-files.js';
 
 /** Where droidbus talks to devices for its tools (the simulator and test tools are not it). */
-const AREAS = ['actors', 'adb', 'mcp', 'host', 'project', 'store'].map((a) => path.join(ROOT, 'src', a));
-const CATALOGUE = path.join(ROOT, 'src', 'adb', 'device-reads.ts');
+const AREAS = ['actors', 'adb', 'device', 'mcp', 'host', 'project', 'store'].map((a) =>
+  path.join(ROOT, 'src', a),
+);
+const CATALOGUE = path.join(ROOT, 'src', 'device', 'reads.ts');
 
 /** The simple commands of a `sh` template literal's text (interpolations become `X`). */
 function simpleCommands(template: string): string[] {
@@ -45,7 +47,7 @@ describe('the device-read catalogue', () => {
         }
       }
     }
-    // A read belongs in src/adb/device-reads.ts (then `droidbus device record` records it); a
+    // A read belongs in src/device/reads.ts (then `droidbus device record` records it); a
     // command that changes the device belongs in DEVICE_WRITE_VERBS.
     expect(uncovered).toEqual([]);
   });

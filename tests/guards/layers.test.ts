@@ -46,8 +46,10 @@ describe('layers: mcp → bus ← actors', () => {
     }
   });
 
-  it('keeps the libraries (adb, project, store, util) free of actors, MCP and host code', () => {
-    for (const file of files.filter((f) => ['adb', 'project', 'store', 'util'].includes(areaOf(f)))) {
+  it('keeps the libraries (adb, device, project, store, util) free of actors, MCP and host code', () => {
+    for (const file of files.filter((f) =>
+      ['adb', 'device', 'project', 'store', 'util'].includes(areaOf(f)),
+    )) {
       const areas = importedAreas(file);
       for (const forbidden of ['actors', 'mcp', 'host']) {
         expect(areas, path.relative(ROOT, file)).not.toContain(forbidden);

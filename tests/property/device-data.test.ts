@@ -20,13 +20,13 @@ import { clickablesAnswer, findAnswer, hierarchyAnswer } from '../../src/actors/
 import { afterAction } from '../../src/actors/device/ui/ui-after.js';
 import type { Capture } from '../../src/actors/device/ui/ui-capture.js';
 import { displayBounds } from '../../src/actors/device/ui/ui-display.js';
-import { parseUiDump } from '../../src/actors/device/ui/ui-parse.js';
+import { parseUiDump } from '../../src/device/ui-dump/ui-parse.js';
 import { screenHash } from '../../src/actors/device/ui/ui-screen-hash.js';
-import { parseWindowDump, summarizeWindows } from '../../src/actors/device/ui/window-dump.js';
+import { parseWindowDump, summarizeWindows } from '../../src/device/parsers/window-dump.js';
 import { parseLogcat } from '../../src/actors/logcat/logcat-parse.js';
 import { toWireEntry, toWireExit } from '../../src/actors/logcat/logcat-wire.js';
 import { parseExitInfo } from '../../src/actors/logcat/exit-info.js';
-import { parseBatteryLevel, parseResumedActivity, parseWm } from '../../src/actors/device/device-facts.js';
+import { parseBatteryLevel, parseResumedActivity, parseWm } from '../../src/device/parsers/device-facts.js';
 import { withoutEmpty } from '../../src/mcp/compact.js';
 import { getUiHierarchy } from '../../src/mcp/tools/ui-read.js';
 

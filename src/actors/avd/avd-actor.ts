@@ -5,7 +5,7 @@
  * other emulators start at the same time; `avd.stop` sends `kill` to an emulator's console and waits
  * until adb no longer lists it.
  */
-import { READS, readCommand } from '../../adb/device-reads.js';
+import { READS } from '../../device/reads.js';
 import type { ChildProcess } from 'node:child_process';
 import { EmulatorConsoleError, emulatorAvdName, withEmulatorConsole } from '../../adb/emulator-console.js';
 import { BusError } from '../../bus/errors.js';
@@ -13,8 +13,7 @@ import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import { emulatorConsolePortOf } from '../../util/app-args.js';
 import { defineActor } from '../actor.js';
 import type { HandlerContext } from '../actor.js';
-import { withAdbErrors } from '../adb-errors.js';
-import { adbClient } from '../adb-instance.js';
+import { deviceOf, listAdbDevices } from '../../device/adb-instance.js';
 import { findEmulator, killEmulator, listAvds, logTail, startEmulator } from './emulator-binary.js';
 
 /** How long launch_avd waits for the emulator (the reference's 60 s). */
@@ -52,7 +51,7 @@ async function runningEmulators(
   state: AvdState,
   signal: AbortSignal,
 ): Promise<{ serial: string; avd_name: string | null; state: string }[]> {
-  const devices = await withAdbErrors(() => adbClient().devices({ signal, timeoutMs: 5_000 }));
+  const devices = await listAdbDevices({ signal, timeoutMs: 5_000 });
   const emulators = devices.filter((d) => emulatorConsolePortOf(d.serial) !== null);
   for (const serial of [...state.names.keys()]) {
     if (!emulators.some((d) => d.serial === serial)) {
@@ -78,7 +77,7 @@ async function runningEmulators(
 
 async function booted(serial: string, signal: AbortSignal): Promise<boolean> {
   try {
-    const r = await adbClient().shell(serial, readCommand(READS.bootCompleted), { signal, timeoutMs: 5_000 });
+    const r = await deviceOf(serial).read(READS.bootCompleted, {}, { signal, timeoutMs: 5_000 });
     return r.stdout.trim() === '1';
   } catch {
     return false;
@@ -269,7 +268,7 @@ async function stop(
   }
   const deadline = started + STOP_TIMEOUT_MS;
   for (;;) {
-    const devices = await withAdbErrors(() => adbClient().devices({ signal: ctx.signal, timeoutMs: 5_000 }));
+    const devices = await listAdbDevices({ signal: ctx.signal, timeoutMs: 5_000 });
     if (!devices.some((d) => d.serial === p.serial)) {
       state.names.delete(p.serial);
       return { serial: p.serial, avd_name: entry.avd_name, elapsed_ms: Date.now() - started };

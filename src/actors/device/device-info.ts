@@ -1,34 +1,31 @@
 /** get_device_info: the small device dumps it reads in one round trip (parsed by device-facts.ts). */
-import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
+import { joinReads, READS, readCommand } from '../../device/reads.js';
 import { configuredAdbServers } from '../../adb/servers.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import type { HandlerContext } from '../actor.js';
-import { adbClient } from '../adb-instance.js';
-import { withAdbErrors } from '../adb-errors.js';
-import { parseBatteryLevel, parseGetprop, parseResumedActivity, parseWm } from './device-facts.js';
+import type { Device } from '../../device/device.js';
+import {
+  parseBatteryLevel,
+  parseGetprop,
+  parseResumedActivity,
+  parseWm,
+} from '../../device/parsers/device-facts.js';
 
 /** get_device_info's facts, read in one round trip. */
-export async function deviceInfo(
-  state: { serial: string },
-  ctx: HandlerContext,
-): Promise<ResponseOf<'device.info'>> {
-  const client = adbClient();
-  const features = await withAdbErrors(() => client.features(state.serial));
+export async function deviceInfo(device: Device, ctx: HandlerContext): Promise<ResponseOf<'device.info'>> {
+  const features = await device.features();
   // One round trip for every fact: the sections are split on a marker no output contains.
   const marker = '@@droidbus-section@@';
-  const out = await withAdbErrors(() =>
-    client.shell(
-      state.serial,
-      joinReads(
-        marker,
-        readCommand(READS.props),
-        readCommand(READS.wmSize),
-        readCommand(READS.wmDensity),
-        readCommand(READS.battery),
-        readCommand(READS.activities),
-      ),
-      { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024 },
+  const out = await device.shell(
+    joinReads(
+      marker,
+      readCommand(READS.props),
+      readCommand(READS.wmSize),
+      readCommand(READS.wmDensity),
+      readCommand(READS.battery),
+      readCommand(READS.activities),
     ),
+    { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 8 * 1024 * 1024 },
   );
   const [props = '', size = '', density = '', battery = '', activities = ''] = out.stdout.split(
     `${marker}\n`,
@@ -37,10 +34,10 @@ export async function deviceInfo(
   const get = (key: string): string | null => p.get(key) || null;
   const sdk = Number(get('ro.build.version.sdk'));
   const servers = configuredAdbServers();
-  const adbSerial = servers.route(state.serial)?.serial ?? state.serial;
+  const adbSerial = servers.route(device.serial)?.serial ?? device.serial;
   return {
-    serial: state.serial,
-    adb_server: servers.multi ? (servers.route(state.serial)?.server.label ?? null) : null,
+    serial: device.serial,
+    adb_server: servers.multi ? (servers.route(device.serial)?.server.label ?? null) : null,
     model: get('ro.product.model'),
     manufacturer: get('ro.product.manufacturer'),
     brand: get('ro.product.brand'),

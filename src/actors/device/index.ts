@@ -17,10 +17,10 @@ export type {
   UiTree,
   UiWindow,
   UiWindowKind,
-} from './ui/ui-types.js';
+} from '../../device/ui-dump/ui-types.js';
 
 export { decodeDumpBytes } from '../../util/dump-decode.js';
-export { sanitizeUiXml, type SanitizedXml } from './ui/ui-xml-sanitize.js';
+export { sanitizeUiXml, type SanitizedXml } from '../../device/ui-dump/ui-xml-sanitize.js';
 export {
   DEFAULT_NODE_LIMIT,
   MAX_NODE_LIMIT,
@@ -28,7 +28,7 @@ export {
   parseBounds,
   parseUiDump,
   type ParseOptions,
-} from './ui/ui-parse.js';
+} from '../../device/ui-dump/ui-parse.js';
 export { normalizeVolatileText, screenHash } from './ui/ui-screen-hash.js';
 export {
   DEFAULT_FIND_RESULTS,
@@ -71,7 +71,7 @@ export {
   type HierarchyRow,
 } from './ui/ui-format.js';
 export { detectOverlays, type UiOverlays, type UiWindowSummary } from './ui/ui-overlays.js';
-export { inferWindowKind, isImePackage, isSystemPackage } from './ui/ui-windows.js';
+export { inferWindowKind, isImePackage, isSystemPackage } from '../../device/ui-dump/ui-windows.js';
 export {
   DEFAULT_SWIPE_MS,
   KEYS_PER_COMMAND,

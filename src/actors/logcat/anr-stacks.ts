@@ -7,8 +7,8 @@
  * deobfuscates those frames with the rest. A report found is kept (it never changes); a device
  * that cannot be read leaves the ANR as logcat told it.
  */
-import { READS, readCommand, type DeviceRead } from '../../adb/device-reads.js';
-import type { AdbClient } from '../../adb/client.js';
+import { READS, readCommand, type DeviceRead } from '../../device/reads.js';
+import type { Device } from '../../device/device.js';
 import type { CrashWire } from '../../bus/messages/logcat.js';
 import {
   anrStacks,
@@ -65,14 +65,9 @@ export function stacksOf(
   return null;
 }
 
-async function readReports(
-  client: AdbClient,
-  serial: string,
-  read: DeviceRead,
-  signal: AbortSignal,
-): Promise<DropboxAnr[]> {
+async function readReports(device: Device, read: DeviceRead, signal: AbortSignal): Promise<DropboxAnr[]> {
   try {
-    const out = await client.shell(serial, readCommand(read), { ...READ_OPTIONS, signal });
+    const out = await device.shell(readCommand(read), { ...READ_OPTIONS, signal });
     return parseDropboxAnrs(out.stdout);
   } catch {
     return []; // Gone, or no dropbox service: the ANR stays as logcat told it.
@@ -105,8 +100,7 @@ export function stacksFromFiles(text: string, pid: number): AnrReport | null {
  * user build). `find(pid, process)` answers the report of an ANR, or null.
  */
 export function deviceReports(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   signal: AbortSignal,
 ): { find(pid: number, process: string | null): Promise<AnrReport | null> } {
   const dropbox = new Map<DeviceRead, Promise<DropboxAnr[]>>();
@@ -114,7 +108,7 @@ export function deviceReports(
   const entries = (read: DeviceRead): Promise<DropboxAnr[]> => {
     let p = dropbox.get(read);
     if (p === undefined) {
-      p = readReports(client, serial, read, signal);
+      p = readReports(device, read, signal);
       dropbox.set(read, p);
     }
     return p;
@@ -127,8 +121,8 @@ export function deviceReports(
           return found;
         }
       }
-      files ??= client
-        .shell(serial, readCommand(READS.anrFiles), { ...READ_OPTIONS, signal })
+      files ??= device
+        .shell(readCommand(READS.anrFiles), { ...READ_OPTIONS, signal })
         .then((out) => out.stdout)
         .catch(() => '');
       return stacksFromFiles(await files, pid);
@@ -138,13 +132,12 @@ export function deviceReports(
 
 /** The report the device kept of the ANR of `pid` (deviceReports), or null. */
 export function readAnrReport(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pid: number,
   process: string | null,
   signal: AbortSignal,
 ): Promise<AnrReport | null> {
-  return deviceReports(client, serial, signal).find(pid, process);
+  return deviceReports(device, signal).find(pid, process);
 }
 
 /** `c` with its ANR report: the `anr` field, and the threads after its trace (what a retrace reads). */
@@ -159,7 +152,7 @@ export function withReport(c: CrashWire, anr: AnrReport): CrashWire {
 export async function withAnrStacks(
   crashes: readonly CrashWire[],
   cache: AnrStacksCache,
-  client: AdbClient,
+  deviceOf: (serial: string) => Device,
   signal: AbortSignal,
 ): Promise<CrashWire[]> {
   const devices = new Map<string, ReturnType<typeof deviceReports>>();
@@ -174,7 +167,7 @@ export async function withAnrStacks(
     if (found === null) {
       let reports = devices.get(c.device);
       if (reports === undefined) {
-        reports = deviceReports(client, c.device, signal);
+        reports = deviceReports(deviceOf(c.device), signal);
         devices.set(c.device, reports);
       }
       found = await reports.find(c.pid, c.process ?? c.package);

@@ -3,14 +3,13 @@
  * activity exit-info`), `dumpsys package`, `dumpsys meminfo`, and the runtime state that combines
  * them in one device round trip. Every package name reaches the device shell quoted (`sh`).
  */
-import { joinReads, READS, readCommand } from '../../adb/device-reads.js';
-import type { AdbClient } from '../../adb/client.js';
+import { joinReads, READS, readCommand } from '../../device/reads.js';
+import type { Device } from '../../device/device.js';
 import { sh, type ShellCommand } from '../../adb/shell-command.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import { scopeIncludes } from '../../project/package-scope.js';
 import type { PackageScope } from '../../project/package-scope.js';
-import { withAdbErrors } from '../adb-errors.js';
-import { parseResumedActivity } from '../device/device-facts.js';
+import { parseResumedActivity } from '../../device/parsers/device-facts.js';
 import { parseExitInfo, summarizeExitInfo } from './exit-info.js';
 import type { ExitInfoRecord } from './exit-info.js';
 import { toWireExit } from './logcat-wire.js';
@@ -23,13 +22,8 @@ const MARK = '@@droidbus-section@@';
 const SECTION_BREAK = new RegExp(`${MARK}\\r?\\n`);
 const DUMP_OPTIONS = { timeoutMs: 30_000, maxBytes: 16 * 1024 * 1024 };
 
-async function run(
-  client: AdbClient,
-  serial: string,
-  command: ShellCommand,
-  signal: AbortSignal,
-): Promise<string[]> {
-  const out = await withAdbErrors(() => client.shell(serial, command, { ...DUMP_OPTIONS, signal }));
+async function run(device: Device, command: ShellCommand, signal: AbortSignal): Promise<string[]> {
+  const out = await device.shell(command, { ...DUMP_OPTIONS, signal });
   // Devices without shell v2 answer through a pty, which may end lines with CRLF.
   return out.stdout.split(SECTION_BREAK);
 }
@@ -53,15 +47,13 @@ function recordsOf(pkg: string, dump: string): ExitInfoRecord[] {
 
 /** `get_exit_reasons`: the package's exit records, newest first, bounded by `limit`. */
 export async function readExitInfo(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   limit: number,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.exit_info'>> {
   const [sdkText, dump = ''] = await run(
-    client,
-    serial,
+    device,
     joinReads(MARK, readCommand(READS.sdk), readCommand(READS.exitInfo, { package: pkg })),
     signal,
   );
@@ -83,23 +75,21 @@ export async function readExitInfo(
 
 /** `dump_app_info`: the package's `dumpsys package` section, parsed; null when not installed. */
 export async function readPackageInfo(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.package_info'>> {
-  const [dump = ''] = await run(client, serial, readCommand(READS.packageDump, { package: pkg }), signal);
+  const [dump = ''] = await run(device, readCommand(READS.packageDump, { package: pkg }), signal);
   return { info: parsePackageDump(dump, pkg) };
 }
 
 /** `get_memory_info`: the package's `dumpsys meminfo` App Summary; null when it does not run. */
 export async function readMeminfo(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.meminfo'>> {
-  const [dump = ''] = await run(client, serial, readCommand(READS.meminfo, { package: pkg }), signal);
+  const [dump = ''] = await run(device, readCommand(READS.meminfo, { package: pkg }), signal);
   const meminfo = parseMeminfo(dump);
   const note = meminfo === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
   return { meminfo, note: note || null };
@@ -110,14 +100,13 @@ export async function readMeminfo(
  * which prints the same and then clears the counters.
  */
 export async function readFrameStats(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   reset: boolean,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.frame_stats'>> {
   const command = reset ? sh`dumpsys gfxinfo ${pkg} reset` : readCommand(READS.gfxinfo, { package: pkg });
-  const [dump = ''] = await run(client, serial, command, signal);
+  const [dump = ''] = await run(device, command, signal);
   const stats = parseGfxInfo(dump, pkg);
   const note = stats === null ? (dump.trim().split('\n')[0]?.slice(0, 300) ?? null) : null;
   return { stats, reset: reset && stats !== null, note: note || null };
@@ -125,15 +114,13 @@ export async function readFrameStats(
 
 /** `get_app_runtime_state`: installed, running, in front, memory and the last exit, in one round trip. */
 export async function readRuntimeState(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   signal: AbortSignal,
   logcatCrashes: number,
 ): Promise<ResponseOf<'logcat.runtime_state'>> {
   const [packageDump = '', pidText = '', activities = '', memDump = '', sdkText, exitDump = ''] = await run(
-    client,
-    serial,
+    device,
     joinReads(
       MARK,
       readCommand(READS.packageDump, { package: pkg }),
@@ -182,12 +169,11 @@ export async function readRuntimeState(
 
 /** The installed packages that a project's scope admits (`pm list packages`). */
 export async function readScopePackages(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   scope: PackageScope,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.scope_packages'>> {
-  const [list = ''] = await run(client, serial, readCommand(READS.packages), signal);
+  const [list = ''] = await run(device, readCommand(READS.packages), signal);
   const installed = list
     .split(/\r?\n/)
     .map((l) => l.trim())

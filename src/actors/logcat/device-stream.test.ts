@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdbClient } from '../../adb/client.js';
+import { Device } from '../../device/device.js';
 import { BusError } from '../../bus/errors.js';
 import { CrashGroups } from './crash-group.js';
 import { DeviceStream, logcatCommand } from './device-stream.js';
@@ -56,7 +57,7 @@ describe('DeviceStream', () => {
     cleanup = server.close;
     const client = new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: server.port, source: 'test' });
     const states: string[] = [];
-    const stream = new DeviceStream('emulator-5554', client, new LogStore(), new CrashGroups(), {
+    const stream = new DeviceStream(new Device('emulator-5554', client), new LogStore(), new CrashGroups(), {
       crashes: () => undefined,
       state: (s) => states.push(s.state),
     });
@@ -85,7 +86,7 @@ describe('DeviceStream', () => {
     const server = await silentServer();
     cleanup = server.close;
     const client = new AdbClient({ kind: 'tcp', host: '127.0.0.1', port: server.port, source: 'test' });
-    const stream = new DeviceStream('emulator-5554', client, new LogStore(), new CrashGroups(), {
+    const stream = new DeviceStream(new Device('emulator-5554', client), new LogStore(), new CrashGroups(), {
       crashes: () => undefined,
       state: () => undefined,
     });

@@ -4,13 +4,11 @@
  * an AbortController) and its pipeline; `stop` closes the socket, ends the pipeline (finishing open
  * crashes) and resolves once nothing of the stream is left running.
  */
-import { READS, readCommand } from '../../adb/device-reads.js';
-import type { AdbClient } from '../../adb/client.js';
-import { AdbError } from '../../adb/errors.js';
+import { READS, readCommand } from '../../device/reads.js';
+import type { Device } from '../../device/device.js';
 import type { ShellCommand } from '../../adb/shell-command.js';
 import { BusError, fail } from '../../bus/errors.js';
 import type { StreamInfo } from '../../bus/messages/logcat.js';
-import { busErrorFromAdb } from '../adb-errors.js';
 import type { CrashGroups } from './crash-group.js';
 import { sleep } from '../../util/sleep.js';
 import type { LogStore } from './log-store.js';
@@ -57,13 +55,13 @@ export function logcatCommand(from: StreamFrom): ShellCommand {
 }
 
 /** The processes of a device, from `ps -A` (or plain `ps` on releases before Android 8). */
-async function readProcesses(client: AdbClient, serial: string, signal: AbortSignal): Promise<PsProcess[]> {
+async function readProcesses(device: Device, signal: AbortSignal): Promise<PsProcess[]> {
   const options = { signal, timeoutMs: PS_TIMEOUT_MS, maxBytes: 8 * 1024 * 1024 };
-  const all = parsePs((await client.shell(serial, readCommand(READS.processes), options)).stdout);
+  const all = parsePs((await device.read(READS.processes, {}, options)).stdout);
   if (all.length > 1) {
     return all;
   }
-  return parsePs((await client.shell(serial, readCommand(READS.processesOld), options)).stdout);
+  return parsePs((await device.read(READS.processesOld, {}, options)).stdout);
 }
 
 function describe(err: unknown): string {
@@ -94,15 +92,18 @@ export class DeviceStream {
   /** Decides the first lines of the stream (from now, or resumed); bytes are held until their line ends. */
   private dropping: { held: Buffer; decide: (line: string) => LineDecision } | null = null;
 
+  get serial(): string {
+    return this.device.serial;
+  }
+
   constructor(
-    readonly serial: string,
-    private readonly client: AdbClient,
+    private readonly device: Device,
     store: LogStore,
     groups: CrashGroups,
     private readonly hooks: StreamHooks,
   ) {
     this.pipeline = new LogcatPipeline({
-      device: serial,
+      device: device.serial,
       store,
       groups,
       ...(hooks.beforeFiling !== undefined
@@ -122,10 +123,10 @@ export class DeviceStream {
   async readBuffer(timeoutMs: number, signal: AbortSignal): Promise<number> {
     const deadline = AbortSignal.timeout(timeoutMs);
     const sig = AbortSignal.any([this.abort.signal, signal, deadline]);
-    this.seed(await readProcesses(this.client, this.serial, sig).catch(() => [] as PsProcess[]));
+    this.seed(await readProcesses(this.device, sig).catch(() => [] as PsProcess[]));
     const before = this.pipeline.parser.stats.lines;
     try {
-      for await (const chunk of this.client.stream(this.serial, readCommand(READS.logDumpDefault), sig)) {
+      for await (const chunk of this.device.stream(readCommand(READS.logDumpDefault), sig)) {
         this.bytes += chunk.length;
         this.feed(chunk);
       }
@@ -139,7 +140,7 @@ export class DeviceStream {
         if (this.stopReason !== null) {
           throw fail.failed(`logcat on ${this.serial}: ${this.stopReason}`);
         }
-        throw err instanceof AdbError ? busErrorFromAdb(err) : err;
+        throw err;
       }
     }
     const crashes = this.pipeline.settle();
@@ -162,7 +163,7 @@ export class DeviceStream {
     });
     const seeded = this.seeded
       ? Promise.resolve()
-      : readProcesses(this.client, this.serial, this.abort.signal)
+      : readProcesses(this.device, this.abort.signal)
           .catch(() => [] as PsProcess[])
           .then((list) => this.seed(list));
     const started = Date.now();
@@ -170,7 +171,7 @@ export class DeviceStream {
     const decide =
       from.kind === 'now' ? afterNewestOld() : from.kind === 'resume' ? afterResumePoint(from.point) : null;
     this.dropping = decide ? { held: Buffer.alloc(0), decide } : null;
-    this.done = this.run(this.client.stream(this.serial, logcatCommand(from), this.abort.signal));
+    this.done = this.run(this.device.stream(logcatCommand(from), this.abort.signal));
     if (this.seeded) {
       // The buffer was read: logcat answers on this device, and a quiet one may print nothing now.
       this.readyWaiters?.resolve();
@@ -202,7 +203,7 @@ export class DeviceStream {
     } catch (err) {
       const reason = err instanceof BusError ? err.message : describe(err);
       await this.stop(`did not start: ${reason}`);
-      throw err instanceof AdbError ? busErrorFromAdb(err) : err;
+      throw err;
     } finally {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -339,9 +340,9 @@ export class DeviceStream {
   }
 
   private async endReason(failure: unknown): Promise<string> {
-    const gone = await this.client
-      .devices({ timeoutMs: 3_000 })
-      .then((list) => list.find((d) => d.serial === this.serial)?.state !== 'device')
+    const gone = await this.device
+      .adbState({ timeoutMs: 3_000 })
+      .then((state) => state !== 'device')
       .catch(() => true);
     if (gone) {
       return 'device disconnected';
@@ -361,9 +362,7 @@ export class DeviceStream {
     }
     this.queue = [];
     this.readyWaiters?.reject(
-      failure instanceof AdbError
-        ? busErrorFromAdb(failure)
-        : fail.failed(`logcat on ${this.serial}: ${reason}`),
+      failure instanceof BusError ? failure : fail.failed(`logcat on ${this.serial}: ${reason}`),
     );
     this.readyWaiters = null;
     this.state = 'stopped';

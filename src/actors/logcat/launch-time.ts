@@ -6,10 +6,9 @@
  * is logged when the first frame is drawn, which can trail `am start -W` a little, so it is polled
  * for until `timeoutMs`.
  */
-import { READS, readCommand } from '../../adb/device-reads.js';
-import type { AdbClient } from '../../adb/client.js';
+import { READS, readCommand } from '../../device/reads.js';
+import type { Device } from '../../device/device.js';
 import type { ResponseOf } from '../../bus/registry.js';
-import { withAdbErrors } from '../adb-errors.js';
 import { parseLaunchTime } from './logcat-enrich.js';
 import { parseLogcat } from './logcat-parse.js';
 import { formatLogTime } from './logcat-time.js';
@@ -69,8 +68,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * report one).
  */
 export async function readLaunchTime(
-  client: AdbClient,
-  serial: string,
+  device: Device,
   pkg: string,
   sinceS: number,
   timeoutMs: number,
@@ -79,9 +77,7 @@ export async function readLaunchTime(
   const deadline = Date.now() + timeoutMs;
   const command = readCommand(READS.launchLog, { since: `${sinceS}.000` });
   for (;;) {
-    const out = await withAdbErrors(() =>
-      client.shell(serial, command, { signal, timeoutMs: 15_000, maxBytes: 8 * 1024 * 1024 }),
-    );
+    const out = await device.shell(command, { signal, timeoutMs: 15_000, maxBytes: 8 * 1024 * 1024 });
     const times = launchTimesOf(out.stdout, pkg);
     if (times.displayed !== null || Date.now() + POLL_MS > deadline || signal.aborted) {
       return times;

@@ -1,6 +1,6 @@
 import { fail } from '../../bus/errors.js';
 import { defineActor } from '../actor.js';
-import { adbClient } from '../adb-instance.js';
+import { deviceOf } from '../../device/adb-instance.js';
 import {
   readExitInfo,
   readFrameStats,
@@ -33,7 +33,7 @@ export default defineActor({
   start(ctx) {
     // The store outlives a replaced worker: what it took in is journaled, and replayed here.
     const journal = LogJournal.open(path.join(ensureDataDir(), 'logcat-journal'), JOURNAL_CAP_BYTES);
-    return new LogcatService(ctx, adbClient(), { journal });
+    return new LogcatService(ctx, deviceOf, { journal });
   },
   async stop(service) {
     await service.shutdown();
@@ -62,28 +62,28 @@ export default defineActor({
     // An ANR's threads are read from the report the device kept, then retraced with the rest.
     'logcat.crashes': async (payload, service, ctx) => {
       const r = await service.crashes(payload);
-      const crashes = await withAnrStacks(r.crashes, service.anrStacks, adbClient(), ctx.signal);
+      const crashes = await withAnrStacks(r.crashes, service.anrStacks, deviceOf, ctx.signal);
       return withRetracedGroups({ ...r, crashes }, payload.retrace, ctx);
     },
     'logcat.crash_trace': async (payload, service, ctx) => {
       const r = await service.crashTrace(payload);
-      const [crash] = await withAnrStacks([r.crash], service.anrStacks, adbClient(), ctx.signal);
+      const [crash] = await withAnrStacks([r.crash], service.anrStacks, deviceOf, ctx.signal);
       return withRetrace({ ...r, crash: crash ?? r.crash }, payload.retrace, ctx);
     },
     'logcat.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
-      readExitInfo(adbClient(), serial, pkg, limit, ctx.signal),
+      readExitInfo(deviceOf(serial), pkg, limit, ctx.signal),
     'logcat.package_info': ({ serial, package: pkg }, _service, ctx) =>
-      readPackageInfo(adbClient(), serial, pkg, ctx.signal),
+      readPackageInfo(deviceOf(serial), pkg, ctx.signal),
     'logcat.meminfo': ({ serial, package: pkg }, _service, ctx) =>
-      readMeminfo(adbClient(), serial, pkg, ctx.signal),
+      readMeminfo(deviceOf(serial), pkg, ctx.signal),
     'logcat.frame_stats': ({ serial, package: pkg, reset }, _service, ctx) =>
-      readFrameStats(adbClient(), serial, pkg, reset, ctx.signal),
+      readFrameStats(deviceOf(serial), pkg, reset, ctx.signal),
     'logcat.runtime_state': ({ serial, package: pkg }, service, ctx) =>
-      readRuntimeState(adbClient(), serial, pkg, ctx.signal, service.crashCountOf(pkg)),
+      readRuntimeState(deviceOf(serial), pkg, ctx.signal, service.crashCountOf(pkg)),
     'logcat.scope_packages': ({ serial, scope }, _service, ctx) =>
-      readScopePackages(adbClient(), serial, scope, ctx.signal),
+      readScopePackages(deviceOf(serial), scope, ctx.signal),
     'logcat.launch_time': (p, _service, ctx) =>
-      readLaunchTime(adbClient(), p.serial, p.package, p.since_s, p.timeout_ms, ctx.signal),
+      readLaunchTime(deviceOf(p.serial), p.package, p.since_s, p.timeout_ms, ctx.signal),
     'logcat.crash_context': (payload, service) => crashContext(service.store, service.groups, payload),
   },
 });

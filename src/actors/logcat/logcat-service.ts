@@ -4,7 +4,7 @@
  * does), and the queries. Events go out on the bus: `logcat.crash` per finished crash and
  * `logcat.state` per stream change.
  */
-import type { AdbClient } from '../../adb/client.js';
+import type { Device } from '../../device/device.js';
 import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { BufferWait, StreamInfo } from '../../bus/messages/logcat.js';
@@ -68,7 +68,7 @@ export class LogcatService {
 
   constructor(
     private readonly ctx: Pick<ActorContext, 'emit' | 'log'>,
-    private readonly client: AdbClient,
+    private readonly deviceOf: (serial: string) => Device,
     options: LogcatServiceOptions = {},
   ) {
     this.store = new LogStore({
@@ -137,7 +137,7 @@ export class LogcatService {
     signal: AbortSignal,
   ): Promise<ResponseOf<'logcat.start'>> {
     let point = from === 'resume' ? resumePointOf(this.store, serial) : null;
-    const stream = new DeviceStream(serial, this.client, this.store, this.groups, {
+    const stream = new DeviceStream(this.deviceOf(serial), this.store, this.groups, {
       crashes: (s, crashes) => this.onCrashes(s, crashes),
       state: (s) => this.onState(s),
       beforeFiling: (s, crash) => this.anrReportFor(s.serial, crash),
@@ -374,8 +374,7 @@ export class LogcatService {
       return null;
     }
     return readAnrReport(
-      this.client,
-      serial,
+      this.deviceOf(serial),
       crash.pid,
       crash.process ?? crash.package,
       AbortSignal.timeout(ANR_REPORT_MS),

@@ -5,7 +5,7 @@
  * change goes through the journal (ordered, batched, under the sessions lock, atomic), so the
  * host and standalone servers record into the same files without losing each other's events.
  */
-import { chainReads, READS, readCommand } from '../../adb/device-reads.js';
+import { chainReads, READS, readCommand } from '../../device/reads.js';
 import type { EventOf, PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
 import type { CrashContext } from '../../bus/messages/logcat.js';
@@ -14,7 +14,7 @@ import { readHistory } from '../../store/build-history.js';
 import type { IndexEntry, SessionFile } from '../../store/formats/debug-session.js';
 import { readIndex, readSessionFile } from '../../store/debug-sessions.js';
 import type { ActorContext } from '../actor.js';
-import { adbClient } from '../adb-instance.js';
+import { deviceOf } from '../../device/adb-instance.js';
 import {
   attributeByDeviceApk,
   attributeByProcessStart,
@@ -126,8 +126,7 @@ export class SessionsService {
   private async learnDevice(id: string, serial: string): Promise<void> {
     let props: string;
     try {
-      const r = await adbClient().shell(
-        serial,
+      const r = await deviceOf(serial).shell(
         chainReads(readCommand(READS.model), readCommand(READS.avdName), readCommand(READS.avdNameOld)),
         { signal: this.abort.signal, timeoutMs: DEVICE_CHECK_MS },
       );

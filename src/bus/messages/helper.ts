@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 
-/** What a device has of the on-device UI helper (src/adb/uiautomator2-helper.ts). */
+/** What a device has of the on-device UI helper (src/device/uiautomator2-helper.ts). */
 export const helperStateSchema = z.object({
   serial: z.string(),
   installed: z.boolean(),

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimDevice } from '../device-api.js';
 import { runOn } from './collect-io.js';
 import { createSimDevice } from '../control/index.js';
-import { parseWindowDump } from '../../actors/device/ui/window-dump.js';
+import { parseWindowDump } from '../../device/parsers/window-dump.js';
 import { testIdentity } from '../../../tests/helpers/sim-identity.js';
 
 const identity = testIdentity(7002);

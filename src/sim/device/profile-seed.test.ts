@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { READS, readArgv } from '../../adb/device-reads.js';
+import { READS, readArgv } from '../../device/reads.js';
 import { loadProfile, writeProfile, type AnswerToWrite } from '../../profile/profile-format.js';
 import { tempDir } from '../../../tests/helpers/paths.js';
 import { runOn } from './collect-io.js';

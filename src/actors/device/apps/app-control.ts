@@ -2,22 +2,24 @@
  * `stop_app` and the runtime permissions on the device: `am force-stop`, `pm grant` / `pm revoke`,
  * each answer checked (the package manager prints its refusals with exit status 0 on some versions).
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
 import { sh } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import type { HandlerContext } from '../../actor.js';
-import { pmFailure } from './am-start.js';
+import { pmFailure } from '../../../device/parsers/am-start.js';
 import { isRunning } from './app-launch.js';
-import { deviceShell, outputOf } from '../device-shell.js';
+import { deviceShell, outputOf } from '../../../device/device-shell.js';
 
 /** `device.stop_app`: force-stops the package; publishes `app.stopped` when it is installed. */
 export async function stopApp(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.stop_app'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.stop_app'>> {
-  const shell = deviceShell(serial, ctx.signal);
+  const { serial } = device;
+  const shell = deviceShell(device, ctx.signal);
   const installed = await shell(readCommand(READS.apkPaths, { package: p.package }));
   const isInstalled = installed.stdout.includes('package:');
   const wasRunning = await isRunning(shell, p.package);
@@ -40,11 +42,12 @@ export async function stopApp(
 
 /** `device.set_permission`: `pm grant` or `pm revoke` of one runtime permission. */
 export async function changePermission(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.set_permission'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.set_permission'>> {
-  const shell = deviceShell(serial, ctx.signal);
+  const { serial } = device;
+  const shell = deviceShell(device, ctx.signal);
   const verb = p.grant ? 'grant' : 'revoke';
   const before = p.grant ? false : await isRunning(shell, p.package);
   const r = await shell(

@@ -6,7 +6,8 @@
  * build whose history lists that hash, with the lastUpdateTime the device reports right after, and
  * published as `app.installed`.
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { BusError } from '../../../bus/errors.js';
@@ -18,9 +19,7 @@ import { readHistory } from '../../../store/build-history.js';
 import { recordInstall } from '../../../store/installed-builds.js';
 import { readApkInfo, type ApkInfo } from '../../../util/apk.js';
 import type { HandlerContext } from '../../actor.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
-import { deviceShell } from '../device-shell.js';
+import { deviceShell } from '../../../device/device-shell.js';
 
 /** The largest APK installed: it is held in memory between the hash and the device. */
 export const MAX_INSTALL_BYTES = 512 * 1024 * 1024;
@@ -102,10 +101,11 @@ export function recordedLine(record: InstallRecord): string {
 
 /** `device.install_app`. */
 export async function installApk(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.install_app'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.install_app'>> {
+  const { serial } = device;
   const project = await ctx.bus.request('project.describe', { root: p.root }, { signal: ctx.signal });
   const root = project.gradle_root;
   if (root === null || project.model === null) {
@@ -147,19 +147,16 @@ export async function installApk(
       `${opened.path} is not an APK droidbus can read (${err instanceof Error ? err.message : String(err)})`,
     );
   }
-  const output = await withAdbErrors(() =>
-    adbClient().install(
-      serial,
-      {
-        size: opened.size,
-        chunks: (async function* () {
-          yield* chunks;
-        })(),
-      },
-      { signal: ctx.signal, timeoutMs: INSTALL_TIMEOUT_MS },
-    ),
+  const output = await device.install(
+    {
+      size: opened.size,
+      chunks: (async function* () {
+        yield* chunks;
+      })(),
+    },
+    { signal: ctx.signal, timeoutMs: INSTALL_TIMEOUT_MS },
   );
-  const dump = await deviceShell(serial, ctx.signal)(
+  const dump = await deviceShell(device, ctx.signal)(
     readCommand(READS.packageDump, { package: info.packageName }),
     {
       timeoutMs: 15_000,

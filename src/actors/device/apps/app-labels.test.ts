@@ -3,6 +3,8 @@
  * budget, checked only between APKs while four were read at once). Real APKs linked by aapt2
  * (tests/helpers/aapt2-apk.ts), read through a reader that counts every byte it hands over.
  */
+import { AdbClient } from '../../../adb/client.js';
+import { Device } from '../../../device/device.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +51,15 @@ function labels(
   bytes: number,
   readerOf: (path: string) => ApkRangeReader,
 ) {
-  return readLabels('s', cache, of, 'en-US', AbortSignal.timeout(10_000), { bytes, ms: 10_000 }, readerOf);
+  return readLabels(
+    new Device('s', new AdbClient()),
+    cache,
+    of,
+    'en-US',
+    AbortSignal.timeout(10_000),
+    { bytes, ms: 10_000 },
+    readerOf,
+  );
 }
 
 const targets = Array.from({ length: 12 }, (_, i) => ({

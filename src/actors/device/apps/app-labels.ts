@@ -7,10 +7,10 @@
  * actor's `LabelCache`) for the APK (path and update time) and locale, so the next listing costs
  * nothing for it.
  */
-import { APK_BLOCK_BYTES, READS, readCommand } from '../../../adb/device-reads.js';
+import { APK_BLOCK_BYTES, READS, readCommand } from '../../../device/reads.js';
 import { readApkLabel, type ApkRangeReader } from '../../../util/apk-label.js';
 import { END_RECORD_SEARCH_BYTES } from '../../../util/apk-zip.js';
-import { adbClient } from '../../adb-instance.js';
+import type { Device } from '../../../device/device.js';
 
 /** An app whose label to read. */
 export interface LabelTarget {
@@ -37,10 +37,10 @@ const CACHE_LIMIT = 4096;
 /** One device's labels by APK, update time and locale; null is a label the APK does not have (or a read that failed). */
 export type LabelCache = Map<string, string | null>;
 
-function deviceReader(serial: string, apk: string, signal: AbortSignal): ApkRangeReader {
+function deviceReader(device: Device, apk: string, signal: AbortSignal): ApkRangeReader {
   const run = async (command: ReturnType<typeof readCommand>): Promise<Uint8Array> => {
     // Shell v2 keeps dd's transfer report (stderr) out of the bytes.
-    const r = await adbClient().shellBytes(serial, command, { signal, timeoutMs: 30_000 });
+    const r = await device.shellBytes(command, { signal, timeoutMs: 30_000 });
     if (r.exitCode !== null && r.exitCode !== 0) {
       throw new Error(r.stderr.toString('utf8').trim() || `exit ${r.exitCode}`);
     }
@@ -94,13 +94,13 @@ function metered(reader: ApkRangeReader, meter: { left: number }): ApkRangeReade
  * (the device's, by default).
  */
 export async function readLabels(
-  serial: string,
+  device: Device,
   cache: LabelCache,
   targets: readonly LabelTarget[],
   locale: string,
   signal: AbortSignal,
   budget: LabelBudget = DEFAULT_LABEL_BUDGET,
-  readerOf: (apk: string) => ApkRangeReader = (apk) => deviceReader(serial, apk, signal),
+  readerOf: (apk: string) => ApkRangeReader = (apk) => deviceReader(device, apk, signal),
 ): Promise<{ labels: Map<string, string | null>; unread: string[] }> {
   const labels = new Map<string, string | null>();
   const todo: { target: LabelTarget; key: string }[] = [];

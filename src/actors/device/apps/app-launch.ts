@@ -4,7 +4,8 @@
  * checked for errors whatever the exit status, the times read, the `Displayed` line of exactly this
  * package asked from the logcat actor, and `app.launched` published.
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
 import { sh, shArgv } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { LaunchResult } from '../../../bus/messages/admin.js';
@@ -17,8 +18,8 @@ import {
   parseResolvedActivity,
   pmFailure,
   timingLine,
-} from './am-start.js';
-import { deviceShell, outputOf, type DeviceShell } from '../device-shell.js';
+} from '../../../device/parsers/am-start.js';
+import { deviceShell, outputOf, type DeviceShell } from '../../../device/device-shell.js';
 
 const MAX_OUTPUT = 4_000;
 
@@ -43,7 +44,8 @@ export async function isRunning(shell: DeviceShell, pkg: string): Promise<boolea
   return (r.exitCode === 0 || r.exitCode === null) && /\d/.test(r.stdout);
 }
 
-async function monkeyLaunch(shell: DeviceShell, serial: string, pkg: string): Promise<LaunchResult> {
+async function monkeyLaunch(shell: DeviceShell, device: Device, pkg: string): Promise<LaunchResult> {
+  const { serial } = device;
   const argv = ['monkey', '-p', pkg, '-c', 'android.intent.category.LAUNCHER', '1'];
   const r = await shell(shArgv(argv));
   const output = outputOf(r);
@@ -78,16 +80,17 @@ async function monkeyLaunch(shell: DeviceShell, serial: string, pkg: string): Pr
  * prints an error, whatever its exit status.
  */
 async function startAndTime(
-  serial: string,
+  device: Device,
   shell: DeviceShell,
   pkg: string,
   activity: string | undefined,
   wantDisplayed: boolean,
   ctx: HandlerContext,
 ): Promise<LaunchResult> {
+  const { serial } = device;
   const component = activity !== undefined ? `${pkg}/${activity}` : await launcherComponent(shell, pkg);
   if (component === null) {
-    return monkeyLaunch(shell, serial, pkg);
+    return monkeyLaunch(shell, device, pkg);
   }
   const since = wantDisplayed ? await deviceEpochSeconds(shell) : null;
   const argv = ['am', 'start', '-W', '-n', component];
@@ -130,7 +133,8 @@ async function startAndTime(
   };
 }
 
-function announce(ctx: HandlerContext, serial: string, result: LaunchResult, restart: boolean): void {
+function announce(ctx: HandlerContext, device: Device, result: LaunchResult, restart: boolean): void {
+  const { serial } = device;
   ctx.emit('app.launched', {
     device: serial,
     package: result.package,
@@ -147,23 +151,24 @@ function announce(ctx: HandlerContext, serial: string, result: LaunchResult, res
 
 /** `device.launch_app`. */
 export async function launchApp(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.launch_app'>,
   ctx: HandlerContext,
 ): Promise<LaunchResult> {
-  const shell = deviceShell(serial, ctx.signal);
-  const result = await startAndTime(serial, shell, p.package, p.activity, p.displayed, ctx);
-  announce(ctx, serial, result, false);
+  const shell = deviceShell(device, ctx.signal);
+  const result = await startAndTime(device, shell, p.package, p.activity, p.displayed, ctx);
+  announce(ctx, device, result, false);
   return result;
 }
 
 /** `device.restart_app`: force-stop, `pm clear` when asked, then the launcher activity with its times. */
 export async function restartApp(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.restart_app'>,
   ctx: HandlerContext,
 ): Promise<LaunchResult & { was_running: boolean; cleared: boolean }> {
-  const shell = deviceShell(serial, ctx.signal);
+  const { serial } = device;
+  const shell = deviceShell(device, ctx.signal);
   const wasRunning = await isRunning(shell, p.package);
   const stop = await shell(sh`am force-stop ${p.package}`);
   const stopFailure = amFailure(outputOf(stop), stop.exitCode);
@@ -185,7 +190,7 @@ export async function restartApp(
     by: ctx.origin,
     at: new Date().toISOString(),
   });
-  const result = await startAndTime(serial, shell, p.package, undefined, true, ctx);
-  announce(ctx, serial, result, true);
+  const result = await startAndTime(device, shell, p.package, undefined, true, ctx);
+  announce(ctx, device, result, true);
   return { ...result, was_running: wasRunning, cleared: p.clear_data };
 }

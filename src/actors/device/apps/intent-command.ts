@@ -4,13 +4,12 @@
  * while printing `Error: …` for an intent that resolves to nothing.
  */
 import { BusError } from '../../../bus/errors.js';
+import type { Device } from '../../../device/device.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { shArgv } from '../../../adb/shell-command.js';
 import { EXTRA_FLAG, extraValueProblem } from '../../../util/intent-args.js';
 import { checkOpenableUri } from '../../../util/uri-scheme.js';
 import type { HandlerContext } from '../../actor.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
 
 type IntentPayload = PayloadOf<'device.send_intent'>;
 
@@ -90,14 +89,13 @@ export function amFailure(output: string, exitCode: number | null): string | nul
 
 /** `device.send_intent`: runs the intent and fails when `am` says it went nowhere. */
 export async function sendIntent(
-  serial: string,
+  device: Device,
   p: IntentPayload,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.send_intent'>> {
+  const { serial } = device;
   const argv = intentArgv(p);
-  const result = await withAdbErrors(() =>
-    adbClient().shell(serial, shArgv(argv), { signal: ctx.signal, timeoutMs: 30_000 }),
-  );
+  const result = await device.shell(shArgv(argv), { signal: ctx.signal, timeoutMs: 30_000 });
   const output = `${result.stdout}${result.stderr ? `\n${result.stderr}` : ''}`.trim();
   const failure = amFailure(output, result.exitCode);
   if (failure !== null) {

@@ -2,28 +2,27 @@
  * The read-only device features of the `device-extras` toolset: installed apps, the window list,
  * and the last known location. One shell round trip each; sections are split on a marker.
  */
-import { chainReads, joinReads, READS, readCommand } from '../../../adb/device-reads.js';
+import { chainReads, joinReads, READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { sh, type ShellCommand } from '../../../adb/shell-command.js';
 import type { HandlerContext } from '../../actor.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
 import {
   parsePackageList,
   parsePackagePaths,
   parsePackageSections,
   type AppEntry,
-} from '../apps/app-list.js';
+} from '../../../device/parsers/app-list.js';
 import { readLabels, type LabelCache } from '../apps/app-labels.js';
 import { scopeIncludes } from '../../../project/package-scope.js';
-import { parseLocationDump, parseUptime } from './location-dump.js';
-import { parseWindowDump, summarizeWindows } from '../ui/window-dump.js';
+import { parseLocationDump, parseUptime } from '../../../device/parsers/location-dump.js';
+import { parseWindowDump, summarizeWindows } from '../../../device/parsers/window-dump.js';
 
 const MARKER = '@@droidbus-section@@';
 
 /** `device.list_apps`: the (third-party) packages with labels, versions, enabled state and install times. */
 export async function listApps(
-  serial: string,
+  device: Device,
   labelCache: LabelCache,
   p: PayloadOf<'device.list_apps'>,
   ctx: HandlerContext,
@@ -39,9 +38,11 @@ export async function listApps(
       ? [readCommand(p.third_party_only ? READS.thirdPartyPackagePaths : READS.packagePaths)]
       : []),
   );
-  const out = await withAdbErrors(() =>
-    adbClient().exec(serial, command, { signal: ctx.signal, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 }),
-  );
+  const out = await device.exec(command, {
+    signal: ctx.signal,
+    timeoutMs: 60_000,
+    maxBytes: 64 * 1024 * 1024,
+  });
   const [names = '', dump = '', locales = '', pathList = ''] = out.toString('utf8').split(`${MARKER}\n`);
   const paths = parsePackagePaths(pathList);
   const all = [...new Set(parsePackageList(names))].sort();
@@ -70,7 +71,7 @@ export async function listApps(
       ?.trim() ?? '';
   const { labels, unread } = p.labels
     ? await readLabels(
-        serial,
+        device,
         labelCache,
         apps.flatMap((a) => {
           const apk = paths.get(a.package);
@@ -91,19 +92,16 @@ export async function listApps(
 
 /** `device.windows`: every window, top-most first, with what covers the app. */
 export async function listWindows(
-  serial: string,
+  device: Device,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.windows'>> {
   // Android 10+ prints the focus in `dumpsys window displays`, older versions in `windows`.
-  const out = await withAdbErrors(() =>
-    adbClient().exec(
-      serial,
-      chainReads(
-        readCommand(READS.windows),
-        (readCommand(READS.displays) + sh` | grep -E 'mCurrentFocus|mFocusedApp'`) as ShellCommand,
-      ),
-      { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 32 * 1024 * 1024 },
+  const out = await device.exec(
+    chainReads(
+      readCommand(READS.windows),
+      (readCommand(READS.displays) + sh` | grep -E 'mCurrentFocus|mFocusedApp'`) as ShellCommand,
     ),
+    { signal: ctx.signal, timeoutMs: 30_000, maxBytes: 32 * 1024 * 1024 },
   );
   const { windows, focused } = parseWindowDump(out.toString('utf8'));
   return { windows, focused, ...summarizeWindows(windows) };
@@ -111,16 +109,14 @@ export async function listWindows(
 
 /** `device.location`: the last fix of each provider, aged with the device's uptime. */
 export async function readLocation(
-  serial: string,
+  device: Device,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.location'>> {
-  const out = await withAdbErrors(() =>
-    adbClient().exec(serial, joinReads(MARKER, readCommand(READS.uptime), readCommand(READS.location)), {
-      signal: ctx.signal,
-      timeoutMs: 30_000,
-      maxBytes: 32 * 1024 * 1024,
-    }),
-  );
+  const out = await device.exec(joinReads(MARKER, readCommand(READS.uptime), readCommand(READS.location)), {
+    signal: ctx.signal,
+    timeoutMs: 30_000,
+    maxBytes: 32 * 1024 * 1024,
+  });
   const [uptime = '', dump = ''] = out.toString('utf8').split(`${MARKER}\n`);
   return parseLocationDump(dump, parseUptime(uptime));
 }

@@ -5,6 +5,7 @@
  * `<data dir>/exchange/`. Transfers use the adb sync service.
  */
 import path from 'node:path';
+import type { Device } from '../../../device/device.js';
 import { BusError } from '../../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { sh } from '../../../adb/shell-command.js';
@@ -18,8 +19,6 @@ import {
 } from '../../../store/exchange.js';
 import { isInside } from '../../../util/device-path.js';
 import type { HandlerContext } from '../../actor.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
 
 /** The largest file pulled or pushed. */
 export const MAX_TRANSFER_BYTES = 50 * 1024 * 1024;
@@ -47,16 +46,15 @@ function exchangeError(err: unknown): unknown {
  * marker refuses the lot.
  */
 export async function resolveDevicePaths(
-  serial: string,
+  device: Device,
   paths: readonly string[],
   signal: AbortSignal,
 ): Promise<(string | null)[]> {
+  const { serial } = device;
   const command = paths
     .map((p) => sh`printf '@@%s\\n' "$(realpath ${p} 2>/dev/null)"`)
     .join('; ') as ShellCommand;
-  const out = await withAdbErrors(() =>
-    adbClient().shell(serial, command, { signal, timeoutMs: 30_000, maxBytes: 1024 * 1024 }),
-  );
+  const out = await device.shell(command, { signal, timeoutMs: 30_000, maxBytes: 1024 * 1024 });
   const lines = out.stdout.split('\n');
   if (lines[lines.length - 1] === '') {
     lines.pop();
@@ -81,7 +79,8 @@ interface Guarded {
 }
 
 /** Refuses unless `target` resolves (on the device) inside a folder the user allowed on this device. */
-async function guard(serial: string, target: string, ctx: HandlerContext, what: string): Promise<Guarded> {
+async function guard(device: Device, target: string, ctx: HandlerContext, what: string): Promise<Guarded> {
+  const { serial } = device;
   const allowed = allowedDeviceDirs(serial);
   if (allowed.length === 0) {
     throw new BusError(
@@ -89,7 +88,7 @@ async function guard(serial: string, target: string, ctx: HandlerContext, what: 
       `No folder on ${serial} is open to the file tools. Only the user can allow one, in a terminal: droidbus storage allow ${serial} /sdcard/Download (any folder they choose). Ask them; no tool can do it.`,
     );
   }
-  const resolved = await resolveDevicePaths(serial, [...allowed, target], ctx.signal);
+  const resolved = await resolveDevicePaths(device, [...allowed, target], ctx.signal);
   const real = resolved[resolved.length - 1] ?? null;
   if (real === null) {
     throw new BusError(
@@ -122,24 +121,24 @@ function fileType(mode: number): 'file' | 'dir' | 'link' | 'other' {
   }
 }
 
-async function statOf(serial: string, real: string) {
-  return withAdbErrors(() => adbClient().stat(serial, real)).catch((err: unknown) => {
+async function statOf(device: Device, real: string) {
+  return device.stat(real).catch((err: unknown) => {
     throw new BusError('FAILED', `cannot stat ${real}: ${err instanceof Error ? err.message : String(err)}`);
   });
 }
 
 /** `device.list_files`: the entries of an allowed folder. */
 export async function listDeviceFiles(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.list_files'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.list_files'>> {
-  const g = await guard(serial, p.path, ctx, 'folder');
-  const st = await statOf(serial, g.resolved);
+  const g = await guard(device, p.path, ctx, 'folder');
+  const st = await statOf(device, g.resolved);
   if (fileType(st.mode) !== 'dir') {
     throw new BusError('INVALID', `${p.path} is not a folder; use pull_device_file to read a file`);
   }
-  const entries = await withAdbErrors(() => adbClient().list(serial, g.resolved, 20_000));
+  const entries = await device.list(g.resolved, 20_000);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return {
     path: p.path,
@@ -191,7 +190,7 @@ function asText(data: Uint8Array): string | null {
 
 /** `device.pull_file`: copies an allowed regular file into the exchange folder; small content comes back inline. */
 export async function pullDeviceFile(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.pull_file'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.pull_file'>> {
@@ -204,8 +203,8 @@ export async function pullDeviceFile(
       `${(err as Error).message}. Pass exchange_name to choose the name the copy gets in the exchange folder.`,
     );
   }
-  const g = await guard(serial, p.path, ctx, 'file');
-  const st = await statOf(serial, g.resolved);
+  const g = await guard(device, p.path, ctx, 'file');
+  const st = await statOf(device, g.resolved);
   const type = fileType(st.mode);
   if (type !== 'file') {
     throw new BusError(
@@ -221,7 +220,7 @@ export async function pullDeviceFile(
       `${p.path} is ${st.size} bytes; the limit is ${MAX_TRANSFER_BYTES} (50 MiB)`,
     );
   }
-  const data = await withAdbErrors(() => adbClient().pull(serial, g.resolved, MAX_TRANSFER_BYTES));
+  const data = await device.pull(g.resolved, MAX_TRANSFER_BYTES);
   let hostPath: string;
   try {
     hostPath = writeExchangeFile(name, data, p.overwrite);
@@ -250,10 +249,11 @@ export async function pullDeviceFile(
 
 /** `device.push_file`: copies an exchange file to an allowed device path; an existing file needs `overwrite`. */
 export async function pushDeviceFile(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.push_file'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.push_file'>> {
+  const { serial } = device;
   let data: Buffer;
   try {
     data = readExchangeFile(p.exchange_name, MAX_TRANSFER_BYTES);
@@ -265,13 +265,13 @@ export async function pushDeviceFile(
   if (base === '' || parent === p.path) {
     throw new BusError('INVALID', `${p.path} names no file`);
   }
-  const g = await guard(serial, parent, ctx, 'folder');
-  const dirStat = await statOf(serial, g.resolved);
+  const g = await guard(device, parent, ctx, 'folder');
+  const dirStat = await statOf(device, g.resolved);
   if (fileType(dirStat.mode) !== 'dir') {
     throw new BusError('INVALID', `${parent} is not a folder`);
   }
   const target = g.resolved === '/' ? `/${base}` : `${g.resolved}/${base}`;
-  const existing = await withAdbErrors(() => adbClient().lstat(serial, target));
+  const existing = await device.lstat(target);
   let replaced = false;
   if (existing !== null) {
     const type = fileType(existing.mode);
@@ -292,6 +292,6 @@ export async function pushDeviceFile(
     }
     replaced = true;
   }
-  await withAdbErrors(() => adbClient().push(serial, target, data, 0o660));
+  await device.push(target, data, 0o660);
   return { device_path: p.path, resolved_path: target, bytes: data.length, replaced };
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BusError } from '../../../bus/errors.js';
 import { type SimDevice, runOn, createSimDevice } from '../../../sim/index.js';
-import type { DeviceShell } from '../device-shell.js';
+import type { DeviceShell } from '../../../device/device-shell.js';
 import { setNetworkState } from './network-state.js';
 
 // The network logic against the simulator's device model in-process (its shell parses the quoted

@@ -5,14 +5,14 @@
  * The previous state comes from the global settings, so a change can be reverted. What would cut
  * the connection of a wireless adb device is refused before anything runs.
  */
-import { joinReads, READS, readCommand } from '../../../adb/device-reads.js';
+import { joinReads, READS, readCommand } from '../../../device/reads.js';
 import { shArgv } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { NetworkState } from '../../../bus/messages/admin.js';
 import type { ResponseOf } from '../../../bus/registry.js';
 import { wirelessNetworkRefusal } from '../../../util/app-args.js';
-import { pmFailure } from '../apps/am-start.js';
-import { outputOf, type DeviceShell } from '../device-shell.js';
+import { pmFailure } from '../../../device/parsers/am-start.js';
+import { outputOf, type DeviceShell } from '../../../device/device-shell.js';
 
 export interface NetworkChange {
   wifi?: boolean | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findNotificationRow } from './notification-actions.js';
-import { parseUiDump } from '../ui/ui-parse.js';
-import type { UiTree } from '../ui/ui-types.js';
+import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
+import type { UiTree } from '../../../device/ui-dump/ui-types.js';
 
 // A shade in the classic dump's shape (hand-written: rows as System UI exposes them).
 function shade(rows: { title: string; text: string }[]): UiTree {

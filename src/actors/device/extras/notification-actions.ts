@@ -4,20 +4,19 @@
  * notification's row is found on a fresh capture by its title and text, and tapped (open) or swiped
  * away (dismiss). Only a key the device lists right now is acted on.
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
 import { BusError } from '../../../bus/errors.js';
 import type { NotificationEntry } from '../../../bus/messages/extras.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { shArgv } from '../../../adb/shell-command.js';
 import { sleep } from '../../../util/sleep.js';
 import type { HandlerContext } from '../../actor.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
-import { parseNotificationDump } from './notification-dump.js';
+import { parseNotificationDump } from '../../../device/parsers/notification-dump.js';
 import type { Capture } from '../ui/ui-capture.js';
 import { swipeArgs, tapArgs } from '../ui/ui-input.js';
 import type { Argv } from '../ui/ui-input.js';
-import { displayOf, type UiNode, type UiTree } from '../ui/ui-types.js';
+import { displayOf, type UiNode, type UiTree } from '../../../device/ui-dump/ui-types.js';
 
 const SYSTEMUI = 'com.android.systemui';
 /** How long the shade may take to show the notification's row. */
@@ -26,24 +25,22 @@ const SHADE_WAIT_MS = 4_000;
 const SETTLE_DISMISS_MS = 3_000;
 const SETTLE_OPEN_MS = 1_500;
 
-async function readNotifications(serial: string, signal: AbortSignal): Promise<NotificationEntry[]> {
-  const out = await withAdbErrors(() =>
-    adbClient().exec(serial, readCommand(READS.notifications), {
-      signal,
-      timeoutMs: 30_000,
-      maxBytes: 32 * 1024 * 1024,
-    }),
-  );
+async function readNotifications(device: Device, signal: AbortSignal): Promise<NotificationEntry[]> {
+  const out = await device.exec(readCommand(READS.notifications), {
+    signal,
+    timeoutMs: 30_000,
+    maxBytes: 32 * 1024 * 1024,
+  });
   return parseNotificationDump(out.toString('utf8'));
 }
 
 /** `device.notifications`. */
 export async function listNotifications(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.notifications'>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.notifications'>> {
-  const all = (await readNotifications(serial, ctx.signal)).filter(
+  const all = (await readNotifications(device, ctx.signal)).filter(
     (n) => p.package === undefined || n.package === p.package,
   );
   return { notifications: all.slice(0, p.limit), total: all.length, truncated: all.length > p.limit };
@@ -121,10 +118,9 @@ export function findNotificationRow(
   return { row: candidates[0]! };
 }
 
-async function run(serial: string, argv: Argv, ran: Argv[], signal: AbortSignal): Promise<void> {
-  const result = await withAdbErrors(() =>
-    adbClient().shell(serial, shArgv(argv), { signal, timeoutMs: 30_000 }),
-  );
+async function run(device: Device, argv: Argv, ran: Argv[], signal: AbortSignal): Promise<void> {
+  const { serial } = device;
+  const result = await device.shell(shArgv(argv), { signal, timeoutMs: 30_000 });
   ran.push(argv);
   if (result.exitCode !== null && result.exitCode !== 0) {
     throw new BusError(
@@ -143,12 +139,13 @@ function unwrap(result: ReturnType<typeof tapArgs>): Argv {
 
 /** `device.act_on_notification`: opens or dismisses a listed notification through the shade. */
 export async function actOnNotification(
-  serial: string,
+  device: Device,
   p: PayloadOf<'device.act_on_notification'>,
   capture: () => Promise<Capture>,
   ctx: HandlerContext,
 ): Promise<ResponseOf<'device.act_on_notification'>> {
-  const listed = await readNotifications(serial, ctx.signal);
+  const { serial } = device;
+  const listed = await readNotifications(device, ctx.signal);
   const target = listed.find((n) => n.key === p.key);
   if (target === undefined) {
     throw new BusError(
@@ -163,7 +160,7 @@ export async function actOnNotification(
     );
   }
   const ran: Argv[] = [];
-  await run(serial, ['cmd', 'statusbar', 'expand-notifications'], ran, ctx.signal);
+  await run(device, ['cmd', 'statusbar', 'expand-notifications'], ran, ctx.signal);
   let found: ReturnType<typeof findNotificationRow> = { problem: 'the shade did not open' };
   const deadline = Date.now() + SHADE_WAIT_MS;
   try {
@@ -184,21 +181,21 @@ export async function actOnNotification(
     const row = found.row;
     const cy = row.center.y;
     if (p.action === 'open') {
-      await run(serial, unwrap(tapArgs(row.center.x, cy)), ran, ctx.signal);
+      await run(device, unwrap(tapArgs(row.center.x, cy)), ran, ctx.signal);
     } else {
       const x1 = Math.round(row.bounds.left + (row.bounds.right - row.bounds.left) * 0.3);
       const x2 = Math.max(x1 + 1, row.bounds.right - 1);
-      await run(serial, unwrap(swipeArgs(x1, cy, x2, cy, 250)), ran, ctx.signal);
+      await run(device, unwrap(swipeArgs(x1, cy, x2, cy, 250)), ran, ctx.signal);
     }
   } finally {
     // Leave the screen as it was: an opened notification has usually closed the shade already.
-    await run(serial, ['cmd', 'statusbar', 'collapse'], ran, ctx.signal).catch(() => undefined);
+    await run(device, ['cmd', 'statusbar', 'collapse'], ran, ctx.signal).catch(() => undefined);
   }
   // System UI animates the row away and cancels the notification a moment later: poll briefly.
   const settleBy = Date.now() + (p.action === 'dismiss' ? SETTLE_DISMISS_MS : SETTLE_OPEN_MS);
   let stillListed = true;
   for (;;) {
-    stillListed = (await readNotifications(serial, ctx.signal)).some((n) => n.key === p.key);
+    stillListed = (await readNotifications(device, ctx.signal)).some((n) => n.key === p.key);
     if (!stillListed || Date.now() >= settleBy) {
       break;
     }

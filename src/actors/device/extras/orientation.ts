@@ -3,13 +3,13 @@
  * `accelerometer_rotation` 0 locks the screen at `user_rotation` (0 portrait, 1 landscape, 2 and 3
  * the reversed ones); 1 lets the accelerometer decide.
  */
-import { joinReads, READS, readCommand } from '../../../adb/device-reads.js';
+import { joinReads, READS, readCommand } from '../../../device/reads.js';
 import { sh } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { ROTATION_OF, orientationOfRotation } from '../../../util/app-args.js';
-import { pmFailure } from '../apps/am-start.js';
-import { outputOf, type DeviceShell } from '../device-shell.js';
+import { pmFailure } from '../../../device/parsers/am-start.js';
+import { outputOf, type DeviceShell } from '../../../device/device-shell.js';
 
 type RotationState = ResponseOf<'device.orientation'>['current'];
 

@@ -6,8 +6,8 @@
  */
 import sharp from 'sharp';
 import { readPngInfo } from './screenshot-scale.js';
-import type { UiBounds, UiResult } from '../ui/ui-types.js';
-import { uiFail } from '../ui/ui-types.js';
+import type { UiBounds, UiResult } from '../../../device/ui-dump/ui-types.js';
+import { uiFail } from '../../../device/ui-dump/ui-types.js';
 
 /** What a box needs: the row number, its tree path, a label for the legend and device-pixel bounds. */
 export interface AnnotationRow {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { parseUiDump } from '../ui/ui-parse.js';
+import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
 import { interactiveRows } from '../ui/ui-query.js';
 import { ANNOTATION_COLORS, annotateScreenshot } from './screenshot-annotate.js';
 import { MAX_SCREENSHOT_BYTES, readPngInfo, scaleScreenshot } from './screenshot-scale.js';

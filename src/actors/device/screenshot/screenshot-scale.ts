@@ -11,8 +11,8 @@ import sharp, { type Sharp } from 'sharp';
 import { answerFormat, LOSSY_QUALITY, type ScreenshotFormat } from './screenshot-format.js';
 
 export type { ScreenshotFormat } from './screenshot-format.js';
-import type { UiResult } from '../ui/ui-types.js';
-import { uiFail } from '../ui/ui-types.js';
+import type { UiResult } from '../../../device/ui-dump/ui-types.js';
+import { uiFail } from '../../../device/ui-dump/ui-types.js';
 
 /**
  * The default long edge: 1,024 px. A 1080×2400 screen is then 461×1024, 630 image tokens (983 at

@@ -4,8 +4,8 @@ import { annotateScreenshot } from './screenshot-annotate.js';
 import type { AnnotatedScreenshot, AnnotationRow } from './screenshot-annotate.js';
 import { encodeImage, scaleScreenshot, type ScreenshotFormat } from './screenshot-scale.js';
 import type { ScaledScreenshot } from './screenshot-scale.js';
-import type { UiResult } from '../ui/ui-types.js';
-import { uiFail } from '../ui/ui-types.js';
+import type { UiResult } from '../../../device/ui-dump/ui-types.js';
+import { uiFail } from '../../../device/ui-dump/ui-types.js';
 
 // No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
 // only hold on to the last captures' pixels.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screenAnchor, selectNodes, selectorFor } from './maestro-select.js';
-import { treeOf, uiFixtureText } from './test-fixtures.js';
-import type { UiNode, UiTree } from './ui-types.js';
+import { treeOf, uiFixtureText } from '../../../device/ui-dump/test-fixtures.js';
+import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
 
 // Maestro's selection rules (Orchestra.buildFilter, Filters.kt; maestro v1.39.10) on real dumps from
 // tests/fixtures/ui (SOURCES.md), and on small dumps written for one rule each.

@@ -23,7 +23,7 @@ import type { MaestroSelector } from '../../../bus/messages/ui.js';
 import { escapeRegExp } from '../../../util/escape-regexp.js';
 import { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from '../../logcat/user-regex.js';
 import { shortResourceId } from './ui-query.js';
-import type { UiNode, UiTree } from './ui-types.js';
+import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
 
 const FLAGS = RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL | RE2JS.MULTILINE;
 

@@ -1,14 +1,13 @@
 import { BusError } from '../../../bus/errors.js';
 import type { UiHelper } from './ui-helper-reader.js';
 import { keyCodeOf } from './android-keycodes.js';
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
 import type { InputAction, UiStep } from '../../../bus/messages/ui.js';
 import { shArgv } from '../../../adb/shell-command.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
+import type { Device } from '../../../device/device.js';
 import type { Capture } from './ui-capture.js';
 import { detectOverlays } from './ui-overlays.js';
-import { parseImeShown } from './ime-state.js';
+import { parseImeShown } from '../../../device/parsers/ime-state.js';
 import { focusedNode, nodeAt, toElement } from './ui-query.js';
 import { tapStep, typeStep } from './ui-steps.js';
 import { filledLine, resolveField, resolveSubmit } from './ui-form.js';
@@ -23,7 +22,7 @@ import {
   unicodeTextArgs,
 } from './ui-input.js';
 import type { Argv } from './ui-input.js';
-import type { UiNode, UiResult } from './ui-types.js';
+import type { UiNode, UiResult } from '../../../device/ui-dump/ui-types.js';
 
 /** Every `adb shell input` command may take this long (the reference's 30 s). */
 const INPUT_TIMEOUT_MS = 30_000;
@@ -39,7 +38,7 @@ export interface InputOutcome {
 
 /** What an action needs besides the device: a fresh capture, made on demand. */
 export interface ActionContext {
-  serial: string;
+  device: Device;
   /** The device's helper: inputs go through it when it already serves the device. */
   helper: UiHelper;
   signal: AbortSignal;
@@ -54,14 +53,12 @@ function unwrap<T>(result: UiResult<T>): T {
 }
 
 async function run(ctx: ActionContext, argv: Argv, ran: Argv[]): Promise<string> {
-  const result = await withAdbErrors(() =>
-    adbClient().shell(ctx.serial, shArgv(argv), { signal: ctx.signal, timeoutMs: INPUT_TIMEOUT_MS }),
-  );
+  const result = await ctx.device.shell(shArgv(argv), { signal: ctx.signal, timeoutMs: INPUT_TIMEOUT_MS });
   ran.push(argv);
   if (result.exitCode !== null && result.exitCode !== 0) {
     throw new BusError(
       'FAILED',
-      `\`${argv.join(' ')}\` failed on ${ctx.serial} (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 400)}`,
+      `\`${argv.join(' ')}\` failed on ${ctx.device.serial} (exit ${result.exitCode}): ${(result.stderr || result.stdout).trim().slice(0, 400)}`,
     );
   }
   return result.stdout;
@@ -135,22 +132,18 @@ function resolveNode(capture: Capture, treePath: string): UiNode {
 
 /** Whether the system shows the soft keyboard (`mInputShown`), or null when its dump does not say. */
 async function imeShown(ctx: ActionContext): Promise<boolean | null> {
-  const out = await withAdbErrors(() =>
-    adbClient().shell(ctx.serial, readCommand(READS.imeState), {
-      signal: ctx.signal,
-      timeoutMs: INPUT_TIMEOUT_MS,
-    }),
-  );
+  const out = await ctx.device.shell(readCommand(READS.imeState), {
+    signal: ctx.signal,
+    timeoutMs: INPUT_TIMEOUT_MS,
+  });
   return parseImeShown(out.stdout);
 }
 
 async function adbKeyboardIsActive(ctx: ActionContext): Promise<boolean> {
-  const out = await withAdbErrors(() =>
-    adbClient().shell(ctx.serial, readCommand(READS.inputMethod), {
-      signal: ctx.signal,
-      timeoutMs: INPUT_TIMEOUT_MS,
-    }),
-  );
+  const out = await ctx.device.shell(readCommand(READS.inputMethod), {
+    signal: ctx.signal,
+    timeoutMs: INPUT_TIMEOUT_MS,
+  });
   return out.stdout.includes(ADB_KEYBOARD);
 }
 
@@ -187,7 +180,7 @@ async function typeUnicode(ctx: ActionContext, text: string, ran: Argv[]): Promi
   if (!keyboard) {
     throw new BusError(
       'FAILED',
-      `typing non-ASCII text needs the ADBKeyBoard input method on ${ctx.serial}, and it is not the active keyboard, nor does the on-device helper serve this device. Ask the user to install one: the helper (droidbus helper install), or ADBKeyBoard (github.com/senzhk/ADBKeyBoard) with: adb shell ime enable com.android.adbkeyboard/.AdbIME && adb shell ime set com.android.adbkeyboard/.AdbIME — or type ASCII text with ui_type_text.`,
+      `typing non-ASCII text needs the ADBKeyBoard input method on ${ctx.device.serial}, and it is not the active keyboard, nor does the on-device helper serve this device. Ask the user to install one: the helper (droidbus helper install), or ADBKeyBoard (github.com/senzhk/ADBKeyBoard) with: adb shell ime enable com.android.adbkeyboard/.AdbIME && adb shell ime set com.android.adbkeyboard/.AdbIME — or type ASCII text with ui_type_text.`,
     );
   }
   await run(ctx, argv, ran);

@@ -1,12 +1,10 @@
 import { BusError } from '../../../bus/errors.js';
-import { READS, readCommand } from '../../../adb/device-reads.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
-import { parseUiDump } from './ui-parse.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
 import { screenHash } from './ui-screen-hash.js';
 import { detectOverlays } from './ui-overlays.js';
 import { titleOf } from './ui-query.js';
-import type { UiTree } from './ui-types.js';
+import type { UiTree } from '../../../device/ui-dump/ui-types.js';
 import { withUiAutomatorLock } from './ui-lock.js';
 import { sleep } from '../../../util/sleep.js';
 import { logger } from '../../../util/log.js';
@@ -111,7 +109,7 @@ export async function captureUi(
   signal: AbortSignal,
   requestDeadline: number,
 ): Promise<Capture> {
-  const { serial } = helper;
+  const { serial, device } = helper;
   const started = performance.now();
   const deadline = Math.min(requestDeadline - 250, Date.now() + CAPTURE_TOTAL_MS);
   const budget = `${Math.max(1, Math.round((deadline - Date.now()) / 1000))} s`;
@@ -152,21 +150,21 @@ export async function captureUi(
         throw signal.reason instanceof Error ? signal.reason : new BusError('CANCELLED', 'cancelled');
       }
       const remaining = deadline - Date.now();
-      const out = await withAdbErrors(() =>
-        adbClient().exec(serial, readCommand(READS.uiDump), {
+      const out = await device
+        .exec(readCommand(READS.uiDump), {
           signal,
           timeoutMs: Math.max(1, Math.min(DUMP_ATTEMPT_MS, remaining)),
           maxBytes: 32 * 1024 * 1024,
-        }),
-      ).catch((err: unknown) => {
-        if (err instanceof BusError && err.code === 'TIMEOUT' && Date.now() >= deadline) {
-          throw new BusError(
-            'TIMEOUT',
-            `the UI capture of ${serial} did not finish within the ${budget} it had (${attempt} attempt${attempt > 1 ? 's' : ''}); uiautomator dump first waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the screen to go idle, so a screen that keeps redrawing or a slow device needs more time, or a screenshot instead`,
-          );
-        }
-        throw err;
-      });
+        })
+        .catch((err: unknown) => {
+          if (err instanceof BusError && err.code === 'TIMEOUT' && Date.now() >= deadline) {
+            throw new BusError(
+              'TIMEOUT',
+              `the UI capture of ${serial} did not finish within the ${budget} it had (${attempt} attempt${attempt > 1 ? 's' : ''}); uiautomator dump first waits up to ${DUMP_IDLE_WAIT_MS / 1000} s for the screen to go idle, so a screen that keeps redrawing or a slow device needs more time, or a screenshot instead`,
+            );
+          }
+          throw err;
+        });
       const text = out.toString('utf8');
       if (NEVER_IDLE.test(text) && !text.includes('<hierarchy')) {
         throw neverIdleError(serial);

@@ -14,7 +14,7 @@
  */
 import { nodeLabel, shortClass, isInteractive, type LabelSource } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
-import type { UiNode, UiPoint, UiTree } from './ui-types.js';
+import type { UiNode, UiPoint, UiTree } from '../../../device/ui-dump/ui-types.js';
 import { clip, oneLine } from './ui-text.js';
 
 export const DEFAULT_COMPARE_LIMIT = 30;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { displayBounds, displaySizeOf } from './ui-display.js';
 import { formatHierarchy } from './ui-format.js';
-import { parseUiDump } from './ui-parse.js';
+import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
 
 describe('the display a capture is on', () => {
   it('reads `wm size` as AOSP WindowManagerShellCommand prints it, the override first', () => {

@@ -3,11 +3,10 @@
  * manager lays out with it — turned to the capture's rotation. A capture's own bounds are only the
  * windows it read: a dialog's capture on a 1080×2400 phone is the dialog's 954×578.
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
-import { withAdbErrors } from '../../adb-errors.js';
-import { adbClient } from '../../adb-instance.js';
-import { parseWm } from '../device-facts.js';
-import type { UiBounds, UiTree } from './ui-types.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { Device } from '../../../device/device.js';
+import { parseWm } from '../../../device/parsers/device-facts.js';
+import type { UiBounds, UiTree } from '../../../device/ui-dump/ui-types.js';
 
 export interface DisplaySize {
   width: number;
@@ -40,10 +39,8 @@ export function displayBounds(size: DisplaySize, rotation: number | null): UiBou
   };
 }
 
-async function readDisplaySize(serial: string, signal: AbortSignal): Promise<DisplaySize | null> {
-  const out = await withAdbErrors(() =>
-    adbClient().shell(serial, readCommand(READS.wmSize), { signal, timeoutMs: 10_000 }),
-  );
+async function readDisplaySize(device: Device, signal: AbortSignal): Promise<DisplaySize | null> {
+  const out = await device.shell(readCommand(READS.wmSize), { signal, timeoutMs: 10_000 });
   return displaySizeOf(out.stdout);
 }
 
@@ -54,13 +51,13 @@ async function readDisplaySize(serial: string, signal: AbortSignal): Promise<Dis
 export async function noteDisplay(
   tree: UiTree,
   known: DisplaySize | null | undefined,
-  serial: string,
+  device: Device,
   signal: AbortSignal,
 ): Promise<DisplaySize | null> {
   const size =
     known !== undefined
       ? known
-      : await readDisplaySize(serial, signal).catch((err: unknown) => {
+      : await readDisplaySize(device, signal).catch((err: unknown) => {
           if (signal.aborted) {
             throw err;
           }

@@ -7,7 +7,7 @@
 import { BusError } from '../../../bus/errors.js';
 import type { Capture } from './ui-capture.js';
 import { isTreePath, nodeAt, nodeLabel, shortClass, shortResourceId } from './ui-query.js';
-import type { UiNode, UiTree } from './ui-types.js';
+import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
 
 /** The names a model may call an element by: what listings print for it. */
 function namesOf(tree: UiTree, n: UiNode): string[] {

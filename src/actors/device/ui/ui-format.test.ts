@@ -1,4 +1,4 @@
-import { treeOf, uiFixtureText } from './test-fixtures.js';
+import { treeOf, uiFixtureText } from '../../../device/ui-dump/test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { MAX_HIERARCHY_CHARS, formatHierarchy } from './ui-format.js';
 import { detectOverlays } from './ui-overlays.js';

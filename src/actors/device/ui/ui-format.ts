@@ -15,8 +15,8 @@
 import { clip, oneLine } from './ui-text.js';
 import { isInteractive, shortClass, shortResourceId } from './ui-query.js';
 import { screenHash } from './ui-screen-hash.js';
-import type { UiBounds, UiNode, UiPoint, UiTree } from './ui-types.js';
-import { displayOf } from './ui-types.js';
+import type { UiBounds, UiNode, UiPoint, UiTree } from '../../../device/ui-dump/ui-types.js';
+import { displayOf } from '../../../device/ui-dump/ui-types.js';
 
 export const DEFAULT_HIERARCHY_ROWS = 80;
 export const MAX_HIERARCHY_ROWS = 500;

@@ -14,7 +14,7 @@
  * Its whole life on one device — installed or not, the port forward, the instrumentation, the
  * session, the person's install and removal — is one `UiHelper`, owned by that device's actor.
  */
-import { READS, readCommand } from '../../../adb/device-reads.js';
+import { READS, readCommand } from '../../../device/reads.js';
 import { sh } from '../../../adb/shell-command.js';
 import {
   HELPER_DEVICE_PORT,
@@ -24,10 +24,10 @@ import {
   instrumentCommand,
   removeHelper,
   type HelperState,
-} from '../../../adb/uiautomator2-helper.js';
+} from '../../../device/uiautomator2-helper.js';
 import { BusError } from '../../../bus/errors.js';
 import { logger } from '../../../util/log.js';
-import { adbClient } from '../../adb-instance.js';
+import type { Device } from '../../../device/device.js';
 
 const log = logger('ui-helper');
 
@@ -104,9 +104,9 @@ async function ready(link: Link, signal: AbortSignal): Promise<boolean> {
 }
 
 /** The last lines `am instrument` wrote, when it has ended (its result printed); null while it runs. */
-async function endedStart(serial: string, signal: AbortSignal): Promise<string | null> {
-  const log = await adbClient()
-    .shell(serial, readCommand(READS.helperStartLog), { signal, timeoutMs: 5_000 })
+async function endedStart(device: Device, signal: AbortSignal): Promise<string | null> {
+  const log = await device
+    .shell(readCommand(READS.helperStartLog), { signal, timeoutMs: 5_000 })
     .then((r) => r.stdout)
     .catch(() => '');
   return /^INSTRUMENTATION_(?:RESULT|CODE|FAILED)|^Error:|Exception/m.test(log)
@@ -118,23 +118,23 @@ async function endedStart(serial: string, signal: AbortSignal): Promise<string |
  * Starts the instrumentation (again), detached from this process (instrumentCommand), and waits for
  * the server to answer.
  */
-async function start(serial: string, link: Link, signal: AbortSignal): Promise<void> {
+async function start(device: Device, link: Link, signal: AbortSignal): Promise<void> {
   link.sessionId = null;
-  log.info('starting the UI helper', { serial });
-  await adbClient().shell(serial, instrumentCommand(), { signal, timeoutMs: 15_000 });
+  log.info('starting the UI helper', { serial: device.serial });
+  await device.shell(instrumentCommand(), { signal, timeoutMs: 15_000 });
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (let polls = 1; Date.now() < deadline && !signal.aborted; polls++) {
     if (await ready(link, signal)) {
       return;
     }
     // `am instrument -w` returned before the server answered: it could not start (every 2 s).
-    const ended = polls % 10 === 0 ? await endedStart(serial, signal) : null;
+    const ended = polls % 10 === 0 ? await endedStart(device, signal) : null;
     if (ended !== null) {
       throw new Error(`the UI helper's instrumentation ended at once: ${ended}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  const ended = await endedStart(serial, signal);
+  const ended = await endedStart(device, signal);
   throw new Error(
     `the UI helper did not answer within ${START_TIMEOUT_MS / 1000} s of its start${ended !== null ? `: ${ended}` : ''}`,
   );
@@ -226,7 +226,11 @@ export class UiHelper {
   private installedAnswer: { at: number; yes: boolean; refreshing: boolean } | null = null;
   private link: Link | null = null;
 
-  constructor(readonly serial: string) {}
+  constructor(readonly device: Device) {}
+
+  get serial(): string {
+    return this.device.serial;
+  }
 
   /**
    * Whether the helper's two APKs are on the device. Asked on the device's first capture; after that
@@ -235,7 +239,7 @@ export class UiHelper {
    */
   async installed(signal: AbortSignal): Promise<boolean> {
     const ask = (on: AbortSignal): Promise<boolean> =>
-      helperState(adbClient(), this.serial, on)
+      helperState(this.device, on)
         .then((s) => s.installed)
         .catch(() => false);
     const known = this.installedAnswer;
@@ -284,15 +288,13 @@ export class UiHelper {
     const link = this.link;
     this.link = null;
     if (link !== null) {
-      adbClient()
-        .removeForward(this.serial, link.port)
-        .catch(() => undefined);
+      this.device.removeForward(link.port).catch(() => undefined);
     }
   }
 
   private async linkOf(signal: AbortSignal): Promise<Link> {
     if (this.link === null) {
-      const port = await adbClient().forward(this.serial, `tcp:${HELPER_DEVICE_PORT}`, { signal });
+      const port = await this.device.forward(`tcp:${HELPER_DEVICE_PORT}`, { signal });
       this.link = { port, sessionId: null, leaseAt: 0 };
     }
     return this.link;
@@ -308,7 +310,7 @@ export class UiHelper {
     for (let attempt = 1; ; attempt++) {
       try {
         if (link.sessionId === null && !(await ready(link, signal))) {
-          await start(this.serial, link, signal);
+          await start(this.device, link, signal);
         }
         const id = await session(link, signal);
         if (Date.now() - link.leaseAt > WAKE_LEASE_MS / 2) {
@@ -345,7 +347,7 @@ export class UiHelper {
           serial: this.serial,
           error: String(err),
         });
-        await start(this.serial, link, signal);
+        await start(this.device, link, signal);
       }
     }
   }
@@ -448,20 +450,20 @@ export class UiHelper {
     if (this.link !== null) {
       this.link.sessionId = null;
     }
-    await adbClient()
-      .shell(this.serial, sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 10_000 })
+    await this.device
+      .shell(sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 10_000 })
       .catch(() => undefined);
   }
 
   /** What is on the device (the person's page and CLI show it). */
   state(signal?: AbortSignal): Promise<HelperState> {
-    return helperState(adbClient(), this.serial, signal);
+    return helperState(this.device, signal);
   }
 
   /** Installs (or updates) the helper's two APKs: the person's decision. */
   async install(): Promise<HelperState> {
     await this.stop();
-    await installHelper(adbClient(), this.serial).catch((err: unknown) => {
+    await installHelper(this.device).catch((err: unknown) => {
       throw new BusError('FAILED', err instanceof Error ? err.message : String(err));
     });
     this.forget();
@@ -471,7 +473,7 @@ export class UiHelper {
   /** Stops and uninstalls the helper. */
   async remove(): Promise<HelperState> {
     await this.stop();
-    await removeHelper(adbClient(), this.serial);
+    await removeHelper(this.device);
     this.forget();
     return this.state();
   }

@@ -13,7 +13,7 @@ import {
   typeTextArgs,
   unicodeTextArgs,
 } from './ui-input.js';
-import type { UiResult } from './ui-types.js';
+import type { UiResult } from '../../../device/ui-dump/ui-types.js';
 
 function ok<T>(r: UiResult<T>): T {
   if (!r.ok) {

@@ -11,8 +11,8 @@
  * each command decodes on its own, so `…%` followed by `s…` types `%s`.
  */
 import { keyCodeOf, KEY_NAMES } from './android-keycodes.js';
-import type { UiResult } from './ui-types.js';
-import { uiFail } from './ui-types.js';
+import type { UiResult } from '../../../device/ui-dump/ui-types.js';
+import { uiFail } from '../../../device/ui-dump/ui-types.js';
 
 /** Most bytes (UTF-8) one typing call may send, as the reference allows. */
 export const MAX_TEXT_BYTES = 1000;

@@ -4,7 +4,7 @@
  * --windows`) can show a keyboard; a classic dump shows only the active window, so a system dialog
  * appears there as the only window, from a system package.
  */
-import type { UiBounds, UiTree, UiWindow } from './ui-types.js';
+import type { UiBounds, UiTree, UiWindow } from '../../../device/ui-dump/ui-types.js';
 
 export interface UiWindowSummary {
   index: number;

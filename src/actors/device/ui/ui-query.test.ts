@@ -1,7 +1,7 @@
-import { treeOf, uiFixture } from './test-fixtures.js';
+import { treeOf, uiFixture } from '../../../device/ui-dump/test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { findElements, findParent, interactiveRows, nodeAt, titleOf, type FindQuery } from './ui-query.js';
-import type { UiTree } from './ui-types.js';
+import type { UiTree } from '../../../device/ui-dump/ui-types.js';
 
 const load = (name: string): UiTree => treeOf(uiFixture(name));
 

@@ -3,8 +3,15 @@
  * `find_ui_elements`, and tree-path lookups for `ui_tap_element`, `ui_fill_input` and
  * `find_ui_parent`. Results are plain data.
  */
-import type { UiBounds, UiNode, UiPoint, UiResult, UiTree, UiWindowKind } from './ui-types.js';
-import { uiFail } from './ui-types.js';
+import type {
+  UiBounds,
+  UiNode,
+  UiPoint,
+  UiResult,
+  UiTree,
+  UiWindowKind,
+} from '../../../device/ui-dump/ui-types.js';
+import { uiFail } from '../../../device/ui-dump/ui-types.js';
 import { clip, looseText, oneLine } from './ui-text.js';
 
 export const DEFAULT_ROWS = 80;

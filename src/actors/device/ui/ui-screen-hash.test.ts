@@ -1,4 +1,4 @@
-import { treeOf, uiFixtureText } from './test-fixtures.js';
+import { treeOf, uiFixtureText } from '../../../device/ui-dump/test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { normalizeVolatileText, screenHash } from './ui-screen-hash.js';
 

@@ -13,7 +13,7 @@
  * (`index`, `drawing-order`, `NAF`, `visible-to-user`) and the order of attributes never count.
  */
 import { createHash } from 'node:crypto';
-import type { UiNode, UiTree } from './ui-types.js';
+import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
 
 const TIME_OF_DAY = /^\s*\d{1,2}[:.]\d{2}(?:[:.]\d{2})?\s*(?:[AaPp]\.?\s?[Mm]\.?)?\s*$/;
 

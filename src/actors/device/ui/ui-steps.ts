@@ -10,7 +10,7 @@ import type { Capture } from './ui-capture.js';
 import type { ScreenAfter } from './ui-after.js';
 import { screenAnchorOf, selectorFor } from './maestro-select.js';
 import { focusedNode, nodeLabel, shortResourceId } from './ui-query.js';
-import { displayOf, type UiNode, type UiTree } from './ui-types.js';
+import { displayOf, type UiNode, type UiTree } from '../../../device/ui-dump/ui-types.js';
 
 /** The display's size on a capture, for steps that keep a point. */
 function screenOf(tree: UiTree): { width: number; height: number } {

@@ -4,7 +4,7 @@ import type { HandlerContext } from '../../actor.js';
 import type { Capture } from './ui-capture.js';
 import { findElements } from './ui-query.js';
 import type { UiElement } from './ui-query.js';
-import { displayOf, type UiBounds, type UiTree } from './ui-types.js';
+import { displayOf, type UiBounds, type UiTree } from '../../../device/ui-dump/ui-types.js';
 import { sleep } from '../../../util/sleep.js';
 
 /** Matches of a query on a capture (an invalid query is invalid_argument). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNotificationDump, parseNotificationFlags } from './notification-dump.js';
 
 const fixture = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/notifications/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../../tests/fixtures/notifications/${name}`, import.meta.url), 'utf8');
 
 describe('dumpsys notification, real captures', () => {
   it('reads an Android 16 record with flags by name, when=T/T, action labels and a channel with a space', () => {

@@ -9,7 +9,7 @@ import {
 } from './am-start.js';
 
 const fixture = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/device-admin/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../../tests/fixtures/device-admin/${name}`, import.meta.url), 'utf8');
 
 describe('am start -W output', () => {
   it('reads the launch state and times Android 10+ prints', () => {

@@ -10,9 +10,9 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { SERVER_APK_PATH, TEST_APK_PATH, version as HELPER_VERSION } from 'appium-uiautomator2-server';
-import type { AdbClient } from './client.js';
-import { HELPER_START_LOG, READS, readCommand } from './device-reads.js';
-import { sh, type ShellCommand } from './shell-command.js';
+import type { Device } from './device.js';
+import { HELPER_START_LOG, READS, readCommand } from './reads.js';
+import { sh, type ShellCommand } from '../adb/shell-command.js';
 
 export { HELPER_VERSION };
 export const HELPER_PACKAGE = 'io.appium.uiautomator2.server';
@@ -55,13 +55,9 @@ export function instrumentCommand(): ShellCommand {
 }
 
 /** Reads what the device has of the helper. */
-export async function helperState(
-  client: AdbClient,
-  serial: string,
-  signal?: AbortSignal,
-): Promise<HelperState> {
+export async function helperState(device: Device, signal?: AbortSignal): Promise<HelperState> {
   const opts = { signal, timeoutMs: 20_000 };
-  const list = (await client.shell(serial, readCommand(READS.packages), opts)).stdout;
+  const list = (await device.shell(readCommand(READS.packages), opts)).stdout;
   const names = new Set(
     list
       .split(/\r?\n/)
@@ -72,16 +68,15 @@ export async function helperState(
   const packages = { server: names.has(HELPER_PACKAGE), test: names.has(HELPER_TEST_PACKAGE) };
   let version: string | null = null;
   if (packages.server) {
-    const dump = (
-      await client.shell(serial, readCommand(READS.packageDump, { package: HELPER_PACKAGE }), opts)
-    ).stdout;
+    const dump = (await device.shell(readCommand(READS.packageDump, { package: HELPER_PACKAGE }), opts))
+      .stdout;
     version = /versionName=(\S+)/.exec(dump)?.[1] ?? null;
   }
   const pids = (
-    await client.shell(serial, readCommand(READS.pidOf, { package: HELPER_PACKAGE }), opts)
+    await device.shell(readCommand(READS.pidOf, { package: HELPER_PACKAGE }), opts)
   ).stdout.trim();
   return {
-    serial,
+    serial: device.serial,
     installed: packages.server && packages.test,
     version,
     current: version !== null && usable(version),
@@ -121,19 +116,19 @@ function apkSource(path: string): { size: number; chunks: AsyncIterable<Uint8Arr
  * major version already there (Appium's driver installed it) is kept and used: installing ours over
  * it is INSTALL_FAILED_VERSION_DOWNGRADE, and the driver would only put its own back.
  */
-export async function installHelper(client: AdbClient, serial: string): Promise<string[]> {
+export async function installHelper(device: Device): Promise<string[]> {
   const answers: string[] = [];
   for (const path of [SERVER_APK_PATH, TEST_APK_PATH]) {
     // The client throws on a `Failure [...]` answer; its message carries the reason.
-    const answer = await client
-      .install(serial, apkSource(path), { timeoutMs: 180_000 })
+    const answer = await device
+      .install(apkSource(path), { timeoutMs: 180_000 })
       .catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
     if (/Success/.test(answer)) {
       answers.push(answer);
       continue;
     }
     if (path === SERVER_APK_PATH && /INSTALL_FAILED_VERSION_DOWNGRADE/.test(answer)) {
-      const installed = (await helperState(client, serial)).version;
+      const installed = (await helperState(device)).version;
       if (installed !== null && usable(installed)) {
         answers.push(`kept the installed server ${installed}, newer than ${HELPER_VERSION}`);
         continue;
@@ -145,11 +140,11 @@ export async function installHelper(client: AdbClient, serial: string): Promise<
 }
 
 /** Stops the server and uninstalls both APKs; returns what `pm uninstall` said for each. */
-export async function removeHelper(client: AdbClient, serial: string): Promise<string[]> {
-  await client.shell(serial, sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 20_000 });
+export async function removeHelper(device: Device): Promise<string[]> {
+  await device.shell(sh`am force-stop ${HELPER_PACKAGE}`, { timeoutMs: 20_000 });
   const answers: string[] = [];
   for (const pkg of [HELPER_TEST_PACKAGE, HELPER_PACKAGE]) {
-    const r = await client.shell(serial, sh`pm uninstall ${pkg}`, { timeoutMs: 60_000 });
+    const r = await device.shell(sh`pm uninstall ${pkg}`, { timeoutMs: 60_000 });
     answers.push(`${pkg}: ${(r.stdout + r.stderr).trim()}`);
   }
   return answers;

@@ -5,7 +5,7 @@
  * test fails when an actor runs a command literal that is neither built here nor a known write
  * (`DEVICE_WRITE_VERBS`).
  */
-import { sh, shArgv, type ShellCommand } from './shell-command.js';
+import { sh, shArgv, type ShellCommand } from '../adb/shell-command.js';
 import { END_RECORD_SEARCH_BYTES } from '../util/apk-zip.js';
 
 /** A slot a read fills in when it runs: the package asked about, one of its APK paths, a time. */

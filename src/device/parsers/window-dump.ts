@@ -5,7 +5,7 @@
  * (`ty=2040`, the notification shade on Android 11–12); focus from `mCurrentFocus=`, which newer
  * versions print only in `dumpsys window displays` (the caller appends that line).
  */
-import type { WindowEntry } from '../../../bus/messages/extras.js';
+import type { WindowEntry } from '../../bus/messages/extras.js';
 
 /** Window types by number (WindowManager.LayoutParams), for dumps that print a number. */
 const TYPE_BY_NUMBER: Readonly<Record<number, string>> = {

@@ -34,7 +34,7 @@ function withoutText(v: unknown): unknown {
   );
 }
 
-const dir = new URL('../../../../tests/fixtures/ui/', import.meta.url);
+const dir = new URL('../../../tests/fixtures/ui/', import.meta.url);
 const fixtures = [
   ...readdirSync(dir).filter((f) => /\.(xml|txt)$/.test(f)),
   ...readdirSync(new URL('damaged/', dir))

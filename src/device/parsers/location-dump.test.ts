@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseElapsed, parseLocation, parseLocationDump, parseUptime } from './location-dump.js';
 
 const fixture = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/location/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../../tests/fixtures/location/${name}`, import.meta.url), 'utf8');
 
 describe('dumpsys location', () => {
   it('reads the last fixes per provider of an Android 11 device, fine and coarse, and ages them', () => {

@@ -1,7 +1,7 @@
 import { uiFixture } from './test-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { isEditableClass, parseBounds, parseUiDump } from './ui-parse.js';
-import { nodeAt } from './ui-query.js';
+import { nodeAt } from '../../actors/device/ui/ui-query.js';
 import type { UiTree } from './ui-types.js';
 
 const fixture = uiFixture;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWindowDump, summarizeWindows, windowKind } from './window-dump.js';
 
 const fixture = (name: string): string =>
-  readFileSync(new URL(`../../../../tests/fixtures/windows/${name}`, import.meta.url), 'utf8');
+  readFileSync(new URL(`../../../tests/fixtures/windows/${name}`, import.meta.url), 'utf8');
 
 describe('dumpsys window windows', () => {
   it('sees an ANR dialog over the launcher on Android 11, and the hidden shade typed 2040', () => {

@@ -5,7 +5,7 @@ import { parsePackageList, parsePackagePaths, parsePackageSections } from './app
 describe('installed apps', () => {
   it('reads every package section of a real package dump (two Samsung system packages)', () => {
     const text = readFileSync(
-      new URL('../../../../tests/fixtures/logcat/dumpsys-package-samsung.txt', import.meta.url),
+      new URL('../../../tests/fixtures/logcat/dumpsys-package-samsung.txt', import.meta.url),
       'utf8',
     );
     const apps = parsePackageSections(text);

@@ -8,7 +8,7 @@
  * The scanner walks the document once, tag by tag. A tag that needs no repair is copied as it is,
  * so a clean dump costs one pass of `indexOf` jumps and no re-serialisation.
  */
-import { decodeDumpBytes } from '../../../util/dump-decode.js';
+import { decodeDumpBytes } from '../../util/dump-decode.js';
 import { type UiResult, uiFail } from './ui-types.js';
 
 export interface SanitizedXml {

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { parseUiDump } from './ui-parse.js';
-import { nodeAt } from './ui-query.js';
+import { nodeAt } from '../../actors/device/ui/ui-query.js';
 import type { UiNode, UiTree } from './ui-types.js';
-import { decodeDumpBytes } from '../../../util/dump-decode.js';
+import { decodeDumpBytes } from '../../util/dump-decode.js';
 import { sanitizeUiXml } from './ui-xml-sanitize.js';
 
 const fixture = uiFixture;

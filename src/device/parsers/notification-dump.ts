@@ -5,7 +5,7 @@
  * `SpannableString (text)` (values may span lines), `null`, or redacted as `String [length=N]`
  * when the device ignored `--noredact`.
  */
-import type { NotificationEntry } from '../../../bus/messages/extras.js';
+import type { NotificationEntry } from '../../bus/messages/extras.js';
 
 const FLAG_ONGOING_EVENT = 0x2;
 const FLAG_NO_CLEAR = 0x20;

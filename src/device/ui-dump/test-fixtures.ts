@@ -5,7 +5,7 @@ import type { UiTree } from './ui-types.js';
 
 /** The fixture's bytes. */
 export function uiFixture(name: string): Buffer {
-  return readFileSync(new URL(`../../../../tests/fixtures/ui/${name}`, import.meta.url));
+  return readFileSync(new URL(`../../../tests/fixtures/ui/${name}`, import.meta.url));
 }
 
 /** The fixture as text. */

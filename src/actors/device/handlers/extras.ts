@@ -1,0 +1,29 @@
+/**
+ * The device actor's other handlers: screenshots, facts, notifications, windows, location, network
+ * and orientation.
+ */
+import { deviceShell } from '../../../device/device-shell.js';
+import { capture, type DeviceHandlers } from '../device-state.js';
+import { deviceInfo } from '../device-info.js';
+import { listWindows, readLocation } from '../extras/device-extras.js';
+import { setEmulatorLocation } from '../extras/emulator-geo.js';
+import { setNetworkState } from '../extras/network-state.js';
+import { actOnNotification, listNotifications } from '../extras/notification-actions.js';
+import { setOrientation } from '../extras/orientation.js';
+import { screenshot } from '../screenshot/screenshot-handler.js';
+
+export const extrasHandlers = {
+  'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
+  'device.info': (_p, state, ctx) => deviceInfo(state.device, ctx),
+  'device.notifications': (p, state, ctx) => listNotifications(state.device, p, ctx),
+  'device.act_on_notification': (p, state, ctx) =>
+    actOnNotification(state.device, p, () => capture(state, ctx), ctx),
+  'device.windows': (_p, state, ctx) => listWindows(state.device, ctx),
+  'device.location': (_p, state, ctx) => readLocation(state.device, ctx),
+  'device.set_emulator_location': (p, state, ctx) =>
+    setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
+  'device.network': (p, state, ctx) =>
+    setNetworkState(state.serial, deviceShell(state.device, ctx.signal), p),
+  'device.orientation': (p, state, ctx) =>
+    setOrientation(state.serial, deviceShell(state.device, ctx.signal), p),
+} satisfies Partial<DeviceHandlers>;
