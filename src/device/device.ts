@@ -9,7 +9,15 @@ import type { AdbClient, ApkSource, CommandOptions, ShellResult } from '../adb/c
 import type { ServiceOptions } from '../adb/connection.js';
 import type { ShellCommand } from '../adb/shell-command.js';
 import { busErrorFromAdb, withAdbErrors } from './adb-errors.js';
-import { READS, readCommand, type DeviceRead, type ReadFill } from './reads.js';
+import type { PayloadOf, ResponseOf } from '../bus/registry.js';
+import {
+  READS,
+  readCommand,
+  type DeviceRead,
+  type DeviceRequest,
+  type ReadAnswer,
+  type ReadFill,
+} from './reads.js';
 
 export type { ShellResult } from '../adb/client.js';
 /** A command's cancellation, deadline and output bound. */
@@ -58,6 +66,16 @@ export class Device {
   /** A catalogue read's output, its slots filled. */
   read(read: DeviceRead, fill: ReadFill = {}, options: DeviceCallOptions = {}): Promise<ShellResult> {
     return this.shell(readCommand(read, fill), options);
+  }
+
+  /** A request a catalogue read answers alone (READ_ANSWERS): the read, then its parser. */
+  async answer<T extends DeviceRequest>(
+    answer: ReadAnswer<T>,
+    payload: PayloadOf<T>,
+    options: DeviceCallOptions = {},
+  ): Promise<ResponseOf<T>> {
+    const out = await this.read(answer.read, answer.fill?.(payload) ?? {}, options);
+    return answer.parse(out.stdout, payload);
   }
 
   /** A shell command's output bytes as the device wrote them. */

@@ -6,6 +6,7 @@
  * (`DEVICE_WRITE_VERBS`).
  */
 import { sh, shArgv, type ShellCommand } from '../adb/shell-command.js';
+import type { PayloadOf, RequestTypesOf, ResponseOf } from '../bus/registry.js';
 import { END_RECORD_SEARCH_BYTES } from '../util/apk-zip.js';
 
 /** A slot a read fills in when it runs: the package asked about, one of its APK paths, a time. */
@@ -159,6 +160,24 @@ export const READS = {
     kind: 'live',
   },
 } as const satisfies Record<string, DeviceRead>;
+
+/**
+ * A read that answers a device request by itself: the payload fills its slots, its parser turns the
+ * device's output into the request's response. The response type is the request's (its zod schema
+ * in src/bus/messages), so a parser that leaves out a field the schema needs does not compile; the
+ * device actor serves every request named here with no handler of its own (handlers/reads.ts).
+ */
+export interface ReadAnswer<T extends DeviceRequest> {
+  readonly read: DeviceRead;
+  readonly fill?: (payload: PayloadOf<T>) => ReadFill;
+  readonly parse: (stdout: string, payload: PayloadOf<T>) => ResponseOf<T>;
+}
+
+/** The requests the device actor serves. */
+export type DeviceRequest = RequestTypesOf<'device'>;
+
+/** The requests a catalogue read answers alone, each with its parser (see ReadAnswer). */
+export const READ_ANSWERS = {} as const satisfies { [T in DeviceRequest]?: ReadAnswer<T> };
 
 /** Every read in the catalogue. */
 export const DEVICE_READS: readonly DeviceRead[] = Object.values(READS);

@@ -13,7 +13,7 @@ export const TOOLSETS = {
   'ui-extras':
     "More screen tools: clickable elements, an element's parent, comparing screens, asserting, waiting for idle, clearing a field, typing through the Unicode route only",
   'device-settings':
-    "Emulators (list, launch, stop), orientation, network state, and an app's settings screen",
+    "Emulators (list, launch, stop), orientation, network and power state, and an app's settings screen",
   'device-extras': 'Notifications, files in device folders the user allowed, intents, windows, and location',
   flows: 'Exporting a debug session as a Maestro flow, and running Maestro flows on many devices at once',
 } as const;

@@ -11,6 +11,7 @@ import type { DeviceState } from './device-state.js';
 import { appHandlers } from './handlers/apps.js';
 import { extrasHandlers } from './handlers/extras.js';
 import { fileHandlers } from './handlers/files.js';
+import { readHandlers } from './handlers/reads.js';
 import { uiHandlers } from './handlers/ui.js';
 import { UiHelper } from './ui/ui-helper-reader.js';
 import { UiLoan } from './ui/ui-loan.js';
@@ -66,5 +67,5 @@ export default defineActor<'device', DeviceState>({
     // Its instrumentation stream and port forward went with the device: read it afresh when it is back.
     state.helper.forget();
   },
-  handlers: { ...uiHandlers, ...appHandlers, ...fileHandlers, ...extrasHandlers },
+  handlers: { ...uiHandlers, ...appHandlers, ...fileHandlers, ...extrasHandlers, ...readHandlers },
 });

@@ -28,11 +28,6 @@ async function run(device: Device, command: ShellCommand, signal: AbortSignal): 
   return out.stdout.split(SECTION_BREAK);
 }
 
-function sdkOf(text: string | undefined): number | null {
-  const n = Number((text ?? '').trim());
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
-
 /** Whether the device has exit-info: Android 11 (API 30) and later; older ones refuse the command. */
 export function exitInfoSupported(sdk: number | null, dump: string): boolean {
   if (/Bad activity command|Unknown command/i.test(dump)) {
@@ -52,12 +47,11 @@ export async function readExitInfo(
   limit: number,
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.exit_info'>> {
-  const [sdkText, dump = ''] = await run(
-    device,
-    joinReads(MARK, readCommand(READS.sdk), readCommand(READS.exitInfo, { package: pkg })),
-    signal,
-  );
-  const sdk = sdkOf(sdkText);
+  // The API level is the handle's, read once per device.
+  const [sdk, [dump = '']] = await Promise.all([
+    device.sdk(signal),
+    run(device, readCommand(READS.exitInfo, { package: pkg }), signal),
+  ]);
   if (!exitInfoSupported(sdk, dump)) {
     return { supported: false, sdk, records: [], total: 0, failures: 0, hint: null };
   }
@@ -119,19 +113,22 @@ export async function readRuntimeState(
   signal: AbortSignal,
   logcatCrashes: number,
 ): Promise<ResponseOf<'logcat.runtime_state'>> {
-  const [packageDump = '', pidText = '', activities = '', memDump = '', sdkText, exitDump = ''] = await run(
-    device,
-    joinReads(
-      MARK,
-      readCommand(READS.packageDump, { package: pkg }),
-      readCommand(READS.pidOf, { package: pkg }),
-      readCommand(READS.activities),
-      readCommand(READS.meminfo, { package: pkg }),
-      readCommand(READS.sdk),
-      readCommand(READS.exitInfo, { package: pkg }),
-    ),
-    signal,
-  );
+  const [sdk, [packageDump = '', pidText = '', activities = '', memDump = '', exitDump = '']] =
+    await Promise.all([
+      device.sdk(signal),
+      run(
+        device,
+        joinReads(
+          MARK,
+          readCommand(READS.packageDump, { package: pkg }),
+          readCommand(READS.pidOf, { package: pkg }),
+          readCommand(READS.activities),
+          readCommand(READS.meminfo, { package: pkg }),
+          readCommand(READS.exitInfo, { package: pkg }),
+        ),
+        signal,
+      ),
+    ]);
   const info = parsePackageDump(packageDump, pkg);
   const pids = pidText
     .trim()
@@ -140,7 +137,6 @@ export async function readRuntimeState(
     .map(Number);
   const resumed = parseResumedActivity(activities);
   const mem = pids.length > 0 ? parseMeminfo(memDump) : null;
-  const sdk = sdkOf(sdkText);
   const supported = exitInfoSupported(sdk, exitDump);
   const last = supported ? recordsOf(pkg, exitDump)[0] : undefined;
   const user0 = info?.users.find((u) => u.user === 0) ?? info?.users[0];
