@@ -127,6 +127,8 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+  /** PowerManagerService's state: awake or asleep, plugged in, stay-on (live: it changes by the second). */
+  power: { name: 'dumpsys-power', argv: ['dumpsys', 'power'], kind: 'live' },
   /**
    * The ANR reports ActivityManagerService kept, with the threads ART dumped (a user build's only
    * place for them; /data/anr needs root): live, each ANR adds one, and they hold an app's internals.
@@ -176,8 +178,53 @@ export interface ReadAnswer<T extends DeviceRequest> {
 /** The requests the device actor serves. */
 export type DeviceRequest = RequestTypesOf<'device'>;
 
-/** The requests a catalogue read answers alone, each with its parser (see ReadAnswer). */
-export const READ_ANSWERS = {} as const satisfies { [T in DeviceRequest]?: ReadAnswer<T> };
+/** `key=value` lines of a dump (`  mStayOn=false`), by key; the first of a key wins. */
+function dumpFields(text: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const m of text.matchAll(/^\s*(\w+)=(\S*)\s*$/gm)) {
+    if (!fields.has(m[1]!)) {
+      fields.set(m[1]!, m[2]!);
+    }
+  }
+  return fields;
+}
+
+/** BatteryManager's BATTERY_PLUGGED_* bits, as PowerManagerService prints `mPlugType`. */
+const PLUG_TYPES = [
+  [1, 'ac'],
+  [2, 'usb'],
+  [4, 'wireless'],
+  [8, 'dock'],
+] as const;
+
+/**
+ * The requests a catalogue read answers alone. `dumpsys power` as PowerManagerService.dumpInternal
+ * prints it (AOSP frameworks/base services/core/java/com/android/server/power/PowerManagerService.java:
+ * `mWakefulness=Awake`, `mIsPowered=`, `mPlugType=`, `mBatteryLevel=`, `mStayOn=`; `Display Power:
+ * state=ON` from its display section); a field a release does not print is null.
+ */
+export const READ_ANSWERS = {
+  'device.power_state': {
+    read: READS.power,
+    parse(stdout) {
+      const f = dumpFields(stdout);
+      const bool = (key: string): boolean | null =>
+        f.get(key) === 'true' ? true : f.get(key) === 'false' ? false : null;
+      const int = (key: string): number | null =>
+        /^-?\d+$/.test(f.get(key) ?? '') ? Number(f.get(key)) : null;
+      const plug = int('mPlugType');
+      return {
+        wakefulness: f.get('mWakefulness') ?? null,
+        display_state: /^Display Power: state=(\w+)/m.exec(stdout)?.[1] ?? null,
+        powered: bool('mIsPowered'),
+        plugged:
+          plug === null ? null : PLUG_TYPES.filter(([bit]) => (plug & bit) !== 0).map(([, name]) => name),
+        battery_level: int('mBatteryLevel'),
+        stay_on: bool('mStayOn'),
+      };
+    },
+  },
+} as const satisfies { [T in DeviceRequest]?: ReadAnswer<T> };
 
 /** Every read in the catalogue. */
 export const DEVICE_READS: readonly DeviceRead[] = Object.values(READS);

@@ -344,6 +344,34 @@ describe('set_device_orientation', () => {
   });
 });
 
+describe('get_power_state', () => {
+  // The recipe's example (docs/ARCHITECTURE.md, How to add a tool): one read, one request, one tool.
+  it('says the device is asleep after the power key sleeps it, and awake once woken', async () => {
+    const awake = await world.call('get_power_state', { device_serial: tcp });
+    expect(awake.isError, awake.text).toBe(false);
+    // Read a second way: the power manager's own lines on the device.
+    const dump = await world.shell(tcp, 'dumpsys power');
+    expect(awake.structured).toMatchObject({
+      device_serial: tcp,
+      wakefulness: /mWakefulness=(\w+)/.exec(dump)![1],
+      display_state: 'ON',
+      powered: /mIsPowered=true/.test(dump),
+      battery_level: Number(/mBatteryLevel=(\d+)/.exec(dump)![1]),
+      stay_on: false,
+    });
+    // BatteryManager.BATTERY_PLUGGED_USB is 2.
+    expect(dump).toMatch(/mPlugType=2$/m);
+    expect(awake.structured['plugged']).toEqual(['usb']);
+    await world.shell(tcp, 'input keyevent KEYCODE_SLEEP');
+    const asleep = await world.call('get_power_state', { device_serial: tcp });
+    expect(asleep.structured).toMatchObject({ wakefulness: 'Asleep', display_state: 'OFF' });
+    expect(asleep.text).toContain('Asleep, display OFF');
+    await world.shell(tcp, 'input keyevent KEYCODE_WAKEUP');
+    const woken = await world.call('get_power_state', { device_serial: tcp });
+    expect(woken.structured).toMatchObject({ wakefulness: 'Awake', display_state: 'ON' });
+  });
+});
+
 describe('open_deep_link and open_app_settings', () => {
   it('refuses every scheme that opens no app, in any case', async () => {
     for (const scheme of ['javascript', 'vbscript', 'data', 'file', 'content', 'intent', 'about', 'blob']) {

@@ -357,6 +357,29 @@ export const extrasRequests = {
     }),
     timeoutMs: 35_000,
   }),
+  'device.power_state': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema }),
+    response: z.object({
+      wakefulness: z
+        .string()
+        .nullable()
+        .describe('Awake, Asleep, Dozing or Dreaming, as the power manager says; null when it does not'),
+      display_state: z.string().nullable().describe('The display power state: ON, OFF, DOZE…'),
+      powered: z.boolean().nullable().describe('Whether the device draws external power'),
+      plugged: z
+        .array(z.enum(['ac', 'usb', 'wireless', 'dock']))
+        .nullable()
+        .describe('What it is plugged into (empty when on battery)'),
+      battery_level: z.number().int().nullable().describe('Battery level the power manager last saw, 0-100'),
+      stay_on: z
+        .boolean()
+        .nullable()
+        .describe('Whether the screen is kept on while plugged in (developer option)'),
+    }),
+    timeoutMs: 35_000,
+  }),
   'device.location': defineRequest({
     actor: 'device',
     key: bySerial,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { deviceInfoSchema } from '../../bus/messages/ui.js';
 import { ArgumentError, defineTool } from '../define-tool.js';
-import { responseOf } from '../responses.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 
 const listDevicesOutput = z.object({
@@ -64,6 +64,25 @@ export const getDeviceInfo = defineDeviceTool({
         : 'Foreground: unknown',
     ];
     return { text: lines.join('\n'), structured: info };
+  },
+});
+
+export const getPowerState = defineDeviceTool({
+  name: 'get_power_state',
+  answers: 'device.power_state',
+  toolset: 'device-settings',
+  kind: 'read',
+  title: 'Power state',
+  description:
+    'Whether the device is awake or asleep, its display power state, what powers it and whether the screen stays on while plugged in: why a screenshot came out black or a test stalled.',
+  output: deviceResponseOf('device.power_state'),
+  async handle(_args, ctx) {
+    const p = await ctx.ask('device.power_state', {});
+    const known = (v: boolean | null, yes: string, no: string): string => (v === null ? '?' : v ? yes : no);
+    return {
+      text: `${ctx.serial}: ${p.wakefulness ?? 'wakefulness unknown'}, display ${p.display_state ?? '?'}; ${known(p.powered, `powered (${p.plugged?.join(', ') || '?'})`, 'on battery')}${p.battery_level !== null ? ` at ${p.battery_level}%` : ''}; stay awake while plugged in ${known(p.stay_on, 'on', 'off')}.`,
+      structured: { ...p, device_serial: ctx.serial },
+    };
   },
 });
 
@@ -130,4 +149,4 @@ export const screenshot = defineDeviceTool({
   },
 });
 
-export const deviceTools = [listDevices, getDeviceInfo, screenshot];
+export const deviceTools = [listDevices, getDeviceInfo, getPowerState, screenshot];
