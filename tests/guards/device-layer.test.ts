@@ -36,6 +36,51 @@ const CLIENT_HOLDERS: Readonly<Record<string, string>> = {
 const DEVICE_CALL =
   /\b(?:\w*client|adb)\s*\.\s*(?:shell|shellBytes|exec|stream|open|stat|lstat|list|pull|push|install|forward|removeForward|features)\s*\(/i;
 
+/**
+ * The floors of docs/ARCHITECTURE.md's Layers: an area imports only areas on lower floors (a
+ * number here that is smaller), never one beside it — mcp and actors share a floor and so never
+ * import each other.
+ */
+const FLOORS: Readonly<Record<string, number>> = {
+  util: 0,
+  version: 0,
+  store: 1,
+  adb: 1,
+  project: 2,
+  setup: 2,
+  bus: 3,
+  flows: 4,
+  device: 4,
+  profile: 5,
+  sim: 6,
+  mcp: 7,
+  actors: 7,
+  host: 8,
+  demo: 8,
+  loadtest: 9,
+  cli: 10,
+};
+
+describe('the layers', () => {
+  it('point down: every import of another area is of one on a lower floor', () => {
+    const files = sourceFiles(SRC);
+    const area = (rel: string): string => areaOf(rel).replace(/\.ts$/, '');
+    const unknown = [...new Set(files.map((f) => area(path.relative(SRC, f))))].filter((a) => !(a in FLOORS));
+    expect(unknown).toEqual([]);
+    const upward: string[] = [];
+    for (const file of files) {
+      const from = area(path.relative(SRC, file));
+      for (const i of importsOf(file)) {
+        const to = area(i);
+        if (to !== from && !(FLOORS[to]! < FLOORS[from]!)) {
+          upward.push(`${path.relative(SRC, file)} → ${i}`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
+
 describe('the device layer', () => {
   const files = sourceFiles(SRC);
   const rel = (f: string): string => path.relative(SRC, f);
