@@ -159,7 +159,11 @@ class DeviceFlow {
           op.selector !== null
             ? (await this.find(op.selector, this.lookup(command))).center
             : pointOn(op.point!, await this.screenSize());
-        await this.input({ action: 'tap', x: at.x, y: at.y });
+        const tapped = await this.input({ action: 'tap', x: at.x, y: at.y });
+        // Maestro taps once more when the first tap left the screen as it was (retryTapIfNoChange).
+        if (op.retryIfNoChange && tapped.after?.changed === false) {
+          await this.input({ action: 'tap', x: at.x, y: at.y });
+        }
         return;
       }
       case 'input':

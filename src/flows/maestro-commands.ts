@@ -14,7 +14,7 @@ export class FlowError extends Error {}
 export type FlowOp =
   | { op: 'launch'; appId: string; clearState: boolean; stopApp: boolean }
   | { op: 'stop'; appId: string }
-  | { op: 'tap'; selector: MaestroSelector | null; point: string | null }
+  | { op: 'tap'; selector: MaestroSelector | null; point: string | null; retryIfNoChange: boolean }
   | { op: 'input'; text: string }
   | { op: 'erase'; count: number }
   | { op: 'assert'; selector: MaestroSelector; visible: boolean; timeoutMs: number | null }
@@ -99,10 +99,11 @@ const SELECTOR_FIELDS = new Set(['text', 'id', 'index', 'enabled', 'checked', 'f
 /** Fields every command may carry, and tapOn's that change nothing droidbus does. */
 const COMMON_FIELDS = new Set(['label', 'optional']);
 /**
- * tapOn's own fields. retryTapIfNoChange is read only as false: droidbus taps once (a retry when
- * the screen did not change is Maestro's, not done here), so `true` is refused by name.
+ * tapOn's own fields. retryTapIfNoChange (default true, as Maestro's YamlFluentCommand reads it):
+ * a tap that left the screen as it was is made once more (Maestro.kt hierarchyBasedTap: two taps at
+ * most when retrying).
  */
-const TAP_FIELDS = new Set(['point', 'waitUntilVisible', 'waitToSettleTimeoutMs']);
+const TAP_FIELDS = new Set(['point', 'waitUntilVisible', 'waitToSettleTimeoutMs', 'retryTapIfNoChange']);
 
 export type Raw = Record<string, unknown>;
 
@@ -182,16 +183,7 @@ function selectorOf(v: unknown, where: string): MaestroSelector {
   if (!isRaw(v)) {
     throw new FlowError(`${where}: an element is a text or a map of text, id, index…`);
   }
-  refuseUnknown(
-    v,
-    new Set([
-      ...SELECTOR_FIELDS,
-      ...TAP_FIELDS,
-      ...(v['retryTapIfNoChange'] === false ? ['retryTapIfNoChange'] : []),
-    ]),
-    where,
-    'selector',
-  );
+  refuseUnknown(v, new Set([...SELECTOR_FIELDS, ...TAP_FIELDS]), where, 'selector');
   const s: MaestroSelector = {};
   if (v['text'] !== undefined) {
     s.text = str(v['text'], where, 'text');
@@ -314,13 +306,15 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
     }
     if (point !== null) {
       // A tap at a point takes tapOn's own fields only (selectorOf checks them for element taps).
-      only(
-        map,
-        [...TAP_FIELDS, ...(map?.['retryTapIfNoChange'] === false ? ['retryTapIfNoChange'] : [])],
-        at,
-      );
+      only(map, [...TAP_FIELDS], at);
     }
-    return { op: 'tap', selector: point === null ? selectorOf(v, at.where) : null, point };
+    const retry = map ? bool(map['retryTapIfNoChange'], at.where, 'retryTapIfNoChange') : undefined;
+    return {
+      op: 'tap',
+      selector: point === null ? selectorOf(v, at.where) : null,
+      point,
+      retryIfNoChange: retry ?? true,
+    };
   },
   inputText: (v, map, at) => ({
     op: 'input',

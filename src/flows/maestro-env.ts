@@ -85,3 +85,61 @@ export function substituteAll(value: unknown, env: ReadonlyMap<string, string>):
   }
   return value;
 }
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+};
+
+/**
+ * A variable's value as Maestro's default JavaScript engine holds it. RhinoJsEngine.putEnv (v1.39.10)
+ * runs `var NAME = '<value>'` after Js.sanitizeJs dropped every line break and put a backslash before
+ * each `'`: so a trailing newline (a YAML `|` block's) is gone and JavaScript's string escapes apply —
+ * `\\` is one backslash, `\n` a line break, `\x41` an A. A value that JavaScript cannot read so (a
+ * backslash at its end, one before a quote, a carriage return) fails there, and is refused here.
+ */
+export function definedValue(name: string, value: string): string {
+  const source = value.replace(/\n/g, '').replace(/'/g, "\\'");
+  const refuse = (why: string): FlowEnvError =>
+    new FlowEnvError(`the value of ${name} ${why}, which Maestro's JavaScript engine cannot read`);
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "'") {
+      throw refuse('has a backslash before a quote');
+    }
+    if (c === '\r' || c === '\u2028' || c === '\u2029') {
+      throw refuse('holds a line terminator');
+    }
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const d = source[++i];
+    if (d === undefined) {
+      throw refuse('ends with a backslash');
+    }
+    const hex =
+      d === 'x'
+        ? /^[0-9a-fA-F]{2}/.exec(source.slice(i + 1))
+        : d === 'u'
+          ? /^[0-9a-fA-F]{4}/.exec(source.slice(i + 1))
+          : null;
+    // Rhino reads legacy octal escapes (`\0` is NUL, `\101` an A), at most \377.
+    const octal = /^[0-3][0-7]{0,2}|^[4-7][0-7]?/.exec(source.slice(i));
+    if (hex) {
+      out += String.fromCharCode(parseInt(hex[0], 16));
+      i += hex[0].length;
+    } else if (octal) {
+      out += String.fromCharCode(parseInt(octal[0], 8));
+      i += octal[0].length - 1;
+    } else {
+      out += SIMPLE_ESCAPES[d] ?? d;
+    }
+  }
+  return out;
+}

@@ -99,6 +99,7 @@ describe("Maestro's own reader fixtures", () => {
       op: 'tap',
       selector: { text: 'Hello' },
       point: null,
+      retryIfNoChange: true,
     });
   });
 
@@ -140,23 +141,44 @@ describe("Maestro's own reader fixtures", () => {
 describe('variables', () => {
   const flow = (body: string, config = '') => `appId: app\n${config}---\n${body}`;
 
-  it("fills ${NAME} from the run's env over the flow's own, and keeps the names it used", async () => {
+  it("fills ${NAME} with the flow's env over the run's, as Maestro defines them, and keeps the names it used", async () => {
     const f = await loadFlow(
       flow(
-        '- inputText: ${USER}\n- inputText: "${GREETING}, ${USER}"\n',
-        'env:\n  USER: ada\n  GREETING: hi\n',
+        '- inputText: ${USER}\n- inputText: "${GREETING}, ${USER}"\n- inputText: ${HOST}\n',
+        'env:\n  USER: ada\n  GREETING: hi\n  HOST: ${HOST}.example.com\n',
       ),
       'f.yaml',
       none,
-      { USER: 'grace' },
+      { USER: 'grace', HOST: 'staging' },
     );
+    // Maestro's TestRunner defines the run's variables (-e) first, the flow's env after them.
     expect(f.commands.map((c) => c.op)).toEqual([
-      { op: 'input', text: 'grace' },
-      { op: 'input', text: 'hi, grace' },
+      { op: 'input', text: 'ada' },
+      { op: 'input', text: 'hi, ada' },
+      { op: 'input', text: 'staging.example.com' },
     ]);
-    expect(f.variables).toEqual(['USER', 'GREETING']);
+    expect(f.variables).toEqual(['HOST', 'USER', 'GREETING']);
     // The words of a step keep the variable, never its value (a password stays out of reports).
     expect(f.commands[0]!.describe).toBe('inputText: ${USER}');
+  });
+
+  it("holds a variable's value as Maestro's Rhino engine does: escapes read, line breaks dropped, an unreadable one refused", async () => {
+    const f = await loadFlow(
+      flow(
+        '- inputText: ${A}\n- inputText: ${B}\n',
+        'env:\n  A: "tab\\\\there\\x41"\n  B: |\n    two\n    lines\n',
+      ),
+      'f.yaml',
+      none,
+    );
+    expect(f.commands.map((c) => c.op)).toEqual([
+      // YAML's double quotes leave `tab\\thereA`; Rhino then reads \\t as a tab.
+      { op: 'input', text: 'tab\thereA' },
+      { op: 'input', text: 'twolines' },
+    ]);
+    expect(await refusal(flow('- inputText: ${P}\n'), { P: 'ends\\' })).toBe(
+      "the run env: the value of P ends with a backslash, which Maestro's JavaScript engine cannot read",
+    );
   });
 
   it('keeps an escaped \\${ literal, and an empty ${} is empty, as Maestro evaluates them', async () => {
@@ -357,12 +379,6 @@ describe('what droidbus refuses before running', () => {
         `scrollUntilVisible field ${field.split(':')[0]} is not supported by droidbus`,
       );
     }
-    expect(await one('- tapOn:\n    text: Save\n    retryTapIfNoChange: true\n')).toMatch(
-      /^flow\.yaml:3: selector field retryTapIfNoChange is not supported/,
-    );
-    expect(await one('- tapOn:\n    point: 50%,50%\n    retryTapIfNoChange: true\n')).toContain(
-      'tapOn field retryTapIfNoChange is not supported',
-    );
     expect(await one('- openLink:\n    link: https://example.com\n    autoVerify: true\n')).toContain(
       'openLink field autoVerify is not supported',
     );
@@ -372,5 +388,22 @@ describe('what droidbus refuses before running', () => {
       none,
     );
     expect(ok.commands.map((c) => c.op.op)).toEqual(['tap', 'open_link']);
+  });
+
+  it('reads retryTapIfNoChange as Maestro does: true unless a flow says false, on element and point taps', async () => {
+    const taps = await loadFlow(
+      'appId: app\n---\n- tapOn: Save\n- tapOn:\n    text: Save\n    retryTapIfNoChange: false\n- tapOn:\n    point: 50%,50%\n    retryTapIfNoChange: false\n- tapOn:\n    point: 10,10\n',
+      'f.yaml',
+      none,
+    );
+    expect(taps.commands.map((c) => (c.op.op === 'tap' ? c.op.retryIfNoChange : null))).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
+    expect(await one('- tapOn:\n    text: Save\n    retryTapIfNoChange: maybe\n')).toContain(
+      'retryTapIfNoChange',
+    );
   });
 });

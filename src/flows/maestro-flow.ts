@@ -9,7 +9,14 @@
  */
 import path from 'node:path';
 import { LineCounter, parseAllDocuments, isMap, isSeq, visit, type Node } from 'yaml';
-import { FlowEnvError, namesIn, refuseScripts, substitute, substituteAll } from './maestro-env.js';
+import {
+  definedValue,
+  FlowEnvError,
+  namesIn,
+  refuseScripts,
+  substitute,
+  substituteAll,
+} from './maestro-env.js';
 import {
   commandOf,
   FlowError,
@@ -91,6 +98,28 @@ interface Scope {
   stack: string[];
   /** The URI schemes the app declares (openLink). */
   schemes: readonly string[];
+}
+
+/**
+ * An env section's values filled from `env` (the variables defined before it: Maestro evaluates a
+ * DefineVariablesCommand's values together, then defines them) and read as its engine reads them.
+ */
+function defineAll(
+  entries: readonly [string, string][],
+  env: ReadonlyMap<string, string>,
+  names: Set<string>,
+  where: string,
+): Map<string, string> {
+  const out = new Map(env);
+  for (const [k, v] of entries) {
+    const value = filled(v, env, names, where);
+    try {
+      out.set(k, definedValue(k, value));
+    } catch (err) {
+      throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
+    }
+  }
+  return out;
 }
 
 /** A config value (appId, an env default) with its `${NAME}` filled from `env`, the names noted. */
@@ -246,15 +275,7 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
   if (scope.depth >= MAX_DEPTH) {
     throw new FlowError(`${where}: runFlow nests more than ${MAX_DEPTH} deep`);
   }
-  const env = new Map(scope.env);
-  for (const [k, v] of envOf(spec['env'], where)) {
-    namesIn(v).forEach((name) => scope.variables.add(name));
-    try {
-      env.set(k, String(substituteAll(v, scope.env)));
-    } catch (err) {
-      throw err instanceof FlowEnvError ? new FlowError(`${where}: ${err.message}`) : err;
-    }
-  }
+  const env = defineAll(envOf(spec['env'], where), scope.env, scope.variables, where);
   if (Array.isArray(spec['commands'])) {
     await expand(
       { ...scope, env, depth: scope.depth + 1 },
@@ -270,10 +291,7 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
   }
   const { config, items } = sections(read.text, file);
   // The sub-flow's own env wins over what its parent passes down (Maestro's precedence).
-  const own = new Map(env);
-  for (const [k, v] of envOf(config['env'], file)) {
-    own.set(k, filled(v, env, scope.variables, file));
-  }
+  const own = defineAll(envOf(config['env'], file), env, scope.variables, file);
   await expand(
     { ...scope, env: own, file, depth: scope.depth + 1, stack: [...scope.stack, read.path] },
     items,
@@ -298,16 +316,16 @@ export async function loadFlow(
   if (typeof written !== 'string' || written === '') {
     throw new FlowError(`${name}: the config section needs appId (the app's package)`);
   }
-  const vars = new Map<string, string>([['MAESTRO_FILENAME', path.basename(name).replace(/\.ya?ml$/i, '')]]);
-  const given = new Map(Object.entries(env));
   const variables = new Set<string>();
-  for (const [k, v] of envOf(config['env'], name)) {
-    // The run's value wins; a default may use the run's values and the defaults before it.
-    vars.set(k, given.get(k) ?? filled(v, new Map([...vars, ...given]), variables, name));
-  }
-  for (const [k, v] of given) {
-    vars.set(k, v);
-  }
+  // As Maestro's TestRunner orders them: the run's variables (`-e`) are defined first, then the
+  // flow's env, whose values may use them and which wins over them (`USER: ${USER}` passes one on).
+  const run = defineAll(
+    Object.entries(env),
+    new Map([['MAESTRO_FILENAME', path.basename(name).replace(/\.ya?ml$/i, '')]]),
+    new Set(),
+    'the run env',
+  );
+  const vars = defineAll(envOf(config['env'], name), run, variables, name);
   const appId = filled(written, vars, variables, name);
   const scope: Scope = {
     appId,

@@ -324,6 +324,26 @@ describe('run_flow runs every command it names, from the project', () => {
     expect(r.text).toContain('FAILED at 3. tapOn: {"id":"no_such_button"} (inner.yaml:4)');
   }, 120_000);
 
+  it('taps once more when a tap left the screen as it was, as Maestro does, unless retryTapIfNoChange: false (issue 71)', async () => {
+    const serial = serials[2]!;
+    const taps = async (): Promise<number> =>
+      (JSON.parse((await server.adb(['-s', serial, 'shell', 'sim stats'])).stdout) as { taps: number }).taps;
+    // The sign-in screen's title does nothing when tapped: the screen after the tap is the one before.
+    const flow = (retry: string) =>
+      `appId: ${PKG}\n---\n- launchApp:\n    clearState: true\n- tapOn:\n    id: title\n${retry}- assertVisible: Sign in\n`;
+    const before = await taps();
+    const r = await ok('run_flow', { yaml: flow(''), device_serials: [serial], lookup_timeout_ms: 5_000 });
+    expect((r.structured as unknown as Run).devices[0]!.failed, r.text).toBeNull();
+    expect((await taps()) - before).toBe(2);
+    const once = await ok('run_flow', {
+      yaml: flow('    retryTapIfNoChange: false\n'),
+      device_serials: [serial],
+      lookup_timeout_ms: 5_000,
+    });
+    expect((once.structured as unknown as Run).devices[0]!.failed, once.text).toBeNull();
+    expect((await taps()) - before).toBe(3);
+  }, 120_000);
+
   it('keeps text typed with ui_type_text into a password field out of the session and the flow', async () => {
     const serial = serials[1]!;
     await ok('restart_app', { device_serial: serial, package: PKG, clear_data: true });

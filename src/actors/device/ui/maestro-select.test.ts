@@ -55,6 +55,43 @@ describe('selecting as Maestro selects', () => {
     expect(selectNodes(news, { id: 'tvTit' })).toEqual([]);
   });
 
+  it('ranks a text match before a content description that comes earlier (Filters.textMatches, issue 71)', () => {
+    const tree = dump(
+      node({ desc: 'Save', clickable: true, bounds: '[0,100][1080,200]' }) +
+        node({ text: 'Save', clickable: true, bounds: '[0,300][1080,400]' }),
+    );
+    expect(first(tree, { text: 'Save' })?.text).toBe('Save');
+    expect(selectNodes(tree, { text: 'Save' }).map((n) => n.content_desc)).toEqual(['', 'Save']);
+  });
+
+  it('leaves out what is not on the screen, as filterOutOfBounds does (issue 71)', () => {
+    const tree = dump(
+      node({ text: 'Gone', bounds: '[-100,-100][0,0]' }) +
+        node({ text: 'Below', bounds: '[0,2500][1080,2600]' }) +
+        node({ text: 'Edge', bounds: '[0,2390][1080,2490]' }) +
+        node({ text: 'Peeks', bounds: '[0,2300][1080,2500]' }) +
+        node({ text: 'Empty', bounds: '[0,0][0,0]' }) +
+        node(
+          { text: 'Holder', bounds: '[0,2500][1080,2600]' },
+          node({ text: 'Inside', bounds: '[0,10][10,20]' }),
+        ),
+    );
+    // 10 of 100 rows on screen is a tenth: kept; a child on screen keeps its parent.
+    // (Holder, off screen, stands for its child Inside, which is on it: deepestMatchingElement.)
+    expect(selectNodes(tree, { text: '.*' }).map((n) => n.text)).toEqual(['Edge', 'Peeks', 'Inside']);
+    expect(selectNodes(tree, { text: 'Gone' })).toEqual([]);
+    expect(selectNodes(tree, { text: 'Below' })).toEqual([]);
+    expect(first(tree, { text: 'Holder' })?.text).toBe('Holder');
+  });
+
+  it('ranks whole-id matches before matches after the last slash (Filters.idMatches)', () => {
+    const tree = dump(
+      node({ id: 'app:id/save', clickable: true, bounds: '[0,100][1080,200]' }) +
+        node({ id: 'save', clickable: true, bounds: '[0,300][1080,400]' }),
+    );
+    expect(selectNodes(tree, { id: 'save' }).map((n) => n.resource_id)).toEqual(['save', 'app:id/save']);
+  });
+
   it("matches a content description with text (Maestro's accessibilityText)", () => {
     expect(first(launcher, { text: 'chrome' })?.content_desc).toBe('Chrome');
   });

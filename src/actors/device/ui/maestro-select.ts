@@ -4,8 +4,12 @@
  * would. The rules are maestro-orchestra's `Orchestra.buildFilter` and maestro-client's `Filters`
  * (mobile-dev-inc/maestro v1.39.10, dcd2f206):
  *
+ * - only what is on the screen counts: a node less than a tenth of which lies on the display, with
+ *   no child that counts, is left out (`ViewHierarchy.from` → `filterOutOfBounds`,
+ *   `UiElement.getVisiblePercentage`; a node as large as the screen or larger counts whole);
  * - `text` is a regex (IGNORE_CASE, DOT_MATCHES_ALL, MULTILINE) that must match the whole text, hint
- *   or content description — or equal it — with line breaks also read as spaces (`textMatches`);
+ *   or content description — or equal it — with line breaks also read as spaces (`textMatches`):
+ *   the text matches first, then the hints, then the descriptions;
  * - `id` is a regex that must match the whole resource id, or its part after the last `/` (`idMatches`);
  * - each is wrapped in `deepestMatchingElement`: a matching node stands for its last matching child,
  *   recursively; the filters' results are intersected (the first one's order kept);
@@ -23,7 +27,7 @@ import type { MaestroSelector } from '../../../bus/messages/ui.js';
 import { escapeRegExp } from '../../../util/escape-regexp.js';
 import { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from '../../logcat/user-regex.js';
 import { shortResourceId } from './ui-query.js';
-import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
+import { displayOf, type UiBounds, type UiNode, type UiTree } from '../../../device/ui-dump/ui-types.js';
 
 const FLAGS = RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL | RE2JS.MULTILINE;
 
@@ -57,21 +61,64 @@ type Filter = (nodes: readonly UiNode[]) => UiNode[];
 function textFilter(pattern: string): Filter {
   const test = maestroPattern(pattern, 'text');
   const matches = (v: string): boolean => v !== '' && (test(v) || test(v.replace(/\n/g, ' ')));
-  return (nodes) => nodes.filter((n) => matches(n.text) || matches(n.hint) || matches(n.content_desc));
+  // Maestro's union: a text that matches ranks before a hint, a hint before a description.
+  return (nodes) => [
+    ...new Set([
+      ...nodes.filter((n) => matches(n.text)),
+      ...nodes.filter((n) => matches(n.hint)),
+      ...nodes.filter((n) => matches(n.content_desc)),
+    ]),
+  ];
+}
+
+/** `UiElement.getVisiblePercentage`: the share of `b` on a `width` × `height` screen. */
+export function visibleShare(b: UiBounds, width: number, height: number): number {
+  const w = b.right - b.left;
+  const h = b.bottom - b.top;
+  if (w === 0 && h === 0) {
+    return 0;
+  }
+  if (b.left <= 0 && b.top <= 0 && b.right >= width && b.bottom >= height) {
+    return 1;
+  }
+  const x = Math.max(0, Math.min(b.right, width) - Math.max(b.left, 0));
+  const y = Math.max(0, Math.min(b.bottom, height) - Math.max(b.top, 0));
+  return (x * y) / (w * h);
+}
+
+/** `filterOutOfBounds`: the nodes Maestro's hierarchy keeps (on screen, or holding one that is). */
+function onScreen(tree: UiTree): Set<UiNode> {
+  const screen = displayOf(tree);
+  const width = screen.right - screen.left;
+  const height = screen.bottom - screen.top;
+  const kept = new Set<UiNode>();
+  // Children come after their parent in document order: walk back so each child is judged first.
+  for (let i = tree.nodes.length - 1; i >= 0; i--) {
+    const n = tree.nodes[i]!;
+    if (visibleShare(n.bounds, width, height) >= 0.1 || n.children.some((c) => kept.has(tree.nodes[c]!))) {
+      kept.add(n);
+    }
+  }
+  return kept;
 }
 
 function idFilter(pattern: string): Filter {
   const test = maestroPattern(pattern, 'id');
-  return (nodes) =>
-    nodes.filter(
-      (n) => n.resource_id !== '' && (test(n.resource_id) || test(shortResourceId(n.resource_id))),
-    );
+  // Maestro's union: whole-id matches first, then matches of the part after the last `/`.
+  return (nodes) => [
+    ...new Set([
+      ...nodes.filter((n) => n.resource_id !== '' && test(n.resource_id)),
+      ...nodes.filter((n) => n.resource_id !== '' && test(shortResourceId(n.resource_id))),
+    ]),
+  ];
 }
 
 /** `Filters.deepestMatchingElement`: each match stands for its last matching child, recursively. */
-function deepest(tree: UiTree, filter: Filter): Filter {
+function deepest(tree: UiTree, kept: Set<UiNode>, filter: Filter): Filter {
   const down = (nodes: readonly UiNode[]): UiNode[] =>
-    filter(nodes).map((n) => down(n.children.map((i) => tree.nodes[i]!)).at(-1) ?? n);
+    filter(nodes).map(
+      (n) => down(n.children.map((i) => tree.nodes[i]!).filter((c) => kept.has(c))).at(-1) ?? n,
+    );
   return down;
 }
 
@@ -82,12 +129,14 @@ function byPosition(a: UiNode, b: UiNode): number {
 
 /** The nodes `selector` selects on `tree`, the one Maestro acts on first. */
 export function selectNodes(tree: UiTree, selector: MaestroSelector): UiNode[] {
+  const kept = onScreen(tree);
+  const nodes = tree.nodes.filter((n) => kept.has(n));
   const filters: Filter[] = [];
   if (selector.text !== undefined) {
-    filters.push(deepest(tree, textFilter(selector.text)));
+    filters.push(deepest(tree, kept, textFilter(selector.text)));
   }
   if (selector.id !== undefined) {
-    filters.push(deepest(tree, idFilter(selector.id)));
+    filters.push(deepest(tree, kept, idFilter(selector.id)));
   }
   for (const state of ['enabled', 'checked', 'focused', 'selected'] as const) {
     const wanted = selector[state];
@@ -95,10 +144,10 @@ export function selectNodes(tree: UiTree, selector: MaestroSelector): UiNode[] {
       filters.push((nodes) => nodes.filter((n) => n[state] === wanted));
     }
   }
-  let found: UiNode[] = tree.nodes.slice();
+  let found: UiNode[] = nodes;
   for (const [i, filter] of filters.entries()) {
-    const kept = new Set(filter(tree.nodes));
-    found = i === 0 ? [...kept] : found.filter((n) => kept.has(n));
+    const matched = new Set(filter(nodes));
+    found = i === 0 ? [...matched] : found.filter((n) => matched.has(n));
   }
   if (selector.index !== undefined) {
     const at = found.slice().sort(byPosition)[selector.index];
