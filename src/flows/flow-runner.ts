@@ -135,6 +135,20 @@ class DeviceFlow {
     return this.ask('device.ui_input', { serial: this.serial, input });
   }
 
+  /** Waits up to `timeoutMs` for two equal captures (a screen that holds still); none when not asked. */
+  private async settle(timeoutMs: number | undefined): Promise<void> {
+    if (timeoutMs === undefined) {
+      return;
+    }
+    await this.ask('device.ui_wait', {
+      serial: this.serial,
+      until: 'idle',
+      gone: false,
+      timeout_ms: timeoutMs,
+      interval_ms: 250,
+    });
+  }
+
   async run(command: FlowCommand): Promise<void> {
     const op: FlowOp = command.op;
     const serial = this.serial;
@@ -160,9 +174,11 @@ class DeviceFlow {
             ? (await this.find(op.selector, this.lookup(command))).center
             : pointOn(op.point!, await this.screenSize());
         const tapped = await this.input({ action: 'tap', x: at.x, y: at.y });
+        await this.settle(op.settleMs);
         // Maestro taps once more when the first tap left the screen as it was (retryTapIfNoChange).
         if (op.retryIfNoChange && tapped.after?.changed === false) {
           await this.input({ action: 'tap', x: at.x, y: at.y });
+          await this.settle(op.settleMs);
         }
         return;
       }
@@ -186,6 +202,7 @@ class DeviceFlow {
       }
       case 'scroll_until':
         await this.scrollUntil(op.selector, op.direction, op.timeoutMs);
+        await this.settle(op.settleMs);
         return;
       case 'key':
         await this.input({ action: 'key', key: op.key });
@@ -195,13 +212,7 @@ class DeviceFlow {
         return;
       case 'settle':
         // Maestro waits for the screenshot to stop changing; droidbus for two equal captures.
-        await this.ask('device.ui_wait', {
-          serial,
-          until: 'idle',
-          gone: false,
-          timeout_ms: op.timeoutMs,
-          interval_ms: 250,
-        });
+        await this.settle(op.timeoutMs);
         return;
       case 'open_link':
         await this.ask('device.send_intent', {
@@ -227,6 +238,7 @@ class DeviceFlow {
           y2: to.y,
           duration_ms: op.durationMs,
         });
+        await this.settle(op.settleMs);
         return;
       }
       default: {

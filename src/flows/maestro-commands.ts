@@ -14,17 +14,29 @@ export class FlowError extends Error {}
 export type FlowOp =
   | { op: 'launch'; appId: string; clearState: boolean; stopApp: boolean }
   | { op: 'stop'; appId: string }
-  | { op: 'tap'; selector: MaestroSelector | null; point: string | null; retryIfNoChange: boolean }
+  | {
+      op: 'tap';
+      selector: MaestroSelector | null;
+      point: string | null;
+      retryIfNoChange: boolean;
+      settleMs?: number;
+    }
   | { op: 'input'; text: string }
   | { op: 'erase'; count: number }
   | { op: 'assert'; selector: MaestroSelector; visible: boolean; timeoutMs: number | null }
-  | { op: 'scroll_until'; selector: MaestroSelector; direction: Direction; timeoutMs: number }
+  | {
+      op: 'scroll_until';
+      selector: MaestroSelector;
+      direction: Direction;
+      timeoutMs: number;
+      settleMs?: number;
+    }
   | { op: 'key'; key: string }
   | { op: 'hide_keyboard' }
   | { op: 'settle'; timeoutMs: number }
   | { op: 'open_link'; link: string }
   | { op: 'screenshot'; name: string }
-  | { op: 'swipe'; start: string; end: string; durationMs: number };
+  | { op: 'swipe'; start: string; end: string; durationMs: number; settleMs?: number };
 
 export type Direction = 'down' | 'up' | 'left' | 'right';
 
@@ -175,6 +187,21 @@ function millis(v: unknown, fallback: number, where: string, field: string): num
   return Math.round(n);
 }
 
+/** TapOnElementCommand.MAX_TIMEOUT_WAIT_TO_SETTLE_MS: the longest settle wait Maestro keeps. */
+const MAX_SETTLE_MS = 30_000;
+
+/**
+ * `waitToSettleTimeoutMs`: how long after the action to wait for the screen to hold still (Maestro's
+ * ScreenshotUtils.waitForAppToSettle with a timeout: two equal hierarchies), clamped as YamlFluentCommand
+ * clamps a tap's. Absent: nothing beyond the action's own after-capture.
+ */
+function settleOf(map: Raw | null, where: string): { settleMs?: number } {
+  const v = map?.['waitToSettleTimeoutMs'];
+  return v === undefined
+    ? {}
+    : { settleMs: Math.min(MAX_SETTLE_MS, millis(v, 0, where, 'waitToSettleTimeoutMs')) };
+}
+
 /** A selector as toElementSelector reads it: a string is a text regex. */
 function selectorOf(v: unknown, where: string): MaestroSelector {
   if (typeof v === 'string' || typeof v === 'number') {
@@ -314,6 +341,7 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
       selector: point === null ? selectorOf(v, at.where) : null,
       point,
       retryIfNoChange: retry ?? true,
+      ...settleOf(map, at.where),
     };
   },
   inputText: (v, map, at) => ({
@@ -362,6 +390,7 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
         typeof timeout === 'number' && timeout < 0
           ? SCROLL_TIMEOUT_MS
           : millis(timeout, SCROLL_TIMEOUT_MS, at.where, 'timeout'),
+      ...settleOf(map, at.where),
     };
   },
   back: () => ({ op: 'key', key: 'KEYCODE_BACK' }),
@@ -399,13 +428,14 @@ const SCREEN_COMMANDS: Record<string, Reader> = {
     if (map['direction'] !== undefined) {
       // YamlSwipeDirection names the finger's way (SwipeDirection), not the content's.
       const [start, end] = SWIPES[direction(map['direction'], 'up', at.where)];
-      return { op: 'swipe', start, end, durationMs };
+      return { op: 'swipe', start, end, durationMs, ...settleOf(map, at.where) };
     }
     return {
       op: 'swipe',
       start: str(map['start'], at.where, 'start'),
       end: str(map['end'], at.where, 'end'),
       durationMs,
+      ...settleOf(map, at.where),
     };
   },
 };

@@ -130,11 +130,20 @@ describe("Maestro's own reader fixtures", () => {
         selector: { id: 'maybe-later' },
         direction: 'down',
         timeoutMs: 20_000,
+        settleMs: 50,
       },
-      { op: 'swipe', start: '90%, 50%', end: '10%, 50%', durationMs: 400 },
-      { op: 'swipe', start: '90%,50%', end: '10%,50%', durationMs: 400 },
-      { op: 'swipe', start: '100, 200', end: '300, 400', durationMs: 400 },
+      // waitToSettleTimeoutMs: a wait for the screen to hold still after each (flow-runner.ts).
+      { op: 'swipe', start: '90%, 50%', end: '10%, 50%', durationMs: 400, settleMs: 50 },
+      { op: 'swipe', start: '90%,50%', end: '10%,50%', durationMs: 400, settleMs: 50 },
+      { op: 'swipe', start: '100, 200', end: '300, 400', durationMs: 400, settleMs: 50 },
     ]);
+    const tap = await loadFlow(
+      'appId: app\n---\n- tapOn:\n    text: Go\n    waitToSettleTimeoutMs: 90000\n',
+      'f.yaml',
+      none,
+    );
+    // TapOnElementCommand.MAX_TIMEOUT_WAIT_TO_SETTLE_MS: YamlFluentCommand clamps a tap's to 30 s.
+    expect(tap.commands[0]!.op).toMatchObject({ op: 'tap', settleMs: 30_000 });
   });
 });
 

@@ -342,6 +342,19 @@ describe('run_flow runs every command it names, from the project', () => {
     });
     expect((once.structured as unknown as Run).devices[0]!.failed, once.text).toBeNull();
     expect((await taps()) - before).toBe(3);
+    // waitToSettleTimeoutMs acts: after the tap, captures until two are the same.
+    const dumps = async (): Promise<number> =>
+      (JSON.parse((await server.adb(['-s', serial, 'shell', 'sim stats'])).stdout) as { dumps: number })
+        .dumps;
+    const plain = await dumps();
+    await ok('run_flow', { yaml: flow('    retryTapIfNoChange: false\n'), device_serials: [serial] });
+    const withoutSettle = (await dumps()) - plain;
+    const settled = await dumps();
+    await ok('run_flow', {
+      yaml: flow('    retryTapIfNoChange: false\n    waitToSettleTimeoutMs: 3000\n'),
+      device_serials: [serial],
+    });
+    expect((await dumps()) - settled).toBeGreaterThanOrEqual(withoutSettle + 2);
   }, 120_000);
 
   it('keeps text typed with ui_type_text into a password field out of the session and the flow', async () => {
