@@ -81,6 +81,16 @@ class DeviceFlow {
   private ask: BusClient['request'] = (type, payload, options) =>
     this.o.bus.request(type, payload, { signal: this.o.signal, ...options });
 
+  /** Whether this run has read the screen yet: its first lookup reads it afresh. */
+  private looked = false;
+
+  /** `fresh` for the next lookup: true for the run's first (the screen may have changed since). */
+  private firstLook(): boolean {
+    const fresh = !this.looked;
+    this.looked = true;
+    return fresh;
+  }
+
   private lookup(command: FlowCommand): number {
     return command.optional ? OPTIONAL_LOOKUP_TIMEOUT_MS : (this.o.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS);
   }
@@ -99,6 +109,7 @@ class DeviceFlow {
         gone,
         timeout_ms: Math.max(0, Math.min(SELECT_CHUNK_MS, end - Date.now())),
         interval_ms: 250,
+        fresh: this.firstLook(),
       });
       this.display = r.display;
       if (r.satisfied || Date.now() >= end) {
@@ -125,6 +136,7 @@ class DeviceFlow {
         gone: false,
         timeout_ms: 0,
         interval_ms: 0,
+        fresh: this.firstLook(),
       });
       this.display = r.display;
     }
@@ -262,6 +274,7 @@ class DeviceFlow {
         gone: false,
         timeout_ms: 0,
         interval_ms: 0,
+        fresh: this.firstLook(),
       });
       this.display = r.display;
       if (r.satisfied) {

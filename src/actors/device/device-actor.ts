@@ -53,6 +53,7 @@ export default defineActor<'device', DeviceState>({
       neverIdleSince: null,
       actions: 0,
       lastActions: 0,
+      lastAfter: false,
       helper,
       labels: new Map(),
       loan: new UiLoan(helper),

@@ -35,6 +35,8 @@ export interface DeviceState {
   actions: number;
   /** `actions` when `last` started. */
   lastActions: number;
+  /** Whether `last` is an action's own after-capture (the screen the action left), not a read. */
+  lastAfter: boolean;
   /** The display's size (`wm size`), read with the first capture; null when it could not be read. */
   display?: DisplaySize | null;
   /** The on-device UI helper's whole life on this device. */
@@ -68,6 +70,7 @@ export async function capture(
     state.display = await noteDisplay(taken.tree, state.display, state.device, ctx.signal);
     state.last = taken;
     state.lastActions = actions;
+    state.lastAfter = after;
     if (!after) {
       state.read = taken;
     }

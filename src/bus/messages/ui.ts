@@ -367,6 +367,11 @@ export const uiRequests = {
       gone: z.boolean().default(false),
       timeout_ms: z.number().int().min(0).max(60_000),
       interval_ms: z.number().int().min(0).max(5_000).default(250),
+      /**
+       * Read the screen afresh: never the last action's own after-capture (a flow's first lookup,
+       * when nothing says the screen is still the one an action left).
+       */
+      fresh: z.boolean().default(false),
     }),
     response: screenSchema.extend({
       satisfied: z.boolean(),

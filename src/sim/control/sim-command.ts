@@ -56,6 +56,7 @@ async function simStats(ctx: CommandContext<Device>, dev: Device, _args: string[
     overlapping_dumps: dev.stats.overlappingDumps,
     shell_commands: dev.stats.shellCommands,
     last_input: dev.stats.lastInput,
+    inputs: dev.stats.inputs,
     taps: dev.stats.taps,
     installs: dev.stats.installs,
     dump_latency_ms: dev.dumpLatencyMs,

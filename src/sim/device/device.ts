@@ -50,12 +50,26 @@ export interface Fix {
   time: number;
 }
 
+/** How many inputs `sim stats` keeps (a test reads the ones since it looked last). */
+const INPUT_LOG_MAX = 500;
+
+/** Records one input: the last one, and in the log of them. */
+export function noteInput(stats: DeviceStats, entry: (string | number)[]): void {
+  stats.lastInput = entry;
+  stats.inputs.push(entry);
+  if (stats.inputs.length > INPUT_LOG_MAX) {
+    stats.inputs.splice(0, stats.inputs.length - INPUT_LOG_MAX);
+  }
+}
+
 /** What `sim stats` reports. */
 export interface DeviceStats {
   dumps: number;
   overlappingDumps: number;
   shellCommands: number;
   lastInput: (string | number)[] | null;
+  /** Every input since the device started (the newest INPUT_LOG_MAX), as `lastInput` records each. */
+  inputs: (string | number)[][];
   taps: number;
   installs: number;
   /** The last intent `am` was given (start, broadcast or startservice), for tests. */
@@ -96,6 +110,7 @@ export class Device implements SimDevice {
     overlappingDumps: 0,
     shellCommands: 0,
     lastInput: null,
+    inputs: [],
     taps: 0,
     installs: 0,
     lastIntent: null,

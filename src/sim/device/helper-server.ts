@@ -34,7 +34,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Device } from './device.js';
+import { noteInput, type Device } from './device.js';
 import { KEY, keyEvent, setFieldText, setFocusedText, swipe, tap } from './ui/input-actions.js';
 import { elementRoute, ElementsCache } from './helper-elements.js';
 import {
@@ -272,7 +272,7 @@ export class SimHelperServer {
         tap: (x, y) => tap(this.dev, x, y),
         back: () => keyEvent(this.dev, KEY.BACK),
         setField: (field, text, replace) => setFieldText(this.dev, field, text, replace),
-        noteInput: (entry) => (this.dev.stats.lastInput = entry),
+        noteInput: (entry) => noteInput(this.dev.stats, entry),
       });
       if (answered !== undefined) {
         send(res, 200, id, answered.value);
@@ -416,12 +416,12 @@ export class SimHelperServer {
       );
     }
     if (gesture.to === undefined) {
-      this.dev.stats.lastInput = ['helper-tap', gesture.from.x, gesture.from.y];
+      noteInput(this.dev.stats, ['helper-tap', gesture.from.x, gesture.from.y]);
       tap(this.dev, gesture.from.x, gesture.from.y);
       return;
     }
     const { from, to } = gesture;
-    this.dev.stats.lastInput = ['helper-swipe', from.x, from.y, to.x, to.y];
+    noteInput(this.dev.stats, ['helper-swipe', from.x, from.y, to.x, to.y]);
     swipe(this.dev, from.x, from.y, to.x, to.y);
     // A pointerMove with a duration moves over that time (W3C WebDriver, "perform a pointer
     // move": the move is interpolated until duration has passed); capped as `input swipe` is here.
@@ -437,7 +437,7 @@ export class SimHelperServer {
     if (typeof keycode !== 'number' || !Number.isInteger(keycode)) {
       throw missing('KeyCodeModel', 'keycode');
     }
-    this.dev.stats.lastInput = ['helper-key', keycode];
+    noteInput(this.dev.stats, ['helper-key', keycode]);
     keyEvent(this.dev, keycode);
   }
 
@@ -451,7 +451,7 @@ export class SimHelperServer {
       throw missing('SendKeysModel', 'text');
     }
     const text = p.text;
-    this.dev.stats.lastInput = ['helper-keys', [...text].length];
+    noteInput(this.dev.stats, ['helper-keys', [...text].length]);
     if (!setFocusedText(this.dev, text, p.replace === true)) {
       throw new HttpError(
         404,

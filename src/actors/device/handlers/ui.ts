@@ -108,7 +108,12 @@ export const uiHandlers = {
     const end = Date.now() + Math.max(p.timeout_ms, 3_000) + 1_500;
     const select = (tree: UiTree) => selectNodes(tree, p.selector).map((n) => toElement(tree, n));
     // A flow's next lookup may read the screen the last action's answer just read (ui-after.ts).
-    let reuse = reusableCapture(state.last, state.lastActions === state.actions, undefined);
+    // Only an action's own after-capture, read at most 500 ms before and with no action since: a
+    // capture a read made may show a screen that changed by itself since (Maestro reads anew).
+    let reuse =
+      p.fresh || !state.lastAfter
+        ? null
+        : reusableCapture(state.last, state.lastActions === state.actions, undefined);
     const outcome = await waitOnScreen(
       async () => {
         const fresh = reuse ?? (await capture(state, ctx, end));

@@ -1,6 +1,6 @@
 import type { CommandFn } from '../../shell/command.js';
 import { sleepFor } from '../../shell/builtins-misc.js';
-import type { Device } from '../device.js';
+import { noteInput, type Device } from '../device.js';
 import { keyEvent, swipe, tap, typeText } from '../ui/input-actions.js';
 import { keyCodeFromString } from './keycodes.js';
 
@@ -77,7 +77,7 @@ export const input: CommandFn<Device> = async (ctx) => {
     return 1;
   };
   const record = (): void => {
-    dev.stats.lastInput = [cmd, ...rest.map((a) => (/^-?\d+(\.\d+)?$/.test(a) ? Number(a) : a))];
+    noteInput(dev.stats, [cmd, ...rest.map((a) => (/^-?\d+(\.\d+)?$/.test(a) ? Number(a) : a))]);
   };
   switch (cmd) {
     case 'tap': {
