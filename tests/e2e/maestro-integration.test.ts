@@ -174,6 +174,37 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(o).toEqual({ failed: null, inputs: ['tap 50 50'] });
   });
 
+  it('Case 017 - Swipe', async () => {
+    const o = await runCase('017_swipe', []);
+    expect(o).toEqual({ failed: null, inputs: ['swipe 100 500 100 200 3000'] });
+  });
+
+  it('Case 039 - Hide keyboard', async () => {
+    // FakeDriver records HideKeyboard whatever shows; with no keyboard up, droidbus has nothing to send.
+    expect((await runCase('039_hide_keyboard', [])).failed).toBeNull();
+  });
+
+  it('Case 059 - Do a directional swipe command', async () => {
+    const o = await runCase('059_directional_swipe_command', []);
+    expect(o.failed).toBeNull();
+    // SwipeWithDirection(RIGHT, 500): left to right across the middle, in 500 ms.
+    const [verb, x1, y1, x2, y2, ms] = o.inputs[0]!.split(' ').map((w, i) => (i === 0 ? w : Number(w)));
+    expect(verb).toBe('swipe');
+    expect(x2).toBeGreaterThan(x1 as number);
+    expect(y2).toBe(y1);
+    expect(ms).toBe(500);
+  });
+
+  it('Case 069 - Wait for animation to end', async () => {
+    expect(await runCase('069_wait_for_animation_to_end', [])).toEqual({ failed: null, inputs: [] });
+  });
+
+  it('Case 078 - Swipe with relative coordinates', async () => {
+    // widthGrid / 2, heightGrid * 30 / 100 → heightGrid * 60 / 100.
+    const o = await runCase('078_swipe_relative', []);
+    expect(o).toEqual({ failed: null, inputs: ['swipe 270 288 270 576 3000'] });
+  });
+
   it('Case 026 - Assert not visible - no element with id, and - element with id is present', async () => {
     expect(await runCase('026_assert_not_visible', [{ id: 'another_id', bounds: [0, 0, 100, 100] }])).toEqual(
       {
@@ -187,6 +218,24 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
 
   it('Case 032 - Element index: its `${0 + 1}` is JavaScript, refused by name', async () => {
     expect(await refusal('032_element_index')).toContain('${0 + 1} is JavaScript');
+  });
+
+  it('refuses by name what droidbus does not run: cases 010, 018, 029, 062, 063, 079, 112, 118', async () => {
+    const refused: Record<string, string> = {
+      '010_scroll': 'scroll is a Maestro command droidbus does not run',
+      '018_contains_child': 'selector field containsChild is not supported',
+      '029_long_press_on_element': 'longPressOn is a Maestro command droidbus does not run',
+      '062_copy_paste_text': 'copyTextFrom is a Maestro command droidbus does not run',
+      '063_js_injection': 'droidbus does not run',
+      '079_scroll_until_visible':
+        'scrollUntilVisible fields speed, visibilityPercentage are not supported by droidbus',
+      '112_scroll_until_visible_center':
+        'scrollUntilVisible fields centerElement, speed, visibilityPercentage are not supported',
+      '118_scroll_until_visible_negative': 'scrollUntilVisible field speed is not supported by droidbus',
+    };
+    for (const [flow, words] of Object.entries(refused)) {
+      expect(await refusal(flow), flow).toContain(words);
+    }
   });
 
   it('Case 033 - Text with number', async () => {
