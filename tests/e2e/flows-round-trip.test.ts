@@ -69,6 +69,9 @@ beforeAll(async () => {
   server = await startAdbServer();
   farm = await startSimFarm(server, { devices: 4 });
   serials = farm.devices.map((d) => d.serial);
+  // One device of another size and density (before anything reads its display): an exported flow's
+  // element choices must hold there too (issue 71).
+  await server.adb(['-s', serials[3]!, 'shell', 'wm size 720x1600 && wm density 320']);
   env = {
     ...(server.env as Record<string, string>),
     DROIDBUS_HOME: home.dir,
@@ -151,7 +154,11 @@ describe('an agent session becomes a Maestro flow that runs on many devices', ()
     expect(exported.variables).toEqual([{ name: 'PASSWORD', field: 'password' }]);
   }, 120_000);
 
-  it('replays the exported flow on 4 devices at once, passing on each', async () => {
+  it('replays the exported flow on 4 devices at once, passing on each, one of them of another size', async () => {
+    expect((await server.adb(['-s', serials[3]!, 'shell', 'wm size'])).stdout).toContain(
+      'Override size: 720x1600',
+    );
+    expect((await server.adb(['-s', serials[0]!, 'shell', 'wm size'])).stdout).not.toContain('720x1600');
     const r = await ok('run_flow', { yaml: exported.yaml, device_serials: serials, env: { PASSWORD } });
     const run = r.structured as unknown as Run;
     expect(run.devices.map((d) => [d.serial, d.passed, d.failed?.reason ?? null])).toEqual(
