@@ -313,3 +313,33 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(o).toEqual({ failed: null, inputs: [] });
   });
 });
+
+describe('a display whose size changes', () => {
+  it('is read again: a flow taps at the percent of the new size once wm size changed', async () => {
+    await world.shell(serial, 'wm size 720x1280');
+    try {
+      const flow =
+        'appId: com.example.app\n---\n- tapOn:\n    point: 50%,50%\n    retryTapIfNoChange: false\n';
+      const deadline = Date.now() + 30_000;
+      let last = '';
+      // The device actor reads `wm size` again beside a capture once its read is 5 s old.
+      while (Date.now() < deadline) {
+        const stats = async () =>
+          (JSON.parse(await world.shell(serial, 'sim stats')) as { inputs: (string | number)[][] }).inputs;
+        const before = (await stats()).length;
+        const r = await world.call('run_flow', { yaml: flow, device_serials: [serial] });
+        expect(r.isError, r.text).toBe(false);
+        last = (await stats())
+          .slice(before)
+          .map((i) => i.join(' '))
+          .join(', ');
+        if (last === 'tap 360 640') {
+          break;
+        }
+      }
+      expect(last).toBe('tap 360 640');
+    } finally {
+      await world.shell(serial, `wm size ${GRID.width}x${GRID.height}`);
+    }
+  }, 60_000);
+});

@@ -14,7 +14,7 @@ import {
   type Capture,
 } from './ui/ui-capture.js';
 import { screenAfter } from './ui/ui-after.js';
-import { noteDisplay, type DisplaySize } from './ui/ui-display.js';
+import { DISPLAY_MAX_AGE_MS, noteDisplay, readDisplay, type DisplaySize } from './ui/ui-display.js';
 import type { UiHelper } from './ui/ui-helper-reader.js';
 import type { UiLoan } from './ui/ui-loan.js';
 
@@ -37,8 +37,10 @@ export interface DeviceState {
   lastActions: number;
   /** Whether `last` is an action's own after-capture (the screen the action left), not a read. */
   lastAfter: boolean;
-  /** The display's size (`wm size`), read with the first capture; null when it could not be read. */
+  /** The display's size (`wm size`), read beside a capture; null when it could not be read. */
   display?: DisplaySize | null;
+  /** When `display` was read (it is read again, beside a capture, once DISPLAY_MAX_AGE_MS old). */
+  displayAt?: number;
   /** The on-device UI helper's whole life on this device. */
   helper: UiHelper;
   /** App labels read from APKs (list_apps), kept per APK and locale. */
@@ -66,8 +68,21 @@ export async function capture(
   }
   try {
     const actions = state.actions;
-    const taken = await captureUi(state.helper, ctx.signal, Math.min(deadline, ctx.deadline));
-    state.display = await noteDisplay(taken.tree, state.display, state.device, ctx.signal);
+    // The display's size is read beside the dump when it is not known or is getting old.
+    const started = Date.now();
+    const reading =
+      state.display === undefined || started - (state.displayAt ?? 0) > DISPLAY_MAX_AGE_MS
+        ? readDisplay(state.device, ctx.signal)
+        : null;
+    const [taken, size] = await Promise.all([
+      captureUi(state.helper, ctx.signal, Math.min(deadline, ctx.deadline)),
+      reading ?? state.display ?? null,
+    ]);
+    if (reading !== null) {
+      state.display = size;
+      state.displayAt = started;
+    }
+    noteDisplay(taken.tree, size);
     state.last = taken;
     state.lastActions = actions;
     state.lastAfter = after;

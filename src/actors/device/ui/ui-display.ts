@@ -45,24 +45,22 @@ async function readDisplaySize(device: Device, signal: AbortSignal): Promise<Dis
 }
 
 /**
- * Sets a capture's display: the device's size as already known, else read now (once per device
- * state; a failed read counts as unknown and is not repeated). Returns the size to remember.
+ * How long a display size read stays the one captures use: `wm size` changes (an override set to
+ * try a layout at another size, issue 74), and a capture reads it again beside its dump, once this old.
  */
-export async function noteDisplay(
-  tree: UiTree,
-  known: DisplaySize | null | undefined,
-  device: Device,
-  signal: AbortSignal,
-): Promise<DisplaySize | null> {
-  const size =
-    known !== undefined
-      ? known
-      : await readDisplaySize(device, signal).catch((err: unknown) => {
-          if (signal.aborted) {
-            throw err;
-          }
-          return null;
-        });
+export const DISPLAY_MAX_AGE_MS = 5_000;
+
+/** The display's size now; null when it cannot be read (a failed read counts as unknown). */
+export function readDisplay(device: Device, signal: AbortSignal): Promise<DisplaySize | null> {
+  return readDisplaySize(device, signal).catch((err: unknown) => {
+    if (signal.aborted) {
+      throw err;
+    }
+    return null;
+  });
+}
+
+/** Sets a capture's display from the device's size (null: unknown). */
+export function noteDisplay(tree: UiTree, size: DisplaySize | null): void {
   tree.display = size === null ? null : displayBounds(size, tree.rotation);
-  return size;
 }
