@@ -1,16 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { answerText } from '../mcp/call-result.js';
+import { randomUUID } from 'node:crypto';
+import { startActorSystem } from '../actors/runtime.js';
+import type { BusClient } from '../bus/client.js';
+import { attachToHost } from '../mcp/attach-client.js';
+import { flowRunText } from '../mcp/tools/flows.js';
 import { parseCliArgs } from './args.js';
 import type { CliCommand } from './command.js';
 import { UsageError } from './command.js';
-import { VERSION } from '../version.js';
-
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 
 const USAGE = `Usage: droidbus flow run FILE [--devices N|SERIAL,SERIAL…] [-e NAME=VALUE]… [--project DIR]
                          [--lookup-timeout MS] [--json]
@@ -58,12 +55,12 @@ function variables(pairs: string[]): Record<string, string> {
   return env;
 }
 
-function devicesArg(value: string | undefined): Record<string, unknown> {
+function devicesArg(value: string | undefined): { count?: number; serials?: string[] } {
   if (value === undefined) {
     return {};
   }
   if (/^\d+$/.test(value)) {
-    return { device_count: Number(value) };
+    return { count: Number(value) };
   }
   const serials = value
     .split(',')
@@ -72,7 +69,7 @@ function devicesArg(value: string | undefined): Record<string, unknown> {
   if (serials.length === 0) {
     throw new UsageError('--devices takes a number or serials separated by commas');
   }
-  return { device_serials: serials };
+  return { serials };
 }
 
 async function run(argv: string[]): Promise<number> {
@@ -103,50 +100,36 @@ async function run(argv: string[]): Promise<number> {
   if (lookup !== undefined && !/^\d{1,5}$/.test(lookup)) {
     throw new UsageError('--lookup-timeout takes milliseconds');
   }
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'mcp', '--project', project, '--toolsets', 'flows'],
-    env: process.env as Record<string, string>,
-    stderr: 'pipe',
-  });
-  // The server's log is shown only when it could not serve: a run's answer says the rest.
-  let log = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString('utf8')).slice(-4000);
-  });
-  const client = new Client({ name: 'droidbus-flow-run', version: VERSION });
+  // The bus directly: a running host's (its devices, locks and sessions shared), else actors of our own.
+  const origin = { kind: 'cli' } as const;
+  const attached = await attachToHost({ sessionId: randomUUID(), project, selectedBy: 'argument', origin });
+  const system = attached.kind === 'attached' ? null : startActorSystem();
+  const bus: BusClient = attached.kind === 'attached' ? attached.client : system!.client(origin);
   try {
-    await client.connect(transport);
-  } catch (err) {
-    process.stderr.write(`droidbus flow: could not start droidbus mcp: ${String(err)}\n${log}`);
-    return 2;
-  }
-  try {
-    const result = (await client.callTool(
+    const r = await bus.request(
+      'flows.run',
       {
-        name: 'run_flow',
-        arguments: {
-          path: rel,
-          ...devicesArg(values.devices),
-          env: variables(values.env ?? []),
-          ...(lookup !== undefined ? { lookup_timeout_ms: Number(lookup) } : {}),
-          // The person named the flow, and with it the app it drives.
-          allow_foreign_package: true,
-        },
+        root: project,
+        path: rel,
+        ...devicesArg(values.devices),
+        env: variables(values.env ?? []),
+        lookup_timeout_ms: lookup !== undefined ? Number(lookup) : 17_000,
+        // The person named the flow, and with it the app it drives.
+        scope: { root: project, allow_foreign_package: true },
       },
-      undefined,
-      { timeout: 3_600_000, resetTimeoutOnProgress: true, onprogress: () => undefined },
-    )) as CallToolResult;
-    const text = answerText(result);
-    if (result.isError) {
-      process.stderr.write(`droidbus flow: ${text}\n`);
-      return 2;
-    }
-    const structured = result.structuredContent as { failed: number };
-    process.stdout.write(`${values.json ? JSON.stringify(structured, null, 2) : text}\n`);
-    return structured.failed > 0 ? 1 : 0;
+      { origin },
+    );
+    process.stdout.write(`${values.json ? JSON.stringify(r, null, 2) : flowRunText(r)}\n`);
+    return r.failed > 0 ? 1 : 0;
+  } catch (err) {
+    // A flow that cannot run (a command droidbus does not run, a file outside the project) or no device.
+    process.stderr.write(`droidbus flow: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
   } finally {
-    await client.close().catch(() => undefined);
+    if (attached.kind === 'attached') {
+      await attached.client.close().catch(() => undefined);
+    }
+    await system?.shutdown('the flow run ended');
   }
 }
 

@@ -65,6 +65,14 @@ function deviceLines(r: FlowRun): string[] {
   });
 }
 
+/** A run's answer in words: the summary line, then each device's outcome (the tool's and the CLI's). */
+export function flowRunText(r: FlowRun): string {
+  return [
+    `${r.flow.name ?? 'Flow'} (${r.flow.app_id}, ${r.flow.commands} commands) on ${r.devices.length} device${r.devices.length === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed in ${(r.wall_ms / 1000).toFixed(1)} s.`,
+    ...deviceLines(r),
+  ].join('\n');
+}
+
 export const runFlow = defineTool({
   name: 'run_flow',
   answers: 'flows.run',
@@ -129,10 +137,7 @@ export const runFlow = defineTool({
       },
       { signal: ctx.signal, origin: ctx.origin, onProgress: (p) => ctx.progress(p) },
     );
-    const text = [
-      `${r.flow.name ?? 'Flow'} (${r.flow.app_id}, ${r.flow.commands} commands) on ${r.devices.length} device${r.devices.length === 1 ? '' : 's'}: ${r.passed} passed, ${r.failed} failed in ${(r.wall_ms / 1000).toFixed(1)} s.`,
-      ...deviceLines(r),
-    ].join('\n');
+    const text = flowRunText(r);
     // A failing flow is the run's answer, not a failed call: the first failure's screen comes with it.
     const shot = r.devices.find((d) => d.screen?.screenshot)?.screen?.screenshot;
     const image = shot ? await readFile(shot).catch(() => null) : null;
