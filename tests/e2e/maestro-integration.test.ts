@@ -69,6 +69,12 @@ interface Outcome {
 
 let seq = 0;
 
+/** Every input the device received (`sim stats`), as `input` recorded it: `tap 50 50`. */
+async function deviceInputs(): Promise<string[]> {
+  const stats = JSON.parse(await world.shell(serial, 'sim stats')) as { inputs: (string | number)[][] };
+  return stats.inputs.map((i) => i.join(' '));
+}
+
 /** Runs a case's flow on its fake screen; what failed, and the inputs the device received. */
 async function runCase(flow: string, screen: Fake[], env: Record<string, string> = {}): Promise<Outcome> {
   const local = path.join(work.dir, `screen-${++seq}.xml`);
@@ -77,9 +83,7 @@ async function runCase(flow: string, screen: Fake[], env: Record<string, string>
   const remote = `/data/local/tmp/maestro-case-${seq}.xml`;
   expect((await world.server.adb(['-s', serial, 'push', local, remote])).code).toBe(0);
   await world.shell(serial, `sim screen load ${remote}`);
-  const stats = async () =>
-    JSON.parse(await world.shell(serial, 'sim stats')) as { inputs: (string | number)[][] };
-  const before = (await stats()).inputs.length;
+  const before = (await deviceInputs()).length;
   const r = await world.call('run_flow', {
     yaml: readFileSync(path.join(FIXTURES, `${flow}.yaml`), 'utf8'),
     device_serials: [serial],
@@ -88,7 +92,7 @@ async function runCase(flow: string, screen: Fake[], env: Record<string, string>
   });
   expect(r.isError, r.text).toBe(false);
   const device = (r.structured['devices'] as { failed: { reason: string } | null }[])[0]!;
-  return { failed: device.failed, inputs: (await stats()).inputs.slice(before).map((i) => i.join(' ')) };
+  return { failed: device.failed, inputs: (await deviceInputs()).slice(before) };
 }
 
 /** run_flow's refusal of a flow before anything runs (a command or a script droidbus does not run). */
@@ -324,15 +328,10 @@ describe('a display whose size changes', () => {
       let last = '';
       // The device actor reads `wm size` again beside a capture once its read is 5 s old.
       while (Date.now() < deadline) {
-        const stats = async () =>
-          (JSON.parse(await world.shell(serial, 'sim stats')) as { inputs: (string | number)[][] }).inputs;
-        const before = (await stats()).length;
+        const before = (await deviceInputs()).length;
         const r = await world.call('run_flow', { yaml: flow, device_serials: [serial] });
         expect(r.isError, r.text).toBe(false);
-        last = (await stats())
-          .slice(before)
-          .map((i) => i.join(' '))
-          .join(', ');
+        last = (await deviceInputs()).slice(before).join(', ');
         if (last === 'tap 360 640') {
           break;
         }
