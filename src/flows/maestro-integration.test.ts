@@ -45,6 +45,10 @@ describe("Maestro's IntegrationTest, env cases", () => {
     expect(await typed('060_pass_env_to_env', { PARAM: 'Value' })).toEqual(['Value', 'Value', 'Value']);
   });
 
+  it('Case 094 - Subflow with inlined commands', async () => {
+    expect(await typed('094_runFlow_inline')).toEqual(['Inner Parameter']);
+  });
+
   it('Case 077 - Env special characters', async () => {
     // IntegrationTest's -e value is the Kotlin string "!@#\$&*()_+{}|:\"<>?[]\\\\;',./" (two
     // backslashes); Maestro types one backslash and no trailing newline for both.

@@ -12,6 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkLabelledApk } from '../helpers/aapt2-apk.js';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
@@ -224,7 +225,7 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(await refusal('032_element_index')).toContain('${0 + 1} is JavaScript');
   });
 
-  it('refuses by name what droidbus does not run: cases 010, 018, 029, 062, 063, 079, 112, 118', async () => {
+  it('refuses by name what droidbus does not run: cases 010, 018, 029, 062, 063, 076, 079, 112, 118', async () => {
     const refused: Record<string, string> = {
       '010_scroll': 'scroll is a Maestro command droidbus does not run',
       '018_contains_child': 'selector field containsChild is not supported',
@@ -236,6 +237,7 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
       '112_scroll_until_visible_center':
         'scrollUntilVisible fields centerElement, speed, visibilityPercentage are not supported',
       '118_scroll_until_visible_negative': 'scrollUntilVisible field speed is not supported by droidbus',
+      '076_optional_assertion': 'assertTrue is a Maestro command droidbus does not run',
     };
     for (const [flow, words] of Object.entries(refused)) {
       expect(await refusal(flow), flow).toContain(words);
@@ -315,6 +317,60 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
       { text: 'Item', bounds: [0, 100, 100, 200] },
     ]);
     expect(o).toEqual({ failed: null, inputs: [] });
+  });
+});
+
+describe("Maestro's IntegrationTest app cases, on the simulator", () => {
+  const APP = 'com.example.app';
+  /** The app's process id, or '' when it does not run. */
+  const pidOf = async (): Promise<string> => (await world.shell(serial, `pidof ${APP}`)).trim();
+  const run = async (flow: string) => {
+    const r = await world.call('run_flow', {
+      yaml: readFileSync(path.join(FIXTURES, `${flow}.yaml`), 'utf8'),
+      device_serials: [serial],
+      // The cases' app is none of a project's: the person named it, as `droidbus flow run` does.
+      allow_foreign_package: true,
+    });
+    expect(r.isError, r.text).toBe(false);
+    return (r.structured['devices'] as { failed: { reason: string } | null }[])[0]!.failed;
+  };
+
+  beforeAll(async () => {
+    // FakeDriver.addInstalledApp("com.example.app"): a real APK of that package, with a launcher activity.
+    const apk = linkLabelledApk(path.join(work.dir, 'app'), { packageName: APP });
+    expect((await world.server.adb(['-s', serial, 'install', apk])).stdout).toContain('Success');
+  }, 60_000);
+
+  it('Case 013 - Launch app: stopped, then launched', async () => {
+    await world.shell(serial, `am start -W -n ${APP}/.Main`);
+    const before = await pidOf();
+    expect(before).not.toBe('');
+    expect(await run('013_launch_app')).toBeNull();
+    const after = await pidOf();
+    expect(after).not.toBe('');
+    expect(after).not.toBe(before);
+  });
+
+  it('Case 061 - Launch app without stopping it', async () => {
+    const before = await pidOf();
+    expect(before).not.toBe('');
+    expect(await run('061_launchApp_withoutStopping')).toBeNull();
+    expect(await pidOf()).toBe(before);
+  });
+
+  it('Case 043 - Stop app (and another, not installed)', async () => {
+    expect(await pidOf()).not.toBe('');
+    expect(await run('043_stop_app')).toBeNull();
+    expect(await pidOf()).toBe('');
+  });
+
+  it('Case 021 - Launch app with clear state', async () => {
+    await world.shell(serial, `am start -W -n ${APP}/.Main`);
+    const before = await pidOf();
+    expect(await run('021_launch_app_with_clear_state')).toBeNull();
+    const after = await pidOf();
+    expect(after).not.toBe('');
+    expect(after).not.toBe(before);
   });
 });
 
