@@ -148,6 +148,12 @@ export const CHANGES = {
     evidence:
       "a Baklava dump quoted in Perfetto's DumpsysPackageParser; tests/fixtures/logcat/dumpsys-package-samsung.txt",
   },
+  locationProvidersAsIs: {
+    since: 31,
+    what: '`settings put secure location_providers_allowed` stores its value as given; before, the settings provider read it as `+gps,-network` updates of the enabled list and stored nothing else',
+    evidence:
+      'frameworks/base packages/SettingsProvider SettingsProvider.java updateLocationProvidersAllowedLocked (Android 10/11: a comma list of +/- updates, any other input changes nothing); the release that stopped it, 31, is the one issue 80 reports from a device',
+  },
 } as const satisfies Record<string, VersionChange>;
 
 export type AndroidChange = keyof typeof CHANGES;

@@ -128,3 +128,24 @@ describe("a sim device answering Appium's setup", () => {
     );
   });
 });
+
+describe('location_providers_allowed, as the settings provider writes it', () => {
+  // SettingsProvider.updateLocationProvidersAllowedLocked (Android 10/11); issue 80.
+  it('below API 31 applies +/- updates to the enabled list and ignores a plain value; from 31 stores what it is given', async () => {
+    dev = createSimDevice({ identity: testIdentity(7005, { sdk: 30, release: '11' }), logcatRate: 0 });
+    const get = async (): Promise<string> =>
+      (await runOn(dev, 'settings get secure location_providers_allowed')).stdout.trim();
+    await runOn(dev, 'settings put secure location_providers_allowed -gps');
+    expect(await get()).toBe('network');
+    await runOn(dev, 'settings put secure location_providers_allowed +gps,+fused');
+    // An ArraySet, in String.hashCode order: gps 102570, fused 97798435, network 1843485230.
+    expect(await get()).toBe('gps,fused,network');
+    const before = await get();
+    await runOn(dev, 'settings put secure location_providers_allowed gps');
+    expect(await get()).toBe(before);
+    dev.close();
+    dev = createSimDevice({ identity: testIdentity(7006), logcatRate: 0 });
+    await runOn(dev, 'settings put secure location_providers_allowed +gps');
+    expect(await get()).toBe('+gps');
+  });
+});

@@ -7,8 +7,40 @@
 import type { CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
 import { ADB_KEYBOARD_PACKAGE } from '../packages.js';
+import { since } from '../android-versions.js';
 import { shellMaySetProp } from '../props.js';
 import { ADB_KEYBOARD_IME, GBOARD_IME, isNamespace } from '../settings.js';
+
+const LOCATION_PROVIDERS = 'location_providers_allowed';
+
+/** Java's String.hashCode, the order android.util.ArraySet keeps its items in. */
+function javaHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) {
+    h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  }
+  return h;
+}
+
+/**
+ * SettingsProvider.updateLocationProvidersAllowedLocked (Android 10/11): `+gps,-network` adds and
+ * removes providers from the enabled list (an ArraySet, joined by commas in its hash order); a part
+ * without a sign, or an empty one, changes nothing (null).
+ */
+export function locationProvidersAfter(old: string, value: string): string | null {
+  const set = new Set(old === '' ? [] : old.split(','));
+  for (const part of value.split(',')) {
+    if (part === '' || (part[0] !== '+' && part[0] !== '-')) {
+      return null;
+    }
+    if (part[0] === '+') {
+      set.add(part.slice(1));
+    } else {
+      set.delete(part.slice(1));
+    }
+  }
+  return [...set].sort((a, b) => javaHash(a) - javaHash(b)).join(',');
+}
 
 /** `settings get|put|delete|list NAMESPACE …`. */
 export const settings: CommandFn<Device> = async (ctx) => {
@@ -36,6 +68,13 @@ export const settings: CommandFn<Device> = async (ctx) => {
       if (key === undefined || value === undefined) {
         await ctx.stderr.write('Usage: settings put NAMESPACE KEY VALUE\n');
         return 1;
+      }
+      if (ns === 'secure' && key === LOCATION_PROVIDERS && !since(dev.sdk, 'locationProvidersAsIs')) {
+        const next = locationProvidersAfter(dev.settings.get(ns, key) ?? '', value);
+        if (next !== null) {
+          dev.settings.put(ns, key, next);
+        }
+        return 0;
       }
       dev.settings.put(ns, key, value);
       return 0;
