@@ -149,3 +149,27 @@ describe('location_providers_allowed, as the settings provider writes it', () =>
     expect(await get()).toBe('+gps');
   });
 });
+
+describe("a reboot as root, as appium-adb's reboot does it (setprop sys.boot_completed 0; stop; start)", () => {
+  // system/core/toolbox/start.cpp (root only; the default services through ctl.start / ctl.stop);
+  // property_service.cpp (root sets any property but a ro. one already set); issue 80.
+  it('refuses the shell user, and as root stops and starts the framework, which completes its boot again', async () => {
+    // An emulator (ro.debuggable=1): adb root works there.
+    dev = createSimDevice({ identity: testIdentity(7007, { serial: 'emulator-5570' }), logcatRate: 0 });
+    const getprop = async (name: string): Promise<string> =>
+      (await runOn(dev, `getprop ${name}`)).stdout.trim();
+    const asShell = await runOn(dev, 'stop');
+    expect([asShell.code, asShell.stderr]).toEqual([1, 'Must be root\n']);
+    expect((await runOn(dev, 'setprop sys.boot_completed 0')).code).toBe(1);
+    expect(dev.adbRoot?.(true)).toBe('restarting adbd as root\n');
+    expect((await runOn(dev, 'setprop sys.boot_completed 0')).code).toBe(0);
+    expect(await getprop('sys.boot_completed')).toBe('0');
+    expect((await runOn(dev, 'setprop ro.debuggable 0')).code).toBe(1);
+    expect((await runOn(dev, 'stop')).code).toBe(0);
+    expect(await getprop('init.svc.zygote')).toBe('stopped');
+    expect(await getprop('sys.boot_completed')).toBe('0');
+    expect((await runOn(dev, 'start')).code).toBe(0);
+    expect(await getprop('init.svc.zygote')).toBe('running');
+    expect(await getprop('sys.boot_completed')).toBe('1');
+  });
+});

@@ -12,7 +12,7 @@ import { input } from './input.js';
 import { locksettings } from '../lock-screen.js';
 import { logcat } from './logcat.js';
 import { pm } from './pm.js';
-import { getprop, ime, setprop, settings, svc, wm } from './settings-commands.js';
+import { getprop, ime, setprop, settings, start, stop, svc, wm } from './settings-commands.js';
 import { id, kill, log, pidof, ps, runAs, uname, uptime, whoami } from './system-commands.js';
 import { screencap, uiautomator } from './ui-commands.js';
 
@@ -33,6 +33,8 @@ export const DEVICE_COMMANDS: ReadonlyMap<string, CommandFn<Device>> = new Map<s
   ['svc', svc],
   ['getprop', getprop],
   ['setprop', setprop],
+  ['start', start],
+  ['stop', stop],
   ['ime', ime],
   ['uiautomator', uiautomator],
   ['screencap', screencap],

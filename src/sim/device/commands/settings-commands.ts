@@ -2,7 +2,9 @@
  * Evidence:
  * frameworks/base/packages/SettingsProvider/src/com/android/providers/settings/SettingsService.java
  * (`settings`), WindowManagerShellCommand.java (`wm`), system/core/toolbox/getprop.cpp and
- * setprop.cpp, frameworks/base/cmds/svc (`svc`), InputMethodManagerService's shell command (`ime`).
+ * setprop.cpp, system/core/toolbox/start.cpp (`start`, `stop`), system/core/init/property_service.cpp
+ * (what root may set), SettingsProvider.java updateLocationProvidersAllowedLocked, frameworks/base/cmds/svc
+ * (`svc`), InputMethodManagerService's shell command (`ime`).
  */
 import type { CommandFn } from '../../shell/command.js';
 import type { Device } from '../device.js';
@@ -239,13 +241,60 @@ export const setprop: CommandFn<Device> = async (ctx) => {
     await ctx.stderr.write('usage: setprop NAME VALUE\n\nSets an Android system property.\n');
     return 1;
   }
-  if (!shellMaySetProp(name)) {
+  // Root (`adb root`: the su domain, which SELinux lets set any property) may set all but a `ro.`
+  // property that has its value already (property_service.cpp: read-only once set).
+  const dev = ctx.host;
+  const allowed = dev.fs.superuser
+    ? !(name.startsWith('ro.') && (dev.prop(name) ?? '') !== '') && /^[A-Za-z0-9_.\-:@]+$/.test(name)
+    : shellMaySetProp(name);
+  if (!allowed) {
     await ctx.stderr.write(`Failed to set property '${name}' to '${value}'.\nSee dmesg for error reason.\n`);
     return 1;
   }
-  ctx.host.propOverrides.set(name, value);
+  if (name === 'ctl.start' || name === 'ctl.stop') {
+    controlService(dev, name === 'ctl.start', value);
+    return 0;
+  }
+  dev.propOverrides.set(name, value);
   return 0;
 };
+
+/** Init's default services, as toolbox's start/stop name them (start.cpp ControlDefaultServices). */
+const DEFAULT_SERVICES = ['netd', 'surfaceflinger', 'audioserver', 'zygote', 'zygote_secondary'];
+
+/**
+ * `ctl.start` / `ctl.stop` of an init service: its `init.svc.NAME` state. Once zygote runs again
+ * the framework has booted anew, and ActivityManagerService sets `sys.boot_completed` to 1.
+ */
+function controlService(dev: Device, start: boolean, service: string): void {
+  dev.propOverrides.set(`init.svc.${service}`, start ? 'running' : 'stopped');
+  if (start && service === 'zygote') {
+    dev.propOverrides.set('sys.boot_completed', '1');
+  }
+}
+
+/**
+ * toolbox `start` / `stop` (system/core/toolbox/start.cpp): root only ("Must be root"); with no
+ * service, the default ones (stopped in reverse order); each through `ctl.start` / `ctl.stop`.
+ */
+function startStop(start: boolean): CommandFn<Device> {
+  return async (ctx) => {
+    const dev = ctx.host;
+    if (!dev.fs.superuser) {
+      await ctx.stderr.write('Must be root\n');
+      return 1;
+    }
+    const named = ctx.argv.slice(1);
+    const services = named.length > 0 ? named : start ? DEFAULT_SERVICES : [...DEFAULT_SERVICES].reverse();
+    for (const service of services) {
+      controlService(dev, start, service);
+    }
+    return 0;
+  };
+}
+
+export const start = startStop(true);
+export const stop = startStop(false);
 
 /** `ime list|enable|disable|set|reset` (and `cmd input_method`). */
 export const ime: CommandFn<Device> = async (ctx) => {
