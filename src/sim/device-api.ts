@@ -31,7 +31,7 @@ export interface SimStat {
 /** An errno the sync service reports as FAIL (`No such file or directory`, …). */
 export class SimFsError extends Error {
   constructor(
-    readonly errno: 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL',
+    readonly errno: 'ENOENT' | 'EACCES' | 'EISDIR' | 'ENOTDIR' | 'EEXIST' | 'ENOTEMPTY' | 'EINVAL' | 'EROFS',
     message: string,
   ) {
     super(message);

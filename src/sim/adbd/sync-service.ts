@@ -39,6 +39,7 @@ const ERRNO: Record<SimFsError['errno'], { code: number; text: string }> = {
   ENOTDIR: { code: 20, text: 'Not a directory' },
   EISDIR: { code: 21, text: 'Is a directory' },
   EINVAL: { code: 22, text: 'Invalid argument' },
+  EROFS: { code: 30, text: 'Read-only file system' },
   ENOTEMPTY: { code: 39, text: 'Directory not empty' },
 };
 

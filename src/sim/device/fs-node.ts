@@ -29,6 +29,7 @@ const STRERROR: Record<SimFsError['errno'], string> = {
   EEXIST: 'File exists',
   ENOTEMPTY: 'Directory not empty',
   EINVAL: 'Invalid argument',
+  EROFS: 'Read-only file system',
 };
 
 /** A SimFsError whose message is the C library's text for the errno. */

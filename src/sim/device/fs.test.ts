@@ -45,7 +45,8 @@ describe('the device file system', () => {
     );
     expect(errno(() => f.read('/sdcard'))).toBe('EISDIR');
     expect(errno(() => f.list('/data'))).toBe('EACCES');
-    expect(errno(() => f.write('/system/x', new Uint8Array(0), S_IFREG | 0o644, 0))).toBe('EACCES');
+    // `adb push x /system/x`: "remote couldn't create file: Read-only file system" (the mount, not the bits).
+    expect(errno(() => f.write('/system/x', new Uint8Array(0), S_IFREG | 0o644, 0))).toBe('EROFS');
     expect(errno(() => f.stat('/nope'))).toBe('ENOENT');
   });
 
@@ -53,5 +54,27 @@ describe('the device file system', () => {
     const f = fs();
     f.mkdirs?.('/sdcard/a/b/c');
     expect(f.stat('/sdcard/a/b/c').mode & 0o170000).toBe(S_IFDIR);
+  });
+});
+
+describe('read-only mounts', () => {
+  // The kernel checks a read-only mount before the permission bits (sb_permission): a phone answers
+  // "Read-only file system" for / and its system partitions, as root too, until `adb remount`.
+  it('refuses changes to / and the system partitions, root or not, and leaves /data writable', () => {
+    const device = fs();
+    for (const superuser of [false, true]) {
+      device.superuser = superuser;
+      for (const change of [
+        () => device.writeFile('/system/x', new Uint8Array(1)),
+        () => device.writeFile('/x', new Uint8Array(1)),
+        () => device.mkdir('/vendor/y'),
+        () => device.unlink('/sdcard'),
+        () => device.touch('/system'),
+      ]) {
+        expect(change, `superuser ${superuser}`).toThrow('Read-only file system');
+      }
+    }
+    device.writeFile('/data/local/tmp/ok', new Uint8Array(1));
+    expect(device.read('/data/local/tmp/ok')).toHaveLength(1);
   });
 });

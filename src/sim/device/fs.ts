@@ -24,6 +24,9 @@ function components(path: string): string[] {
  * A device's in-memory file system, seen as adbd's shell user (uid 2000) sees it: shared storage
  * and /data/local/tmp are writable, most of /data is not listable, /sdcard is a symlink.
  */
+/** The partitions a phone mounts read-only (dm-verity), beside the system-as-root `/`. */
+const READ_ONLY_MOUNTS = ['/system', '/vendor', '/product', '/system_ext', '/odm', '/apex'];
+
 export class MemFs implements SimFs {
   private nextIno = 2;
   readonly root: FsNode;
@@ -104,6 +107,7 @@ export class MemFs implements SimFs {
       if (node.type === 'chr') {
         return; // /dev/null and friends swallow writes
       }
+      this.refuseReadOnly(existing.path, false);
       if (!this.canWrite(node)) {
         throw fsError('EACCES');
       }
@@ -115,6 +119,7 @@ export class MemFs implements SimFs {
       return;
     }
     const { parent, name, parentPath } = this.parentOf(path);
+    this.refuseReadOnly(`${parentPath}/${name}`, true);
     if (!this.canWrite(parent)) {
       throw fsError('EACCES');
     }
@@ -151,6 +156,7 @@ export class MemFs implements SimFs {
       throw fsError('EEXIST');
     }
     const { parent, parentPath } = this.parentOf(path);
+    this.refuseReadOnly(path, true);
     if (!this.canWrite(parent)) {
       throw fsError('EACCES');
     }
@@ -176,6 +182,7 @@ export class MemFs implements SimFs {
     if (node.type === 'dir') {
       throw fsError('EISDIR');
     }
+    this.refuseReadOnly(path, true);
     if (!this.canWrite(parent)) {
       throw fsError('EACCES');
     }
@@ -196,6 +203,7 @@ export class MemFs implements SimFs {
     if (!recursive && (node.children?.size ?? 0) > 0) {
       throw fsError('ENOTEMPTY');
     }
+    this.refuseReadOnly(path, true);
     if (!this.canWrite(parent)) {
       throw fsError('EACCES');
     }
@@ -209,6 +217,7 @@ export class MemFs implements SimFs {
       throw fsError('EEXIST');
     }
     const { parent } = this.parentOf(path);
+    this.refuseReadOnly(path, true);
     if (!this.canWrite(parent)) {
       throw fsError('EACCES');
     }
@@ -278,6 +287,7 @@ export class MemFs implements SimFs {
       this.writeFile(path, EMPTY, { mtimeMs });
       return;
     }
+    this.refuseReadOnly(r.path, false);
     if (!this.canWrite(r.node) && r.node.uid !== UID.shell) {
       throw fsError('EACCES');
     }
@@ -287,7 +297,8 @@ export class MemFs implements SimFs {
   /** Changes permission bits. */
   chmod(path: string, perm: number): void {
     const r = this.resolve(path, true);
-    if (r.node.uid !== UID.shell) {
+    this.refuseReadOnly(r.path, false);
+    if (r.node.uid !== UID.shell && !this.superuser) {
       throw new SimFsError('EACCES', 'Operation not permitted');
     }
     r.node.perm = perm & 0o7777;
@@ -307,6 +318,8 @@ export class MemFs implements SimFs {
       dest = this.tryResolve(destPath, false);
     }
     const dst = this.parentOf(destPath);
+    this.refuseReadOnly(from, true);
+    this.refuseReadOnly(destPath, true);
     if (!this.canWrite(src.parent) || !this.canWrite(dst.parent)) {
       throw fsError('EACCES');
     }
@@ -374,6 +387,24 @@ export class MemFs implements SimFs {
 
   canWrite(node: FsNode): boolean {
     return this.allowed(node, 2);
+  }
+
+  /**
+   * A change to what a phone mounts read-only fails EROFS, root or not (the kernel checks the mount
+   * before the permission bits): the system image — `/` itself since system-as-root, and the
+   * partitions below it — as `adb root; adb shell touch /system/x` answers "Read-only file system"
+   * until `adb remount`. `entry`: the change adds or removes a name in its folder (so `/x` is `/`'s).
+   */
+  private refuseReadOnly(path: string, entry: boolean): void {
+    const p = this.normalize(path);
+    const parent = p.slice(0, p.lastIndexOf('/')) || '/';
+    if (
+      p === '/' ||
+      (entry && parent === '/') ||
+      READ_ONLY_MOUNTS.some((m) => p === m || p.startsWith(`${m}/`))
+    ) {
+      throw fsError('EROFS');
+    }
   }
 
   private allowed(node: FsNode, bit: number): boolean {
