@@ -50,18 +50,6 @@ export interface Fix {
   time: number;
 }
 
-/** How many inputs `sim stats` keeps (a test reads the ones since it looked last). */
-const INPUT_LOG_MAX = 500;
-
-/** Records one input: the last one, and in the log of them. */
-export function noteInput(stats: DeviceStats, entry: (string | number)[]): void {
-  stats.lastInput = entry;
-  stats.inputs.push(entry);
-  if (stats.inputs.length > INPUT_LOG_MAX) {
-    stats.inputs.splice(0, stats.inputs.length - INPUT_LOG_MAX);
-  }
-}
-
 /** What `sim stats` reports. */
 export interface DeviceStats {
   dumps: number;

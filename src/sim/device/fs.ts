@@ -1,6 +1,9 @@
 /**
  * Evidence: system/core/rootdir/init.rc (the modes of /data and /data/local/tmp), the /sdcard →
- * /storage/self/primary link of every phone since 4.2; fs-layout.ts lists the tree.
+ * /storage/self/primary link of every phone since 4.2; fs-layout.ts lists the tree. Read-only mounts:
+ * Linux fs/namei.c inode_permission → sb_permission returns EROFS for a read-only mount before the
+ * permission bits are looked at (root included), and Android mounts its system image read-only
+ * (system-as-root since Android 10; dm-verity) until `adb remount`.
  */
 import { SimFsError, type SimFs, type SimStat } from '../device-api.js';
 import { fsError, nodeStat, SHELL_GROUPS, UID, type FsNode, type NodeInfo } from './fs-node.js';

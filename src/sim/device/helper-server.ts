@@ -34,7 +34,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { noteInput, type Device } from './device.js';
+import type { Device } from './device.js';
+import { noteInput } from './input-log.js';
 import { KEY, keyEvent, setFieldText, setFocusedText, swipe, tap } from './ui/input-actions.js';
 import { elementRoute, ElementsCache } from './helper-elements.js';
 import {

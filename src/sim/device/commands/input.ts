@@ -1,6 +1,7 @@
 import type { CommandFn } from '../../shell/command.js';
 import { sleepFor } from '../../shell/builtins-misc.js';
-import { noteInput, type Device } from '../device.js';
+import type { Device } from '../device.js';
+import { noteInput } from '../input-log.js';
 import { keyEvent, swipe, tap, typeText } from '../ui/input-actions.js';
 import { keyCodeFromString } from './keycodes.js';
 

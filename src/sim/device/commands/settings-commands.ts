@@ -29,7 +29,7 @@ function javaHash(s: string): number {
  * removes providers from the enabled list (an ArraySet, joined by commas in its hash order); a part
  * without a sign, or an empty one, changes nothing (null).
  */
-export function locationProvidersAfter(old: string, value: string): string | null {
+function locationProvidersAfter(old: string, value: string): string | null {
   const set = new Set(old === '' ? [] : old.split(','));
   for (const part of value.split(',')) {
     if (part === '' || (part[0] !== '+' && part[0] !== '-')) {
