@@ -26,6 +26,12 @@ export function adbFailure(message: string, serial: string | null): AdbError {
   if (/not found/i.test(m) && /device|transport/i.test(m)) {
     return new AdbError('device_not_found', `device '${serial ?? '?'}' is not connected (adb: ${m})`);
   }
+  // Debian's adb 1.0.41 answers FAIL `closed` to a service opened on a device whose transport is
+  // going away (seen when `adb disconnect` lands while droidbus opens its next command): the device
+  // left, whichever of this answer and the tracker's word comes first.
+  if (m === 'closed' && serial !== null) {
+    return new AdbError('device_offline', `device '${serial}' is no longer connected (adb: ${m})`);
+  }
   if (/offline/i.test(m)) {
     return new AdbError('device_offline', `device '${serial ?? '?'}' is offline (adb: ${m})`);
   }
