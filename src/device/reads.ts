@@ -235,6 +235,7 @@ export const DEVICE_READS: readonly DeviceRead[] = Object.values(READS);
  */
 export const DEVICE_WRITE_VERBS: readonly string[] = [
   'am force-stop',
+  'am kill',
   'am start',
   'am broadcast',
   'am startservice',

@@ -10,7 +10,8 @@
 import { stringify } from 'yaml';
 import type { MaestroSelector, UiStep } from '../bus/messages/ui.js';
 import type { SessionFile, TimelineEvent } from '../store/formats/debug-session.js';
-import { maestroKeyOf } from './maestro-keys.js';
+import type { StepWriter, YamlCommand } from './commands/command.js';
+import { writeStep } from './commands/index.js';
 
 export interface ExportedFlow {
   yaml: string;
@@ -24,28 +25,9 @@ export interface ExportedFlow {
   comments: string[];
 }
 
-type Command = string | Record<string, unknown>;
-
-/** A selector as YAML: the short form (a text) when it is a text alone. */
-function selectorYaml(s: MaestroSelector): string | Record<string, unknown> {
-  const keys = Object.keys(s);
-  return keys.length === 1 && s.text !== undefined ? s.text : { ...s };
-}
-
 /**
- * Text as Maestro types it literally: `${` starts a script in every Maestro string
- * (Env.evaluateScripts), and a backslash before it keeps it text — an app's or an agent's `${…}`
- * never runs as JavaScript when the flow does.
+ * A variable's name for a field: PASSWORD for `password`, CONFIRM_PASSWORD for `confirmPassword`.
  */
-function verbatim(text: string): string {
-  return text.replace(/\$\{/g, '\\${');
-}
-
-function percent(v: number, size: number): string {
-  return `${Math.round((v / size) * 100)}%`;
-}
-
-/** A variable's name for a field: PASSWORD for `password`, CONFIRM_PASSWORD for `confirmPassword`. */
 function variableName(field: string | null, taken: Set<string>): string {
   const base =
     (field ?? 'secret')
@@ -61,8 +43,8 @@ function variableName(field: string | null, taken: Set<string>): string {
   return name;
 }
 
-class FlowWriter {
-  readonly commands: Command[] = [];
+class FlowWriter implements StepWriter {
+  readonly commands: YamlCommand[] = [];
   readonly comments: string[] = [];
   readonly variables: { name: string; field: string | null }[] = [];
   private readonly byField = new Map<string, string>();
@@ -72,15 +54,15 @@ class FlowWriter {
   /** The app's own last screen seen (to assert it is gone when another app ended in front). */
   lastOwnScreen: MaestroSelector | null = null;
 
-  constructor(private readonly appId: string) {}
+  constructor(readonly appId: string) {}
 
-  private note(text: string): void {
+  note(text: string): void {
     this.comments.push(text);
     // A comment in the list keeps its place: Maestro skips it.
     this.commands.push(`# ${text}`);
   }
 
-  private secret(field: string | null): string {
+  secret(field: string | null): string {
     const known = field !== null ? this.byField.get(field) : undefined;
     if (known !== undefined) {
       return known;
@@ -94,103 +76,21 @@ class FlowWriter {
   }
 
   add(step: UiStep): void {
+    if (step.do === 'screen') {
+      this.lastScreen = step.selector;
+      this.lastScreenPackage = step.package ?? '';
+      if (step.package === undefined || step.package === this.appId) {
+        this.lastOwnScreen = step.selector;
+      }
+      return;
+    }
     // A wait or an assertion reads the screen the last action left; anything else changes it.
-    if (step.do !== 'screen' && step.do !== 'wait' && step.do !== 'assert') {
+    if (step.do !== 'wait' && step.do !== 'assert') {
       this.lastScreen = null;
     }
-    switch (step.do) {
-      case 'launch': {
-        const own = step.package === this.appId;
-        this.commands.push(
-          own && !step.clear_state
-            ? 'launchApp'
-            : {
-                launchApp: {
-                  ...(own ? {} : { appId: step.package }),
-                  ...(step.clear_state ? { clearState: true } : {}),
-                },
-              },
-        );
-        return;
-      }
-      case 'stop':
-        this.commands.push(step.package === this.appId ? 'stopApp' : { stopApp: step.package });
-        return;
-      case 'tap':
-        if (step.selector !== null) {
-          this.commands.push({ tapOn: selectorYaml(step.selector) });
-        } else if (step.point !== null && step.screen !== null) {
-          this.commands.push({
-            tapOn: {
-              point: `${percent(step.point.x, step.screen.width)},${percent(step.point.y, step.screen.height)}`,
-            },
-          });
-        } else if (step.point !== null) {
-          this.commands.push({ tapOn: { point: `${step.point.x},${step.point.y}` } });
-        }
-        return;
-      case 'type':
-        this.commands.push({
-          inputText:
-            step.secret || step.text === null ? `\${${this.secret(step.field)}}` : verbatim(step.text),
-        });
-        return;
-      case 'erase':
-        this.commands.push(step.characters === null ? 'eraseText' : { eraseText: step.characters });
-        return;
-      case 'key': {
-        if (step.key === 'KEYCODE_BACK') {
-          this.commands.push('back');
-          return;
-        }
-        const name = maestroKeyOf(step.key);
-        if (name === null) {
-          this.note(`pressed ${step.key}, a key Maestro cannot press`);
-        } else {
-          this.commands.push({ pressKey: name });
-        }
-        return;
-      }
-      case 'hide_keyboard':
-        this.commands.push('hideKeyboard');
-        return;
-      case 'swipe': {
-        const at = (p: { x: number; y: number }) =>
-          step.screen === null
-            ? `${p.x},${p.y}`
-            : `${percent(p.x, step.screen.width)},${percent(p.y, step.screen.height)}`;
-        this.commands.push({ swipe: { start: at(step.from), end: at(step.to), duration: step.duration_ms } });
-        return;
-      }
-      case 'scroll_until':
-        this.commands.push({
-          scrollUntilVisible: { element: { ...step.selector }, direction: step.direction.toUpperCase() },
-        });
-        return;
-      case 'wait':
-        this.commands.push({
-          extendedWaitUntil: { visible: selectorYaml(step.selector), timeout: step.timeout_ms },
-        });
-        return;
-      case 'assert':
-        this.commands.push({
-          [step.visible ? 'assertVisible' : 'assertNotVisible']: selectorYaml(step.selector),
-        });
-        return;
-      case 'open_link':
-        this.commands.push({ openLink: verbatim(step.url) });
-        return;
-      case 'screen':
-        this.lastScreen = step.selector;
-        this.lastScreenPackage = step.package ?? '';
-        if (step.package === undefined || step.package === this.appId) {
-          this.lastOwnScreen = step.selector;
-        }
-        return;
-      default: {
-        const never: never = step;
-        throw new Error(`unknown step ${JSON.stringify(never)}`);
-      }
+    const written = writeStep(step, this);
+    if (written !== null) {
+      this.commands.push(written);
     }
   }
 }
@@ -221,9 +121,9 @@ export function exportSession(session: SessionFile): ExportedFlow {
   const last = writer.lastScreen;
   const ownLast = writer.lastScreenPackage === '' || writer.lastScreenPackage === session.package;
   if (last !== null && ownLast) {
-    writer.commands.push({ assertVisible: selectorYaml(last) });
+    writer.add({ do: 'assert', selector: last, visible: true });
   } else if (last !== null && writer.lastOwnScreen !== null) {
-    writer.commands.push({ assertNotVisible: selectorYaml(writer.lastOwnScreen) });
+    writer.add({ do: 'assert', selector: writer.lastOwnScreen, visible: false });
   }
   const header = [
     `# Exported by droidbus from debug session ${session.id} (${session.package} on ${session.device_model ?? session.device}, opened ${session.opened_at}).`,

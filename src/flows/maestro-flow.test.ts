@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../tests/helpers/paths.js';
+import { SUPPORTED_COMMANDS } from './commands/index.js';
 import { FlowError, loadFlow, type ReadFlowFile } from './maestro-flow.js';
 
 // Maestro's own reader fixtures (tests/fixtures/maestro/SOURCES.md: maestro v1.39.10), read with
@@ -104,9 +105,11 @@ describe("Maestro's own reader fixtures", () => {
   });
 
   it('refuses the first command it does not run in the short-form fixture, by name and line', async () => {
-    expect(await refusal(fixture('024_string_non_string_commands.yaml'))).toBe(
-      'flow.yaml:9: assertTrue is a Maestro command droidbus does not run; it runs launchApp, tapOn, inputText, eraseText, assertVisible, assertNotVisible, scrollUntilVisible, back, pressKey, hideKeyboard, waitForAnimationToEnd, extendedWaitUntil, openLink, stopApp, killApp, takeScreenshot, runFlow, swipe',
+    const refused = await refusal(fixture('024_string_non_string_commands.yaml'));
+    expect(refused).toBe(
+      `flow.yaml:9: assertTrue is a Maestro command droidbus does not run; it runs ${SUPPORTED_COMMANDS.join(', ')}`,
     );
+    expect(refused).toContain('longPressOn, ');
   });
 
   it('reads labels as the words a report uses, and refuses doubleTapOn by name', async () => {

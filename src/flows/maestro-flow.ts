@@ -17,20 +17,10 @@ import {
   substitute,
   substituteAll,
 } from './maestro-env.js';
-import {
-  commandOf,
-  FlowError,
-  isRaw,
-  MAESTRO_ONLY,
-  opOf,
-  refuseUnknown,
-  str,
-  SUPPORTED_COMMANDS,
-  type FlowOp,
-  type Raw,
-} from './maestro-commands.js';
+import { MAESTRO_ONLY, opOf, SUPPORTED_COMMANDS, type FlowOp } from './commands/index.js';
+import { commandOf, FlowError, isRaw, refuseUnknown, str, type Raw } from './commands/read.js';
 
-export { FlowError } from './maestro-commands.js';
+export { FlowError } from './commands/read.js';
 
 export interface FlowCommand {
   /** Its place in the run, from 1. */
@@ -239,7 +229,7 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
         `${where}: ${name} is a Maestro command droidbus does not run; it runs ${SUPPORTED_COMMANDS.join(', ')}`,
       );
     }
-    if (!(SUPPORTED_COMMANDS as readonly string[]).includes(name)) {
+    if (!SUPPORTED_COMMANDS.includes(name)) {
       throw new FlowError(`${where}: ${name.slice(0, 60)} is not a Maestro command`);
     }
     let resolved: unknown;
@@ -261,7 +251,7 @@ async function expand(scope: Scope, items: { value: unknown; line: number }[]): 
       line,
       describe: describeCommand(name, raw),
       optional: isRaw(resolved) && resolved['optional'] === true,
-      op: opOf(name, resolved, scope.appId, where, scope.schemes),
+      op: opOf(name, resolved, { appId: scope.appId, where, schemes: scope.schemes }),
     });
   }
 }

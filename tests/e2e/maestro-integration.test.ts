@@ -184,6 +184,19 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(o).toEqual({ failed: null, inputs: ['swipe 100 500 100 200 3000'] });
   });
 
+  it('Case 029 - Long press on element', async () => {
+    // AndroidDriver.longPress: `input swipe x y x y 3000`; the screen does not change, so once more.
+    const o = await runCase('029_long_press_on_element', [
+      { text: 'Primary button', bounds: [0, 0, 100, 100] },
+    ]);
+    expect(o).toEqual({ failed: null, inputs: ['swipe 50 50 50 50 3000', 'swipe 50 50 50 50 3000'] });
+  });
+
+  it('Case 030 - Long press on point', async () => {
+    const o = await runCase('030_long_press_on_point', []);
+    expect(o).toEqual({ failed: null, inputs: ['swipe 100 200 100 200 3000', 'swipe 100 200 100 200 3000'] });
+  });
+
   it('Case 039 - Hide keyboard', async () => {
     // FakeDriver records HideKeyboard whatever shows; with no keyboard up, droidbus has nothing to send.
     expect((await runCase('039_hide_keyboard', [])).failed).toBeNull();
@@ -225,11 +238,10 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(await refusal('032_element_index')).toContain('${0 + 1} is JavaScript');
   });
 
-  it('refuses by name what droidbus does not run: cases 010, 018, 029, 062, 063, 076, 079, 112, 118', async () => {
+  it('refuses by name what droidbus does not run: cases 010, 018, 062, 063, 076, 079, 112, 118', async () => {
     const refused: Record<string, string> = {
       '010_scroll': 'scroll is a Maestro command droidbus does not run',
       '018_contains_child': 'selector field containsChild is not supported',
-      '029_long_press_on_element': 'longPressOn is a Maestro command droidbus does not run',
       '062_copy_paste_text': 'copyTextFrom is a Maestro command droidbus does not run',
       '063_js_injection': 'droidbus does not run',
       '079_scroll_until_visible':
@@ -361,6 +373,19 @@ describe("Maestro's IntegrationTest app cases, on the simulator", () => {
   it('Case 043 - Stop app (and another, not installed)', async () => {
     expect(await pidOf()).not.toBe('');
     expect(await run('043_stop_app')).toBeNull();
+    expect(await pidOf()).toBe('');
+  });
+
+  it('Case 116 - Kill app: a background app dies as the system kills it, an app in front is spared', async () => {
+    // AndroidDriver.killApp is `am kill`, which kills background processes only
+    // (ActivityManagerService.killBackgroundProcesses): with the app in front it keeps running.
+    await world.shell(serial, `am start -W -n ${APP}/.Main`);
+    const front = await pidOf();
+    expect(front).not.toBe('');
+    expect(await run('115_kill_app')).toBeNull();
+    expect(await pidOf()).toBe(front);
+    await world.shell(serial, 'input keyevent KEYCODE_HOME');
+    expect(await run('115_kill_app')).toBeNull();
     expect(await pidOf()).toBe('');
   });
 

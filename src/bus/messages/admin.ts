@@ -167,7 +167,17 @@ export const adminRequests = {
   'device.stop_app': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, package: packageNameSchema, scope: packageScopeArgSchema }),
+    request: z.object({
+      serial: serialSchema,
+      package: packageNameSchema,
+      scope: packageScopeArgSchema,
+      /**
+       * `force-stop` (the default: every process, alarms and jobs gone) or `kill`: `am kill`, the
+       * process death the system deals a background app for memory — its saved state survives, and
+       * an app in front is left running (ActivityManagerService.killBackgroundProcesses).
+       */
+      how: z.enum(['force-stop', 'kill']).optional(),
+    }),
     response: z.object({ package: z.string(), was_running: z.boolean(), installed: z.boolean() }),
     timeoutMs: 35_000,
   }),

@@ -12,7 +12,7 @@ import { pmFailure } from '../../../device/parsers/am-start.js';
 import { isRunning } from './app-launch.js';
 import { deviceShell, outputOf } from '../../../device/device-shell.js';
 
-/** `device.stop_app`: force-stops the package; publishes `app.stopped` when it is installed. */
+/** `device.stop_app`: force-stops (or `am kill`s) the package; publishes `app.stopped` when it stopped. */
 export async function stopApp(
   device: Device,
   p: PayloadOf<'device.stop_app'>,
@@ -23,12 +23,15 @@ export async function stopApp(
   const installed = await shell(readCommand(READS.apkPaths, { package: p.package }));
   const isInstalled = installed.stdout.includes('package:');
   const wasRunning = await isRunning(shell, p.package);
-  const r = await shell(sh`am force-stop ${p.package}`);
+  const how = p.how ?? 'force-stop';
+  const r = await shell(how === 'kill' ? sh`am kill ${p.package}` : sh`am force-stop ${p.package}`);
   const failure = pmFailure(outputOf(r), r.exitCode);
   if (failure !== null) {
-    throw new BusError('FAILED', `am force-stop ${p.package} failed on ${serial}: ${failure}`);
+    throw new BusError('FAILED', `am ${how} ${p.package} failed on ${serial}: ${failure}`);
   }
-  if (isInstalled) {
+  // `am kill` spares an app in front: it stopped only if its process is gone.
+  const stopped = how === 'kill' ? wasRunning && !(await isRunning(shell, p.package)) : isInstalled;
+  if (stopped) {
     ctx.emit('app.stopped', {
       device: serial,
       package: p.package,
