@@ -282,8 +282,13 @@ async function runFlow(scope: Scope, raw: unknown, where: string, line: number):
   const { config, items } = sections(read.text, file);
   // The sub-flow's own env wins over what its parent passes down (Maestro's precedence).
   const own = defineAll(envOf(config['env'], file), env, scope.variables, file);
+  // Each file's commands act on its own config's app (YamlCommandReader reads every file with its
+  // appId): a sub-flow's bare launchApp launches the app it names, not its parent's.
+  const written = config['appId'] ?? config['url'];
+  const appId =
+    typeof written === 'string' && written !== '' ? filled(written, own, scope.variables, file) : scope.appId;
   await expand(
-    { ...scope, env: own, file, depth: scope.depth + 1, stack: [...scope.stack, read.path] },
+    { ...scope, appId, env: own, file, depth: scope.depth + 1, stack: [...scope.stack, read.path] },
     items,
   );
 }

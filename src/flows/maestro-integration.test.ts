@@ -59,3 +59,53 @@ describe("Maestro's IntegrationTest, env cases", () => {
     ]);
   });
 });
+
+/** The flow's commands as read: each command's name and operation. */
+async function readCase(caseName: string): Promise<{ appId: string; ops: unknown[] }> {
+  const file = `${caseName}.yaml`;
+  const flow = await loadFlow(readFileSync(path.join(DIR, file), 'utf8'), file, read);
+  return { appId: flow.appId, ops: flow.commands.map((c) => c.op) };
+}
+
+describe("Maestro's IntegrationTest, cases reading decides", () => {
+  it('Case 020 - Parse config: the appId, and launchApp of it', async () => {
+    expect(await readCase('020_parse_config')).toEqual({
+      appId: 'com.example.app',
+      ops: [{ op: 'launch', appId: 'com.example.app', clearState: false, stopApp: true }],
+    });
+  });
+
+  it('Case 041 - Take screenshot: ${MAESTRO_FILENAME} is the flow file without .yaml', async () => {
+    expect((await readCase('041_take_screenshot')).ops).toEqual([
+      { op: 'screenshot', name: '041_take_screenshot_with_filename' },
+    ]);
+  });
+
+  it("Case 046 - Run flow: the sub-flow's launchApp of its own appId, then the tap", async () => {
+    // 013_launch_app.yaml's config names com.example.app; the parent's is com.other.app.
+    expect(await readCase('046_run_flow')).toEqual({
+      appId: 'com.other.app',
+      ops: [
+        { op: 'launch', appId: 'com.example.app', clearState: false, stopApp: true },
+        { op: 'tap', selector: { text: 'Primary button' }, point: null, retryIfNoChange: true },
+      ],
+    });
+  });
+
+  it('Case 047 - Nested run flow', async () => {
+    expect((await readCase('047_run_flow_nested')).ops).toEqual([
+      { op: 'launch', appId: 'com.example.app', clearState: false, stopApp: true },
+      { op: 'tap', selector: { text: 'Primary button' }, point: null, retryIfNoChange: true },
+      { op: 'tap', selector: { text: 'Secondary Button' }, point: null, retryIfNoChange: true },
+    ]);
+  });
+
+  it('Case 085 and 095: autoVerify: true and launch arguments are refused by name', async () => {
+    await expect(readCase('085_open_link_auto_verify')).rejects.toThrow(
+      '085_open_link_auto_verify.yaml:3: openLink field autoVerify is not supported by droidbus',
+    );
+    await expect(readCase('095_launch_arguments')).rejects.toThrow(
+      '095_launch_arguments.yaml:6: launchApp field arguments is not supported by droidbus',
+    );
+  });
+});

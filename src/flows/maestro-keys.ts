@@ -9,7 +9,8 @@ const KEYS: readonly (readonly [maestro: string, android: string])[] = [
   ['Backspace', 'KEYCODE_DEL'],
   ['Back', 'KEYCODE_BACK'],
   ['Home', 'KEYCODE_HOME'],
-  ['Lock', 'KEYCODE_SLEEP'],
+  // AndroidDriver.pressKey sends 276 (KEYCODE_SOFT_SLEEP) for LOCK.
+  ['Lock', 'KEYCODE_SOFT_SLEEP'],
   ['Volume Up', 'KEYCODE_VOLUME_UP'],
   ['Volume Down', 'KEYCODE_VOLUME_DOWN'],
   ['Remote Dpad Up', 'KEYCODE_DPAD_UP'],

@@ -12,6 +12,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyCodeOf } from '../../src/actors/device/ui/android-keycodes.js';
 import { linkLabelledApk } from '../helpers/aapt2-apk.js';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
@@ -197,6 +198,71 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(o).toEqual({ failed: null, inputs: ['swipe 100 200 100 200 3000', 'swipe 100 200 100 200 3000'] });
   });
 
+  it('Case 019 - Do not wait until visible', async () => {
+    const o = await runCase('019_dont_wait_for_visibility', [
+      { text: 'Button', bounds: [0, 0, 100, 100] },
+      { bounds: [0, 0, 100, 100] },
+    ]);
+    // retryTapIfNoChange: false — one tap though the screen did not change.
+    expect(o).toEqual({ failed: null, inputs: ['tap 50 50'] });
+  });
+
+  it('Case 034 - Press key: every key Maestro names, its name in any case', async () => {
+    const o = await runCase('034_press_key', []);
+    // Lock and Power leave the screen as a phone would (off, or on again): wake it for the next case.
+    await world.shell(serial, 'input keyevent KEYCODE_WAKEUP');
+    expect(o.failed).toBeNull();
+    // AndroidDriver.pressKey's codes for the flow's 29 keys, in its order — but Tab: Maestro sends 62
+    // (KEYCODE_SPACE, a space typed), droidbus KEYCODE_TAB (61), the key the name says.
+    const maestro = [66, 67, 3, 4, 24, 25, 276, 19, 20, 21, 22, 23, 85, 86, 87, 88, 89, 90, 26, 62, 280, 281];
+    const tab = maestro.indexOf(62);
+    const expected = [
+      ...maestro.slice(0, tab),
+      61,
+      ...maestro.slice(tab + 1),
+      96,
+      97,
+      82,
+      178,
+      243,
+      244,
+      245,
+    ];
+    const sent = o.inputs.map((i) => {
+      const [verb, key] = i.split(' ') as [string, string];
+      return verb === 'keyevent' ? keyCodeOf(key.replace(/^KEYCODE_/, '')) : i;
+    });
+    expect(sent).toEqual(expected);
+  });
+
+  it('Case 072 - Assert element visible by id: the deepest of nested matches is tapped', async () => {
+    const o = await runCase('072_searchDepthFirst', [
+      { text: 'Element', bounds: [0, 0, 100, 100], children: [{ text: 'Element', bounds: [0, 0, 50, 50] }] },
+      { text: 'Element', bounds: [0, 100, 100, 200] },
+    ]);
+    expect(o.failed).toBeNull();
+    expect(o.inputs[0]).toBe('tap 25 25');
+  });
+
+  it('Case 068 - Erase all text', async () => {
+    // Orchestra: eraseText with no count erases MAX_ERASE_CHARACTERS (50), the field's end first.
+    const o = await runCase('068_erase_all_text', []);
+    expect(o.failed).toBeNull();
+    expect(o.inputs[0]).toBe('text Hello%sWorld');
+    const keys = o.inputs.slice(1).flatMap((i) => i.split(' ').slice(1));
+    expect(keys.filter((k) => k === 'KEYCODE_DEL')).toHaveLength(50);
+    expect(keys.filter((k) => k !== 'KEYCODE_DEL')).toEqual(['KEYCODE_MOVE_END']);
+  });
+
+  it('Case 027 - Open link', async () => {
+    // OpenLink("https://example.com"): a VIEW intent, which the device's browser takes.
+    expect(await runCase('027_open_link', [])).toEqual({ failed: null, inputs: [] });
+    expect(await world.shell(serial, 'dumpsys activity activities')).toMatch(
+      /topResumedActivity=ActivityRecord\{\S+ u0 com\.android\.chrome\//,
+    );
+    expect(await world.shell(serial, 'uiautomator dump /dev/tty')).toContain('text="https://example.com"');
+  });
+
   it('Case 039 - Hide keyboard', async () => {
     // FakeDriver records HideKeyboard whatever shows; with no keyboard up, droidbus has nothing to send.
     expect((await runCase('039_hide_keyboard', [])).failed).toBeNull();
@@ -344,7 +410,8 @@ describe("Maestro's IntegrationTest app cases, on the simulator", () => {
       allow_foreign_package: true,
     });
     expect(r.isError, r.text).toBe(false);
-    return (r.structured['devices'] as { failed: { reason: string } | null }[])[0]!.failed;
+    type Failed = { reason: string; index: number; line: number } | null;
+    return (r.structured['devices'] as { failed: Failed }[])[0]!.failed;
   };
 
   beforeAll(async () => {
@@ -387,6 +454,13 @@ describe("Maestro's IntegrationTest app cases, on the simulator", () => {
     await world.shell(serial, 'input keyevent KEYCODE_HOME');
     expect(await run('115_kill_app')).toBeNull();
     expect(await pidOf()).toBe('');
+  });
+
+  it('Case 022 - Launch app that is not installed', async () => {
+    // MaestroException.UnableToLaunchApp: the run fails at launchApp, naming the package.
+    const failed = await run('022_launch_app_that_is_not_installed');
+    expect(failed).toMatchObject({ index: 1, line: 3 });
+    expect(failed?.reason).toContain('com.example.nonexistent is not installed on');
   });
 
   it('Case 021 - Launch app with clear state', async () => {

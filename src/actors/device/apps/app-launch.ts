@@ -180,6 +180,14 @@ export async function restartApp(
     const out = outputOf(clear);
     const failure = pmFailure(out, clear.exitCode) ?? (/^Success\b/m.test(out) ? null : out || 'no answer');
     if (failure !== null) {
+      // `pm clear` of a package the device does not have prints only "Failed": say which it is.
+      const paths = await shell(readCommand(READS.apkPaths, { package: p.package }));
+      if (!paths.stdout.includes('package:')) {
+        throw new BusError(
+          'NOT_FOUND',
+          `${p.package} is not installed on ${serial}, so its data could not be cleared nor the app launched (install_apk installs it)`,
+        );
+      }
       throw new BusError('FAILED', `pm clear ${p.package} failed on ${serial}: ${failure.slice(0, 300)}`);
     }
   }

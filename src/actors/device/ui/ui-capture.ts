@@ -1,4 +1,5 @@
 import { BusError } from '../../../bus/errors.js';
+import type { Device } from '../../../device/device.js';
 import { READS, readCommand } from '../../../device/reads.js';
 import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
 import { screenHash } from './ui-screen-hash.js';
@@ -67,6 +68,29 @@ export function screenFacts(capture: Capture) {
 const ALREADY_REGISTERED = /already registered/i;
 /** Answers that mean "the screen was changing or not ready; ask again". */
 const TRANSIENT = /null root node|UiAutomation not connected|Killed|Aborted/i;
+/**
+ * No window to read: a screen in transition, or one that is off — uiautomator has no root while the
+ * display sleeps (appium-adb counts screenState=SCREEN_STATE_OFF as locked for the same reason).
+ */
+const NO_ROOT = /null root node/i;
+
+/**
+ * A capture that finds no root twice asks PowerManager once whether the device sleeps: a screen
+ * that is off never gets a root, so waiting the whole capture budget for one would be wasted.
+ */
+async function refuseSleepingScreen(device: Device, serial: string, signal: AbortSignal): Promise<void> {
+  const power = await device.exec(readCommand(READS.power), { signal, timeoutMs: 5_000 }).catch(() => null);
+  const wakefulness = /mWakefulness=(\w+)/.exec(power?.toString('utf8') ?? '')?.[1];
+  if (wakefulness === 'Asleep' || wakefulness === 'Dozing') {
+    throw new BusError(
+      'FAILED',
+      `the screen of ${serial} is off (PowerManager: mWakefulness=${wakefulness}), so there is no UI to read; wake it (press_key KEYCODE_WAKEUP) and read it again`,
+      undefined,
+      { screen_off: true },
+    );
+  }
+}
+
 /**
  * `uiautomator dump` waits for the UI to go idle first: AOSP's DumpCommand calls
  * `uiAutomation.waitForIdle(1000, 1000 * 10)` and, when that times out, prints
@@ -189,6 +213,9 @@ export async function captureUi(
           text.trim().split('\n').slice(-2).join(' ').slice(0, 300) || 'uiautomator printed nothing';
         if (!TRANSIENT.test(text) && attempt >= 2) {
           break;
+        }
+        if (NO_ROOT.test(text) && attempt === 2) {
+          await refuseSleepingScreen(device, serial, signal);
         }
       }
       await sleep(RETRY_PAUSE_MS, signal);

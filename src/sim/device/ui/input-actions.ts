@@ -1,6 +1,9 @@
 /**
  * Evidence: frameworks/base/services/core/java/com/android/server/input/InputShellCommand.java (tap,
- * swipe, keyevent, text) and KeyEvent.java (the key codes).
+ * swipe, keyevent, text) and KeyEvent.java (the key codes); PhoneWindowManager.interceptKeyBeforeQueueing
+ * for KEYCODE_SOFT_SLEEP (the user made inactive, setUserInactiveOverrideFromWindowManager: the
+ * screen goes off as at its timeout, unless a screen wake lock holds it on) — the key Maestro's
+ * AndroidDriver.pressKey sends for LOCK (276).
  */
 import { SAMPLE_ACTIVITIES } from '../../sample-app.js';
 import { crashPackage } from '../crashes.js';
@@ -25,6 +28,7 @@ export const KEY = {
   MOVE_END: 123,
   WAKEUP: 224,
   SLEEP: 223,
+  SOFT_SLEEP: 276,
 } as const;
 
 const LOGIN = SAMPLE_ACTIVITIES[0];
@@ -193,6 +197,11 @@ export function keyEvent(dev: Device, code: number): void {
       return;
     case KEY.SLEEP:
       dev.ui.screenOn = false;
+      return;
+    case KEY.SOFT_SLEEP:
+      if (!dev.power.held().some((l) => l.level === 'SCREEN_DIM_WAKE_LOCK')) {
+        dev.ui.screenOn = false;
+      }
       return;
     case KEY.DEL: {
       const field = rec.state.focus;
