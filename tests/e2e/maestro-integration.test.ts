@@ -6,8 +6,9 @@
  * device received must be what Maestro's FakeDriver recorded: the same taps at the same points, the
  * same keys and text, or the same failure. Built CLI → real adb server → `droidbus sim`.
  *
- * A loaded screen does not change when tapped, so the cases whose fake elements change on a click
- * (onClick) are not ported; cases that need JavaScript are refused by name, as droidbus refuses it.
+ * A fake element's onClick is the next screen, shown when a tap lands inside it (`sim screen load …
+ * --on-tap`); a screen that changes on every read (case 113's mutatingText) is not modelled. Cases
+ * that need JavaScript are refused by name, as droidbus refuses it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +28,14 @@ interface Fake {
   text?: string;
   bounds: [number, number, number, number];
   clickable?: boolean;
+  enabled?: boolean;
   children?: Fake[];
+}
+
+/** A screen a tap inside `on` (FakeDriver's onClick of the element there) shows next. */
+interface Then {
+  on: [number, number, number, number];
+  screen: Fake[];
 }
 
 function attr(v: string): string {
@@ -36,7 +44,7 @@ function attr(v: string): string {
 
 function node(e: Fake): string {
   const [l, t, r, b] = e.bounds;
-  return `<node index="0" text="${attr(e.text ?? '')}" resource-id="${attr(e.id ?? '')}" class="android.view.View" package="com.example.app" content-desc="" checkable="false" checked="false" clickable="${e.clickable ?? false}" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[${l},${t}][${r},${b}]">${(e.children ?? []).map(node).join('')}</node>`;
+  return `<node index="0" text="${attr(e.text ?? '')}" resource-id="${attr(e.id ?? '')}" class="android.view.View" package="com.example.app" content-desc="" checkable="false" checked="false" clickable="${e.clickable ?? false}" enabled="${e.enabled ?? true}" focusable="false" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[${l},${t}][${r},${b}]">${(e.children ?? []).map(node).join('')}</node>`;
 }
 
 /** The fake screen as a uiautomator dump: the elements under one root as large as the grid. */
@@ -77,14 +85,28 @@ async function deviceInputs(): Promise<string[]> {
   return stats.inputs.map((i) => i.join(' '));
 }
 
-/** Runs a case's flow on its fake screen; what failed, and the inputs the device received. */
-async function runCase(flow: string, screen: Fake[], env: Record<string, string> = {}): Promise<Outcome> {
+/** A fake screen as a dump on the device; its path there. */
+async function pushScreen(screen: Fake[]): Promise<string> {
   const local = path.join(work.dir, `screen-${++seq}.xml`);
   mkdirSync(work.dir, { recursive: true });
   writeFileSync(local, dumpOf(screen));
   const remote = `/data/local/tmp/maestro-case-${seq}.xml`;
   expect((await world.server.adb(['-s', serial, 'push', local, remote])).code).toBe(0);
-  await world.shell(serial, `sim screen load ${remote}`);
+  return remote;
+}
+
+/** Runs a case's flow on its fake screen; what failed, and the inputs the device received. */
+async function runCase(
+  flow: string,
+  screen: Fake[],
+  env: Record<string, string> = {},
+  then: Then[] = [],
+): Promise<Outcome> {
+  const onTap: string[] = [];
+  for (const next of then) {
+    onTap.push('--on-tap', `${next.on.join(',')}=${await pushScreen(next.screen)}`);
+  }
+  await world.shell(serial, ['sim screen load', await pushScreen(screen), ...onTap].join(' '));
   const before = (await deviceInputs()).length;
   const r = await world.call('run_flow', {
     yaml: readFileSync(path.join(FIXTURES, `${flow}.yaml`), 'utf8'),
@@ -261,6 +283,56 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
       /topResumedActivity=ActivityRecord\{\S+ u0 com\.android\.chrome\//,
     );
     expect(await world.shell(serial, 'uiautomator dump /dev/tty')).toContain('text="https://example.com"');
+  });
+
+  it('Case 008 - Tap on element - Do not retry if view hierarchy changed', async () => {
+    const o = await runCase(
+      '008_tap_on_element',
+      [{ text: 'Primary button', bounds: [0, 0, 100, 100] }],
+      {},
+      [{ on: [0, 0, 100, 100], screen: [{ text: 'Updated text', bounds: [0, 0, 100, 100] }] }],
+    );
+    expect(o).toEqual({ failed: null, inputs: ['tap 50 50'] });
+  });
+
+  it('Case 048 - tapOn prioritises clickable elements', async () => {
+    const o = await runCase(
+      '048_tapOn_clickable',
+      [
+        { text: 'Button', bounds: [0, 0, 100, 100] },
+        { text: 'Button', bounds: [0, 0, 200, 200], clickable: true },
+      ],
+      {},
+      [
+        {
+          on: [0, 0, 200, 200],
+          screen: [
+            { text: 'Button', bounds: [0, 0, 100, 100] },
+            { text: 'Clicked', bounds: [0, 0, 200, 200], clickable: true },
+          ],
+        },
+      ],
+    );
+    expect(o).toEqual({ failed: null, inputs: ['tap 100 100'] });
+  });
+
+  it('Case 054 - Enabled state', async () => {
+    const o = await runCase('054_enabled', [{ text: 'Button', bounds: [0, 0, 100, 100] }], {}, [
+      { on: [0, 0, 100, 100], screen: [{ text: 'Button', bounds: [0, 0, 100, 100], enabled: false }] },
+    ]);
+    expect(o).toEqual({ failed: null, inputs: ['tap 50 50'] });
+  });
+
+  it('Case 073 - Handle linebreaks', async () => {
+    const screen = (marks: string): Fake[] => [
+      { text: `Indicator${marks}`, bounds: [0, 100, 100, 100] },
+      { text: 'Hello\nWorld', bounds: [0, 0, 100, 100] },
+    ];
+    const o = await runCase('073_handle_linebreaks', screen(''), {}, [
+      { on: [0, 0, 100, 100], screen: screen('!') },
+      { on: [0, 0, 100, 100], screen: screen('!!') },
+    ]);
+    expect(o).toEqual({ failed: null, inputs: ['tap 50 50', 'tap 50 50'] });
   });
 
   it('Case 039 - Hide keyboard', async () => {

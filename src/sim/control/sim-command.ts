@@ -11,11 +11,14 @@ import { anrFileName, recordedKind, tombstoneEntries } from '../device/log/recor
 import type { Priority } from '../device/log/log-store.js';
 import { shortComponent } from '../device/packages.js';
 import { parseHierarchy, serializeHierarchy } from '../device/ui/uiautomator-xml.js';
+import type { LoadedScreen } from '../device/ui/ui-state.js';
 import type { Domain } from '../device/recorded-reads.js';
 
 const USAGE = `usage: sim <command>
   sim stats                               counters as JSON (dumps, overlapping_dumps, shell_commands, last_input, …)
-  sim screen load PATH                    make a recorded uiautomator dump or UiAutomator2 page source the current screen
+  sim screen load PATH [--on-tap L,T,R,B=NEXT]…
+                                          make a recorded uiautomator dump or UiAutomator2 page source the current screen;
+                                          each --on-tap is the screen a tap inside those bounds shows next, in order
   sim screen reset                        back to the simulated apps
   sim screen busy on|off                  a screen that never goes idle (uiautomator dump fails after its idle wait)
   sim screencap load PATH                 screencap answers with a real screen's image (PNG or JPEG, on the device)
@@ -82,9 +85,37 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
     return 0;
   }
   if (args[0] !== 'load' || args[1] === undefined) {
-    return fail(ctx, 'usage: sim screen load PATH | sim screen reset | sim screen busy on|off');
+    return fail(ctx, SCREEN_USAGE);
   }
-  const bytes = await readNamed(ctx, args[1]);
+  const first = await loadScreen(ctx, args[1]);
+  if (typeof first === 'number') {
+    return first;
+  }
+  // --on-tap L,T,R,B=PATH: the screens taps show next, in order (a test's stand-in for an app whose
+  // views change when clicked, as Maestro's FakeDriver elements do with onClick).
+  const onTap: NonNullable<LoadedScreen['onTap']> = [];
+  for (let i = 2; i < args.length; i += 2) {
+    const m = /^(-?\d+),(-?\d+),(-?\d+),(-?\d+)=(.+)$/.exec(args[i + 1] ?? '');
+    if (args[i] !== '--on-tap' || m === null) {
+      return fail(ctx, SCREEN_USAGE);
+    }
+    const next = await loadScreen(ctx, m[5]!);
+    if (typeof next === 'number') {
+      return next;
+    }
+    onTap.push({ bounds: [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])], screen: next });
+  }
+  dev.ui.loaded = onTap.length > 0 ? { ...first, onTap } : first;
+  dev.ui.imeShown = false;
+  return 0;
+}
+
+const SCREEN_USAGE =
+  'usage: sim screen load PATH [--on-tap L,T,R,B=NEXT]… | sim screen reset | sim screen busy on|off';
+
+/** A recorded screen read from the device's files; the exit status when it cannot be. */
+async function loadScreen(ctx: CommandContext<Device>, file: string): Promise<LoadedScreen | number> {
+  const bytes = await readNamed(ctx, file);
   if (typeof bytes === 'number') {
     return bytes;
   }
@@ -96,15 +127,13 @@ async function simScreen(ctx: CommandContext<Device>, dev: Device, args: string[
     // A page source is not what `uiautomator dump` prints: the device dumps the same views
     // as <node> elements. A recorded dump is printed back as it was.
     const dumped = parsed.format === 'page-source' ? serializeHierarchy(parsed.root, parsed.rotation) : xml;
-    dev.ui.loaded = { xml: dumped, parsed };
+    return { xml: dumped, parsed };
   } catch (err) {
     return fail(
       ctx,
-      `${args[1]}: not a uiautomator dump or page source (${err instanceof Error ? err.message : String(err)})`,
+      `${file}: not a uiautomator dump or page source (${err instanceof Error ? err.message : String(err)})`,
     );
   }
-  dev.ui.imeShown = false;
-  return 0;
 }
 
 /**

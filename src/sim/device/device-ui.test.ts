@@ -240,6 +240,28 @@ describe('the simulated screen', () => {
     expect(await dump(d)).toContain('nexuslauncher');
   });
 
+  it('shows the screens given with --on-tap, in order, as taps land inside their bounds', async () => {
+    const d = device();
+    const screen = (text: string) =>
+      `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="${text}" resource-id="" class="android.widget.Button" package="com.example.app" content-desc="" checkable="false" checked="false" clickable="true" enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" bounds="[0,0][100,100]" /></hierarchy>`;
+    for (const name of ['a', 'b', 'c']) {
+      d.fs.write(`/data/local/tmp/${name}.xml`, new TextEncoder().encode(screen(name)), 0o100644, 0);
+    }
+    const load = 'sim screen load /data/local/tmp/a.xml --on-tap 0,0,100,100=/data/local/tmp/b.xml';
+    expect((await runOn(d, `${load} --on-tap 0,0,50,50=/data/local/tmp/c.xml`)).code).toBe(0);
+    await runOn(d, 'input tap 150 150');
+    expect(await dump(d)).toBe(screen('a'));
+    await runOn(d, 'input tap 75 75');
+    expect(await dump(d)).toBe(screen('b'));
+    await runOn(d, 'input tap 75 75');
+    expect(await dump(d)).toBe(screen('b'));
+    await runOn(d, 'input tap 25 25');
+    expect(await dump(d)).toBe(screen('c'));
+    expect((await runOn(d, `${load} --on-tap 0,0,100=/data/local/tmp/c.xml`)).stderr).toContain(
+      'usage: sim screen load PATH [--on-tap L,T,R,B=NEXT]…',
+    );
+  });
+
   it.each([
     ['launcher-korean-cp949.xml', '오늘의 네컷 기록'],
     ['lingbook-list-gbk.xml', '新建'],

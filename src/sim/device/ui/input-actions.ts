@@ -38,7 +38,17 @@ const DETAIL = SAMPLE_ACTIVITIES[2];
 /** A tap at screen coordinates: the widget under it acts. */
 export function tap(dev: Device, x: number, y: number): void {
   dev.stats.taps++;
-  if (!dev.ui.screenOn || dev.ui.loaded !== null) {
+  if (!dev.ui.screenOn) {
+    return;
+  }
+  if (dev.ui.loaded !== null) {
+    const [next, ...rest] = dev.ui.loaded.onTap ?? [];
+    if (next !== undefined) {
+      const [l, t, r, b] = next.bounds;
+      if (x >= l && x < r && y >= t && y < b) {
+        dev.ui.loaded = rest.length > 0 ? { ...next.screen, onTap: rest } : next.screen;
+      }
+    }
     return;
   }
   // The app under the finger draws the press (a ripple) whether or not the tap does anything.

@@ -17,6 +17,11 @@ export interface LoadedScreen {
    * absent, the window lists name it after the dump's package.
    */
   activity?: string;
+  /**
+   * `--on-tap`: the screens that follow, in order — a tap inside the first one's bounds shows it
+   * (with the rest still to come); a tap elsewhere changes nothing, as on a static recording.
+   */
+  onTap?: { bounds: [number, number, number, number]; screen: LoadedScreen }[];
 }
 
 /** The focused window's `PKG/CLS` of a loaded screen. */
