@@ -419,6 +419,13 @@ describe("Maestro's IntegrationTest cases, on the simulator", () => {
     expect(o).toEqual({ failed: null, inputs: [] });
   });
 
+  it('Case 042 - Extended waitUntil - element not found', async () => {
+    // MaestroException.AssertionFailure: the first wait fails, nothing is sent.
+    const o = await runCase('042_extended_wait', []);
+    expect(o.inputs).toEqual([]);
+    expect(o.failed?.reason).toMatch(/^no element matches text: "Item" after \d+ ms$/);
+  });
+
   it('Case 055 - Tap on element - Compare regex', async () => {
     const o = await runCase('055_compare_regex', [
       { text: '(Secondary button)', bounds: [0, 100, 100, 200] },
