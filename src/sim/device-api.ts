@@ -81,6 +81,12 @@ export interface SimDeviceIdentity {
   avdName?: string;
 }
 
+/** One transport's reverse listeners, as the device reaches the host through them. */
+export interface ReverseRoute {
+  /** Opens a connection through the listener on `local` (`tcp:8080`); undefined when there is none. */
+  connect(local: string): Promise<Duplex> | undefined;
+}
+
 /** What a simulated device exposes to the transport and the emulator console. */
 export interface SimDevice {
   readonly identity: SimDeviceIdentity;
@@ -96,6 +102,11 @@ export interface SimDevice {
    * returns what takes a new connection, or undefined when nothing listens there.
    */
   acceptTcp?(port: number): ((socket: Duplex) => void) | undefined;
+  /**
+   * Optional: a transport's `adb reverse` listeners offered to the device, so that a connection an
+   * app opens to one of them reaches the host. Returns what withdraws them (the transport ended).
+   */
+  attachReverse?(route: ReverseRoute): () => void;
   /**
    * Optional: the adb features this device's adbd advertises in its banner (default: every one the
    * simulated adbd implements). An old device's adbd has fewer: no shell_v2 before Android 7.

@@ -1,7 +1,9 @@
 /**
  * Evidence: packages/modules/adb/protocol.txt (CNXN, AUTH, OPEN/OKAY/WRTE/CLSE), adb.cpp handle_packet
  * and daemon/auth.cpp (token, signature, public key); measured against Debian's adb 1.0.41 in
- * notes/adb-facts.md.
+ * notes/adb-facts.md. A connection to a reverse listener (adb.cpp: the listener's socket accepted on
+ * the device, then connect_to_remote) is an OPEN the device sends with the listener's REMOTE as its
+ * destination; the server answers OKAY with its stream id, or CLSE when it cannot connect.
  */
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
@@ -27,6 +29,7 @@ import {
 } from './packet.js';
 import { AdbdStream } from './stream.js';
 import { openService } from './services.js';
+import { streamSocket } from './tcp-service.js';
 import type { ServiceContext } from './service-context.js';
 
 /**
@@ -77,6 +80,12 @@ export class AdbdConnection {
   private sendMax: number;
   private readonly ownMax: number;
   private readonly ctx: ServiceContext;
+  /** Streams this side opened (a reverse connection), waiting for the server's OKAY. */
+  private readonly opening = new Map<
+    number,
+    { resolve: (s: AdbdStream) => void; reject: (e: Error) => void }
+  >();
+  private detachReverse: (() => void) | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -153,9 +162,16 @@ export class AdbdConnection {
       case A_OPEN:
         this.onOpen(p);
         return;
-      case A_OKAY:
+      case A_OKAY: {
+        const opening = this.opening.get(p.arg1);
+        if (opening !== undefined) {
+          this.opening.delete(p.arg1);
+          opening.resolve(this.addStream(p.arg1, p.arg0));
+          return;
+        }
         this.streams.get(p.arg1)?.onOkay();
         return;
+      }
       case A_WRTE: {
         const stream = this.streams.get(p.arg1);
         if (stream) {
@@ -166,9 +182,16 @@ export class AdbdConnection {
         }
         return;
       }
-      case A_CLSE:
+      case A_CLSE: {
+        const opening = this.opening.get(p.arg1);
+        if (opening !== undefined) {
+          this.opening.delete(p.arg1);
+          opening.reject(new Error('connection refused'));
+          return;
+        }
         this.streams.get(p.arg1)?.onRemoteClose();
         return;
+      }
       default:
         this.opts.log.debug('ignoring packet', { command: commandName(p.command) });
     }
@@ -215,7 +238,43 @@ export class AdbdConnection {
   private goOnline(): void {
     this.state = 'online';
     this.send(A_CNXN, A_VERSION, this.ownMax, Buffer.from(banner(this.opts.device), 'utf8'));
+    this.detachReverse ??= this.opts.device.attachReverse?.({
+      connect: (local) => {
+        const remote = this.ctx.reverses.get(local);
+        return remote === undefined ? undefined : this.openToServer(remote).then(streamSocket);
+      },
+    });
     this.opts.onReady?.('online');
+  }
+
+  /** A stream this side opens to `destination` on the server's host (a reverse connection). */
+  private openToServer(destination: string): Promise<AdbdStream> {
+    if (this.state !== 'online') {
+      return Promise.reject(new Error('the transport is gone'));
+    }
+    const localId = this.takeLocalId();
+    return new Promise((resolve, reject) => {
+      this.opening.set(localId, { resolve, reject });
+      this.send(A_OPEN, localId, 0, Buffer.from(`${destination}\0`, 'utf8'));
+    });
+  }
+
+  private takeLocalId(): number {
+    const localId = this.nextLocalId++;
+    if (this.nextLocalId > 0x7fffffff) {
+      this.nextLocalId = 1;
+    }
+    return localId;
+  }
+
+  private addStream(localId: number, remoteId: number): AdbdStream {
+    const stream = new AdbdStream(this, localId, remoteId, this.sendMax, (s) => {
+      if (this.streams.get(s.localId) === s) {
+        this.streams.delete(s.localId);
+      }
+    });
+    this.streams.set(localId, stream);
+    return stream;
   }
 
   private onOpen(p: AdbPacket): void {
@@ -230,10 +289,7 @@ export class AdbdConnection {
       end = p.payload.length;
     }
     const service = p.payload.subarray(0, end).toString('utf8');
-    const localId = this.nextLocalId++;
-    if (this.nextLocalId > 0x7fffffff) {
-      this.nextLocalId = 1;
-    }
+    const localId = this.takeLocalId();
     const run = openService(this.ctx, service);
     if (!run) {
       // adbd closes a stream it cannot open; the client reports "error: closed".
@@ -250,12 +306,7 @@ export class AdbdConnection {
       });
       return;
     }
-    const stream = new AdbdStream(this, localId, remoteId, this.sendMax, (s) => {
-      if (this.streams.get(s.localId) === s) {
-        this.streams.delete(s.localId);
-      }
-    });
-    this.streams.set(localId, stream);
+    const stream = this.addStream(localId, remoteId);
     this.send(A_OKAY, localId, remoteId);
     run(stream).then(
       () => stream.end(),
@@ -278,6 +329,11 @@ export class AdbdConnection {
     if (this.state === 'closed') {
       return;
     }
+    this.detachReverse?.();
+    for (const opening of this.opening.values()) {
+      opening.reject(new Error('the transport is gone'));
+    }
+    this.opening.clear();
     this.closeAllStreams();
     this.state = 'closed';
   }

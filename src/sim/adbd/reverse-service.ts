@@ -12,8 +12,9 @@
  *   in React Native's issues;
  * - anything else is `FAIL not a reverse forwarding command`.
  *
- * The listeners belong to the transport: they live as long as this connection. What connects to one
- * on the device is not modelled (nothing in the simulator opens a connection to localhost).
+ * The listeners belong to the transport: they live as long as this connection. An app's connection
+ * to one (src/sim/device/network.ts) becomes a stream the device opens to the server with the
+ * listener's REMOTE as its destination (connection.ts), as adbd's listener does.
  */
 import type { AdbdStream } from './stream.js';
 

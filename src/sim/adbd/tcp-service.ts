@@ -6,10 +6,10 @@ import { Duplex } from 'node:stream';
 import type { AdbdStream } from './stream.js';
 
 /**
- * A `tcp:PORT` stream as a socket for a service on the device: what the client writes arrives as
- * the socket's data, what the service writes goes back as WRTEs; either side closing closes both.
+ * An adb stream as a socket: what the other end writes arrives as the socket's data, what is written
+ * to the socket goes out as WRTEs; either side closing closes both.
  */
-export async function runTcpService(stream: AdbdStream, accept: (socket: Duplex) => void): Promise<void> {
+export function streamSocket(stream: AdbdStream): Duplex {
   let pumping = false;
   const socket = new Duplex({
     read() {
@@ -45,12 +45,17 @@ export async function runTcpService(stream: AdbdStream, accept: (socket: Duplex)
   });
   // What node:http expects of a socket beyond a Duplex.
   Object.assign(socket, { setTimeout: () => socket, setNoDelay: () => socket, setKeepAlive: () => socket });
+  // The other end closing ends the inbox: the socket reads what arrived before the CLSE, then ends
+  // (destroying it at once would lose a response whose last WRTE came just before the CLSE).
+  return socket;
+}
+
+/** A `tcp:PORT` stream handed to the service listening there, as a socket. */
+export async function runTcpService(stream: AdbdStream, accept: (socket: Duplex) => void): Promise<void> {
+  const socket = streamSocket(stream);
   const closed = new Promise<void>((resolve) => {
     socket.once('close', resolve);
-    stream.abort.signal.addEventListener('abort', () => {
-      socket.destroy();
-      resolve();
-    });
+    stream.abort.signal.addEventListener('abort', () => resolve());
   });
   accept(socket);
   await closed;

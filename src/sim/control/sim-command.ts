@@ -35,6 +35,7 @@ const USAGE = `usage: sim <command>
   sim dialog TITLE MESSAGE [BUTTON…] | sim dialog dismiss
   sim toast PACKAGE TEXT [MS]             a toast window for MS ms (default 2000)
   sim location LATITUDE LONGITUDE [ALTITUDE]
+  sim app-server URL|off                  where the sample app signs in (POST URL/auth through the device's network)
   sim locale TAG                          the language the person picked in Settings (persist.sys.locale)
 `;
 
@@ -453,6 +454,20 @@ async function simLocale(ctx: CommandContext<Device>, dev: Device, args: string[
   return 0;
 }
 
+/** `sim app-server URL|off`: the server the sample app's sign-in posts to (none: it signs anyone in). */
+async function simAppServer(ctx: CommandContext<Device>, dev: Device, args: string[]): Promise<number> {
+  const [url] = args;
+  if (url === 'off') {
+    dev.sampleApi = null;
+    return 0;
+  }
+  if (url === undefined || !/^https?:\/\/[^\s]+$/.test(url)) {
+    return fail(ctx, 'usage: sim app-server URL|off (http://10.0.2.2:PORT reaches the host)');
+  }
+  dev.sampleApi = url;
+  return 0;
+}
+
 type Subcommand = (ctx: CommandContext<Device>, dev: Device, args: string[]) => Promise<number>;
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
@@ -468,6 +483,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   toast: simToast,
   location: simLocation,
   locale: simLocale,
+  'app-server': simAppServer,
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { ShellIo, SimDevice, SimDeviceIdentity, SimDeviceOptions } from '../device-api.js';
+import type { ReverseRoute, ShellIo, SimDevice, SimDeviceIdentity, SimDeviceOptions } from '../device-api.js';
 import { runShell } from '../shell/interpreter.js';
 import { SHELL_ENV } from './shell-env.js';
 import { IterableInput, readLines, type InputStream, type OutputStream } from '../shell/streams.js';
@@ -27,6 +27,7 @@ import type { DeviceRecording, HelperProcess, LogSource, SimNotification } from 
 import { PowerAndAccessibility } from './power-a11y.js';
 import { RunningServices } from './services.js';
 import type { Duplex } from 'node:stream';
+import { DeviceNetwork } from './network.js';
 
 /** The port Appium's UiAutomator2 server listens on (ServerConfig.DEFAULT_SERVER_PORT). */
 export const HELPER_PORT = 6790;
@@ -119,6 +120,10 @@ export class Device implements SimDevice {
    * process took 2468ms" … "5334ms"). `sim latency helper|helper-start MS` change them.
    */
   helper: HelperProcess | null = null;
+  /** Where the sample app signs in (`sim app-server URL`); null: it signs in without a server. */
+  sampleApi: string | null = null;
+  /** Its sockets, its `adb reverse` listeners, the host (network.ts). */
+  readonly net = new DeviceNetwork((port) => this.acceptTcp(port));
   readonly power = new PowerAndAccessibility(); // wake locks held, accessibility suppressed
   readonly services = new RunningServices();
   helperLatencyMs = 100;
@@ -233,6 +238,10 @@ export class Device implements SimDevice {
       status = await runShell(opts, line, { stdin, stdout, stderr, signal });
     }
     return status;
+  }
+
+  attachReverse(route: ReverseRoute): () => void {
+    return this.net.attach(route);
   }
 
   acceptTcp(port: number): ((socket: Duplex) => void) | undefined {

@@ -9,6 +9,8 @@ import { SAMPLE_ACTIVITIES } from '../../sample-app.js';
 import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';
 import { startActivity } from '../lifecycle.js';
+import { appRequest } from '../app-http.js';
+import type { ActivityRecord } from './ui-model.js';
 import { homeListGeometry } from './screens.js';
 import { openFromShade, swipeInShade } from './shade.js';
 import { F, scrollTarget, tapTarget } from './view.js';
@@ -32,6 +34,8 @@ export const KEY = {
 } as const;
 
 const LOGIN = SAMPLE_ACTIVITIES[0];
+/** The API key the sample app sends with its requests (an app's build-time key; masked by readers). */
+const SAMPLE_API_KEY = 'sk_live_sample_4f9a2c7e1b';
 const HOME = SAMPLE_ACTIVITIES[1];
 const DETAIL = SAMPLE_ACTIVITIES[2];
 
@@ -104,7 +108,11 @@ function runAction(dev: Device, action: string): void {
       }
       state.error = false;
       dev.ui.imeShown = false;
-      startActivity(dev, pkg, HOME, { user });
+      if (dev.sampleApi === null) {
+        startActivity(dev, pkg, HOME, { user });
+      } else {
+        signIn(dev, rec, user, password);
+      }
       return;
     }
     case 'open_details':
@@ -117,6 +125,39 @@ function runAction(dev: Device, action: string): void {
       crashPackage(dev, pkg, 'java');
       return;
   }
+}
+
+/**
+ * The sample's sign-in against its server (`sim app-server URL`): POST URL/auth with the credentials
+ * as JSON and the app's API key; 200 opens the home screen, anything else shows the server's error.
+ */
+function signIn(dev: Device, rec: ActivityRecord, user: string, password: string): void {
+  rec.state.busy = true;
+  void appRequest(dev.net, dev.settings.get('global', 'http_proxy') ?? undefined, {
+    method: 'POST',
+    url: `${dev.sampleApi!.replace(/\/$/, '')}/auth`,
+    headers: { 'Content-Type': 'application/json', 'X-Api-Key': SAMPLE_API_KEY },
+    body: JSON.stringify({ username: user, password }),
+  }).then((r) => {
+    rec.state.busy = false;
+    const pid = dev.procs.forPackage(rec.pkg)?.pid;
+    if (pid !== undefined) {
+      dev.log.append([
+        {
+          pid,
+          priority: r.ok ? 'I' : 'W',
+          tag: 'SampleAuth',
+          message: r.ok ? `POST /auth -> ${r.status}` : `POST /auth failed: ${r.error}`,
+        },
+      ]);
+    }
+    if (r.ok && r.status === 200) {
+      startActivity(dev, rec.pkg, HOME, { user });
+      return;
+    }
+    rec.state.error = true;
+    rec.state.errorText = r.ok ? `Sign-in failed (${r.status})` : 'No connection';
+  });
 }
 
 /** A swipe: scrolls the scrollable view it starts on. */

@@ -140,7 +140,10 @@ function loginScreen(f: Frame, rec: ActivityRecord): ViewNode {
     editText(pkg, 'password', next(56), s.fields['password'] ?? '', 'Password', s.focus === 'password', true),
   ];
   if (s.error) {
-    children.push(label(pkg, 'error', next(24), 'Enter a username and password'));
+    children.push(label(pkg, 'error', next(24), s.errorText ?? 'Enter a username and password'));
+  }
+  if (s.busy === true) {
+    children.push(label(pkg, 'progress', next(24), 'Signing in…'));
   }
   children.push(button(pkg, 'sign_in', next(48), 'Sign in', 'click:sign_in'));
   const form = node('android.widget.LinearLayout', pkg, [0, f.contentTop + f.dp(56), w, f.contentBottom], {

@@ -12,6 +12,10 @@ export interface ActivityState {
   scroll: number;
   /** The login form showed its validation error. */
   error: boolean;
+  /** The error the login form shows instead of the validation one (the server's answer). */
+  errorText?: string;
+  /** A sign-in request is on its way (the form shows progress). */
+  busy?: boolean;
   checked: Record<string, boolean>;
   /** Launch parameters (intent extras, the item a detail screen shows). */
   extras: Record<string, string>;
