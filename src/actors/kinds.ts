@@ -21,6 +21,7 @@ export const DEFAULT_GROUPS: Record<string, number> = {
   logcat: 1,
   // Builds parse thousands of output lines a second: their own thread keeps that off the others.
   build: 1,
+  network: 1,
 };
 
 /** Every actor kind of droidbus. */
@@ -77,6 +78,13 @@ export const ACTOR_KINDS: Record<string, KindConfig> = {
     module: new URL('./flows/flows-actor.js', import.meta.url),
     group: 'main',
     mailbox: 16,
+  },
+  // Network captures: an intercepting proxy per device; its own thread, so proxying never waits on
+  // the main group's actors (nor they on it).
+  network: {
+    module: new URL('./network/network-actor.js', import.meta.url),
+    group: 'network',
+    mailbox: 64,
   },
   sessions: {
     module: new URL('./sessions/sessions-actor.js', import.meta.url),

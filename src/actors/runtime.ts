@@ -2,6 +2,7 @@ import { Bus } from '../bus/bus.js';
 import { LocalBusClient } from '../bus/local-client.js';
 import type { Origin } from '../bus/origin.js';
 import { keepLogcatStreams, type StreamedDevicesRecord } from './logcat-streams-keeper.js';
+import { restoreOrphanedRoutes } from './network-routes-keeper.js';
 import { Supervisor } from './supervisor.js';
 import type { SupervisorOptions } from './supervisor.js';
 import { logger } from '../util/log.js';
@@ -54,12 +55,17 @@ export function startActorSystem(
     }
   });
   const stopKeeping = keepLogcatStreams(bus, streams);
+  const stopRestoring = restoreOrphanedRoutes(bus);
   return {
     bus,
     supervisor,
     client: (origin) => new LocalBusClient(bus, origin),
     stopKeepingStreams: stopKeeping,
     async shutdown(reason = 'droidbus is shutting down') {
+      stopRestoring();
+      // A network capture gives its devices their proxy setting back through their device actors:
+      // stopped while the bus and those actors still run.
+      await supervisor.stopActor('network', { code: 'UNAVAILABLE', message: reason }).catch(() => undefined);
       await stopKeeping();
       bus.close(reason);
       await supervisor.shutdown();

@@ -80,6 +80,29 @@ export class AdbClient {
     });
   }
 
+  /**
+   * `adb reverse DEVICE HOST` (`reverse:forward:` on the device's transport): connections to DEVICE
+   * on the phone reach HOST on this machine. adbd answers OKAY, or FAIL and why.
+   */
+  async reverse(serial: string, device: string, host: string, options: CommandOptions = {}): Promise<void> {
+    reverseAnswer(
+      await runService(this.address, serial, `reverse:forward:${device};${host}`, {
+        timeoutMs: 10_000,
+        ...options,
+      }),
+    );
+  }
+
+  /** Removes a reverse forward (`adb reverse --remove DEVICE`). */
+  async removeReverse(serial: string, device: string, options: CommandOptions = {}): Promise<void> {
+    reverseAnswer(
+      await runService(this.address, serial, `reverse:killforward:${device}`, {
+        timeoutMs: 10_000,
+        ...options,
+      }),
+    );
+  }
+
   /** The server's protocol version (41 for adb 1.0.41). */
   async serverVersion(options: CommandOptions = {}): Promise<number> {
     return parseInt(await this.hostQuery('host:version', options), 16);
@@ -314,4 +337,14 @@ export class AdbClient {
     }
     return answer;
   }
+}
+
+/** adbd's answer to a reverse request: OKAY, or FAIL with a length-prefixed reason. */
+function reverseAnswer(data: Buffer): void {
+  const status = data.subarray(0, 4).toString('latin1');
+  if (status === 'OKAY') {
+    return;
+  }
+  const reason = status === 'FAIL' ? readLengthPrefixed(data.subarray(4)) : data.toString('latin1');
+  throw new AdbError('failed', `adb reverse: ${reason.slice(0, 200) || 'no answer'}`);
 }

@@ -18,6 +18,7 @@ import { sessionsRequests } from './messages/sessions.js';
 import { runRequests } from './messages/run.js';
 import { helperRequests } from './messages/helper.js';
 import { flowsRequests } from './messages/flows.js';
+import { networkRequests } from './messages/network.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -37,6 +38,7 @@ export const REQUESTS = {
   ...runRequests,
   ...helperRequests,
   ...flowsRequests,
+  ...networkRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

@@ -113,6 +113,15 @@ export class Device {
     return withAdbErrors(() => this.adb.forward(this.serial, remote, options));
   }
 
+  /** Connections to `device` on the phone (`tcp:8080`) reach `host` here (`adb reverse`). */
+  reverse(device: string, host: string, options: DeviceCallOptions = {}): Promise<void> {
+    return withAdbErrors(() => this.adb.reverse(this.serial, device, host, options));
+  }
+
+  removeReverse(device: string, options: DeviceCallOptions = {}): Promise<void> {
+    return withAdbErrors(() => this.adb.removeReverse(this.serial, device, options));
+  }
+
   removeForward(port: number, options: DeviceCallOptions = {}): Promise<void> {
     return withAdbErrors(() => this.adb.removeForward(this.serial, port, options));
   }

@@ -68,6 +68,8 @@ export const READS = {
   wifiOn: read('settings-wifi-on', 'settings', 'get', 'global', 'wifi_on'),
   mobileData: read('settings-mobile-data', 'settings', 'get', 'global', 'mobile_data'),
   airplaneMode: read('settings-airplane-mode', 'settings', 'get', 'global', 'airplane_mode_on'),
+  /** The global HTTP proxy (`HOST:PORT`; `null` when unset), which a network capture routes through. */
+  httpProxy: read('settings-http-proxy', 'settings', 'get', 'global', 'http_proxy'),
   autoRotate: read('settings-accelerometer-rotation', 'settings', 'get', 'system', 'accelerometer_rotation'),
   userRotation: read('settings-user-rotation', 'settings', 'get', 'system', 'user_rotation'),
   inputMethod: read('settings-input-method', 'settings', 'get', 'secure', 'default_input_method'),
@@ -248,6 +250,7 @@ export const DEVICE_WRITE_VERBS: readonly string[] = [
   'nohup am instrument',
   'cmd package install',
   'settings put',
+  'settings delete',
   'input',
   'svc',
   'cmd notification',

@@ -19,6 +19,7 @@ import { runConfigurationTools } from './tools/admin-run.js';
 import { sessionTools } from './tools/sessions.js';
 import { batch } from './tools/batch.js';
 import { flowTools } from './tools/flows.js';
+import { networkTools } from './tools/network.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -41,6 +42,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...runConfigurationTools,
   ...sessionTools,
   ...flowTools,
+  ...networkTools,
   batch,
 ] as readonly ToolDefinition[];
 

@@ -16,6 +16,7 @@ export const TOOLSETS = {
     "Emulators (list, launch, stop), orientation, network and power state, and an app's settings screen",
   'device-extras': 'Notifications, files in device folders the user allowed, intents, windows, and location',
   flows: 'Exporting a debug session as a Maestro flow, and running Maestro flows on many devices at once',
+  network: "Capturing a device's HTTP traffic through droidbus's proxy, and reading the requests",
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;
@@ -24,7 +25,7 @@ export const TOOLSET_NAMES = Object.keys(TOOLSETS) as Toolset[];
 /**
  * Toolsets served only when `--toolsets` names them. device-extras reaches into the device beyond
  * the app under development (its notifications, shared storage, other apps' intents, its
- * location); the others are tools few jobs need, left out of the default listing because every
+ * location), and network routes the whole device's traffic through this machine; the others are tools few jobs need, left out of the default listing because every
  * tool listed is read by the model in every session (issue 34: the listing decided the bill).
  */
 export const OPT_IN_TOOLSETS: readonly Toolset[] = [
@@ -34,6 +35,7 @@ export const OPT_IN_TOOLSETS: readonly Toolset[] = [
   'device-settings',
   'device-extras',
   'flows',
+  'network',
 ];
 
 /** What a session serves when `--toolsets` is absent: every toolset that is not opt-in. */

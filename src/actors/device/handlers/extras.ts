@@ -10,6 +10,7 @@ import { setEmulatorLocation } from '../extras/emulator-geo.js';
 import { setNetworkState } from '../extras/network-state.js';
 import { actOnNotification, listNotifications } from '../extras/notification-actions.js';
 import { setOrientation } from '../extras/orientation.js';
+import { routeProxy, unrouteProxy } from '../extras/proxy-route.js';
 import { screenshot } from '../screenshot/screenshot-handler.js';
 
 export const extrasHandlers = {
@@ -26,4 +27,6 @@ export const extrasHandlers = {
     setNetworkState(state.serial, deviceShell(state.device, ctx.signal), p),
   'device.orientation': (p, state, ctx) =>
     setOrientation(state.serial, deviceShell(state.device, ctx.signal), p),
+  'device.proxy_route': (p, state, ctx) => routeProxy(state.device, p, ctx.signal),
+  'device.proxy_unroute': (p, state, ctx) => unrouteProxy(state.device, p, ctx.signal),
 } satisfies Partial<DeviceHandlers>;

@@ -1,0 +1,217 @@
+/**
+ * The network actor (issue 72): a capture per device — an intercepting proxy here (capture-proxy.ts,
+ * loopback only), the device routed to it by its device actor (`adb reverse` and the global proxy
+ * setting, `device.proxy_route`), the setting it had recorded on disk before anything changes
+ * (store/network-routes.ts) and given back at stop, at shutdown, or by the next droidbus when this
+ * one died. The requests stay readable after a capture stops, until the next one on that device.
+ */
+import { fail } from '../../bus/errors.js';
+import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
+import type { Origin } from '../../bus/origin.js';
+import { forgetNetworkRoute, recordNetworkRoute } from '../../store/network-routes.js';
+import { defineActor, type ActorContext, type HandlerContext } from '../actor.js';
+import { startCaptureProxy, type CaptureLog } from './capture-proxy.js';
+import { exchangeMatcher, shownBody, shownHeaders, summaryOf } from './exchanges.js';
+import type { Mockttp } from 'mockttp';
+
+interface Capture {
+  mock: Mockttp;
+  port: number;
+  previous: string | null;
+  startedAt: string;
+  by: Origin;
+}
+
+interface NetworkState {
+  captures: Map<string, Capture>;
+  logs: Map<string, CaptureLog>;
+}
+
+function sameOrigin(a: Origin, b: Origin): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+async function start(
+  p: PayloadOf<'network.start'>,
+  state: NetworkState,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'network.start'>> {
+  const running = state.captures.get(p.serial);
+  if (running !== undefined) {
+    if (sameOrigin(running.by, ctx.origin)) {
+      return {
+        serial: p.serial,
+        port: running.port,
+        previous_proxy: running.previous,
+        started_at: running.startedAt,
+      };
+    }
+    throw fail.busy(
+      `another session captures the network of ${p.serial} (since ${running.startedAt}); it stops its capture first`,
+    );
+  }
+  const log: CaptureLog = { exchanges: [], byId: new Map(), lastLaunch: null };
+  const mock = await startCaptureProxy(log);
+  try {
+    const route = await ctx.bus.request(
+      'device.proxy_route',
+      { serial: p.serial, port: mock.port },
+      { signal: ctx.signal },
+    );
+    const capture: Capture = {
+      mock,
+      port: mock.port,
+      previous: route.previous,
+      startedAt: new Date().toISOString(),
+      by: ctx.origin,
+    };
+    await recordNetworkRoute({
+      serial: p.serial,
+      port: capture.port,
+      previous: capture.previous,
+      pid: process.pid,
+      at: capture.startedAt,
+    });
+    state.captures.set(p.serial, capture);
+    state.logs.set(p.serial, log);
+    return {
+      serial: p.serial,
+      port: capture.port,
+      previous_proxy: capture.previous,
+      started_at: capture.startedAt,
+    };
+  } catch (err) {
+    await mock.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The device's setting given back, the route forgotten, the proxy stopped. */
+async function end(serial: string, capture: Capture, bus: ActorContext['bus']) {
+  try {
+    return await bus.request('device.proxy_unroute', {
+      serial,
+      port: capture.port,
+      previous: capture.previous,
+    });
+  } finally {
+    await capture.mock.stop().catch(() => undefined);
+  }
+}
+
+async function stop(
+  p: PayloadOf<'network.stop'>,
+  state: NetworkState,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'network.stop'>> {
+  const capture = state.captures.get(p.serial);
+  if (capture === undefined) {
+    throw fail.invalid(`no network capture runs on ${p.serial}`);
+  }
+  state.captures.delete(p.serial);
+  const r = await end(p.serial, capture, ctx.bus);
+  // Given back: the record is no longer needed (kept when the device could not be reached).
+  await forgetNetworkRoute(p.serial, capture.port);
+  return {
+    serial: p.serial,
+    requests: state.logs.get(p.serial)?.exchanges.length ?? 0,
+    restored: r.restored,
+    proxy_now: r.current,
+  };
+}
+
+function logOf(serial: string, state: NetworkState): CaptureLog {
+  const log = state.logs.get(serial);
+  if (log === undefined) {
+    throw fail.invalid(`no network capture has run on ${serial}; start one with start_network_capture`);
+  }
+  return log;
+}
+
+function list(p: PayloadOf<'network.log'>, state: NetworkState): ResponseOf<'network.log'> {
+  const log = logOf(p.serial, state);
+  let matches;
+  try {
+    matches = exchangeMatcher(p);
+  } catch (err) {
+    throw fail.invalid(err instanceof Error ? err.message : String(err));
+  }
+  const found = log.exchanges.filter(matches);
+  return {
+    serial: p.serial,
+    capturing: state.captures.has(p.serial),
+    total: log.exchanges.length,
+    matched: found.length,
+    requests: found.slice(-p.limit).reverse().map(summaryOf),
+  };
+}
+
+function entry(p: PayloadOf<'network.entry'>, state: NetworkState): ResponseOf<'network.entry'> {
+  const e = logOf(p.serial, state).byId.get(p.id);
+  if (e === undefined) {
+    throw fail.notFound(`no request ${p.id} in the capture of ${p.serial} (get_network_log lists them)`);
+  }
+  const reqHeaders = shownHeaders(e.requestHeaders, p.unmask);
+  const resHeaders = e.responseHeaders === null ? null : shownHeaders(e.responseHeaders, p.unmask);
+  const { masked: reqMasked, ...requestBody } = shownBody(
+    e.requestBody,
+    e.requestHeaders,
+    p.body_budget,
+    p.unmask,
+  );
+  const response =
+    e.responseBody === null || e.responseHeaders === null
+      ? null
+      : shownBody(e.responseBody, e.responseHeaders, p.body_budget, p.unmask);
+  return {
+    ...summaryOf(e),
+    request_headers: reqHeaders.headers,
+    response_headers: resHeaders?.headers ?? null,
+    request_body: requestBody,
+    response_body: response === null ? null : (({ masked: _m, ...body }) => body)(response),
+    masked: reqHeaders.masked + (resHeaders?.masked ?? 0) + reqMasked + (response?.masked ?? 0),
+  };
+}
+
+export default defineActor<'network', NetworkState>({
+  kind: 'network',
+  concurrency: 8,
+  stopTimeoutMs: 15_000,
+  start: (): NetworkState => ({ captures: new Map(), logs: new Map() }),
+  async stop(state, ctx) {
+    // Shutting down: every device routed through this process gets its setting back.
+    await Promise.all(
+      [...state.captures].map(async ([serial, capture]) => {
+        await end(serial, capture, ctx.bus).catch((err: unknown) =>
+          ctx.log.warn(`could not give ${serial} its proxy setting back`, { error: String(err) }),
+        );
+        await forgetNetworkRoute(serial, capture.port).catch(() => undefined);
+      }),
+    );
+    state.captures.clear();
+  },
+  handlers: {
+    'network.start': (p, state, ctx) => start(p, state, ctx),
+    'network.stop': (p, state, ctx) => stop(p, state, ctx),
+    'network.log': (p, state) => list(p, state),
+    'network.entry': (p, state) => entry(p, state),
+  },
+  events: {
+    'app.launched': (e, state) => {
+      const log = state.logs.get(e.device);
+      if (log !== undefined) {
+        log.lastLaunch = { text: `launched ${e.package}`, at: Date.parse(e.at) };
+      }
+    },
+    'device.state': ({ serial, state: adbState }, state, ctx) => {
+      const capture = state.captures.get(serial);
+      if (capture === undefined || adbState !== 'device') {
+        return;
+      }
+      // Back after a disconnect: its reverse forward went with the transport; the setting stayed.
+      void ctx.bus
+        .request('device.proxy_route', { serial, port: capture.port })
+        .catch((err: unknown) => ctx.log.warn(`could not route ${serial} again`, { error: String(err) }));
+    },
+  },
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { NetworkEntry } from '../../bus/messages/network.js';
+import { packageNameSchema } from '../../bus/messages/extras.js';
+import { defineDeviceTool } from '../define-device-tool.js';
+import { deviceResponseOf } from '../responses.js';
+
+/** A request's words for an answer: `POST api.example.com/auth → 401, 120 ms`. */
+export function exchangeLine(e: NetworkEntry): string {
+  let where = e.url;
+  try {
+    const u = new URL(e.url);
+    where = `${u.host}${u.pathname}`;
+  } catch {
+    // Shown as recorded.
+  }
+  const outcome = e.status !== null ? String(e.status) : (e.failure ?? 'no answer yet');
+  return `${e.method} ${where} → ${outcome}${e.duration_ms !== null ? `, ${Math.round(e.duration_ms)} ms` : ''}`;
+}
+
+export const startNetworkCapture = defineDeviceTool({
+  name: 'start_network_capture',
+  answers: 'network.start',
+  toolset: 'network',
+  kind: 'write',
+  title: 'Start capturing the network',
+  description:
+    "Routes the device's HTTP traffic through droidbus's proxy on this machine (adb reverse and the global proxy setting, which is recorded and always given back) and records every request: method, URL, status, timing, headers and bodies. UI actions then name the requests they caused.",
+  input: z.object({
+    package: packageNameSchema.optional().describe('The app whose traffic matters (all traffic is recorded)'),
+  }),
+  output: deviceResponseOf('network.start'),
+  async handle(args, ctx) {
+    const r = await ctx.ask('network.start', { package: args.package ?? null });
+    return {
+      text: `Capturing the network of ${ctx.serial} through 127.0.0.1:${r.port} (its proxy setting was ${r.previous_proxy ?? 'none'}; stop_network_capture gives it back). Plain HTTP is read whole; HTTPS shows the host and whether the app refused the proxy's certificate.`,
+      structured: { ...r, device_serial: ctx.serial },
+    };
+  },
+});
+
+export const stopNetworkCapture = defineDeviceTool({
+  name: 'stop_network_capture',
+  answers: 'network.stop',
+  toolset: 'network',
+  kind: 'write',
+  title: 'Stop capturing the network',
+  description:
+    'Gives the device its proxy setting back and stops the proxy. The requests recorded stay readable with get_network_log until the next capture on this device.',
+  output: deviceResponseOf('network.stop'),
+  async handle(_args, ctx) {
+    const r = await ctx.ask('network.stop', {});
+    return {
+      text: `Stopped capturing ${ctx.serial}: ${r.requests} request${r.requests === 1 ? '' : 's'} recorded; ${r.restored ? `its proxy setting is back to ${r.proxy_now ?? 'none'}` : `its proxy setting was changed by someone else meanwhile (${r.proxy_now ?? 'none'}) and was left as it is`}.`,
+      structured: { ...r, device_serial: ctx.serial },
+    };
+  },
+});
+
+export const getNetworkLog = defineDeviceTool({
+  name: 'get_network_log',
+  answers: 'network.log',
+  toolset: 'network',
+  kind: 'read',
+  title: 'Network requests',
+  description:
+    'The requests a capture recorded, newest first: method, URL, status, duration, sizes and the launch they followed; filtered by URL (substring or url_regex), method, status (401, or 4 for every 4xx) and time. get_network_request shows one whole.',
+  input: z.object({
+    url: z.string().min(1).max(500).optional().describe('URL contains'),
+    url_regex: z.string().min(1).max(200).optional().describe('URL matches (RE2)'),
+    method: z.string().max(16).optional().describe('GET, POST, …'),
+    status: z.number().int().min(1).max(599).optional().describe('401, or 4 for every 4xx'),
+    since_ms: z.number().int().min(0).optional().describe('Started at or after (epoch ms)'),
+    limit: z.number().int().min(1).max(200).default(30).describe('Newest requests shown'),
+  }),
+  output: deviceResponseOf('network.log'),
+  async handle(args, ctx) {
+    const r = await ctx.ask('network.log', {
+      ...(args.url !== undefined ? { url: args.url } : {}),
+      ...(args.url_regex !== undefined ? { url_regex: args.url_regex } : {}),
+      ...(args.method !== undefined ? { method: args.method } : {}),
+      ...(args.status !== undefined ? { status: args.status } : {}),
+      ...(args.since_ms !== undefined ? { since_ms: args.since_ms } : {}),
+      limit: args.limit,
+    });
+    const head = `${r.matched} of ${r.total} request${r.total === 1 ? '' : 's'} on ${ctx.serial}${r.capturing ? ' (capturing)' : ' (capture stopped)'}`;
+    return {
+      text: [
+        head,
+        ...r.requests.map(
+          (e) => `${e.id}  ${e.at.slice(11, 23)}  ${exchangeLine(e)}${e.after ? ` (${e.after})` : ''}`,
+        ),
+      ].join('\n'),
+      structured: { ...r, device_serial: ctx.serial },
+    };
+  },
+});
+
+export const getNetworkRequest = defineDeviceTool({
+  name: 'get_network_request',
+  answers: 'network.entry',
+  toolset: 'network',
+  kind: 'read',
+  title: 'One network request',
+  description:
+    'One recorded request whole: its headers and bodies (JSON pretty-printed, text cut at body_budget, binary summarised), Authorization, cookies, keys and tokens masked unless unmask.',
+  input: z.object({
+    id: z.string().max(64).describe('The request, from get_network_log'),
+    body_budget: z.number().int().min(0).max(200_000).default(4000).describe('Characters of each body'),
+    unmask: z.boolean().default(false).describe('Show secrets (Authorization, cookies, keys, tokens)'),
+  }),
+  output: deviceResponseOf('network.entry'),
+  async handle(args, ctx) {
+    const r = await ctx.ask('network.entry', {
+      id: args.id,
+      body_budget: args.body_budget,
+      unmask: args.unmask,
+    });
+    const headers = (list: [string, string][] | null): string =>
+      (list ?? []).map(([k, v]) => `  ${k}: ${v}`).join('\n');
+    const body = (b: typeof r.request_body | null): string =>
+      b === null
+        ? '  (none)'
+        : b.text === null
+          ? `  (${b.notes.join('; ')})`
+          : b.text === ''
+            ? '  (empty)'
+            : b.text;
+    const notes = (b: typeof r.request_body | null): string =>
+      b !== null && b.notes.length > 0 ? `; ${b.notes.join('; ')}` : '';
+    return {
+      text: [
+        `${exchangeLine(r)} (${r.id}, ${r.at}${r.after ? `, ${r.after}` : ''})`,
+        `Request headers:\n${headers(r.request_headers)}`,
+        `Request body (${r.request_bytes} bytes${notes(r.request_body)}):\n${body(r.request_body)}`,
+        `Response headers:\n${headers(r.response_headers)}`,
+        `Response body (${r.response_bytes ?? 0} bytes${notes(r.response_body)}):\n${body(r.response_body)}`,
+        ...(r.masked > 0
+          ? [`${r.masked} secret value${r.masked === 1 ? '' : 's'} masked (unmask: true shows them).`]
+          : []),
+      ].join('\n'),
+      structured: { ...r, device_serial: ctx.serial },
+    };
+  },
+});
+
+export const networkTools = [startNetworkCapture, stopNetworkCapture, getNetworkLog, getNetworkRequest];
