@@ -8,7 +8,9 @@ import { networkInterfaces } from 'node:os';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
-import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { startMcp } from '../helpers/mcp-client.js';
+import { isProcessAlive } from '../../src/util/process-info.js';
 
 let world: DeviceWorld;
 let serial: string;
@@ -45,7 +47,7 @@ async function proxySetting(): Promise<string> {
   return (await world.shell(serial, 'settings get global http_proxy')).trim();
 }
 
-async function signIn(password: string): Promise<void> {
+async function signIn(password: string): Promise<string> {
   const restart = await world.call('restart_app', {
     device_serial: serial,
     package: SAMPLE_PACKAGE,
@@ -61,6 +63,7 @@ async function signIn(password: string): Promise<void> {
     submit: 'Sign in',
   });
   expect(r.isError, r.text).toBe(false);
+  return r.text;
 }
 
 /** Polls get_network_log until it lists `n` requests (the app's request is asynchronous). */
@@ -103,7 +106,10 @@ describe('a network capture', () => {
       expect(refused).toBe(true);
     }
 
-    await signIn('wrong');
+    // The tap's answer names the request it caused.
+    expect(await signIn('wrong')).toMatch(
+      new RegExp(`Network: POST 127\\.0\\.0\\.1:${apiPort}/auth → 401, \\d+ ms\\.`),
+    );
     const log = await logWith(1);
     const [entry] = (
       log.structured as { requests: { id: string; method: string; url: string; status: number }[] }
@@ -147,6 +153,34 @@ describe('a network capture', () => {
       expect(await proxySetting()).toBe('10.0.2.2:3128');
     } finally {
       await world.shell(serial, 'settings put global http_proxy :0');
+    }
+  }, 60_000);
+
+  it('gives the setting back after a kill -9 mid-capture, when the next droidbus starts', async () => {
+    const env = { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home };
+    const before = await proxySetting();
+    const doomed = await startMcp(['--toolsets', 'all'], { env });
+    const started = await doomed.client.callTool({
+      name: 'start_network_capture',
+      arguments: { device_serial: serial },
+    });
+    expect(started.isError).not.toBe(true);
+    const routed = await proxySetting();
+    expect(routed).toMatch(/^127\.0\.0\.1:\d+$/);
+    process.kill(doomed.pid, 'SIGKILL');
+    await eventually(async () => (isProcessAlive(doomed.pid) ? undefined : true), 10_000, 'the kill');
+    // Nothing gave it back: the phone points at a proxy that is gone.
+    expect(await proxySetting()).toBe(routed);
+    const next = await startMcp(['--toolsets', 'all'], { env });
+    try {
+      await eventually(
+        async () => ((await proxySetting()) === before ? true : undefined),
+        20_000,
+        'the restore',
+      );
+    } finally {
+      await next.close();
+      await doomed.close().catch(() => undefined);
     }
   }, 60_000);
 

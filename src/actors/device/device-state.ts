@@ -47,6 +47,8 @@ export interface DeviceState {
   labels: LabelCache;
   /** UI Automator lent to another client (device.ui_lend), when it is. */
   loan: UiLoan;
+  /** A network capture routes this device through droidbus's proxy (its port): UI answers name requests. */
+  proxyPort?: number | null;
 }
 
 /** The device actor's handler map, which the concern files fill in part each. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { maestroSelectorSchema, uiStepSchema } from '../../store/formats/ui-step.js';
+import { networkEntrySchema } from './network.js';
 
 export { maestroSelectorSchema, uiStepSchema, MAX_STEPS_PER_ACTION } from '../../store/formats/ui-step.js';
 export type { MaestroSelector, UiStep } from '../../store/formats/ui-step.js';
@@ -351,6 +352,8 @@ export const uiRequests = {
        * never in them.
        */
       steps: z.array(uiStepSchema),
+      /** The requests the app made from the action on, oldest first, while a network capture runs. */
+      requests: z.array(networkEntrySchema),
     }),
     timeoutMs: 95_000,
   }),

@@ -1,4 +1,5 @@
 /** What the ui tools share: argument schemas, the screen part of every answer, queries, input. */
+import { exchangeLine } from './network.js';
 import { screenSchema } from '../../bus/messages/ui.js';
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';
@@ -210,8 +211,10 @@ export async function input(
   });
   const { steps, ...answer } = result;
   const e = answer.element;
+  const network =
+    answer.requests.length > 0 ? `\nNetwork: ${answer.requests.map(exchangeLine).join('; ')}.` : '';
   return {
-    text: `${answer.done} (${serial})\n${describeAfter(answer)}`,
+    text: `${answer.done} (${serial})\n${describeAfter(answer)}${network}`,
     steps,
     structured: {
       device_serial: serial,

@@ -27,6 +27,13 @@ export const extrasHandlers = {
     setNetworkState(state.serial, deviceShell(state.device, ctx.signal), p),
   'device.orientation': (p, state, ctx) =>
     setOrientation(state.serial, deviceShell(state.device, ctx.signal), p),
-  'device.proxy_route': (p, state, ctx) => routeProxy(state.device, p, ctx.signal),
-  'device.proxy_unroute': (p, state, ctx) => unrouteProxy(state.device, p, ctx.signal),
+  'device.proxy_route': async (p, state, ctx) => {
+    const r = await routeProxy(state.device, p, ctx.signal);
+    state.proxyPort = p.port;
+    return r;
+  },
+  'device.proxy_unroute': async (p, state, ctx) => {
+    state.proxyPort = null;
+    return unrouteProxy(state.device, p, ctx.signal);
+  },
 } satisfies Partial<DeviceHandlers>;

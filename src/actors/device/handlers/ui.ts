@@ -3,6 +3,7 @@
  * selections that poll the screen; inputs and scrolls that change it; the on-device helper and UI
  * Automator lent to another client. All but the helper's own requests run in the `ui` lane.
  */
+import { requestsSince } from '../ui/ui-requests.js';
 import { BusError } from '../../../bus/errors.js';
 import { requirePerson } from '../../../bus/origin.js';
 import { displayOf, type UiBounds, type UiTree } from '../../../device/ui-dump/ui-types.js';
@@ -140,6 +141,7 @@ export const uiHandlers = {
     };
   },
   'device.ui_input': async (p, state, ctx) => {
+    const started = Date.now();
     // The screen before the action: the capture the action resolved against, else the last one.
     let before = state.last;
     const done = await changingScreen(state, () =>
@@ -158,7 +160,8 @@ export const uiHandlers = {
       ),
     );
     const left = await screenLeft(state, ctx, before, p.then);
-    return { ...done, ...left, steps: finishSteps(p.input, done.steps, left, before, state.last) };
+    const requests = state.proxyPort ? await requestsSince(state.serial, started, ctx) : [];
+    return { ...done, ...left, steps: finishSteps(p.input, done.steps, left, before, state.last), requests };
   },
   'device.ui_scroll_until': async (p, state, ctx) => {
     let cap = await capture(state, ctx);
