@@ -27,6 +27,7 @@ const report = (standIn: boolean): HealthReport => ({
       ...(standIn ? { stand_in: true } : {}),
     },
     retrace: { ok: true, engine: 'built-in', hint: null },
+    network_routes: { ok: true, devices: [], hint: null },
   },
 });
 

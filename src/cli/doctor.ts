@@ -112,6 +112,15 @@ export function formatDoctor(
     );
   }
   out.push(`${ok} ${c.bold('Retrace'.padEnd(15))} ${checks.retrace.engine}`);
+  const routes = checks.network_routes;
+  if (routes.devices.length > 0) {
+    row(
+      routes.ok,
+      'Network routes',
+      routes.devices.map((d) => `${d.serial} → ${d.proxy} (${d.state})`).join(', '),
+      routes.hint,
+    );
+  }
   out.push(
     '',
     !report.all_ok

@@ -169,8 +169,10 @@ describe('a network capture', () => {
     expect(routed).toMatch(/^127\.0\.0\.1:\d+$/);
     process.kill(doomed.pid, 'SIGKILL');
     await eventually(async () => (isProcessAlive(doomed.pid) ? undefined : true), 10_000, 'the kill');
-    // Nothing gave it back: the phone points at a proxy that is gone.
+    // Nothing gave it back: the phone points at a proxy that is gone, and the health check says so.
     expect(await proxySetting()).toBe(routed);
+    const health = await world.call('run_health_check');
+    expect(health.text).toContain(`FAIL network routes: ${serial} → ${routed} (left)`);
     const next = await startMcp(['--toolsets', 'all'], { env });
     try {
       await eventually(

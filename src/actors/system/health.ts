@@ -1,3 +1,5 @@
+import { readNetworkRoutes } from '../../store/network-routes.js';
+import { isProcessAlive } from '../../util/process-info.js';
 import { isGradlewStandIn } from '../../project/gradlew-stand-in.js';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -179,8 +181,9 @@ export async function runHealthCheck(projectRoot: string | null, trusted: boolea
     tried: sdk.tried,
     hint: sdk.path ? null : SDK_INSTALL_HINT,
   };
+  const routes = checkNetworkRoutes();
   return {
-    all_ok: java.ok && android_sdk.ok && adbCheck.ok && (projectRoot === null || wrapper.ok),
+    all_ok: java.ok && android_sdk.ok && adbCheck.ok && (projectRoot === null || wrapper.ok) && routes.ok,
     project_root: projectRoot,
     trusted,
     checks: {
@@ -193,7 +196,27 @@ export async function runHealthCheck(projectRoot: string | null, trusted: boolea
         engine: 'droidbus built-in (TypeScript; no JDK or SDK retrace needed)',
         hint: null,
       },
+      network_routes: routes,
     },
+  };
+}
+
+/** The devices a network capture routed, from the record every capture writes (store/network-routes.ts). */
+function checkNetworkRoutes(): HealthReport['checks']['network_routes'] {
+  const devices = readNetworkRoutes().map((r) => ({
+    serial: r.serial,
+    proxy: `127.0.0.1:${r.port}`,
+    state: isProcessAlive(r.pid) ? ('capturing' as const) : ('left' as const),
+    previous: r.previous,
+  }));
+  const left = devices.filter((d) => d.state === 'left');
+  return {
+    ok: left.length === 0,
+    devices,
+    hint:
+      left.length === 0
+        ? null
+        : `${left.map((d) => d.serial).join(', ')} still ${left.length === 1 ? 'points' : 'point'} at the proxy of a droidbus that died mid-capture; droidbus gives ${left.length === 1 ? 'it' : 'them'} the old setting back as soon as it runs while ${left.length === 1 ? 'that device is' : 'they are'} online (or: adb shell settings put global http_proxy :0)`,
   };
 }
 

@@ -56,6 +56,23 @@ export const healthReportSchema = z.object({
     gradle_wrapper: wrapperCheck,
     /** droidbus retraces in TypeScript; no SDK tool or JDK is needed. Never affects all_ok. */
     retrace: z.object({ ok: z.boolean(), engine: z.string(), hint: z.string().nullable() }),
+    /**
+     * Devices routed through a droidbus network capture (issue 72): `capturing` by a live droidbus,
+     * or `left` by one that died — that device still points at a proxy that is gone until a
+     * droidbus running while it is online gives it its setting back. Left ones fail the check.
+     */
+    network_routes: z.object({
+      ok: z.boolean(),
+      devices: z.array(
+        z.object({
+          serial: z.string(),
+          proxy: z.string(),
+          state: z.enum(['capturing', 'left']),
+          previous: z.string().nullable(),
+        }),
+      ),
+      hint: z.string().nullable(),
+    }),
   }),
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;

@@ -40,6 +40,7 @@ function report(over: { root?: string | null; javaOk?: boolean; wrapperOk?: bool
               hint: root === null ? 'No Android project is selected' : 'no gradlew',
             },
       retrace: { ok: true, engine: 'droidbus', hint: null },
+      network_routes: { ok: true, devices: [], hint: null },
     },
   };
 }

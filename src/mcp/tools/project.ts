@@ -167,6 +167,15 @@ export function formatHealthReport(report: HealthReport): string {
             : 'not found',
           hint: checks.gradle_wrapper.hint,
         },
+    {
+      name: 'network routes',
+      verdict: checks.network_routes.ok ? 'ok' : 'FAIL',
+      detail:
+        checks.network_routes.devices.length === 0
+          ? 'no device routed through a capture'
+          : checks.network_routes.devices.map((d) => `${d.serial} → ${d.proxy} (${d.state})`).join(', '),
+      hint: checks.network_routes.hint,
+    },
   ];
   const failed = rows.filter((r) => r.verdict === 'FAIL');
   const headline =
