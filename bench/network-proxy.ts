@@ -8,6 +8,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { generateCACertificate } from 'mockttp';
 import { startCaptureProxy, type CaptureLog } from '../src/actors/network/capture-proxy.js';
 import { printTable, quantile } from './stats.js';
 
@@ -47,7 +48,7 @@ const server: Server = createServer((req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const apiPort = (server.address() as AddressInfo).port;
 const log: CaptureLog = { exchanges: [], byId: new Map(), lastLaunch: null };
-const proxy = await startCaptureProxy(log);
+const proxy = await startCaptureProxy(log, await generateCACertificate());
 
 const direct: number[] = [];
 const proxied: number[] = [];

@@ -4,6 +4,7 @@
  * get_network_log with its API key masked; the device's proxy setting is given back at stop.
  */
 import { createServer, type Server } from 'node:http';
+import { generateCACertificate, getLocal } from 'mockttp';
 import { networkInterfaces } from 'node:os';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -183,6 +184,41 @@ describe('a network capture', () => {
     } finally {
       await next.close();
       await doomed.close().catch(() => undefined);
+    }
+  }, 60_000);
+
+  it("records an app's refusal of the proxy's certificate: the host, and why HTTPS cannot be read", async () => {
+    // The app's server speaks HTTPS with a certificate of its own CA (another mockttp).
+    const upstreamCa = await generateCACertificate();
+    const upstream = getLocal({ https: upstreamCa });
+    await upstream.start();
+    await upstream.forPost('/auth').thenJson(401, { error: 'bad credentials' });
+    try {
+      await world.shell(serial, `sim app-server https://localhost:${upstream.port}`);
+      const started = await world.call('start_network_capture', { device_serial: serial });
+      expect(started.isError, started.text).toBe(false);
+      // The sample targets API 35: it trusts the system's CAs only, so droidbus's CA is refused.
+      await signIn('wrong');
+      const log = await eventually(
+        async () => {
+          const r = await world.call('get_network_log', { device_serial: serial });
+          return (r.structured as { requests: unknown[] }).requests.length > 0 ? r : undefined;
+        },
+        10_000,
+        'the refused handshake',
+      );
+      expect(log.text).toMatch(/CONNECT localhost\/ → TLS handshake refused by the app/);
+      expect(
+        await world.call('wait_for_element', {
+          device_serial: serial,
+          text: 'No connection',
+          timeout_ms: 5000,
+        }),
+      ).toMatchObject({ isError: false });
+      await world.call('stop_network_capture', { device_serial: serial });
+    } finally {
+      await upstream.stop();
+      await world.shell(serial, `sim app-server http://127.0.0.1:${apiPort}`);
     }
   }, 60_000);
 

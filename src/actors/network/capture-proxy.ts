@@ -54,10 +54,21 @@ function kept(buffer: Buffer): Buffer {
 }
 
 /** The proxy for one device, recording into `log`. */
-export async function startCaptureProxy(log: CaptureLog): Promise<Mockttp> {
-  const mock = getLocal({ recordTraffic: false, maxBodySize: MAX_BODY });
+export async function startCaptureProxy(
+  log: CaptureLog,
+  ca: { key: string; cert: string },
+): Promise<Mockttp> {
+  // HTTPS is intercepted with droidbus's CA: read when the app trusts it, refused (and recorded as
+  // such) when it does not.
+  const mock = getLocal({
+    recordTraffic: false,
+    maxBodySize: MAX_BODY,
+    https: { key: ca.key, cert: ca.cert },
+  });
   await startOnLoopback(mock);
-  await mock.forAnyRequest().thenPassThrough();
+  // A developer's own server on this machine often has a self-signed certificate: its errors are
+  // not the app's (the app talks to the proxy); any other host's certificate is checked.
+  await mock.forAnyRequest().thenPassThrough({ ignoreHostHttpsErrors: ['localhost', '127.0.0.1'] });
   const add = (e: Exchange): void => {
     log.exchanges.push(e);
     log.byId.set(e.id, e);

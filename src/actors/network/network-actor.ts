@@ -8,6 +8,7 @@
 import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { Origin } from '../../bus/origin.js';
+import { networkCa } from '../../store/network-ca.js';
 import { forgetNetworkRoute, recordNetworkRoute } from '../../store/network-routes.js';
 import { defineActor, type ActorContext, type HandlerContext } from '../actor.js';
 import { startCaptureProxy, type CaptureLog } from './capture-proxy.js';
@@ -51,7 +52,7 @@ async function start(
     );
   }
   const log: CaptureLog = { exchanges: [], byId: new Map(), lastLaunch: null };
-  const mock = await startCaptureProxy(log);
+  const mock = await startCaptureProxy(log, await networkCa());
   try {
     const route = await ctx.bus.request(
       'device.proxy_route',

@@ -6,7 +6,9 @@
  * and real HTTP: a proxy or server on the host sees what it would from a phone.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
 import type { DeviceNetwork } from './network.js';
 import { globalProxy } from './network.js';
 
@@ -61,11 +63,81 @@ function send(socket: Duplex, req: AppRequest, path: string, host: string): Prom
   });
 }
 
-/** One request as the app's HTTP stack makes it (plain HTTP; HTTPS is refused as unsupported here). */
+/** A tunnel through the proxy (`CONNECT host:port`); rejects when the proxy refuses it. */
+function tunnel(socket: Duplex, authority: string): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    let head = Buffer.alloc(0);
+    const done = (): void => {
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+      socket.pause();
+    };
+    const onEnd = (): void => {
+      done();
+      reject(new Error('java.io.IOException: the proxy closed the connection'));
+    };
+    const onData = (chunk: Buffer): void => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) {
+        return;
+      }
+      done();
+      if (end + 4 < head.length) {
+        socket.unshift(head.subarray(end + 4));
+      }
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'))?.[1];
+      if (status === '200') {
+        resolve(socket);
+      } else {
+        reject(new Error(`java.io.IOException: Unexpected response code for CONNECT: ${status ?? '?'}`));
+      }
+    };
+    socket.on('data', onData);
+    socket.once('end', onEnd);
+    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`);
+  });
+}
+
+/**
+ * TLS over `socket` as the app's stack does it: the certificate must chain to one of `trust` (the
+ * CAs the app trusts, trust-store.ts) and name the host; otherwise the handshake fails with the
+ * exception Android apps report.
+ */
+function secure(socket: Duplex, host: string, trust: readonly string[]): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    const tls = tlsConnect({
+      socket: socket as never,
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+      host,
+      ca: [...trust],
+      rejectUnauthorized: true,
+    });
+    tls.once('secureConnect', () => resolve(tls));
+    tls.once('error', (err: NodeJS.ErrnoException) => {
+      socket.destroy();
+      reject(
+        new Error(
+          err.code === 'ERR_TLS_CERT_ALTNAME_INVALID'
+            ? `javax.net.ssl.SSLPeerUnverifiedException: Hostname ${host} not verified`
+            : /CERT|certificate|self.signed|issuer/i.test(`${err.code ?? ''} ${err.message}`)
+              ? 'javax.net.ssl.SSLHandshakeException: java.security.cert.CertPathValidatorException: Trust anchor for certification path not found.'
+              : `javax.net.ssl.SSLHandshakeException: ${err.message}`,
+        ),
+      );
+    });
+  });
+}
+
+/**
+ * One request as the app's HTTP stack makes it: plain HTTP, or HTTPS trusting `trust` (PEM CAs),
+ * through the global proxy when one is set.
+ */
 export async function appRequest(
   net: DeviceNetwork,
   proxySetting: string | undefined,
   req: AppRequest,
+  trust: readonly string[] = [],
 ): Promise<AppResponse> {
   let url: URL;
   try {
@@ -73,22 +145,32 @@ export async function appRequest(
   } catch {
     return { ok: false, error: `java.net.MalformedURLException: ${req.url}` };
   }
-  if (url.protocol !== 'http:') {
-    return { ok: false, error: `java.net.ProtocolException: ${url.protocol} is not modelled` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return {
+      ok: false,
+      error: `java.net.MalformedURLException: unknown protocol: ${url.protocol.slice(0, -1)}`,
+    };
   }
-  const port = Number(url.port || 80);
+  const https = url.protocol === 'https:';
+  const port = Number(url.port || (https ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
   const proxy = globalProxy(proxySetting);
+  let socket: Duplex;
   try {
-    if (proxy !== null) {
-      const socket = await net.connect(proxy.host, proxy.port);
-      return await send(socket, req, url.href, url.host);
-    }
-    const socket = await net.connect(url.hostname, port);
-    return await send(socket, req, `${url.pathname}${url.search}`, url.host);
+    socket = await (proxy !== null ? net.connect(proxy.host, proxy.port) : net.connect(host, port));
   } catch (err) {
     return {
       ok: false,
       error: `java.net.ConnectException: ${err instanceof Error ? err.message : String(err)}`,
     };
+  }
+  try {
+    if (!https) {
+      return await send(socket, req, proxy !== null ? url.href : `${url.pathname}${url.search}`, url.host);
+    }
+    const tunnelled = proxy !== null ? await tunnel(socket, `${host}:${port}`) : socket;
+    return await send(await secure(tunnelled, host, trust), req, `${url.pathname}${url.search}`, url.host);
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
 }

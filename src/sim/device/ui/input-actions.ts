@@ -10,6 +10,7 @@ import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';
 import { startActivity } from '../lifecycle.js';
 import { appRequest } from '../app-http.js';
+import { trustAnchors } from '../trust-store.js';
 import type { ActivityRecord } from './ui-model.js';
 import { homeListGeometry } from './screens.js';
 import { openFromShade, swipeInShade } from './shade.js';
@@ -133,12 +134,17 @@ function runAction(dev: Device, action: string): void {
  */
 function signIn(dev: Device, rec: ActivityRecord, user: string, password: string): void {
   rec.state.busy = true;
-  void appRequest(dev.net, dev.settings.get('global', 'http_proxy') ?? undefined, {
-    method: 'POST',
-    url: `${dev.sampleApi!.replace(/\/$/, '')}/auth`,
-    headers: { 'Content-Type': 'application/json', 'X-Api-Key': SAMPLE_API_KEY },
-    body: JSON.stringify({ username: user, password }),
-  }).then((r) => {
+  void appRequest(
+    dev.net,
+    dev.settings.get('global', 'http_proxy') ?? undefined,
+    {
+      method: 'POST',
+      url: `${dev.sampleApi!.replace(/\/$/, '')}/auth`,
+      headers: { 'Content-Type': 'application/json', 'X-Api-Key': SAMPLE_API_KEY },
+      body: JSON.stringify({ username: user, password }),
+    },
+    trustAnchors(dev, rec.pkg),
+  ).then((r) => {
     rec.state.busy = false;
     const pid = dev.procs.forPackage(rec.pkg)?.pid;
     if (pid !== undefined) {

@@ -1,0 +1,86 @@
+import { generateCACertificate, getLocal, type Mockttp } from 'mockttp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testIdentity } from '../../../tests/helpers/sim-identity.js';
+import { createSimDevice } from '../control/index.js';
+import { appRequest } from './app-http.js';
+import type { Device } from './device.js';
+import { trustAnchors } from './trust-store.js';
+
+// An app's HTTPS through an intercepting proxy, as a phone makes it: CONNECT, then TLS that must
+// chain to a CA the app trusts. The proxy is mockttp with a CA of its own; the server is another
+// mockttp with a different CA (its errors ignored by the proxy, as a developer's local server's).
+const started: Mockttp[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((m) => m.stop()));
+});
+
+async function mock(options: Parameters<typeof getLocal>[0]): Promise<Mockttp> {
+  const m = getLocal(options);
+  await m.start();
+  started.push(m);
+  return m;
+}
+
+describe("an app's HTTPS through a proxy", () => {
+  it('is read by a proxy whose CA the app trusts, and refused with the exception Android apps report otherwise', async () => {
+    const serverCa = await generateCACertificate();
+    const server = await mock({ https: serverCa });
+    await server.forPost('/auth').thenJson(401, { error: 'bad credentials' });
+    const proxyCa = await generateCACertificate();
+    const proxy = await mock({ https: proxyCa });
+    // This sandbox cannot resolve `localhost` for the proxy: it is told where the server is.
+    await proxy.forAnyRequest().thenPassThrough({
+      ignoreHostHttpsErrors: ['127.0.0.1'],
+      transformRequest: { replaceHost: { targetHost: `127.0.0.1:${server.port}`, updateHostHeader: false } },
+    });
+    const seen: string[] = [];
+    await proxy.on('request', (r) => void seen.push(`${r.method} ${r.url}`));
+    const dev = createSimDevice({ identity: testIdentity(5801), logcatRate: 0 }) as Device;
+    try {
+      const req = { method: 'POST', url: `https://localhost:${server.port}/auth`, headers: {}, body: '{}' };
+      // 10.0.2.2 is this machine seen from the device: where the proxy listens.
+      const trusted = await appRequest(dev.net, `10.0.2.2:${proxy.port}`, req, [proxyCa.cert]);
+      expect(trusted).toMatchObject({ ok: true, status: 401, body: '{"error":"bad credentials"}' });
+      expect(seen).toEqual([`POST https://localhost:${server.port}/auth`]);
+      const refused = await appRequest(
+        dev.net,
+        `10.0.2.2:${proxy.port}`,
+        req,
+        trustAnchors(dev, 'com.droidbus.sample'),
+      );
+      expect(refused).toEqual({
+        ok: false,
+        error:
+          'javax.net.ssl.SSLHandshakeException: java.security.cert.CertPathValidatorException: Trust anchor for certification path not found.',
+      });
+      expect(seen).toHaveLength(1);
+    } finally {
+      dev.close();
+    }
+  });
+
+  it('trusts user-added CAs only for apps targeting API 23 and lower', async () => {
+    const dev = createSimDevice({ identity: testIdentity(5802), logcatRate: 0 }) as Device;
+    try {
+      const ca = await generateCACertificate();
+      // Where a user's CA goes when they install one in Settings (system_server writes it).
+      dev.fs.superuser = true;
+      dev.fs.mkdirs('/data/misc/user/0/cacerts-added');
+      dev.fs.write(
+        '/data/misc/user/0/cacerts-added/a1b2c3d4.0',
+        new TextEncoder().encode(ca.cert),
+        0o100644,
+        0,
+      );
+      const sample = dev.packages.get('com.droidbus.sample')!;
+      expect(trustAnchors(dev, sample.info.name)).not.toContain(ca.cert);
+      dev.packages.set('com.example.legacy', {
+        ...sample,
+        info: { ...sample.info, name: 'com.example.legacy', targetSdk: 23 },
+      });
+      expect(trustAnchors(dev, 'com.example.legacy')).toContain(ca.cert);
+    } finally {
+      dev.close();
+    }
+  });
+});
