@@ -195,9 +195,14 @@ describe('a network capture', () => {
     await upstream.forPost('/auth').thenJson(401, { error: 'bad credentials' });
     try {
       await world.shell(serial, `sim app-server https://localhost:${upstream.port}`);
-      const started = await world.call('start_network_capture', { device_serial: serial });
+      const started = await world.call('start_network_capture', {
+        device_serial: serial,
+        package: SAMPLE_PACKAGE,
+      });
       expect(started.isError, started.text).toBe(false);
-      // The sample targets API 35: it trusts the system's CAs only, so droidbus's CA is refused.
+      // The preinstalled sample is a release build targeting API 35: it trusts the system's CAs only.
+      expect(started.structured['https']).toMatchObject({ readable: 'no' });
+      expect(started.text).toContain('is a release build targeting API 35: it trusts system CAs only');
       await signIn('wrong');
       const log = await eventually(
         async () => {

@@ -45,6 +45,7 @@ async function start(
         port: running.port,
         previous_proxy: running.previous,
         started_at: running.startedAt,
+        https: await httpsAdvice(p, ctx),
       };
     }
     throw fail.busy(
@@ -80,11 +81,61 @@ async function start(
       port: capture.port,
       previous_proxy: capture.previous,
       started_at: capture.startedAt,
+      https: await httpsAdvice(p, ctx),
     };
   } catch (err) {
     await mock.stop().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * Whether the app's HTTPS can be read through the capture, from what the device says of it
+ * (`dumpsys package`): apps targeting API 23 and lower trust user-added CAs; from API 24 an app
+ * trusts system CAs only unless its network security config says otherwise (a debug build's
+ * `<debug-overrides>` trusting user certificates is the usual way).
+ */
+async function httpsAdvice(
+  p: PayloadOf<'network.start'>,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'network.start'>['https']> {
+  if (p.package === null) {
+    return null;
+  }
+  const ca = await networkCa();
+  const { info } = await ctx.bus.request(
+    'logcat.package_info',
+    { serial: p.serial, package: p.package },
+    { signal: ctx.signal },
+  );
+  const installHint = `install droidbus's CA (${ca.certPath}) on the device as a user CA (push it, then Settings › Security › Encryption & credentials › Install a certificate › CA certificate)`;
+  if (info === null) {
+    return {
+      readable: 'not_installed',
+      why: `${p.package} is not installed on ${p.serial}`,
+      ca_path: ca.certPath,
+    };
+  }
+  const target = info.target_sdk;
+  if (target !== null && target < 24) {
+    return {
+      readable: 'if_ca_installed',
+      why: `${p.package} targets API ${target}, so it trusts user-added CAs: ${installHint}`,
+      ca_path: ca.certPath,
+    };
+  }
+  if (info.flags.includes('DEBUGGABLE')) {
+    return {
+      readable: 'if_ca_installed',
+      why: `${p.package} is a debug build targeting API ${target ?? '?'}: its HTTPS is read if its network security config trusts user certificates (<debug-overrides><trust-anchors><certificates src="user"/>) and you ${installHint}; otherwise the capture records each HTTPS host, its timing and the refused handshake`,
+      ca_path: ca.certPath,
+    };
+  }
+  return {
+    readable: 'no',
+    why: `${p.package} is a release build targeting API ${target ?? '?'}: it trusts system CAs only, so the capture records each HTTPS host, its timing and the refused handshake, not the content (read it with a debug build, or on an emulator or rooted device with droidbus's CA in the system store)`,
+    ca_path: ca.certPath,
+  };
 }
 
 /** The device's setting given back, the route forgotten, the proxy stopped. */

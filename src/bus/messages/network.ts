@@ -78,6 +78,15 @@ export const networkRequests = {
       port: z.number().int(),
       previous_proxy: proxySettingSchema,
       started_at: z.string(),
+      /** Whether the app's HTTPS can be read (the package given), and why; null without one. */
+      https: z
+        .object({
+          readable: z.enum(['if_ca_installed', 'no', 'not_installed']),
+          why: z.string(),
+          /** droidbus's CA certificate, for the user to install on the device. */
+          ca_path: z.string(),
+        })
+        .nullable(),
     }),
     timeoutMs: 40_000,
   }),

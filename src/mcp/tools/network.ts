@@ -32,7 +32,7 @@ export const startNetworkCapture = defineDeviceTool({
   async handle(args, ctx) {
     const r = await ctx.ask('network.start', { package: args.package ?? null });
     return {
-      text: `Capturing the network of ${ctx.serial} through 127.0.0.1:${r.port} (its proxy setting was ${r.previous_proxy ?? 'none'}; stop_network_capture gives it back). Plain HTTP is read whole; HTTPS shows the host and whether the app refused the proxy's certificate.`,
+      text: `Capturing the network of ${ctx.serial} through 127.0.0.1:${r.port} (its proxy setting was ${r.previous_proxy ?? 'none'}; stop_network_capture gives it back). Plain HTTP is read whole; HTTPS ${r.https === null ? "is read when the app trusts droidbus's CA, else its host and the refused handshake are recorded" : `of ${args.package}: ${r.https.why}`}.`,
       structured: { ...r, device_serial: ctx.serial },
     };
   },
