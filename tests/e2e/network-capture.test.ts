@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { startMcp } from '../helpers/mcp-client.js';
+import { startHostProcess } from '../helpers/host.js';
 import { isProcessAlive } from '../../src/util/process-info.js';
 
 let world: DeviceWorld;
@@ -224,6 +225,32 @@ describe('a network capture', () => {
     } finally {
       await upstream.stop();
       await world.shell(serial, `sim app-server http://127.0.0.1:${apiPort}`);
+    }
+  }, 60_000);
+
+  it('stops the capture of a session attached to the host when that session ends', async () => {
+    const env = { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home };
+    const before = await proxySetting();
+    const host = await startHostProcess(['--no-ui'], { env });
+    try {
+      const attached = await startMcp(['--toolsets', 'all'], { env });
+      expect(attached.client.getServerVersion()?.title).toContain('attached');
+      const started = await attached.client.callTool({
+        name: 'start_network_capture',
+        arguments: { device_serial: serial },
+      });
+      expect(started.isError).not.toBe(true);
+      expect(await proxySetting()).toMatch(/^127\.0\.0\.1:\d+$/);
+      await attached.close();
+      // The host runs on; the session is gone, and with it the capture.
+      await eventually(
+        async () => ((await proxySetting()) === before ? true : undefined),
+        20_000,
+        'the stop',
+      );
+      expect(host.proc.exitCode).toBeNull();
+    } finally {
+      await host.stop();
     }
   }, 60_000);
 

@@ -249,6 +249,26 @@ export default defineActor<'network', NetworkState>({
     'network.entry': (p, state) => entry(p, state),
   },
   events: {
+    // A session attached to the host (or an HTTP one) that ends takes its captures with it; a
+    // standalone session's end with its process (the shutdown stops them).
+    'host.sessions': ({ sessions }, state, ctx) => {
+      const live = new Set(sessions.map((s) => s.session_id));
+      for (const [serial, capture] of state.captures) {
+        const by = capture.by;
+        if (by.kind !== 'agent' || by.standalone || live.has(by.session_id)) {
+          continue;
+        }
+        state.captures.delete(serial);
+        void end(serial, capture, ctx.bus)
+          .then(() => forgetNetworkRoute(serial, capture.port))
+          .then(() =>
+            ctx.log.info(`stopped the network capture of ${serial}: its session ${by.session_id} ended`),
+          )
+          .catch((err: unknown) =>
+            ctx.log.warn(`could not give ${serial} its proxy setting back`, { error: String(err) }),
+          );
+      }
+    },
     'app.launched': (e, state) => {
       const log = state.logs.get(e.device);
       if (log !== undefined) {
