@@ -254,6 +254,22 @@ describe('a network capture', () => {
     }
   }, 60_000);
 
+  it('owes a device that was away at the stop its setting, and gives it back when it is online', async () => {
+    const before = await proxySetting();
+    const started = await world.call('start_network_capture', { device_serial: serial });
+    expect(started.isError, started.text).toBe(false);
+    expect((await world.server.adb(['disconnect', serial])).code).toBe(0);
+    const stopped = await world.call('stop_network_capture', { device_serial: serial });
+    expect(stopped.isError).toBe(true);
+    expect(stopped.text).toContain('droidbus gives it back when the device is online again');
+    expect((await world.server.adb(['connect', serial])).code).toBe(0);
+    await eventually(
+      async () => ((await proxySetting()) === before ? true : undefined),
+      30_000,
+      'the owed restore',
+    );
+  }, 60_000);
+
   it('refuses a bad regex and an unknown request clearly', async () => {
     const bad = await world.call('get_network_log', { device_serial: serial, url_regex: '(a' });
     expect(bad.isError).toBe(true);

@@ -26,6 +26,8 @@ interface Capture {
 interface NetworkState {
   captures: Map<string, Capture>;
   logs: Map<string, CaptureLog>;
+  /** Captures ended while their device was away: its setting is given back when it is online. */
+  owed: Map<string, Capture>;
 }
 
 function sameOrigin(a: Origin, b: Origin): boolean {
@@ -67,13 +69,23 @@ async function start(
       startedAt: new Date().toISOString(),
       by: ctx.origin,
     };
-    await recordNetworkRoute({
-      serial: p.serial,
-      port: capture.port,
-      previous: capture.previous,
-      pid: process.pid,
-      at: capture.startedAt,
-    });
+    try {
+      await recordNetworkRoute({
+        serial: p.serial,
+        port: capture.port,
+        previous: capture.previous,
+        pid: process.pid,
+        at: capture.startedAt,
+      });
+    } catch (err) {
+      // Unrecorded, a crash could not be undone: the device is not left routed.
+      await ctx.bus.request('device.proxy_unroute', {
+        serial: p.serial,
+        port: capture.port,
+        previous: capture.previous,
+      });
+      throw err;
+    }
     state.captures.set(p.serial, capture);
     state.logs.set(p.serial, log);
     return {
@@ -161,8 +173,17 @@ async function stop(
     throw fail.invalid(`no network capture runs on ${p.serial}`);
   }
   state.captures.delete(p.serial);
-  const r = await end(p.serial, capture, ctx.bus);
-  // Given back: the record is no longer needed (kept when the device could not be reached).
+  let r;
+  try {
+    r = await end(p.serial, capture, ctx.bus);
+  } catch (err) {
+    // The device is away: the proxy is gone, the setting is owed (given back when it is online).
+    state.owed.set(p.serial, capture);
+    throw fail.unavailable(
+      `the capture of ${p.serial} stopped, but the device could not be reached to give back its proxy setting (${err instanceof Error ? err.message : String(err)}); droidbus gives it back when the device is online again`,
+    );
+  }
+  // Given back: the record is no longer needed.
   await forgetNetworkRoute(p.serial, capture.port);
   return {
     serial: p.serial,
@@ -229,7 +250,7 @@ export default defineActor<'network', NetworkState>({
   kind: 'network',
   concurrency: 8,
   stopTimeoutMs: 15_000,
-  start: (): NetworkState => ({ captures: new Map(), logs: new Map() }),
+  start: (): NetworkState => ({ captures: new Map(), logs: new Map(), owed: new Map() }),
   async stop(state, ctx) {
     // Shutting down: every device routed through this process gets its setting back.
     await Promise.all(
@@ -276,6 +297,18 @@ export default defineActor<'network', NetworkState>({
       }
     },
     'device.state': ({ serial, state: adbState }, state, ctx) => {
+      const owed = state.owed.get(serial);
+      if (owed !== undefined && adbState === 'device') {
+        state.owed.delete(serial);
+        void ctx.bus
+          .request('device.proxy_unroute', { serial, port: owed.port, previous: owed.previous })
+          .then(() => forgetNetworkRoute(serial, owed.port))
+          .catch((err: unknown) => {
+            state.owed.set(serial, owed);
+            ctx.log.warn(`could not give ${serial} its proxy setting back yet`, { error: String(err) });
+          });
+        return;
+      }
       const capture = state.captures.get(serial);
       if (capture === undefined || adbState !== 'device') {
         return;
