@@ -21,6 +21,26 @@ async function mock(options: Parameters<typeof getLocal>[0]): Promise<Mockttp> {
   return m;
 }
 
+describe('the global proxy, as ProxyTracker applies Settings.Global.HTTP_PROXY', () => {
+  it('takes HOST:PORT, keeps the proxy when the setting is deleted, and clears it only for an empty host', () => {
+    const dev = createSimDevice({ identity: testIdentity(5803), logcatRate: 0 }) as Device;
+    try {
+      dev.settings.put('global', 'http_proxy', '127.0.0.1:8888');
+      expect(dev.net.proxy).toEqual({ host: '127.0.0.1', port: 8888 });
+      dev.settings.delete('global', 'http_proxy');
+      expect(dev.net.proxy).toEqual({ host: '127.0.0.1', port: 8888 });
+      dev.settings.put('global', 'http_proxy', 'proxy.example');
+      expect(dev.net.proxy).toEqual({ host: 'proxy.example', port: 8080 });
+      dev.settings.put('global', 'http_proxy', 'proxy.example:abc');
+      expect(dev.net.proxy).toEqual({ host: 'proxy.example', port: 8080 });
+      dev.settings.put('global', 'http_proxy', ':0');
+      expect(dev.net.proxy).toBeNull();
+    } finally {
+      dev.close();
+    }
+  });
+});
+
 describe("an app's HTTPS through a proxy", () => {
   it('is read by a proxy whose CA the app trusts, and refused with the exception Android apps report otherwise', async () => {
     const serverCa = await generateCACertificate();
@@ -39,15 +59,11 @@ describe("an app's HTTPS through a proxy", () => {
     try {
       const req = { method: 'POST', url: `https://localhost:${server.port}/auth`, headers: {}, body: '{}' };
       // 10.0.2.2 is this machine seen from the device: where the proxy listens.
-      const trusted = await appRequest(dev.net, `10.0.2.2:${proxy.port}`, req, [proxyCa.cert]);
+      dev.settings.put('global', 'http_proxy', `10.0.2.2:${proxy.port}`);
+      const trusted = await appRequest(dev.net, req, [proxyCa.cert]);
       expect(trusted).toMatchObject({ ok: true, status: 401, body: '{"error":"bad credentials"}' });
       expect(seen).toEqual([`POST https://localhost:${server.port}/auth`]);
-      const refused = await appRequest(
-        dev.net,
-        `10.0.2.2:${proxy.port}`,
-        req,
-        trustAnchors(dev, 'com.droidbus.sample'),
-      );
+      const refused = await appRequest(dev.net, req, trustAnchors(dev, 'com.droidbus.sample'));
       expect(refused).toEqual({
         ok: false,
         error:

@@ -10,7 +10,6 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import type { DeviceNetwork } from './network.js';
-import { globalProxy } from './network.js';
 
 export interface AppRequest {
   method: string;
@@ -135,7 +134,6 @@ function secure(socket: Duplex, host: string, trust: readonly string[]): Promise
  */
 export async function appRequest(
   net: DeviceNetwork,
-  proxySetting: string | undefined,
   req: AppRequest,
   trust: readonly string[] = [],
 ): Promise<AppResponse> {
@@ -154,7 +152,7 @@ export async function appRequest(
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const proxy = globalProxy(proxySetting);
+  const proxy = net.proxy;
   let socket: Duplex;
   try {
     socket = await (proxy !== null ? net.connect(proxy.host, proxy.port) : net.connect(host, port));

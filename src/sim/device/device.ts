@@ -164,6 +164,10 @@ export class Device implements SimDevice {
     this.dumpLatencyMs = opts.dumpLatencyMs ?? 700;
     this.helperLatencyMs = opts.helperLatencyMs ?? this.helperLatencyMs;
     this.settings = new Settings(opts.identity);
+    // ConnectivityService's observer of the global proxy setting (network.ts).
+    this.settings.observe('global', 'http_proxy', () =>
+      this.net.loadHttpProxy(this.settings.get('global', 'http_proxy')),
+    );
     this.baseProps = buildProps(opts.identity);
     this.procs = new ProcessTable(4000 + (seed % 3000));
     this.fs = buildDeviceFs(commands.keys());

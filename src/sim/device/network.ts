@@ -1,9 +1,12 @@
 /**
  * Evidence: how an app's HTTP traffic leaves an Android device.
- * - The global proxy: `settings put global http_proxy HOST:PORT` (Settings.Global.HTTP_PROXY; `:0` or
- *   an empty value clears it, as developers set it from adb for Charles or mitmproxy); apps using the
- *   platform's ProxySelector (HttpURLConnection, OkHttp's default) send plain HTTP to it in absolute
- *   form and HTTPS through `CONNECT host:port` (RFC 9110 §9.3.6).
+ * - The global proxy (packages/modules/Connectivity ProxyTracker.java): ConnectivityService watches
+ *   Settings.Global.HTTP_PROXY and loadDeprecatedGlobalHttpProxy applies it — an empty or deleted
+ *   value changes nothing (its body is guarded by !TextUtils.isEmpty), `HOST` alone means port 8080,
+ *   a port that is not a number is ignored, and an empty host (`:0`) clears the proxy in use
+ *   (setGlobalProxy's else-branch). Apps using the platform's ProxySelector (HttpURLConnection,
+ *   OkHttp's default) send plain HTTP to it in absolute form and HTTPS through `CONNECT host:port`
+ *   (RFC 9110 §9.3.6).
  * - `127.0.0.1` / `localhost` is the device itself: a port there is a device socket — one an app
  *   listens on, or an `adb reverse` listener that carries the connection to the host (adb.cpp); nothing
  *   listening is "Connection refused" (ECONNREFUSED), as the kernel answers.
@@ -31,6 +34,25 @@ export class NetError extends Error {
 /** The device's network: its own listening sockets, the transports' reverse listeners, the host. */
 export class DeviceNetwork {
   private readonly routes = new Set<ReverseRoute>();
+  /** The global proxy in use (ProxyTracker's mGlobalProxy), which apps send their traffic to. */
+  proxy: { host: string; port: number } | null = null;
+
+  /** ProxyTracker.loadDeprecatedGlobalHttpProxy, after Settings.Global.HTTP_PROXY changed. */
+  loadHttpProxy(value: string | undefined): void {
+    if (value === undefined || value === '') {
+      return;
+    }
+    const [host = '', port] = value.split(':');
+    const n = port === undefined ? 8080 : Number(port);
+    if (!Number.isInteger(n)) {
+      return;
+    }
+    if (host === '') {
+      this.proxy = null;
+    } else if (n > 0 && n <= 65535) {
+      this.proxy = { host, port: n };
+    }
+  }
 
   constructor(private readonly acceptLocal: (port: number) => ((socket: Duplex) => void) | undefined) {}
 
@@ -99,13 +121,4 @@ function socketPair(): [Duplex, Duplex] {
     end(() => ends[0]!),
   );
   return [ends[0]!, ends[1]!];
-}
-
-/** The global proxy an app's platform HTTP stack uses: `HOST:PORT`, or null when none is set. */
-export function globalProxy(value: string | undefined): { host: string; port: number } | null {
-  const m = /^\s*([^:\s]*):(\d{1,5})\s*$/.exec(value ?? '');
-  if (m === null || m[1] === '' || Number(m[2]) === 0) {
-    return null;
-  }
-  return { host: m[1]!, port: Number(m[2]) };
 }

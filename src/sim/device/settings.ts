@@ -74,11 +74,33 @@ export class Settings {
 
   put(ns: SettingsNamespace, key: string, value: string): void {
     this.tables[ns].set(key, value);
+    this.changed(ns, key);
   }
 
   /** Removes a key; true when it existed. */
   delete(ns: SettingsNamespace, key: string): boolean {
-    return this.tables[ns].delete(key);
+    const existed = this.tables[ns].delete(key);
+    this.changed(ns, key);
+    return existed;
+  }
+
+  /**
+   * Runs `onChange` whenever `ns`/`key` is written or deleted, as a ContentObserver registered on the
+   * setting's URI is told (the system services that watch a setting, ConnectivityService's on
+   * Settings.Global.HTTP_PROXY among them).
+   */
+  observe(ns: SettingsNamespace, key: string, onChange: () => void): void {
+    this.observers.push({ ns, key, onChange });
+  }
+
+  private readonly observers: { ns: SettingsNamespace; key: string; onChange: () => void }[] = [];
+
+  private changed(ns: SettingsNamespace, key: string): void {
+    for (const o of this.observers) {
+      if (o.ns === ns && o.key === key) {
+        o.onChange();
+      }
+    }
   }
 
   list(ns: SettingsNamespace): [string, string][] {

@@ -136,7 +136,6 @@ function signIn(dev: Device, rec: ActivityRecord, user: string, password: string
   rec.state.busy = true;
   void appRequest(
     dev.net,
-    dev.settings.get('global', 'http_proxy') ?? undefined,
     {
       method: 'POST',
       url: `${dev.sampleApi!.replace(/\/$/, '')}/auth`,
