@@ -1,6 +1,7 @@
 import type { Bus } from '../bus/bus.js';
 import { LocalBusClient } from '../bus/local-client.js';
-import { forgetNetworkRoute, readNetworkRoutes, type NetworkRoute } from '../store/network-routes.js';
+import { readNetworkRoutes, type NetworkRoute } from '../store/network-routes.js';
+import { giveBack } from './network/give-back.js';
 import { isProcessAlive } from '../util/process-info.js';
 import { logger } from '../util/log.js';
 
@@ -24,15 +25,13 @@ export function restoreOrphanedRoutes(bus: Bus): () => void {
   const client = new LocalBusClient(bus, { kind: 'actor', address: 'network-routes' });
   const restore = (route: NetworkRoute): void => {
     orphaned.delete(route.serial);
-    client
-      .request('device.proxy_unroute', { serial: route.serial, port: route.port, previous: route.previous })
-      .then(async (r) => {
+    giveBack(client, route)
+      .then((r) => {
         log.info(
           r.restored
             ? `gave ${route.serial} back its proxy setting (${route.previous ?? 'none'}) after a droidbus that captured its network died`
             : `${route.serial}'s proxy setting was changed since (${r.current ?? 'none'}); left as it is`,
         );
-        await forgetNetworkRoute(route.serial, route.port);
       })
       .catch((err: unknown) => {
         // Not reachable after all: tried again when it is online.

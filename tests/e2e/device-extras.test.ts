@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { AppEntry } from '../../src/device/parsers/app-list.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceWorld } from '../helpers/device-world.js';
 import type { DeviceWorld } from '../helpers/device-world.js';
@@ -532,15 +533,7 @@ describe('apps, windows and location', () => {
   it('lists third-party apps with versions and install times, and every app on request', async () => {
     const r = await world.call('list_apps', { device_serial: serial });
     expect(r.isError, r.text).toBe(false);
-    const apps = r.structured['apps'] as {
-      package: string;
-      version_name: string | null;
-      version_code: number | null;
-      enabled: boolean | null;
-      system: boolean;
-      first_install_time: string | null;
-      last_update_time: string | null;
-    }[];
+    const apps = r.structured['apps'] as AppEntry[];
     const sample = apps.find((a) => a.package === SAMPLE)!;
     expect(sample).toMatchObject({ enabled: true, system: false });
     expect(sample.version_name).toMatch(/\d/);

@@ -12,6 +12,7 @@ import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import { startHostProcess } from '../helpers/host.js';
+import { signInSample } from '../helpers/sample-sign-in.js';
 import { isProcessAlive } from '../../src/util/process-info.js';
 
 let world: DeviceWorld;
@@ -49,23 +50,8 @@ async function proxySetting(): Promise<string> {
   return (await world.shell(serial, 'settings get global http_proxy')).trim();
 }
 
-async function signIn(password: string): Promise<string> {
-  const restart = await world.call('restart_app', {
-    device_serial: serial,
-    package: SAMPLE_PACKAGE,
-    allow_foreign_package: true,
-  });
-  expect(restart.isError, restart.text).toBe(false);
-  const r = await world.call('ui_fill_input', {
-    device_serial: serial,
-    fields: [
-      { field: 'Username', text: 'ada' },
-      { field: 'Password', text: password },
-    ],
-    submit: 'Sign in',
-  });
-  expect(r.isError, r.text).toBe(false);
-  return r.text;
+function signIn(password: string): Promise<string> {
+  return signInSample(world, serial, password);
 }
 
 /** Polls get_network_log until it lists `n` requests (the app's request is asynchronous). */

@@ -7,8 +7,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
-import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { signInSample } from '../helpers/sample-sign-in.js';
 
 interface Seen {
   method: string;
@@ -39,35 +39,13 @@ function startApi(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-/** The sample started afresh on its login screen, as an agent does it. */
-async function restart(): Promise<void> {
-  const r = await world.call('restart_app', {
-    device_serial: serial,
-    package: SAMPLE_PACKAGE,
-    allow_foreign_package: true,
-  });
-  expect(r.isError, r.text).toBe(false);
-}
-
 /** Signs in on the sample's login screen; resolves when the server has seen one more request. */
 async function signIn(password: string): Promise<Seen> {
   const before = seen.length;
-  await restart();
-  const r = await world.call('ui_fill_input', {
-    device_serial: serial,
-    fields: [
-      { field: 'Username', text: 'ada' },
-      { field: 'Password', text: password },
-    ],
-    submit: 'Sign in',
-  });
-  expect(r.isError, r.text).toBe(false);
-  const deadline = Date.now() + 10_000;
-  while (seen.length === before && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  expect(seen.length, 'the server saw the sign-in').toBe(before + 1);
-  return seen.at(-1)!;
+  await signInSample(world, serial, password);
+  const r = await eventually(async () => seen[before], 10_000, 'the server to see the sign-in');
+  expect(seen).toHaveLength(before + 1);
+  return r;
 }
 
 beforeAll(async () => {
@@ -119,15 +97,7 @@ describe("the simulator's network", () => {
 
   it('shows "No connection" when nothing listens where the app connects', async () => {
     await world.shell(serial, 'sim app-server http://127.0.0.1:9999');
-    await restart();
-    await world.call('ui_fill_input', {
-      device_serial: serial,
-      fields: [
-        { field: 'Username', text: 'ada' },
-        { field: 'Password', text: 'x' },
-      ],
-      submit: 'Sign in',
-    });
+    await signInSample(world, serial, 'x');
     const r = await world.call('wait_for_element', {
       device_serial: serial,
       text: 'No connection',

@@ -45,10 +45,6 @@ async function startOnLoopback(mock: Mockttp): Promise<void> {
   await run;
 }
 
-function rawHeaders(raw: [string, string][]): [string, string][] {
-  return raw.map(([k, v]) => [k, v]);
-}
-
 function kept(buffer: Buffer): Buffer {
   return buffer.length > MAX_BODY ? buffer.subarray(0, MAX_BODY) : buffer;
 }
@@ -84,7 +80,7 @@ export async function startCaptureProxy(
       startedAt: at,
       method: req.method,
       url: req.url,
-      requestHeaders: rawHeaders(req.rawHeaders),
+      requestHeaders: req.rawHeaders,
       requestBody: kept(req.body.buffer),
       status: null,
       responseHeaders: null,
@@ -103,7 +99,7 @@ export async function startCaptureProxy(
       return;
     }
     e.status = res.statusCode;
-    e.responseHeaders = rawHeaders(res.rawHeaders);
+    e.responseHeaders = res.rawHeaders;
     e.responseBody = kept(res.body.buffer);
     const t = res.timingEvents;
     e.endedAt = t.startTime + ((t.responseSentTimestamp ?? t.startTimestamp) - t.startTimestamp);

@@ -9,9 +9,10 @@ import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { Origin } from '../../bus/origin.js';
 import { networkCa } from '../../store/network-ca.js';
-import { forgetNetworkRoute, recordNetworkRoute } from '../../store/network-routes.js';
+import { recordNetworkRoute } from '../../store/network-routes.js';
 import { defineActor, type ActorContext, type HandlerContext } from '../actor.js';
 import { startCaptureProxy, type CaptureLog } from './capture-proxy.js';
+import { giveBack } from './give-back.js';
 import { exchangeMatcher, shownBody, shownHeaders, summaryOf } from './exchanges.js';
 import type { Mockttp } from 'mockttp';
 
@@ -79,11 +80,7 @@ async function start(
       });
     } catch (err) {
       // Unrecorded, a crash could not be undone: the device is not left routed.
-      await ctx.bus.request('device.proxy_unroute', {
-        serial: p.serial,
-        port: capture.port,
-        previous: capture.previous,
-      });
+      await giveBack(ctx.bus, { serial: p.serial, port: capture.port, previous: capture.previous });
       throw err;
     }
     state.captures.set(p.serial, capture);
@@ -150,14 +147,18 @@ async function httpsAdvice(
   };
 }
 
+/** A device that could not be reached is owed its setting: given back when it is online again. */
+function owe(state: NetworkState, serial: string, capture: Capture, ctx: ActorContext, err: unknown): void {
+  state.owed.set(serial, capture);
+  ctx.log.warn(`could not give ${serial} its proxy setting back yet; owed until it is online`, {
+    error: String(err),
+  });
+}
+
 /** The device's setting given back, the route forgotten, the proxy stopped. */
 async function end(serial: string, capture: Capture, bus: ActorContext['bus']) {
   try {
-    return await bus.request('device.proxy_unroute', {
-      serial,
-      port: capture.port,
-      previous: capture.previous,
-    });
+    return await giveBack(bus, { serial, port: capture.port, previous: capture.previous });
   } finally {
     await capture.mock.stop().catch(() => undefined);
   }
@@ -177,14 +178,11 @@ async function stop(
   try {
     r = await end(p.serial, capture, ctx.bus);
   } catch (err) {
-    // The device is away: the proxy is gone, the setting is owed (given back when it is online).
-    state.owed.set(p.serial, capture);
+    owe(state, p.serial, capture, ctx, err);
     throw fail.unavailable(
       `the capture of ${p.serial} stopped, but the device could not be reached to give back its proxy setting (${err instanceof Error ? err.message : String(err)}); droidbus gives it back when the device is online again`,
     );
   }
-  // Given back: the record is no longer needed.
-  await forgetNetworkRoute(p.serial, capture.port);
   return {
     serial: p.serial,
     requests: state.logs.get(p.serial)?.exchanges.length ?? 0,
@@ -255,10 +253,10 @@ export default defineActor<'network', NetworkState>({
     // Shutting down: every device routed through this process gets its setting back.
     await Promise.all(
       [...state.captures].map(async ([serial, capture]) => {
+        // Unreachable now: its record stays, and the next droidbus gives the setting back.
         await end(serial, capture, ctx.bus).catch((err: unknown) =>
           ctx.log.warn(`could not give ${serial} its proxy setting back`, { error: String(err) }),
         );
-        await forgetNetworkRoute(serial, capture.port).catch(() => undefined);
       }),
     );
     state.captures.clear();
@@ -280,14 +278,10 @@ export default defineActor<'network', NetworkState>({
           continue;
         }
         state.captures.delete(serial);
-        void end(serial, capture, ctx.bus)
-          .then(() => forgetNetworkRoute(serial, capture.port))
-          .then(() =>
-            ctx.log.info(`stopped the network capture of ${serial}: its session ${by.session_id} ended`),
-          )
-          .catch((err: unknown) =>
-            ctx.log.warn(`could not give ${serial} its proxy setting back`, { error: String(err) }),
-          );
+        void end(serial, capture, ctx.bus).then(
+          () => ctx.log.info(`stopped the network capture of ${serial}: its session ${by.session_id} ended`),
+          (err: unknown) => owe(state, serial, capture, ctx, err),
+        );
       }
     },
     'app.launched': (e, state) => {
@@ -300,13 +294,9 @@ export default defineActor<'network', NetworkState>({
       const owed = state.owed.get(serial);
       if (owed !== undefined && adbState === 'device') {
         state.owed.delete(serial);
-        void ctx.bus
-          .request('device.proxy_unroute', { serial, port: owed.port, previous: owed.previous })
-          .then(() => forgetNetworkRoute(serial, owed.port))
-          .catch((err: unknown) => {
-            state.owed.set(serial, owed);
-            ctx.log.warn(`could not give ${serial} its proxy setting back yet`, { error: String(err) });
-          });
+        void giveBack(ctx.bus, { serial, port: owed.port, previous: owed.previous }).catch((err: unknown) =>
+          owe(state, serial, owed, ctx, err),
+        );
         return;
       }
       const capture = state.captures.get(serial);

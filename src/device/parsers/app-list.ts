@@ -40,6 +40,19 @@ export function parsePackagePaths(text: string): Map<string, string> {
   return out;
 }
 
+/** An app the dump has no section for: its name, nothing known. */
+export function unknownApp(name: string): AppEntry {
+  return {
+    package: name,
+    version_name: null,
+    version_code: null,
+    enabled: null,
+    system: false,
+    first_install_time: null,
+    last_update_time: null,
+  };
+}
+
 /** Every `Package [name] (…):` section of a package dump. */
 export function parsePackageSections(text: string): Map<string, AppEntry> {
   const out = new Map<string, AppEntry>();
@@ -48,15 +61,7 @@ export function parsePackageSections(text: string): Map<string, AppEntry> {
   for (const line of text.split(/\r?\n/)) {
     const head = /^\s*Package \[([^\]]+)\] \([0-9a-fA-F]+\):\s*$/.exec(line);
     if (head) {
-      current = {
-        package: head[1]!,
-        version_name: null,
-        version_code: null,
-        enabled: null,
-        system: false,
-        first_install_time: null,
-        last_update_time: null,
-      };
+      current = unknownApp(head[1]!);
       out.set(current.package, current);
       inUser0 = false;
       continue;

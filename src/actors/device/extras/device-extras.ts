@@ -11,6 +11,7 @@ import {
   parsePackageList,
   parsePackagePaths,
   parsePackageSections,
+  unknownApp,
   type AppEntry,
 } from '../../../device/parsers/app-list.js';
 import { readLabels, type LabelCache } from '../apps/app-labels.js';
@@ -51,18 +52,7 @@ export async function listApps(
   // The project's apps first, so a limit never hides them.
   const packages = [...mine, ...all.filter((name) => !mine.includes(name))];
   const sections = parsePackageSections(dump);
-  const apps = packages.slice(0, p.limit).map(
-    (name): AppEntry =>
-      sections.get(name) ?? {
-        package: name,
-        version_name: null,
-        version_code: null,
-        enabled: null,
-        system: false,
-        first_install_time: null,
-        last_update_time: null,
-      },
-  );
+  const apps = packages.slice(0, p.limit).map((name): AppEntry => sections.get(name) ?? unknownApp(name));
   // persist.sys.locale (set when the person picks a language), else the build's ro.product.locale.
   const locale =
     locales

@@ -1,6 +1,6 @@
 import { BusError } from '../../../bus/errors.js';
 import type { Device } from '../../../device/device.js';
-import { READS, readCommand } from '../../../device/reads.js';
+import { READ_ANSWERS, READS, readCommand } from '../../../device/reads.js';
 import { parseUiDump } from '../../../device/ui-dump/ui-parse.js';
 import { screenHash } from './ui-screen-hash.js';
 import { detectOverlays } from './ui-overlays.js';
@@ -79,8 +79,10 @@ const NO_ROOT = /null root node/i;
  * that is off never gets a root, so waiting the whole capture budget for one would be wasted.
  */
 async function refuseSleepingScreen(device: Device, serial: string, signal: AbortSignal): Promise<void> {
-  const power = await device.exec(readCommand(READS.power), { signal, timeoutMs: 5_000 }).catch(() => null);
-  const wakefulness = /mWakefulness=(\w+)/.exec(power?.toString('utf8') ?? '')?.[1];
+  // The power manager's state, read and parsed as get_power_state reads it.
+  const answer = READ_ANSWERS['device.power_state'];
+  const power = await device.exec(readCommand(answer.read), { signal, timeoutMs: 5_000 }).catch(() => null);
+  const wakefulness = power === null ? null : answer.parse(power.toString('utf8')).wakefulness;
   if (wakefulness === 'Asleep' || wakefulness === 'Dozing') {
     throw new BusError(
       'FAILED',
