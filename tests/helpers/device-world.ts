@@ -54,11 +54,47 @@ export async function startDeviceWorld(
   extraEnv: Record<string, string> = {},
 ): Promise<DeviceWorld> {
   const home = tempDir('droidbus-world-');
-  const server = await startAdbServer();
-  const farm = await startSimFarm(server, farmOptions);
+  // Each part started is stopped again when a later part fails, and the error names the part:
+  // a world half started must not outlive its test file (tests/global-setup.ts counts leftovers).
+  const started: (() => Promise<unknown>)[] = [async () => home.remove()];
+  const step = async <T>(
+    what: string,
+    start: () => Promise<T>,
+    stop: (part: T) => Promise<unknown>,
+  ): Promise<T> => {
+    try {
+      const part = await start();
+      started.unshift(() => stop(part));
+      return part;
+    } catch (err) {
+      for (const undo of started) {
+        await undo().catch(() => undefined);
+      }
+      throw new Error(
+        `starting the device world (${what}): ${err instanceof Error ? err.message : String(err)}`,
+        {
+          cause: err,
+        },
+      );
+    }
+  };
+  const server = await step(
+    'the adb server',
+    () => startAdbServer(),
+    (s) => s.stop(),
+  );
+  const farm = await step(
+    'the sim farm',
+    () => startSimFarm(server, farmOptions),
+    (f) => f.stop(),
+  );
   const env = { ...(server.env as Record<string, string>), DROIDBUS_HOME: home.dir, ...extraEnv };
   const toolsets = mcpArgs.some((a) => a.startsWith('--toolsets')) ? [] : ['--toolsets', 'all'];
-  const mcp = await startMcp([...toolsets, ...mcpArgs], { env });
+  const mcp = await step(
+    'droidbus mcp',
+    () => startMcp([...toolsets, ...mcpArgs], { env }),
+    (m) => m.close(),
+  );
   const shell = async (serial: string, command: string): Promise<string> => {
     const r = await server.adb(['-s', serial, 'shell', command]);
     return r.stdout;

@@ -34,6 +34,17 @@ export async function startMcp(
     stderr += chunk.toString('utf8');
   });
   const client = new Client({ name: 'droidbus-e2e', version: '1.0.0' });
-  await client.connect(transport);
+  try {
+    // Under the 60 s hook timeout, so a server that never answers fails here with what it said.
+    await client.connect(transport, { timeout: 30_000 });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw new Error(
+      `droidbus mcp did not answer initialize: ${String(err)}\nits stderr:\n${stderr.slice(-2000)}`,
+      {
+        cause: err,
+      },
+    );
+  }
   return { client, pid: transport.pid!, stderr: () => stderr, close: () => client.close() };
 }

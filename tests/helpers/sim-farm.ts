@@ -43,7 +43,10 @@ export interface SimFarmOptions {
   logcatRate?: number;
   /** More `droidbus sim` arguments. */
   args?: string[];
-  /** How long to wait for every device to be listed (default 60 s). */
+  /**
+   * How long to wait for every device to be listed (default 45 s: under the 60 s hook timeout, so a
+   * farm that does not come up fails with the sim's own words and is stopped, not left running).
+   */
   readyTimeoutMs?: number;
 }
 
@@ -133,7 +136,7 @@ export async function startSimFarm(server: AdbServer, options: SimFarmOptions = 
     return child.exitCode;
   };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 45_000);
   try {
     const listed = await readSimDevices<SimFarmDevice>(child, exited, () => stderr, deadline);
     await pollDevices(
