@@ -9,6 +9,7 @@ import {
   RES_XML_TYPE,
   RES_XML_START_ELEMENT_TYPE,
   RES_XML_END_ELEMENT_TYPE,
+  RES_XML_CDATA_TYPE,
   RES_XML_RESOURCE_MAP_TYPE,
   UTF8_FLAG,
   NO_ENTRY,
@@ -182,8 +183,18 @@ export function decodeBinaryXml(bytes: Uint8Array): XmlElement {
           throw new ApkFormatError(`end element at offset ${at} closes nothing`);
         }
         break;
+      case RES_XML_CDATA_TYPE: {
+        const open = stack.at(-1);
+        if (open && at + headerSize + 4 <= at + size) {
+          const text = str(dv.getUint32(at + headerSize, true));
+          if (text !== undefined) {
+            open.text = (open.text ?? '') + text;
+          }
+        }
+        break;
+      }
       default:
-        // Namespaces, CDATA and unknown chunks carry nothing a manifest reader needs.
+        // Namespaces and unknown chunks carry nothing a reader here needs.
         break;
     }
     at += size;

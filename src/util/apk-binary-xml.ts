@@ -14,6 +14,7 @@ const RES_XML_START_NAMESPACE_TYPE = 0x0100;
 const RES_XML_END_NAMESPACE_TYPE = 0x0101;
 export const RES_XML_START_ELEMENT_TYPE = 0x0102;
 export const RES_XML_END_ELEMENT_TYPE = 0x0103;
+export const RES_XML_CDATA_TYPE = 0x0104;
 export const RES_XML_RESOURCE_MAP_TYPE = 0x0180;
 export const UTF8_FLAG = 1 << 8;
 export const NO_ENTRY = 0xffffffff;
@@ -46,13 +47,17 @@ export const ANDROID_ATTR: Readonly<Record<string, number>> = {
   allowBackup: 0x01010280,
   compileSdkVersion: 0x01010572,
   compileSdkVersionCodename: 0x01010573,
+  networkSecurityConfig: 0x01010527,
 };
 
 export interface XmlAttribute {
   /** Namespace URI; absent for plain attributes such as `package`. */
   ns?: string;
   name: string;
-  /** Strings become TYPE_STRING, booleans TYPE_INT_BOOLEAN, numbers TYPE_INT_DEC (or INT_HEX by `type`). */
+  /**
+   * Strings become TYPE_STRING, booleans TYPE_INT_BOOLEAN, numbers TYPE_INT_DEC (or INT_HEX by
+   * `type`); with `type` REFERENCE and `data` set, a reference to resource `data` (`@raw/ca`).
+   */
   value: string | number | boolean;
   /** android.R.attr id; looked up in ANDROID_ATTR for android: attributes when absent. */
   resourceId?: number;
@@ -66,6 +71,8 @@ export interface XmlElement {
   name: string;
   attributes: XmlAttribute[];
   children: XmlElement[];
+  /** The element's text (a CDATA node before its children), as `<domain>api.example.com</domain>`. */
+  text?: string;
 }
 
 export interface XmlNamespace {
@@ -86,7 +93,8 @@ function resourceIdOf(attr: XmlAttribute): number | undefined {
   return attr.ns === ANDROID_NS ? ANDROID_ATTR[attr.name] : undefined;
 }
 
-class ByteWriter {
+/** A growing little-endian buffer (the chunks of binary XML and of resources.arsc). */
+export class ByteWriter {
   private buf = new Uint8Array(1024);
   private dv = new DataView(this.buf.buffer);
   length = 0;
@@ -133,7 +141,8 @@ class ByteWriter {
   }
 }
 
-function encodeStringPool(strings: readonly string[], utf8: boolean): Uint8Array {
+/** A ResStringPool chunk of `strings`, UTF-8 (aapt2) or UTF-16 (aapt). */
+export function encodeStringPool(strings: readonly string[], utf8: boolean): Uint8Array {
   const data = new ByteWriter();
   const offsets: number[] = [];
   for (const s of strings) {
@@ -242,7 +251,10 @@ function writeAttribute(body: ByteWriter, a: XmlAttribute, ref: (s: string) => n
   let type: number;
   let data: number;
   let raw = NO_ENTRY;
-  if (typeof a.value === 'string') {
+  if (a.type === ResType.REFERENCE && a.data !== undefined) {
+    type = ResType.REFERENCE;
+    data = a.data;
+  } else if (typeof a.value === 'string') {
     type = ResType.STRING;
     data = ref(a.value);
     raw = data;
@@ -294,6 +306,15 @@ function writeTree(
     }
     for (const a of attrs) {
       writeAttribute(body, a, ref);
+    }
+    if (el.text !== undefined) {
+      // ResXMLTree_cdataExt: the text's string, then its Res_value (aapt2 writes TYPE_NULL).
+      node(RES_XML_CDATA_TYPE, 16 + 12, line);
+      body.u32(ref(el.text));
+      body.u16(8);
+      body.u8(0);
+      body.u8(ResType.NULL);
+      body.u32(0);
     }
     el.children.forEach(emit);
     node(RES_XML_END_ELEMENT_TYPE, 24, line);

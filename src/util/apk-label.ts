@@ -45,12 +45,15 @@ export interface ApkLabelRead {
 /** Slack after an entry's data for a local header whose extra field is longer than the directory's. */
 const LOCAL_EXTRA_SLACK = 1024;
 
-/** The label an app shows, for `locale` (BCP 47); null when the app has none. Throws ApkFormatError. */
-export async function readApkLabel(
-  read: ApkRangeReader,
-  locale: string,
-  limits: ApkLabelLimits = DEFAULT_LABEL_LIMITS,
-): Promise<ApkLabelRead> {
+/** The entries of one APK, each read when asked for; `bytesRead` counts what was transferred. */
+export interface ApkEntries {
+  /** The named entry's data, inflated; null when the archive has none. Throws past `max` bytes. */
+  entry(name: string, max: number): Promise<Uint8Array | null>;
+  readonly bytesRead: number;
+}
+
+/** Opens an APK through `read`: its end record and central directory now, entries when asked. */
+export async function openApkEntries(read: ApkRangeReader): Promise<ApkEntries> {
   let bytesRead = 0;
   const counted = (b: Uint8Array): Uint8Array => {
     bytesRead += b.length;
@@ -75,7 +78,7 @@ export async function readApkLabel(
       return null;
     }
     if (e.compressedSize > max || e.size > max) {
-      throw new ApkFormatError(`'${name}' is ${e.size} bytes, more than the ${max} read for a label`);
+      throw new ApkFormatError(`'${name}' is ${e.size} bytes, more than the ${max} read of it`);
     }
     const nameBytes = new TextEncoder().encode(e.name).length;
     const want = 30 + nameBytes + e.compressedSize + LOCAL_EXTRA_SLACK;
@@ -90,16 +93,32 @@ export async function readApkLabel(
     }
     return readZipEntryData(bytes, local, max);
   };
+  return {
+    entry,
+    get bytesRead() {
+      return bytesRead;
+    },
+  };
+}
+
+/** The label an app shows, for `locale` (BCP 47); null when the app has none. Throws ApkFormatError. */
+export async function readApkLabel(
+  read: ApkRangeReader,
+  locale: string,
+  limits: ApkLabelLimits = DEFAULT_LABEL_LIMITS,
+): Promise<ApkLabelRead> {
+  const apk = await openApkEntries(read);
+  const entry = apk.entry;
   const manifest = await entry('AndroidManifest.xml', limits.maxManifestBytes);
   if (!manifest) {
     throw new ApkFormatError('the archive has no AndroidManifest.xml');
   }
   const label = manifestLabel(decodeBinaryXml(manifest));
   if (label === null || typeof label === 'string') {
-    return { label, bytesRead };
+    return { label, bytesRead: apk.bytesRead };
   }
   const table = await entry('resources.arsc', limits.maxTableBytes);
-  return { label: table ? new ResourceTable(table).string(label, locale) : null, bytesRead };
+  return { label: table ? new ResourceTable(table).string(label, locale) : null, bytesRead: apk.bytesRead };
 }
 
 /**

@@ -4,7 +4,14 @@
  * or by AGP) from its zip central directory and binary AndroidManifest.xml.
  */
 import { createHash } from 'node:crypto';
-import { ANDROID_NS, encodeBinaryXml, type XmlAttribute, type XmlElement } from './apk-binary-xml.js';
+import {
+  ANDROID_NS,
+  ResType,
+  encodeBinaryXml,
+  type XmlAttribute,
+  type XmlElement,
+} from './apk-binary-xml.js';
+import { encodeResourceTable } from './apk-resources-write.js';
 import { decodeBinaryXml } from './apk-binary-xml-decode.js';
 import { ApkFormatError, readZipEntries, readZipEntryData, writeZip, type ZipEntryInput } from './apk-zip.js';
 
@@ -67,6 +74,11 @@ export interface ApkWriteInput {
   dexMarker?: string;
   /** String pool encoding of the manifest. Default utf16, as aapt writes it. */
   stringPool?: 'utf8' | 'utf16';
+  /**
+   * `android:networkSecurityConfig`: the config (res/xml/network_security_config.xml) and the raw
+   * files it names as `<certificates src="@raw/NAME">`, linked into a resources.arsc as aapt2 does.
+   */
+  networkSecurityConfig?: { config: XmlElement; raw?: { file: string; data: Uint8Array }[] };
 }
 
 const ACTION_MAIN = 'android.intent.action.MAIN';
@@ -193,12 +205,68 @@ export function writeApk(input: ApkWriteInput): Uint8Array {
   if (!/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(input.packageName)) {
     throw new ApkFormatError(`'${input.packageName}' is not a valid package name`);
   }
-  const manifest = encodeBinaryXml(buildManifest(input), { encoding: input.stringPool ?? 'utf16' });
+  const root = buildManifest(input);
+  const resources = input.networkSecurityConfig
+    ? networkSecurityEntries(input.networkSecurityConfig, root)
+    : [];
+  const manifest = encodeBinaryXml(root, { encoding: input.stringPool ?? 'utf16' });
   return writeZip([
     { name: 'AndroidManifest.xml', data: manifest, method: 'deflate' },
     { name: 'classes.dex', data: placeholderDex(input.dexMarker), method: 'deflate' },
+    ...resources,
     ...(input.extraEntries ?? []),
   ]);
+}
+
+/**
+ * The entries of a network security config (its compiled XML, its raw certificates, the table
+ * that names them), and the manifest's application pointed at it. `src="@raw/NAME"` becomes a
+ * reference, as aapt2 compiles it.
+ */
+function networkSecurityEntries(
+  nsc: NonNullable<ApkWriteInput['networkSecurityConfig']>,
+  root: XmlElement,
+): ZipEntryInput[] {
+  const raw = (nsc.raw ?? []).map((r) => ({
+    type: 'raw',
+    name: r.file.replace(/\.[^.]*$/, ''),
+    path: `res/raw/${r.file}`,
+    data: r.data,
+  }));
+  const xmlPath = 'res/xml/network_security_config.xml';
+  const { table, ids } = encodeResourceTable(attr(root, 'package')!.value as string, [
+    ...raw,
+    { type: 'xml', name: 'network_security_config', path: xmlPath },
+  ]);
+  const link = (el: XmlElement): XmlElement => ({
+    ...el,
+    attributes: el.attributes.map((a) => {
+      const id =
+        typeof a.value === 'string' && a.value.startsWith('@') ? ids.get(a.value.slice(1)) : undefined;
+      if (typeof a.value === 'string' && a.value.startsWith('@') && id === undefined) {
+        throw new ApkFormatError(
+          `the network security config names ${a.value}, which is not among its raw files`,
+        );
+      }
+      return id === undefined ? a : { ...a, type: ResType.REFERENCE, data: id };
+    }),
+    children: el.children.map(link),
+  });
+  const application = root.children.find((c) => c.name === 'application')!;
+  application.attributes.push({
+    ...androidAttr('networkSecurityConfig', `@xml/network_security_config`),
+    type: ResType.REFERENCE,
+    data: ids.get('xml/network_security_config')!,
+  });
+  return [
+    ...raw.map((r) => ({ name: r.path, data: r.data, method: 'deflate' as const })),
+    {
+      name: xmlPath,
+      data: encodeBinaryXml(link(nsc.config), { encoding: 'utf8', namespaces: [] }),
+      method: 'deflate',
+    },
+    { name: 'resources.arsc', data: table, method: 'store' },
+  ];
 }
 
 function attr(el: XmlElement, name: string): XmlAttribute | undefined {

@@ -98,3 +98,41 @@ export function labelForLocale(labels: Map<string, string>, locale: string): str
   const [lang, region] = locale.split('-');
   return labels.get(`${lang}-${region}`) ?? labels.get(lang!) ?? labels.get('');
 }
+
+/**
+ * Links a debuggable app whose manifest names `res/xml/network_security_config.xml` (`config`, XML
+ * text) and whose `res/raw/` holds `raw` files, as AGP would; returns the APK's path.
+ */
+export function linkNetworkConfigApk(
+  dir: string,
+  config: string,
+  raw: Record<string, Uint8Array | string>,
+): string {
+  mkdirSync(join(dir, 'res', 'xml'), { recursive: true });
+  mkdirSync(join(dir, 'res', 'raw'), { recursive: true });
+  writeFileSync(join(dir, 'res', 'xml', 'network_security_config.xml'), config);
+  for (const [file, data] of Object.entries(raw)) {
+    writeFileSync(join(dir, 'res', 'raw', file), data);
+  }
+  writeFileSync(
+    join(dir, 'AndroidManifest.xml'),
+    `<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.nsc"
+       android:versionCode="1" android:versionName="1">
+       <uses-sdk android:minSdkVersion="24" android:targetSdkVersion="34"/>
+       <application android:debuggable="true" android:networkSecurityConfig="@xml/network_security_config"/>
+     </manifest>`,
+  );
+  execFileSync('aapt2', ['compile', '--dir', join(dir, 'res'), '-o', join(dir, 'res.zip')]);
+  const out = join(dir, 'app.apk');
+  execFileSync('aapt2', [
+    'link',
+    '-o',
+    out,
+    '-I',
+    frameworkRes(),
+    '--manifest',
+    join(dir, 'AndroidManifest.xml'),
+    join(dir, 'res.zip'),
+  ]);
+  return out;
+}
