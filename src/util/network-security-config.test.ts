@@ -59,18 +59,20 @@ describe('a network security config read from an APK aapt2 linked', () => {
     const debug = { targetSdk: 34, debuggable: true };
     const release = { targetSdk: 34, debuggable: false };
     // Any other host: the base-config.
-    expect(trustForHost(config, 'other.org', release)).toEqual({ anchors: expect.any(Array), pinned: false });
+    expect(trustForHost(config, 'other.org', release)).toEqual({ anchors: expect.any(Array), pins: [] });
     expect(sources(trustForHost(config, 'other.org', release))).toEqual(['system']);
     // A subdomain of example.com inherits the base's anchors and is pinned.
-    expect(trustForHost(config, 'api.example.com', release).pinned).toBe(true);
+    expect(trustForHost(config, 'api.example.com', release).pins).toEqual([
+      '7HIpactkIAq2Y49orFOOQKurWxmmSFZhBCoQYcRhJ3Y=',
+    ]);
     expect(sources(trustForHost(config, 'API.example.com.', release))).toEqual(['system']);
     // The nested, exact cdn.example.com has its own anchors and inherits the pin-set.
-    expect(trustForHost(config, 'cdn.example.com', release)).toMatchObject({ pinned: true });
+    expect(trustForHost(config, 'cdn.example.com', release).pins).toHaveLength(1);
     expect(sources(trustForHost(config, 'cdn.example.com', release))).toEqual(['user']);
     // A debuggable build adds the debug-overrides' anchors everywhere.
     expect(sources(trustForHost(config, 'api.example.com', debug))).toEqual(['system', 'raw+overridePins']);
     // Not a suffix match: notexample.com is not under example.com.
-    expect(trustForHost(config, 'notexample.com', release).pinned).toBe(false);
+    expect(trustForHost(config, 'notexample.com', release).pins).toEqual([]);
   });
 
   it('answers no config for an APK whose manifest names none', async () => {

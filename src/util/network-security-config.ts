@@ -38,7 +38,8 @@ interface DomainRule {
 
 interface ConfigNode {
   anchors: TrustAnchor[] | null;
-  pinned: boolean | null;
+  /** The pin-set's SHA-256 digests (base64 of the SubjectPublicKeyInfo's hash); null: inherited. */
+  pins: string[] | null;
   domains: DomainRule[];
   children: ConfigNode[];
 }
@@ -54,8 +55,11 @@ export interface NetworkSecurityConfig {
 /** What an app trusts for one host. */
 export interface HostTrust {
   anchors: TrustAnchor[];
-  /** A pin-set applies (anchors with overridePins bypass it). */
-  pinned: boolean;
+  /**
+   * The pin-set's SHA-256 digests; empty when none applies. A chain passes when one of its keys is
+   * pinned or it ends at an anchor with overridePins.
+   */
+  pins: string[];
 }
 
 /** The first target SDK whose apps stop trusting user-added CAs by default. */
@@ -87,10 +91,20 @@ function anchorsOf(el: XmlElement): TrustAnchor[] | null {
     });
 }
 
+function pinsOf(el: XmlElement): string[] | null {
+  const set = el.children.find((c) => c.name === 'pin-set');
+  if (!set) {
+    return null;
+  }
+  return set.children
+    .filter((p) => p.name === 'pin' && attribute(p, 'digest')?.value === 'SHA-256' && typeof p.text === 'string')
+    .map((p) => p.text!.trim());
+}
+
 function nodeOf(el: XmlElement): ConfigNode {
   return {
     anchors: anchorsOf(el),
-    pinned: el.children.some((c) => c.name === 'pin-set' && c.children.some((p) => p.name === 'pin')) || null,
+    pins: pinsOf(el),
     domains: el.children
       .filter((c) => c.name === 'domain' && typeof c.text === 'string')
       .map((c) => ({ name: c.text!.trim().toLowerCase(), includeSubdomains: flag(c, 'includeSubdomains') })),
@@ -108,7 +122,7 @@ export function parseNetworkSecurityConfig(root: XmlElement): NetworkSecurityCon
   const base = root.children.find((c) => c.name === 'base-config');
   const debug = root.children.find((c) => c.name === 'debug-overrides');
   return {
-    base: base ? nodeOf(base) : { anchors: null, pinned: null, domains: [], children: [] },
+    base: base ? nodeOf(base) : { anchors: null, pins: null, domains: [], children: [] },
     domains: root.children.filter((c) => c.name === 'domain-config').map(nodeOf),
     debugAnchors: debug ? anchorsOf(debug) : null,
   };
@@ -138,7 +152,7 @@ export function trustForHost(
 ): HostTrust {
   const platform = defaultAnchors(app.targetSdk);
   if (config === null) {
-    return { anchors: platform, pinned: false };
+    return { anchors: platform, pins: [] };
   }
   const name = host.toLowerCase().replace(/\.$/, '');
   // The chain of configs from the base to the best-matching domain-config, each inheriting.
@@ -156,15 +170,15 @@ export function trustForHost(
   config.domains.forEach((d) => visit(d, []));
   const chain = [config.base, ...best.chain];
   let anchors = platform;
-  let pinned = false;
+  let pins: string[] = [];
   for (const node of chain) {
     anchors = node.anchors ?? anchors;
-    pinned = node.pinned ?? pinned;
+    pins = node.pins ?? pins;
   }
   if (app.debuggable && config.debugAnchors) {
     anchors = [...anchors, ...config.debugAnchors];
   }
-  return { anchors, pinned };
+  return { anchors, pins };
 }
 
 /** An app's config and the raw certificate files it names, read from its APK. */

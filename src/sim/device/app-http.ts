@@ -8,8 +8,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+import { createHash, X509Certificate } from 'node:crypto';
+import { connect as tlsConnect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import type { DeviceNetwork } from './network.js';
+import type { AppTrust } from './trust-store.js';
 
 export interface AppRequest {
   method: string;
@@ -98,21 +100,67 @@ function tunnel(socket: Duplex, authority: string): Promise<Duplex> {
   });
 }
 
+/** The peer's chain, leaf first. */
+function chainOf(tls: TLSSocket): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  let cert: DetailedPeerCertificate | undefined = tls.getPeerCertificate(true);
+  const seen = new Set<string>();
+  while (cert?.raw !== undefined && !seen.has(cert.fingerprint256)) {
+    seen.add(cert.fingerprint256);
+    out.push(new X509Certificate(cert.raw));
+    cert = cert.issuerCertificate;
+  }
+  return out;
+}
+
+/** A pin-set's verdict on a verified chain (NetworkSecurityTrustManager.checkPins). */
+function pinsPass(chain: X509Certificate[], trust: AppTrust): boolean {
+  if (trust.pins.length === 0) {
+    return true;
+  }
+  const spki = (c: X509Certificate): string =>
+    createHash('sha256')
+      .update(c.publicKey.export({ type: 'spki', format: 'der' }))
+      .digest('base64');
+  if (chain.some((c) => trust.pins.includes(spki(c)))) {
+    return true;
+  }
+  const top = chain.at(-1);
+  return (
+    top !== undefined &&
+    trust.pinOverrides.some((pem) => {
+      const ca = new X509Certificate(pem);
+      return ca.fingerprint256 === top.fingerprint256 || top.checkIssued(ca);
+    })
+  );
+}
+
 /**
- * TLS over `socket` as the app's stack does it: the certificate must chain to one of `trust` (the
- * CAs the app trusts, trust-store.ts) and name the host; otherwise the handshake fails with the
- * exception Android apps report.
+ * TLS over `socket` as the app's stack does it: the certificate must chain to one of the CAs the
+ * app trusts for this host (trust-store.ts), pass its pin-set, and name the host; otherwise the
+ * handshake fails with the exception Android apps report.
  */
-function secure(socket: Duplex, host: string, trust: readonly string[]): Promise<Duplex> {
+function secure(socket: Duplex, host: string, trust: AppTrust): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     const tls = tlsConnect({
       socket: socket as never,
       ...(isIP(host) === 0 ? { servername: host } : {}),
       host,
-      ca: [...trust],
+      ca: [...trust.cas],
       rejectUnauthorized: true,
     });
-    tls.once('secureConnect', () => resolve(tls));
+    tls.once('secureConnect', () => {
+      if (pinsPass(chainOf(tls), trust)) {
+        resolve(tls);
+        return;
+      }
+      tls.destroy();
+      reject(
+        new Error(
+          'javax.net.ssl.SSLHandshakeException: java.security.cert.CertificateException: Pin verification failed',
+        ),
+      );
+    });
     tls.once('error', (err: NodeJS.ErrnoException) => {
       socket.destroy();
       reject(
@@ -129,13 +177,13 @@ function secure(socket: Duplex, host: string, trust: readonly string[]): Promise
 }
 
 /**
- * One request as the app's HTTP stack makes it: plain HTTP, or HTTPS trusting `trust` (PEM CAs),
- * through the global proxy when one is set.
+ * One request as the app's HTTP stack makes it: plain HTTP, or HTTPS trusting what `trust` says
+ * for the host, through the global proxy when one is set.
  */
 export async function appRequest(
   net: DeviceNetwork,
   req: AppRequest,
-  trust: readonly string[] = [],
+  trust: (host: string) => Promise<AppTrust>,
 ): Promise<AppResponse> {
   let url: URL;
   try {
@@ -167,7 +215,12 @@ export async function appRequest(
       return await send(socket, req, proxy !== null ? url.href : `${url.pathname}${url.search}`, url.host);
     }
     const tunnelled = proxy !== null ? await tunnel(socket, `${host}:${port}`) : socket;
-    return await send(await secure(tunnelled, host, trust), req, `${url.pathname}${url.search}`, url.host);
+    return await send(
+      await secure(tunnelled, host, await trust(host)),
+      req,
+      `${url.pathname}${url.search}`,
+      url.host,
+    );
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

@@ -10,7 +10,7 @@ import { crashPackage } from '../crashes.js';
 import type { Device } from '../device.js';
 import { startActivity } from '../lifecycle.js';
 import { appRequest } from '../app-http.js';
-import { trustAnchors } from '../trust-store.js';
+import { appTrust } from '../trust-store.js';
 import type { ActivityRecord } from './ui-model.js';
 import { homeListGeometry } from './screens.js';
 import { openFromShade, swipeInShade } from './shade.js';
@@ -142,7 +142,7 @@ function signIn(dev: Device, rec: ActivityRecord, user: string, password: string
       headers: { 'Content-Type': 'application/json', 'X-Api-Key': SAMPLE_API_KEY },
       body: JSON.stringify({ username: user, password }),
     },
-    trustAnchors(dev, rec.pkg),
+    (host) => appTrust(dev, rec.pkg, host),
   ).then((r) => {
     rec.state.busy = false;
     const pid = dev.procs.forPackage(rec.pkg)?.pid;
