@@ -49,6 +49,7 @@ describe('a network security config read from an APK aapt2 linked', () => {
   it('finds the config through the manifest and the resource table, with the raw certificate it names', async () => {
     const nsc = await read(apk);
     expect(nsc.path).toBe('res/xml/network_security_config.xml');
+    expect(nsc.app).toEqual({ targetSdk: 34, debuggable: true });
     expect([...nsc.certificates.values()].map((c) => [c.path, new TextDecoder().decode(c.data)])).toEqual([
       ['res/raw/droidbus_ca.pem', PEM],
     ]);

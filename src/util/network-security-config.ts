@@ -97,7 +97,9 @@ function pinsOf(el: XmlElement): string[] | null {
     return null;
   }
   return set.children
-    .filter((p) => p.name === 'pin' && attribute(p, 'digest')?.value === 'SHA-256' && typeof p.text === 'string')
+    .filter(
+      (p) => p.name === 'pin' && attribute(p, 'digest')?.value === 'SHA-256' && typeof p.text === 'string',
+    )
     .map((p) => p.text!.trim());
 }
 
@@ -183,6 +185,8 @@ export function trustForHost(
 
 /** An app's config and the raw certificate files it names, read from its APK. */
 export interface ApkNetworkSecurity {
+  /** What the manifest says of the app that the platform's rules depend on. */
+  app: { targetSdk: number; debuggable: boolean };
   /** Null when the manifest names none. */
   config: NetworkSecurityConfig | null;
   /** The file in the APK the config came from (`res/xml/network_security_config.xml`). */
@@ -196,12 +200,24 @@ const LIMITS = { manifest: 4 * 1024 * 1024, table: 48 * 1024 * 1024, file: 1024 
 
 /** Reads the network security config of an APK. Throws ApkFormatError when the APK is damaged. */
 export async function readApkNetworkSecurity(apk: ApkEntries): Promise<ApkNetworkSecurity> {
-  const none: ApkNetworkSecurity = { config: null, path: null, certificates: new Map() };
   const manifest = await apk.entry('AndroidManifest.xml', LIMITS.manifest);
   if (!manifest) {
     throw new ApkFormatError('the archive has no AndroidManifest.xml');
   }
-  const application = decodeBinaryXml(manifest).children.find((c) => c.name === 'application');
+  const root = decodeBinaryXml(manifest);
+  const application = root.children.find((c) => c.name === 'application');
+  const sdk = (name: string): number | undefined => {
+    const v = root.children
+      .find((c) => c.name === 'uses-sdk')
+      ?.attributes.find((a) => a.resourceId === ANDROID_ATTR[name])?.value;
+    return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
+  };
+  const app = {
+    targetSdk: sdk('targetSdkVersion') ?? sdk('minSdkVersion') ?? 1,
+    debuggable:
+      application?.attributes.find((a) => a.resourceId === ANDROID_ATTR['debuggable'])?.value === true,
+  };
+  const none: ApkNetworkSecurity = { app, config: null, path: null, certificates: new Map() };
   const ref = application?.attributes.find((a) => a.resourceId === ANDROID_ATTR['networkSecurityConfig']);
   if (!ref || ref.type !== ResType.REFERENCE || !ref.data) {
     return none;
@@ -236,5 +252,5 @@ export async function readApkNetworkSecurity(apk: ApkEntries): Promise<ApkNetwor
       certificates.set(a.source.resource, await fileOf(a.source.resource));
     }
   }
-  return { config, path: xml.path, certificates };
+  return { app, config, path: xml.path, certificates };
 }

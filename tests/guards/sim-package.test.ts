@@ -17,6 +17,8 @@ const ENTRY = path.join(SIM, 'index.ts');
 const SHARED: Readonly<Record<string, string>> = {
   'src/util/apk.ts': "reads an APK's manifest when one is pushed or installed (the zip and AXML formats)",
   'src/util/apk-zip.ts': 'writes the test APKs the sample project and the helper install (the zip format)',
+  'src/util/apk-binary-xml.ts':
+    "the element tree the APK writer compiles (a resource file's XML, as aapt2 would)",
   'src/util/apk-label.ts': "opens an installed APK's entries on demand (the zip format)",
   'src/util/network-security-config.ts':
     "an app's network security config: the file format and AOSP's rules for it (XmlConfigSource), tested on aapt2-linked APKs — the platform's decision, not droidbus's reading of a device",

@@ -8,6 +8,8 @@
 import { fail } from '../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { Origin } from '../../bus/origin.js';
+import { X509Certificate } from 'node:crypto';
+import type { HostTrustView } from '../../bus/messages/network.js';
 import { networkCa } from '../../store/network-ca.js';
 import { recordNetworkRoute } from '../../store/network-routes.js';
 import { defineActor, type ActorContext, type HandlerContext } from '../actor.js';
@@ -99,10 +101,10 @@ async function start(
 }
 
 /**
- * Whether the app's HTTPS can be read through the capture, from what the device says of it
- * (`dumpsys package`): apps targeting API 23 and lower trust user-added CAs; from API 24 an app
- * trusts system CAs only unless its network security config says otherwise (a debug build's
- * `<debug-overrides>` trusting user certificates is the usual way).
+ * Whether the app's HTTPS can be read through the capture, from what its installed APK says
+ * (`device.app_network_security`: its network security config decided with the platform's rules):
+ * it is when the hosts it talks to trust droidbus's CA (a debug build's debug-overrides naming it),
+ * could be when they trust user-added CAs (droidbus's CA installed as one), and is not otherwise.
  */
 async function httpsAdvice(
   p: PayloadOf<'network.start'>,
@@ -112,39 +114,65 @@ async function httpsAdvice(
     return null;
   }
   const ca = await networkCa();
-  const { info } = await ctx.bus.request(
-    'logcat.package_info',
+  const ours = new X509Certificate(ca.cert).fingerprint256;
+  const app = await ctx.bus.request(
+    'device.app_network_security',
     { serial: p.serial, package: p.package },
     { signal: ctx.signal },
   );
-  const installHint = `install droidbus's CA (${ca.certPath}) on the device as a user CA (push it, then Settings › Security › Encryption & credentials › Install a certificate › CA certificate)`;
-  if (info === null) {
-    return {
-      readable: 'not_installed',
-      why: `${p.package} is not installed on ${p.serial}`,
-      ca_path: ca.certPath,
-    };
-  }
-  const target = info.target_sdk;
-  if (target !== null && target < 24) {
-    return {
-      readable: 'if_ca_installed',
-      why: `${p.package} targets API ${target}, so it trusts user-added CAs: ${installHint}`,
-      ca_path: ca.certPath,
-    };
-  }
-  if (info.flags.includes('DEBUGGABLE')) {
-    return {
-      readable: 'if_ca_installed',
-      why: `${p.package} is a debug build targeting API ${target ?? '?'}: its HTTPS is read if its network security config trusts user certificates (<debug-overrides><trust-anchors><certificates src="user"/>) and you ${installHint}; otherwise the capture records each HTTPS host, its timing and the refused handshake`,
-      ca_path: ca.certPath,
-    };
-  }
-  return {
-    readable: 'no',
-    why: `${p.package} is a release build targeting API ${target ?? '?'}: it trusts system CAs only, so the capture records each HTTPS host, its timing and the refused handshake, not the content (read it with a debug build, or on an emulator or rooted device with droidbus's CA in the system store)`,
+  const answer = (
+    readable: NonNullable<ResponseOf<'network.start'>['https']>['readable'],
+    why: string,
+    pinned: string[] = [],
+  ) => ({
+    readable,
+    why,
     ca_path: ca.certPath,
-  };
+    pinned_hosts: pinned,
+  });
+  if (app.apk === null) {
+    return answer('not_installed', `${p.package} is not installed on ${p.serial}`);
+  }
+  if (app.unread !== null || app.default_trust === null) {
+    return answer(
+      'unknown',
+      `droidbus could not read ${p.package}'s APK (${app.unread ?? 'no answer'}), so whether its HTTPS can be read is not known; a refused handshake is recorded as such`,
+    );
+  }
+  const build = `${app.debuggable ? 'a debug' : 'a release'} build targeting API ${app.target_sdk ?? '?'}`;
+  const droidbusAnchor = (t: HostTrustView) => t.anchors.find((a) => a.source === 'app' && a.sha256 === ours);
+  const pinned = app.domains
+    .filter((d) => d.trust.pinned && droidbusAnchor(d.trust)?.override_pins !== true)
+    .flatMap((d) => d.domains);
+  const pinNote =
+    pinned.length > 0
+      ? `; pinned hosts stay unreadable (${pinned.slice(0, 5).join(', ')}${pinned.length > 5 ? ', …' : ''})`
+      : '';
+  const trust = app.default_trust;
+  const anchor = droidbusAnchor(trust);
+  if (anchor !== undefined) {
+    return answer(
+      'yes',
+      `${p.package} is ${build} whose network security config (${app.config}) trusts droidbus's CA (${anchor.file}): its HTTPS is read${pinNote}`,
+      pinned,
+    );
+  }
+  const fix = app.debuggable
+    ? "add_network_security_config writes a debug-only config trusting droidbus's CA into the project; rebuild and reinstall"
+    : "read it with a debug build (add_network_security_config prepares one), or on an emulator or rooted device with droidbus's CA in the system store";
+  if (trust.anchors.some((a) => a.source === 'user')) {
+    return answer(
+      'if_ca_installed',
+      `${p.package} is ${build} that trusts user-added CAs (${app.config ? `its config, ${app.config}` : 'apps targeting API 23 and lower do'}): its HTTPS is read once droidbus's CA (${ca.certPath}) is installed on the device as a user CA (Settings › Security › Encryption & credentials › Install a certificate › CA certificate), or when ${fix}${pinNote}`,
+      pinned,
+    );
+  }
+  const own = trust.anchors.find((a) => a.source === 'app');
+  return answer(
+    'no',
+    `${p.package} is ${build}: it trusts system CAs only${own ? ` and ${own.file} (not this droidbus's CA)` : ''}, so the capture records each HTTPS host, its timing and the refused handshake, not the content — ${fix}${pinNote}`,
+    pinned,
+  );
 }
 
 /** A device that could not be reached is owed its setting: given back when it is online again. */

@@ -13,6 +13,7 @@ import { readLastDevices, recordLastDevice } from '../../store/run-devices.js';
 import { defineActor } from '../actor.js';
 import { buildConfigView, modelSummary, runConfigurationViews, variantView } from './project-views.js';
 import { runPlan } from './run-plan.js';
+import { networkSecurityConfig } from './network-config.js';
 
 function isDirectory(p: string): boolean {
   try {
@@ -167,6 +168,7 @@ export default defineActor({
       });
       return { active_variant: variant, previous, modules };
     },
+    'project.network_security_config': async (p) => networkSecurityConfig(p, await modelOf(p.root)),
     'project.find_apk': async ({ root, variant, module }) => {
       const model = await modelOf(root);
       const r = await findApk(model, {

@@ -50,7 +50,43 @@ export const bodySchema = z.object({
   notes: z.array(z.string()),
 });
 
+/** What an app trusts for a set of hosts: where its anchors come from, and whether a pin-set applies. */
+const hostTrustSchema = z.object({
+  anchors: z.array(
+    z.object({
+      source: z.enum(['system', 'user', 'app']),
+      /** An app certificate's file in the APK (`res/raw/droidbus_ca.pem`). */
+      file: z.string().nullable(),
+      /** An app certificate's SHA-256 fingerprint (colon-separated hex, as openssl prints it). */
+      sha256: z.string().nullable(),
+      override_pins: z.boolean(),
+    }),
+  ),
+  pinned: z.boolean(),
+});
+export type HostTrustView = z.infer<typeof hostTrustSchema>;
+
 export const networkRequests = {
+  'device.app_network_security': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema, package: packageNameSchema }),
+    response: z.object({
+      /** The base APK read; null when the package is not installed. */
+      apk: z.string().nullable(),
+      debuggable: z.boolean().nullable(),
+      target_sdk: z.number().int().nullable(),
+      /** The config file in the APK; null when the manifest names none. */
+      config: z.string().nullable(),
+      /** What hosts no domain-config names get. */
+      default_trust: hostTrustSchema.nullable(),
+      /** Each domain-config's hosts and what they get. */
+      domains: z.array(z.object({ domains: z.array(z.string()), trust: hostTrustSchema })),
+      /** Why the APK could not be read (not readable by the shell user, damaged); null when it was. */
+      unread: z.string().nullable(),
+    }),
+    timeoutMs: 60_000,
+  }),
   'device.proxy_route': defineRequest({
     actor: 'device',
     key: bySerial,
@@ -81,10 +117,12 @@ export const networkRequests = {
       /** Whether the app's HTTPS can be read (the package given), and why; null without one. */
       https: z
         .object({
-          readable: z.enum(['if_ca_installed', 'no', 'not_installed']),
+          readable: z.enum(['yes', 'if_ca_installed', 'no', 'not_installed', 'unknown']),
           why: z.string(),
           /** droidbus's CA certificate, for the user to install on the device. */
           ca_path: z.string(),
+          /** Hosts whose pin-set keeps their HTTPS unreadable (droidbus's CA does not override it). */
+          pinned_hosts: z.array(z.string()),
         })
         .nullable(),
     }),

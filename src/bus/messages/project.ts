@@ -272,4 +272,30 @@ export const projectRequests = {
     }),
     timeoutMs: 15_000,
   }),
+  'project.network_security_config': defineRequest({
+    actor: 'project',
+    request: z.object({
+      root: z.string().max(4096),
+      /** The application module's Gradle path (`:app`); needed with several. */
+      module: z.string().max(300).optional(),
+      /** Plan only: answer the files and their contents, write nothing. */
+      dry_run: z.boolean(),
+    }),
+    response: z.object({
+      module: z.string(),
+      /** The config's resource name (`network_security_config`). */
+      name: z.string(),
+      written: z.boolean(),
+      files: z.array(
+        z.object({
+          path: z.string(),
+          action: z.enum(['create', 'update', 'unchanged']),
+          why: z.string(),
+          content: z.string(),
+        }),
+      ),
+      notes: z.array(z.string()),
+    }),
+    timeoutMs: 30_000,
+  }),
 };

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { NetworkEntry } from '../../bus/messages/network.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
-import { deviceResponseOf } from '../responses.js';
+import { defineTool } from '../define-tool.js';
+import { deviceResponseOf, responseOf } from '../responses.js';
+import { requireRoot } from './build.js';
 
 /** A request's words for an answer: `POST api.example.com/auth → 401, 120 ms`. */
 export function exchangeLine(e: NetworkEntry): string {
@@ -143,4 +145,59 @@ export const getNetworkRequest = defineDeviceTool({
   },
 });
 
-export const networkTools = [startNetworkCapture, stopNetworkCapture, getNetworkLog, getNetworkRequest];
+export const addNetworkSecurityConfig = defineTool({
+  name: 'add_network_security_config',
+  answers: 'project.network_security_config',
+  toolset: 'network',
+  kind: 'write',
+  title: "Let debug builds trust droidbus's CA",
+  description:
+    "Writes into the project's application module, for debug builds only: droidbus's CA certificate (src/debug/res/raw/droidbus_ca.pem) and a network security config trusting it under <debug-overrides> (a debug copy of the app's own config, its rules and pins kept), named by src/debug/AndroidManifest.xml when no manifest names one. Release builds are untouched. Rebuild and reinstall the debug build; then start_network_capture reads its HTTPS. dry_run shows the files without writing.",
+  input: z.object({
+    module: z
+      .string()
+      .min(1)
+      .max(300)
+      .regex(/^:?[A-Za-z0-9_.-]+(:[A-Za-z0-9_.-]+)*$/, 'a Gradle path like :app')
+      .optional()
+      .describe('The application module (:app); needed when the project has several'),
+    dry_run: z.boolean().default(false).describe('Answer the files and their contents without writing them'),
+  }),
+  output: responseOf('project.network_security_config'),
+  async handle(args, ctx) {
+    const r = await ctx.bus.request(
+      'project.network_security_config',
+      {
+        root: requireRoot(ctx),
+        dry_run: args.dry_run,
+        ...(args.module !== undefined ? { module: args.module } : {}),
+      },
+      { signal: ctx.signal },
+    );
+    const changed = r.files.filter((f) => f.action !== 'unchanged');
+    const head = args.dry_run
+      ? `Would write ${changed.length} file${changed.length === 1 ? '' : 's'} in ${r.module} (dry run, nothing written):`
+      : changed.length === 0
+        ? `${r.module}'s debug builds already trust droidbus's CA; nothing to change:`
+        : `Wrote ${changed.length} file${changed.length === 1 ? '' : 's'} in ${r.module}:`;
+    const lines = r.files.map((f) => `  ${f.action.padEnd(9)} ${f.path} — ${f.why}`);
+    const next =
+      changed.length > 0 && !args.dry_run
+        ? [
+            'Rebuild and reinstall the debug build (its HTTPS is then read by start_network_capture); release builds are unchanged.',
+          ]
+        : [];
+    return {
+      text: [head, ...lines, ...r.notes.map((n) => `Note: ${n}.`), ...next].join('\n'),
+      structured: r,
+    };
+  },
+});
+
+export const networkTools = [
+  startNetworkCapture,
+  stopNetworkCapture,
+  getNetworkLog,
+  getNetworkRequest,
+  addNetworkSecurityConfig,
+];

@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { writeApk, type ApkActivityInput } from '../../util/apk.js';
 import { sampleDexMarker, SAMPLE_COMPILE_SDK, SAMPLE_MAPPING, SAMPLE_NATIVE_LIBRARY } from '../sample-app.js';
 import type { BuildModel, VariantModel } from './build-model.js';
+import { sourceSets, variantNetworkSecurityConfig } from './variant-resources.js';
 import { SAMPLE_AGP_VERSION } from './project-files.js';
 
 /** Writes a file atomically (temp + rename): a cancelled build never leaves half an APK. */
@@ -96,7 +97,9 @@ function placeholderElf(): Uint8Array {
 
 /** Writes the variant's APK and output-metadata.json; returns the APK path. */
 export function writeVariantApk(projectDir: string, model: BuildModel, v: VariantModel): string {
+  const networkSecurityConfig = variantNetworkSecurityConfig(projectDir, v);
   const apk = writeApk({
+    ...(networkSecurityConfig ? { networkSecurityConfig } : {}),
     packageName: v.applicationId,
     versionCode: model.versionCode,
     versionName: model.versionName,
@@ -203,7 +206,7 @@ export function variantFingerprint(projectDir: string, model: BuildModel, v: Var
     const path = join(projectDir, file);
     hash.update(file).update(existsSync(path) ? readFileSync(path) : '');
   }
-  for (const file of listFiles(join(projectDir, 'app', 'src', 'main'))) {
+  for (const file of sourceSets(v).flatMap((set) => listFiles(join(projectDir, 'app', 'src', set)))) {
     const st = statSync(file);
     hash.update(`${relative(projectDir, file)}:${st.size}:${st.mtimeMs}`);
   }

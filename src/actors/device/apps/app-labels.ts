@@ -37,7 +37,8 @@ const CACHE_LIMIT = 4096;
 /** One device's labels by APK, update time and locale; null is a label the APK does not have (or a read that failed). */
 export type LabelCache = Map<string, string | null>;
 
-function deviceReader(device: Device, apk: string, signal: AbortSignal): ApkRangeReader {
+/** Reads an APK on the device in ranges: its end with `tail -c`, blocks with `dd`. */
+export function deviceApkReader(device: Device, apk: string, signal: AbortSignal): ApkRangeReader {
   const run = async (command: ReturnType<typeof readCommand>): Promise<Uint8Array> => {
     // Shell v2 keeps dd's transfer report (stderr) out of the bytes.
     const r = await device.shellBytes(command, { signal, timeoutMs: 30_000 });
@@ -100,7 +101,7 @@ export async function readLabels(
   locale: string,
   signal: AbortSignal,
   budget: LabelBudget = DEFAULT_LABEL_BUDGET,
-  readerOf: (apk: string) => ApkRangeReader = (apk) => deviceReader(device, apk, signal),
+  readerOf: (apk: string) => ApkRangeReader = (apk) => deviceApkReader(device, apk, signal),
 ): Promise<{ labels: Map<string, string | null>; unread: string[] }> {
   const labels = new Map<string, string | null>();
   const todo: { target: LabelTarget; key: string }[] = [];

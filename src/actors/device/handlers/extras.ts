@@ -11,6 +11,7 @@ import { setNetworkState } from '../extras/network-state.js';
 import { actOnNotification, listNotifications } from '../extras/notification-actions.js';
 import { setOrientation } from '../extras/orientation.js';
 import { routeProxy, unrouteProxy } from '../extras/proxy-route.js';
+import { appNetworkSecurity } from '../apps/app-network-security.js';
 import { screenshot } from '../screenshot/screenshot-handler.js';
 
 export const extrasHandlers = {
@@ -32,6 +33,7 @@ export const extrasHandlers = {
     state.proxyPort = p.port;
     return r;
   },
+  'device.app_network_security': (p, state, ctx) => appNetworkSecurity(state.device, p, ctx.signal),
   'device.proxy_unroute': async (p, state, ctx) => {
     state.proxyPort = null;
     return unrouteProxy(state.device, p, ctx.signal);
