@@ -18,7 +18,7 @@ import { sessionsRequests } from './messages/sessions.js';
 import { runRequests } from './messages/run.js';
 import { helperRequests } from './messages/helper.js';
 import { flowsRequests } from './messages/flows.js';
-import { networkRequests } from './messages/network.js';
+import { networkEvents, networkRequests } from './messages/network.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -50,6 +50,7 @@ export const EVENTS = {
   ...hostPageEvents,
   ...logcatEvents,
   ...buildEvents,
+  ...networkEvents,
 } satisfies Record<string, EventDef>;
 
 export type RequestType = keyof typeof REQUESTS;

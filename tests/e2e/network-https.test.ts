@@ -90,6 +90,8 @@ describe('HTTPS of a debug build, read through the capture', () => {
     });
     expect(installed.isError, installed.text).toBe(false);
 
+    const logcat = await world.call('start_logcat', { device_serial: serial, from_now: true });
+    expect(logcat.isError, logcat.text).toBe(false);
     const started = await world.call('start_network_capture', {
       device_serial: serial,
       package: debugPackage,
@@ -128,6 +130,36 @@ describe('HTTPS of a debug build, read through the capture', () => {
       expect(one.text).toContain('"seen": "ada"');
       expect(one.text).toContain('"password": "[redacted]"');
       expect(one.text).not.toContain('wrong');
+
+      // The install's debug session has the request in its timeline, between the launch and what follows.
+      const list = await world.call('list_debug_sessions', { package: debugPackage });
+      const id = (list.structured['sessions'] as { id: string }[])[0]!.id;
+      const timeline = await eventually(
+        async () => {
+          const s = await world.call('get_debug_session', { session_id: id });
+          const events = s.structured['timeline'] as { kind: string; summary: string }[];
+          return events.some((e) => e.kind === 'network') ? events : undefined;
+        },
+        10_000,
+        'the request in the debug session',
+      );
+      const kinds = timeline.map((e) => e.kind);
+      expect(kinds.indexOf('launch')).toBeLessThan(kinds.indexOf('network'));
+      expect(timeline.find((e) => e.kind === 'network')!.summary).toMatch(
+        /^POST localhost:\d+\/auth → 401, \d+ ms$/,
+      );
+
+      // A crash right after: its report names the request before it.
+      await world.shell(serial, `sim crash ${debugPackage} java`);
+      const crash = await eventually(
+        async () => {
+          const c = await world.call('get_crash_logs', { package: debugPackage });
+          return (c.structured['crashes'] as unknown[]).length > 0 ? c : undefined;
+        },
+        10_000,
+        'the crash in logcat',
+      );
+      expect(crash.text).toMatch(/Requests in the minute before it: POST localhost:\d+\/auth → 401/);
     } finally {
       await world.call('stop_network_capture', { device_serial: serial });
     }

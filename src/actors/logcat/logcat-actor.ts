@@ -40,6 +40,7 @@ export default defineActor({
   },
   events: {
     'device.state': ({ serial, state }, service) => service.onDeviceState(serial, state),
+    'network.exchange': (e, service) => service.requests.add(e),
   },
   handlers: {
     // Only an online device streams; the check also starts the devices actor, whose device.state
@@ -63,12 +64,16 @@ export default defineActor({
     'logcat.crashes': async (payload, service, ctx) => {
       const r = await service.crashes(payload);
       const crashes = await withAnrStacks(r.crashes, service.anrStacks, deviceOf, ctx.signal);
-      return withRetracedGroups({ ...r, crashes }, payload.retrace, ctx);
+      return withRetracedGroups(
+        { ...r, crashes: crashes.map((c) => service.requests.beside(c)) },
+        payload.retrace,
+        ctx,
+      );
     },
     'logcat.crash_trace': async (payload, service, ctx) => {
       const r = await service.crashTrace(payload);
       const [crash] = await withAnrStacks([r.crash], service.anrStacks, deviceOf, ctx.signal);
-      return withRetrace({ ...r, crash: crash ?? r.crash }, payload.retrace, ctx);
+      return withRetrace({ ...r, crash: service.requests.beside(crash ?? r.crash) }, payload.retrace, ctx);
     },
     'logcat.exit_info': ({ serial, package: pkg, limit }, _service, ctx) =>
       readExitInfo(deviceOf(serial), pkg, limit, ctx.signal),

@@ -20,6 +20,7 @@ import { queryLogsYielding } from './log-query.js';
 import { FairSlices } from './fair-slices.js';
 import { LogcatQueryError } from './logcat-query-error.js';
 import type { Crash } from './logcat-types.js';
+import { RecentRequests } from './recent-requests.js';
 import { crashSummary, fitCrashes, fitEntries, toWireCrash, toWireGroup } from './logcat-wire.js';
 import { minePackages } from './mine-packages.js';
 import { resumePointOf } from './resume-point.js';
@@ -58,6 +59,8 @@ export class LogcatService {
   readonly groups = new CrashGroups();
   /** ANR reports read from the devices, by device and pid (anr-stacks.ts). */
   readonly anrStacks: AnrStacksCache = new Map();
+  /** The last requests each device's network capture saw (shown beside its crashes). */
+  readonly requests = new RecentRequests();
   private readonly streams = new Map<string, DeviceStream>();
   private readonly starting = new Map<string, Promise<ResponseOf<'logcat.start'>>>();
   private readonly stopped = new Map<string, StreamInfo>();

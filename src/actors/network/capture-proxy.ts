@@ -15,6 +15,8 @@ export interface CaptureLog {
   byId: Map<string, Exchange>;
   /** The launch requests follow (`launched com.example.app`) and when. */
   lastLaunch: { text: string; at: number } | null;
+  /** Told of each exchange once it has ended (answered, failed, refused). */
+  ended?: (e: Exchange) => void;
 }
 
 /** Requests kept per device; the oldest go first. */
@@ -103,17 +105,19 @@ export async function startCaptureProxy(
     e.responseBody = kept(res.body.buffer);
     const t = res.timingEvents;
     e.endedAt = t.startTime + ((t.responseSentTimestamp ?? t.startTimestamp) - t.startTimestamp);
+    log.ended?.(e);
   });
   await mock.on('abort', (req) => {
     const e = log.byId.get(req.id);
     if (e !== undefined && e.status === null) {
       e.error = req.error?.message ?? 'the connection closed before a response';
       e.endedAt = Date.now();
+      log.ended?.(e);
     }
   });
   await mock.on('tls-client-error', (failure) => {
     const host = failure.tlsMetadata?.sniHostname ?? failure.destination?.hostname ?? 'an unnamed host';
-    add({
+    const refused: Exchange = {
       id: `tls-${failure.timingEvents.startTime}-${Math.random().toString(36).slice(2, 8)}`,
       startedAt: failure.timingEvents.startTime,
       method: 'CONNECT',
@@ -126,7 +130,9 @@ export async function startCaptureProxy(
       endedAt: Date.now(),
       error: `TLS handshake refused by the app (${failure.failureCause}): it does not trust droidbus's CA — pinning, or no user CAs in its network security config`,
       after: null,
-    });
+    };
+    add(refused);
+    log.ended?.(refused);
   });
   return mock;
 }

@@ -57,7 +57,12 @@ async function start(
       `another session captures the network of ${p.serial} (since ${running.startedAt}); it stops its capture first`,
     );
   }
-  const log: CaptureLog = { exchanges: [], byId: new Map(), lastLaunch: null };
+  const log: CaptureLog = {
+    exchanges: [],
+    byId: new Map(),
+    lastLaunch: null,
+    ended: (e) => ctx.emit('network.exchange', { device: p.serial, package: p.package, entry: summaryOf(e) }),
+  };
   const mock = await startCaptureProxy(log, await networkCa());
   try {
     const route = await ctx.bus.request(

@@ -127,6 +127,7 @@ function bump(s: SessionFile, kind: TimelineEvent['kind']): void {
       c.agent_actions++;
       break;
     case 'install':
+    case 'network':
     case 'device_gone':
     case 'device_back':
     case 'state':
@@ -139,30 +140,27 @@ function bump(s: SessionFile, kind: TimelineEvent['kind']): void {
 }
 
 /** Drops the oldest events past the bounds (agent actions and the rest apart; the install stays). */
+/** The timeline's buckets, each bounded on its own: agent actions, requests, and the rest. */
+const BUCKETS: { has: (k: TimelineEvent['kind']) => boolean; limit: number }[] = [
+  { has: (k) => k === 'agent_action', limit: SESSION_LIMITS.maxAgentEventsPerSession },
+  // A chatty app's requests never push its launches and crashes out.
+  { has: (k) => k === 'network', limit: SESSION_LIMITS.maxNetworkEventsPerSession },
+  { has: (k) => k !== 'agent_action' && k !== 'network', limit: SESSION_LIMITS.maxEventsPerSession },
+];
+
 function enforceBounds(s: SessionFile): void {
-  let agents = 0;
-  let others = 0;
-  for (const e of s.events) {
-    if (e.kind === 'agent_action') {
-      agents++;
-    } else {
-      others++;
+  for (const bucket of BUCKETS) {
+    let count = s.events.filter((e) => bucket.has(e.kind)).length;
+    while (count > bucket.limit) {
+      // The install that opened the session stays.
+      const i = s.events.findIndex((e) => bucket.has(e.kind) && e.kind !== 'install');
+      if (i < 0) {
+        break;
+      }
+      s.events.splice(i, 1);
+      count--;
+      s.dropped_events++;
     }
-  }
-  while (agents > SESSION_LIMITS.maxAgentEventsPerSession) {
-    const i = s.events.findIndex((e) => e.kind === 'agent_action');
-    s.events.splice(i, 1);
-    agents--;
-    s.dropped_events++;
-  }
-  while (others > SESSION_LIMITS.maxEventsPerSession) {
-    const i = s.events.findIndex((e) => e.kind !== 'agent_action' && e.kind !== 'install');
-    if (i < 0) {
-      break;
-    }
-    s.events.splice(i, 1);
-    others--;
-    s.dropped_events++;
   }
 }
 

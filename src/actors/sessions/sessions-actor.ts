@@ -27,6 +27,7 @@ export default defineActor({
     'app.installed': (record, service) => service.onInstalled(record),
     'app.launched': (e, service) => service.onLaunched(e),
     'app.stopped': (e, service) => service.onStopped(e),
+    'network.exchange': (e, service) => service.onExchange(e),
     'logcat.crash': (e, service) => service.onCrash(e),
     'logcat.state': ({ serial, state }, service) => service.onLogcatState(serial, state),
     'device.state': ({ serial, state }, service) => service.onDeviceState(serial, state),

@@ -5,6 +5,7 @@
  * change goes through the journal (ordered, batched, under the sessions lock, atomic), so the
  * host and standalone servers record into the same files without losing each other's events.
  */
+import { exchangeLine } from '../../util/exchange-line.js';
 import { chainReads, READS, readCommand } from '../../device/reads.js';
 import type { EventOf, PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { InstallRecord } from '../../bus/messages/app-events.js';
@@ -199,6 +200,36 @@ export class SessionsService {
         }
       })
       .catch(this.warn('could not record a stop'));
+  }
+
+  /**
+   * A request the network capture saw ended: into the live sessions of its device (of the capture's
+   * package, when it was started for one), so the timeline shows it between the taps and the crash.
+   */
+  onExchange(e: EventOf<'network.exchange'>): void {
+    const { entry } = e;
+    this.journal
+      .update(liveOf(e.device, e.package), (s, now) => {
+        appendEvent(
+          s,
+          {
+            kind: 'network',
+            by: null,
+            summary: exchangeLine(entry),
+            network: {
+              id: entry.id,
+              method: entry.method,
+              url: entry.url,
+              status: entry.status,
+              duration_ms: entry.duration_ms,
+              failure: entry.failure,
+            },
+          },
+          now,
+        );
+        return true;
+      })
+      .catch(this.warn('could not record a request'));
   }
 
   /** A crash or ANR the logcat actor read: into the live session of its device and package. */

@@ -106,6 +106,8 @@ export const crashWireSchema = z.object({
   time: z.string(),
   /** Host time (epoch ms) when the crash was read completely. */
   received_at: z.number(),
+  /** The requests a network capture saw in the minute before it, oldest first (`POST host/auth → 500, 80 ms`). */
+  requests_before: z.array(z.string()).optional(),
   /** Store seq of its first line (0 when never stored). */
   seq: z.number().int(),
   thread: z.string().nullable(),

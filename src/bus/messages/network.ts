@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRequest } from '../contract.js';
+import { defineEvent, defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { packageNameSchema } from './extras.js';
 
@@ -185,4 +185,19 @@ export const networkRequests = {
     }),
     timeoutMs: 10_000,
   }),
+};
+
+export const networkEvents = {
+  /**
+   * A captured request ended (answered, failed, or its handshake refused): the debug sessions put it
+   * in their timelines, the logcat actor keeps the last few per device to show beside a crash.
+   */
+  'network.exchange': defineEvent(
+    z.object({
+      device: z.string(),
+      /** The package the capture was started for; null for a device-wide capture. */
+      package: z.string().nullable(),
+      entry: networkEntrySchema,
+    }),
+  ),
 };

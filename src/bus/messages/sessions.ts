@@ -30,6 +30,8 @@ export const SESSION_LIMITS = {
   maxAgentEventsPerSession: 500,
   /** Other timeline events kept per session (install, launches, crashes, exits, stops, device and state changes). */
   maxEventsPerSession: 1_000,
+  /** Requests a network capture saw kept per session (the newest). */
+  maxNetworkEventsPerSession: 300,
   /** Timeline events one get_debug_session returns at most (MAX_EVENTS_RETURNED). */
   maxEventsReturned: 500,
   /** Crashes and ANRs get_debug_session lists (MAX_AGENT_CRASHES). */

@@ -16,7 +16,12 @@ import { bufferWaitNote, crashGroupId, filterSerial, notStreamingHint } from './
 function crashHeader(c: CrashWire, group: CrashGroupWire | undefined, summary = c.summary): string {
   const where = [c.device, c.time].filter((x) => x !== null && x !== '').join(' at ');
   const seen = group ? `, ${group.count}× since ${new Date(group.first_seen).toISOString()}` : '';
-  return `[${c.kind}] ${summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}`;
+  // What the network capture saw the app ask for just before: often the crash's cause (a 500, a null body).
+  const requests =
+    c.requests_before !== undefined && c.requests_before.length > 0
+      ? `\nRequests in the minute before it: ${c.requests_before.join('; ')}`
+      : '';
+  return `[${c.kind}] ${summary} — group ${c.group_id ?? '?'}${seen}${where ? ` — ${where}` : ''}${requests}`;
 }
 
 /** The thrown exception's line of a (retraced) Java trace: `EXCEPTION: message`, or undefined. */

@@ -1,23 +1,10 @@
 import { z } from 'zod';
-import type { NetworkEntry } from '../../bus/messages/network.js';
+import { exchangeLine } from '../../util/exchange-line.js';
 import { packageNameSchema } from '../../bus/messages/extras.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { defineTool } from '../define-tool.js';
 import { deviceResponseOf, responseOf } from '../responses.js';
 import { requireRoot } from './build.js';
-
-/** A request's words for an answer: `POST api.example.com/auth → 401, 120 ms`. */
-export function exchangeLine(e: NetworkEntry): string {
-  let where = e.url;
-  try {
-    const u = new URL(e.url);
-    where = `${u.host}${u.pathname}`;
-  } catch {
-    // Shown as recorded.
-  }
-  const outcome = e.status !== null ? String(e.status) : (e.failure ?? 'no answer yet');
-  return `${e.method} ${where} → ${outcome}${e.duration_ms !== null ? `, ${Math.round(e.duration_ms)} ms` : ''}`;
-}
 
 export const startNetworkCapture = defineDeviceTool({
   name: 'start_network_capture',

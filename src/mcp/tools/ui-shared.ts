@@ -1,5 +1,5 @@
 /** What the ui tools share: argument schemas, the screen part of every answer, queries, input. */
-import { exchangeLine } from './network.js';
+import { exchangeLine } from '../../util/exchange-line.js';
 import { screenSchema } from '../../bus/messages/ui.js';
 import { z } from 'zod';
 import type { DeviceToolContext } from '../define-device-tool.js';

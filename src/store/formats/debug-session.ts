@@ -119,6 +119,7 @@ export const timelineEventSchema = z.object({
     'device_gone',
     'device_back',
     'state',
+    'network',
   ]),
   /** Who did it; null for what the app or the device did by itself. */
   by: originSchema.nullable(),
@@ -158,6 +159,17 @@ export const timelineEventSchema = z.object({
     })
     .optional(),
   stop: z.object({ clear_data: z.boolean() }).optional(),
+  /** A request the network capture saw (issue 72). */
+  network: z
+    .object({
+      id: z.string(),
+      method: z.string(),
+      url: z.string(),
+      status: z.number().int().nullable(),
+      duration_ms: z.number().nullable(),
+      failure: z.string().nullable(),
+    })
+    .optional(),
 });
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 export type TimelineKind = TimelineEvent['kind'];
