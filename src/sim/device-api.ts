@@ -103,6 +103,11 @@ export interface SimDevice {
    */
   acceptTcp?(port: number): ((socket: Duplex) => void) | undefined;
   /**
+   * Optional: an abstract unix socket `name` (`localabstract:NAME`, as `adb forward` reaches a
+   * WebView's devtools socket): what takes a new connection, or undefined when nothing listens.
+   */
+  acceptAbstract?(name: string): ((socket: Duplex) => void) | undefined;
+  /**
    * Optional: a transport's `adb reverse` listeners offered to the device, so that a connection an
    * app opens to one of them reaches the host. Returns what withdraws them (the transport ended).
    */

@@ -9,6 +9,7 @@ import { CommandLog } from './adbd/command-log.js';
 import type { AuthMode } from './adbd/connection.js';
 import { AdbdListener } from './adbd/listener.js';
 import { announceEmulator, connectDevice, disconnectDevice, listDevices } from './adbd/server-client.js';
+import { stopChromium } from './device/webview/chromium.js';
 import { EmulatorConsole, consoleTokenPath, ensureConsoleToken } from './emulator-console.js';
 import { EMULATOR_MODELS, PHONE_MODELS } from './farm-catalog.js';
 import { profileIdentity } from './device/profile-replay.js';
@@ -268,6 +269,8 @@ export async function startFarm(options: FarmOptions): Promise<Farm> {
       await disconnectDevice(adbPort, r.serial).catch(() => undefined);
     });
     await Promise.all(running.map((r) => closeDevice(r)));
+    // The WebViews' Chromium goes with the devices whose pages it held.
+    await stopChromium();
     await waitUntilUnlisted(adbPort, new Set(running.map((r) => r.serial)), 5_000);
     commandLog?.close();
   };

@@ -18,6 +18,7 @@ export const SAMPLE_ACTIVITIES = [
   `${SAMPLE_PACKAGE}.LoginActivity`,
   `${SAMPLE_PACKAGE}.HomeActivity`,
   `${SAMPLE_PACKAGE}.DetailActivity`,
+  `${SAMPLE_PACKAGE}.WebActivity`,
 ] as const;
 export const SAMPLE_LAUNCHER_ACTIVITY = SAMPLE_ACTIVITIES[0];
 
@@ -399,3 +400,53 @@ export function sampleNativeCrashLines(p: SampleNativeCrashParams): string[] {
     ...frames,
   ];
 }
+
+/**
+ * The page the sample's WebActivity shows from its APK (`assets/web/sign-in.html`): a web sign-in
+ * form as hybrid apps have them, which logs to the console and can throw.
+ */
+export const SAMPLE_WEB_PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in (web)</title>
+<style>
+  body { font-family: sans-serif; margin: 16px; }
+  label { display: block; margin-top: 12px; }
+  input { display: block; width: 100%; font-size: 18px; padding: 8px; box-sizing: border-box; }
+  button { margin-top: 16px; width: 100%; font-size: 18px; padding: 10px; }
+</style>
+</head>
+<body>
+<h1>Sign in</h1>
+<p id="intro">Use your Droidbus account.</p>
+<form id="login">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password">
+  <button id="submit" type="submit">Continue</button>
+</form>
+<p id="status" role="status"></p>
+<a href="#help" id="help">Forgot your password?</a>
+<script>
+  document.getElementById('login').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const email = document.getElementById('email').value;
+    const status = document.getElementById('status');
+    if (!email.includes('@')) {
+      console.error('sign-in refused: not an email address: ' + email);
+      status.textContent = 'Enter a valid email address';
+      return;
+    }
+    status.textContent = 'Signed in as ' + email;
+    console.log('signed in', email);
+  });
+  document.getElementById('help').addEventListener('click', () => {
+    throw new TypeError('help is not available offline');
+  });
+</script>
+</body>
+</html>
+`;

@@ -35,8 +35,11 @@ const SHARED: Readonly<Record<string, string>> = {
   'src/project/gradlew-stand-in.ts': "the marker line a sample project's gradlew carries",
 };
 
-/** Packages outside the repo the simulator may import. */
-const PACKAGES = /^(node:[\w/]+|sharp)$/;
+/**
+ * Packages outside the repo the simulator may import: sharp draws screenshots; chrome-remote-interface
+ * drives the real Chromium behind the sim's WebViews (viewport, navigation).
+ */
+const PACKAGES = /^(node:[\w/]+|sharp|chrome-remote-interface)$/;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -53,6 +53,11 @@ export function openService(ctx: ServiceContext, service: string): ServiceRun | 
   if (service.startsWith('reverse:')) {
     return (stream) => runReverseService(ctx.reverses, stream, service.slice('reverse:'.length));
   }
+  const abstract = /^localabstract:(.+)$/.exec(service);
+  if (abstract !== null) {
+    const accept = ctx.device.acceptAbstract?.(abstract[1]!);
+    return accept === undefined ? undefined : (stream) => runTcpService(stream, accept);
+  }
   const tcp = /^tcp:(\d+)$/.exec(service);
   if (tcp !== null) {
     const accept = ctx.device.acceptTcp?.(Number(tcp[1]));

@@ -8,6 +8,7 @@ import { ExitInfoStore } from './exit-info.js';
 import { DropBox } from './dropbox.js';
 import { buildDeviceFs } from './fs-layout.js';
 import { putLiveProcFiles } from './proc-files.js';
+import { WebViews } from './webview/webviews.js';
 import type { MemFs } from './fs.js';
 import { UID } from './fs-node.js';
 import { hashString, Rng } from './ids.js';
@@ -124,6 +125,8 @@ export class Device implements SimDevice {
   sampleApi: string | null = null;
   /** Its sockets, its `adb reverse` listeners, the host (network.ts). */
   readonly net = new DeviceNetwork((port) => this.acceptTcp(port));
+  /** Its apps' WebViews and their devtools sockets (webview/webviews.ts). */
+  readonly webviews = new WebViews(this);
   readonly power = new PowerAndAccessibility(); // wake locks held, accessibility suppressed
   readonly services = new RunningServices();
   helperLatencyMs = 100;
@@ -175,6 +178,7 @@ export class Device implements SimDevice {
       uptimeMs: () => this.uptimeMs(),
       listeners: () =>
         this.helper?.isRunning === true ? [{ port: HELPER_PORT, uid: UID.shell, inode: 48123 }] : [],
+      unixSockets: () => this.webviews.sockets(),
     });
     this.ui = new UiState(opts.identity.serial);
     for (const info of SYSTEM_PACKAGES) {
@@ -248,6 +252,10 @@ export class Device implements SimDevice {
     return this.net.attach(route);
   }
 
+  acceptAbstract(name: string): ((socket: Duplex) => void) | undefined {
+    return this.webviews.accept(name);
+  }
+
   acceptTcp(port: number): ((socket: Duplex) => void) | undefined {
     const helper = this.helper;
     return port === HELPER_PORT && helper !== null && helper.isRunning ? (s) => helper.accept(s) : undefined;
@@ -301,6 +309,7 @@ export class Device implements SimDevice {
       return;
     }
     this.closed = true;
+    this.webviews.close();
     this.generator?.stop();
     this.stopHelper();
     for (const ctl of this.running) {

@@ -9,6 +9,7 @@ import {
   SAMPLE_TARGET_SDK,
   SAMPLE_VERSION_CODE,
   SAMPLE_VERSION_NAME,
+  SAMPLE_WEB_PAGE,
 } from '../sample-app.js';
 import type { FsNode } from './fs-node.js';
 import type { MemFs } from './fs.js';
@@ -269,7 +270,13 @@ export function sampleApkBytes(): { bytes: Uint8Array; sha256: string } {
       minSdk: SAMPLE_MIN_SDK,
       targetSdk: SAMPLE_TARGET_SDK,
       label: 'Droidbus Sample',
-      activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: i === 0 })),
+      activities: SAMPLE_ACTIVITIES.map((name, i) => ({
+        name,
+        launcher: i === 0,
+        exported: i === 0 || name.endsWith('.WebActivity'),
+      })),
+      // The WebActivity's page, where AGP packages assets.
+      extraEntries: [{ name: 'assets/web/sign-in.html', data: SAMPLE_WEB_PAGE }],
       permissions: [...SAMPLE_PERMISSIONS],
       // The preinstalled sample is its release build: minified by R8.
       dexMarker: sampleDexMarker(true, SAMPLE_MIN_SDK),

@@ -57,12 +57,37 @@ export function procUptime(ms: number): string {
 }
 
 /**
- * Puts /proc/uptime and /proc/net with live tcp and tcp6 files (each read renders that moment's
- * uptime and listeners).
+ * The text of /proc/net/unix (net/unix/af_unix.c unix_seq_show): the header, then a row per socket —
+ * the kernel address (zeros: kptr_restrict hides it from the shell), refcount, protocol, flags
+ * (__SO_ACCEPTCON 00010000 for a listener), type (0001 stream), state (01 unconnected), inode, and
+ * the path, an abstract name shown with a leading `@`. The system's own sockets come first.
+ */
+export function procNetUnix(sockets: readonly { name: string; inode: number }[]): string {
+  const row = (inode: number, path: string): string =>
+    `0000000000000000: 00000002 00000000 00010000 0001 01 ${String(inode).padStart(5)} ${path}`;
+  return (
+    [
+      'Num       RefCount Protocol Flags    Type St Inode Path',
+      row(1041, '/dev/socket/adbd'),
+      row(1043, '/dev/socket/zygote'),
+      row(1045, '/dev/socket/logd'),
+      row(1047, '@jdwp-control'),
+      ...sockets.map((s) => row(s.inode, `@${s.name}`)),
+    ].join('\n') + '\n'
+  );
+}
+
+/**
+ * Puts /proc/uptime and /proc/net with live tcp, tcp6 and unix files (each read renders that
+ * moment's uptime, listeners and sockets).
  */
 export function putLiveProcFiles(
   put: (path: string, node: FsNode) => void,
-  live: { uptimeMs: () => number; listeners: () => readonly Listener[] },
+  live: {
+    uptimeMs: () => number;
+    listeners: () => readonly Listener[];
+    unixSockets: () => readonly { name: string; inode: number }[];
+  },
 ): void {
   const enc = new TextEncoder();
   const base = { perm: 0o444, uid: UID.root, gid: UID.root, mtimeMs: Date.now(), ino: 0 };
@@ -74,6 +99,13 @@ export function putLiveProcFiles(
     },
   });
   put('/proc/net', { ...base, type: 'dir', perm: 0o555, children: new Map() });
+  put('/proc/net/unix', {
+    ...base,
+    type: 'file',
+    get data() {
+      return enc.encode(procNetUnix(live.unixSockets()));
+    },
+  });
   for (const family of [4, 6] as const) {
     put(`/proc/net/tcp${family === 6 ? '6' : ''}`, {
       ...base,

@@ -143,6 +143,25 @@ class DetailActivity : Activity() {
     }
 }
 `,
+  'WebActivity.kt': String.raw`package com.droidbus.sample
+
+import android.app.Activity
+import android.os.Bundle
+import android.webkit.WebView
+
+/** The web sign-in page from the app's assets; WebView debugging on in debug builds. */
+class WebActivity : Activity() {
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        super.onCreate(savedInstanceState)
+        WebView.setWebContentsDebuggingEnabled(BuildConfig.DEBUG)
+        val web = WebView(this)
+        web.settings.javaScriptEnabled = true
+        setContentView(web)
+        web.loadUrl("file:///android_asset/web/sign-in.html")
+    }
+}
+`,
   'NativeBridge.kt': String.raw`package com.droidbus.sample
 
 /** The sample's native library: [crash] dereferences a null pointer in libsample-native.so. */

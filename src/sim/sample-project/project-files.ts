@@ -10,6 +10,7 @@ import {
   SAMPLE_TARGET_SDK,
   SAMPLE_VERSION_CODE,
   SAMPLE_VERSION_NAME,
+  SAMPLE_WEB_PAGE,
 } from '../sample-app.js';
 import { SAMPLE_KOTLIN_SOURCES } from './kotlin-sources.js';
 
@@ -173,6 +174,9 @@ const MANIFEST = `<?xml version="1.0" encoding="utf-8"?>
                 <data android:scheme="droidbus" android:host="item" />
             </intent-filter>
         </activity>
+        <activity
+            android:name=".WebActivity"
+            android:exported="true" />
     </application>
 
 </manifest>
@@ -361,6 +365,7 @@ export function sampleProjectFiles(): Record<string, string> {
     'app/proguard-rules.pro': PROGUARD_RULES,
     'app/.gitignore': '/build\n',
     'app/src/main/AndroidManifest.xml': MANIFEST,
+    'app/src/main/assets/web/sign-in.html': SAMPLE_WEB_PAGE,
     'app/src/main/res/values/strings.xml': STRINGS,
     'app/src/main/res/layout/activity_login.xml': LAYOUT_LOGIN,
     'app/src/main/res/layout/activity_home.xml': LAYOUT_HOME,

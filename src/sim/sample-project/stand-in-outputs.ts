@@ -95,6 +95,18 @@ function placeholderElf(): Uint8Array {
   return elf;
 }
 
+/** The variant's assets (`src/<set>/assets/…`, the higher-priority source set winning), as `assets/…` entries. */
+function variantAssets(projectDir: string, v: VariantModel): { name: string; data: Uint8Array }[] {
+  const byName = new Map<string, Uint8Array>();
+  for (const set of sourceSets(v).reverse()) {
+    const dir = join(projectDir, 'app', 'src', set, 'assets');
+    for (const file of listFiles(dir)) {
+      byName.set(`assets/${relative(dir, file).split('\\').join('/')}`, readFileSync(file));
+    }
+  }
+  return [...byName].map(([name, data]) => ({ name, data }));
+}
+
 /** Writes the variant's APK and output-metadata.json; returns the APK path. */
 export function writeVariantApk(projectDir: string, model: BuildModel, v: VariantModel): string {
   const networkSecurityConfig = variantNetworkSecurityConfig(projectDir, v);
@@ -113,6 +125,7 @@ export function writeVariantApk(projectDir: string, model: BuildModel, v: Varian
     // The manifest's permissions, as AGP merges them (CAMERA is the runtime one the permission tools use).
     permissions: ['android.permission.INTERNET', 'android.permission.CAMERA'],
     extraEntries: [
+      ...variantAssets(projectDir, v),
       { name: `lib/arm64-v8a/${SAMPLE_NATIVE_LIBRARY}`, data: placeholderElf(), method: 'store' },
       {
         name: 'META-INF/com/android/build/gradle/app-metadata.properties',

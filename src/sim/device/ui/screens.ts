@@ -337,6 +337,20 @@ function chromeScreen(f: Frame, rec: ActivityRecord): ViewNode {
   ]);
 }
 
+/**
+ * The sample's WebActivity: a toolbar and a WebView filling the content (its page runs in the sim's
+ * Chromium, webview/webviews.ts). Its accessibility echo of the page is not modelled yet: the dump
+ * shows the WebView node alone, as a phone's does before the page's accessibility tree is built.
+ */
+function webScreen(f: Frame, rec: ActivityRecord): ViewNode {
+  const pkg = rec.pkg;
+  const top = f.contentTop + f.dp(56);
+  const web = node('android.webkit.WebView', pkg, [0, top, f.env.width, f.contentBottom], {
+    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE,
+  });
+  return f.decor(pkg, [f.toolbar(pkg, 'Sign in (web)', true), web]);
+}
+
 /** The view tree of an activity on the given display. */
 export function buildActivityScreen(rec: ActivityRecord, env: ScreenEnv): ViewNode {
   const f = new Frame(env);
@@ -350,6 +364,9 @@ export function buildActivityScreen(rec: ActivityRecord, env: ScreenEnv): ViewNo
     }
     if (simple === 'DetailActivity') {
       return detailScreen(f, rec);
+    }
+    if (simple === 'WebActivity') {
+      return webScreen(f, rec);
     }
   }
   if (rec.pkg === LAUNCHER_PACKAGE) {

@@ -1,0 +1,157 @@
+/**
+ * The real browser engine behind the simulator's WebViews: one headless Chromium per sim process
+ * (Debian's `chromium`; DROIDBUS_SIM_CHROMIUM names another), each WebView a page target of it sized
+ * as the WebView is on the device's screen (CSS pixels at the device's density, mobile emulation).
+ *
+ * Evidence: Android WebView is Chromium (developer.chrome.com "Remote debug WebViews"); a WebView's
+ * devtools socket serves the DevTools HTTP endpoints and per-page WebSockets of Chromium's own
+ * DevToolsHttpHandler, which headless Chromium serves on --remote-debugging-port (its stderr line
+ * `DevTools listening on ws://127.0.0.1:PORT/devtools/browser/ID`, measured with Chromium 156).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+
+/** A WebView's page in the shared Chromium. */
+export interface ChromiumPage {
+  /** Chromium's target id (what `/json/list` and `/devtools/page/ID` name). */
+  readonly id: string;
+  /** Chromium's DevTools port on 127.0.0.1. */
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Ends Chromium and every process it started (its process group). */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) {
+    return;
+  }
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
+/** How long Chromium may take to say where it listens. */
+const START_TIMEOUT_MS = 20_000;
+
+class ChromiumHost {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    private readonly profile: string,
+  ) {
+    process.once('exit', () => this.kill());
+  }
+
+  static async start(): Promise<ChromiumHost> {
+    const profile = mkdtempSync(join(tmpdir(), 'droidbus-sim-chromium-'));
+    const child = spawn(
+      process.env['DROIDBUS_SIM_CHROMIUM'] ?? 'chromium',
+      [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-extensions',
+        '--remote-debugging-address=127.0.0.1',
+        '--remote-debugging-port=0',
+        `--user-data-dir=${profile}`,
+        'about:blank',
+      ],
+      // Its own process group: the renderers and utilities it starts go with it (kill below).
+      { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      let said = '';
+      const timer = setTimeout(() => fail(new Error('Chromium did not start in time')), START_TIMEOUT_MS);
+      const fail = (err: Error): void => {
+        clearTimeout(timer);
+        killGroup(child);
+        rmSync(profile, { recursive: true, force: true });
+        reject(new Error(`${err.message}: ${said.slice(-500)}`));
+      };
+      child.once('error', (err) => fail(err));
+      child.once('exit', (code) => fail(new Error(`Chromium exited (${code})`)));
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        said += chunk;
+        const m = /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//.exec(said);
+        if (m) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          said = '';
+          resolve(Number(m[1]));
+        }
+        said = said.slice(-4000);
+      });
+    });
+    // Its stderr (dbus complaints in a container) is read and dropped, so the pipe never fills; it
+    // does not keep the sim running (stopChromium and the exit hook end it).
+    child.stderr!.resume();
+    child.unref();
+    (child.stderr as unknown as { unref?: () => void }).unref?.();
+    return new ChromiumHost(child, port, profile);
+  }
+
+  /**
+   * A new page at `url`, its viewport `width`×`height` CSS pixels at `dpr`, as a phone's WebView.
+   * The emulation belongs to the CDP session that set it, so the WebView keeps that session open
+   * (the app's own end of its WebView) until the page closes.
+   */
+  async openPage(url: string, width: number, height: number, dpr: number): Promise<ChromiumPage> {
+    const target = await CDP.New({ port: this.port, host: '127.0.0.1', url: 'about:blank' });
+    const client = await CDP({ port: this.port, host: '127.0.0.1', target: target.id });
+    try {
+      await client.send('Emulation.setDeviceMetricsOverride', {
+        width: Math.round(width),
+        height: Math.round(height),
+        deviceScaleFactor: dpr,
+        mobile: true,
+      });
+      await client.send('Page.enable');
+      const loaded = client.Page.loadEventFired();
+      await client.send('Page.navigate', { url });
+      await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+    const port = this.port;
+    return {
+      id: target.id,
+      port,
+      close: async () => {
+        await client.close().catch(() => undefined);
+        await CDP.Close({ port, host: '127.0.0.1', id: target.id }).catch(() => undefined);
+      },
+    };
+  }
+
+  kill(): void {
+    killGroup(this.child);
+    rmSync(this.profile, { recursive: true, force: true });
+  }
+}
+
+let shared: Promise<ChromiumHost> | null = null;
+
+/** The sim process's Chromium, started on first use. Rejects when it cannot start (not installed). */
+export function chromium(): Promise<ChromiumHost> {
+  if (shared === null) {
+    shared = ChromiumHost.start();
+    shared.catch(() => {
+      shared = null;
+    });
+  }
+  return shared;
+}
+
+/** Stops the shared Chromium, if one runs (the farm's stop). */
+export async function stopChromium(): Promise<void> {
+  const running = shared;
+  shared = null;
+  (await running?.catch(() => null))?.kill();
+}

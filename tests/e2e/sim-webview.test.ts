@@ -1,0 +1,149 @@
+/**
+ * The simulator's WebView as a phone's, judged by the real adb client and a CDP client we did not
+ * write (chrome-remote-interface) (issue 73): a debuggable build's WebActivity opens
+ * `@webview_devtools_remote_<pid>` (listed in /proc/net/unix), `adb forward … localabstract:` reaches
+ * it, its /json endpoints answer as a WebView's do, and its page is a real Chromium's. A release
+ * build opens no socket.
+ */
+import { get } from 'node:http';
+import CDP from 'chrome-remote-interface';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_ACTIVITIES, SAMPLE_PACKAGE, SAMPLE_WEB_PAGE } from '../../src/sim/index.js';
+import { writeApk } from '../../src/util/apk.js';
+import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
+import { tempDir } from '../helpers/paths.js';
+import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
+import { until } from '../helpers/until.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const DEBUG_PACKAGE = `${SAMPLE_PACKAGE}.demo.debug`;
+const WEB = SAMPLE_ACTIVITIES.find((a) => a.endsWith('.WebActivity'))!;
+let server: AdbServer;
+let farm: SimFarm;
+let serial: string;
+const dir = tempDir('droidbus-sim-webview-');
+
+function getJson(port: number, path: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
+        }
+      });
+    }).on('error', reject);
+  });
+}
+
+async function shell(command: string): Promise<string> {
+  return (await server.adb(['-s', serial, 'shell', command])).stdout;
+}
+
+beforeAll(async () => {
+  server = await startAdbServer();
+  farm = await startSimFarm(server, { devices: 1 });
+  serial = farm.devices[0]!.serial;
+  const apk = join(dir.dir, 'debug.apk');
+  writeFileSync(
+    apk,
+    writeApk({
+      packageName: DEBUG_PACKAGE,
+      versionCode: 42,
+      versionName: '1.4.2',
+      minSdk: 24,
+      targetSdk: 35,
+      debuggable: true,
+      label: 'Droidbus Sample',
+      activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: true })),
+      extraEntries: [{ name: 'assets/web/sign-in.html', data: SAMPLE_WEB_PAGE }],
+    }),
+  );
+  expect((await server.adb(['-s', serial, 'install', apk])).stdout).toContain('Success');
+}, 120_000);
+
+afterAll(async () => {
+  await farm?.stop();
+  await server?.stop();
+  dir.remove();
+});
+
+describe("a WebView's devtools socket", () => {
+  it('is opened by a debuggable build only, and answers as a WebView does through adb forward', async () => {
+    await shell(`am start -W -n ${SAMPLE_PACKAGE}/${WEB}`);
+    expect(await shell('cat /proc/net/unix')).not.toContain('webview_devtools_remote');
+
+    await shell(`am start -W -n ${DEBUG_PACKAGE}/${WEB}`);
+    const pid = (await shell(`pidof ${DEBUG_PACKAGE}`)).trim();
+    const unix = await shell('cat /proc/net/unix');
+    expect(unix.split('\n')[0]).toBe('Num       RefCount Protocol Flags    Type St Inode Path');
+    expect(unix).toMatch(
+      new RegExp(
+        `^0000000000000000: 00000002 00000000 00010000 0001 01 +\\d+ @webview_devtools_remote_${pid}$`,
+        'm',
+      ),
+    );
+
+    const forwarded = await server.adb([
+      '-s',
+      serial,
+      'forward',
+      'tcp:0',
+      `localabstract:webview_devtools_remote_${pid}`,
+    ]);
+    const port = Number(forwarded.stdout.trim());
+    expect(port).toBeGreaterThan(0);
+
+    const version = (await getJson(port, '/json/version')) as Record<string, string>;
+    expect(version['Android-Package']).toBe(DEBUG_PACKAGE);
+    expect(version['User-Agent']).toMatch(/; wv\) AppleWebKit\/537\.36 .* Chrome\/[\d.]+ Mobile Safari/);
+
+    const pages = await until(
+      'the page in /json/list',
+      async () => {
+        const list = (await getJson(port, '/json/list')) as { title: string }[];
+        return list.length === 1 && list[0]!.title === 'Sign in (web)' ? list : undefined;
+      },
+      20_000,
+    );
+    const page = pages[0] as unknown as {
+      id: string;
+      type: string;
+      url: string;
+      description: string;
+      webSocketDebuggerUrl: string;
+    };
+    expect(page.type).toBe('page');
+    expect(page.url).toMatch(/^file:\/\/.*sign-in\.html$/);
+    expect(page.webSocketDebuggerUrl).toBe(`ws://127.0.0.1:${port}/devtools/page/${page.id}`);
+    const place = JSON.parse(page.description) as Record<string, unknown>;
+    expect(place).toMatchObject({
+      attached: true,
+      empty: false,
+      never_attached: false,
+      visible: true,
+      screenX: 0,
+    });
+
+    // The page is a real engine's: a CDP client evaluates in it through the forwarded socket.
+    const client = await CDP({ host: '127.0.0.1', port, target: page.id, local: true });
+    try {
+      const r = await client.Runtime.evaluate({
+        expression:
+          'JSON.stringify([document.querySelector("#email").placeholder, innerWidth, devicePixelRatio])',
+        returnByValue: true,
+      });
+      const [placeholder, cssWidth, dpr] = JSON.parse(r.result.value as string) as [string, number, number];
+      expect(placeholder).toBe('you@example.com');
+      // The viewport is the WebView's width in CSS pixels (whole ones, as Chromium lays out).
+      expect(Math.abs(cssWidth * dpr - (place['width'] as number))).toBeLessThan(dpr);
+      expect(dpr).toBeGreaterThan(1);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
