@@ -19,6 +19,7 @@ import { runRequests } from './messages/run.js';
 import { helperRequests } from './messages/helper.js';
 import { flowsRequests } from './messages/flows.js';
 import { networkEvents, networkRequests } from './messages/network.js';
+import { webRequests } from './messages/web.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -39,6 +40,7 @@ export const REQUESTS = {
   ...helperRequests,
   ...flowsRequests,
   ...networkRequests,
+  ...webRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

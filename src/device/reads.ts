@@ -129,6 +129,8 @@ export const READS = {
     PKG,
   ),
   clock: { name: 'date', argv: ['date', '+%s'], kind: 'live' },
+  /** The unix sockets listening: a WebView's or browser's devtools socket is one (live: apps come and go). */
+  unixSockets: { name: 'proc-net-unix', argv: ['cat', '/proc/net/unix'], kind: 'live' },
   /** PowerManagerService's state: awake or asleep, plugged in, stay-on (live: it changes by the second). */
   power: { name: 'dumpsys-power', argv: ['dumpsys', 'power'], kind: 'live' },
   /**

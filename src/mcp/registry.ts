@@ -20,6 +20,7 @@ import { sessionTools } from './tools/sessions.js';
 import { batch } from './tools/batch.js';
 import { flowTools } from './tools/flows.js';
 import { networkTools } from './tools/network.js';
+import { webTools } from './tools/web.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -43,6 +44,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...sessionTools,
   ...flowTools,
   ...networkTools,
+  ...webTools,
   batch,
 ] as readonly ToolDefinition[];
 

@@ -17,6 +17,7 @@ export const TOOLSETS = {
   'device-extras': 'Notifications, files in device folders the user allowed, intents, windows, and location',
   flows: 'Exporting a debug session as a Maestro flow, and running Maestro flows on many devices at once',
   network: "Capturing a device's HTTP traffic through droidbus's proxy, and reading the requests",
+  web: "Apps' WebViews and browsers through the Chrome DevTools protocol: their pages, read as rows with screen bounds",
 } as const;
 
 export type Toolset = keyof typeof TOOLSETS;
@@ -36,6 +37,7 @@ export const OPT_IN_TOOLSETS: readonly Toolset[] = [
   'device-extras',
   'flows',
   'network',
+  'web',
 ];
 
 /** What a session serves when `--toolsets` is absent: every toolset that is not opt-in. */

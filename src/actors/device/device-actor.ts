@@ -5,6 +5,7 @@
  * them. Its handlers live by concern in handlers/ (as Appium's driver keeps one object per device
  * server and its commands beside it); this file owns the state and routes.
  */
+import { webHandlers } from './handlers/web.js';
 import { deviceOf, forgetDevice } from '../../device/adb-instance.js';
 import { defineActor } from '../actor.js';
 import type { DeviceState } from './device-state.js';
@@ -56,6 +57,7 @@ export default defineActor<'device', DeviceState>({
       lastAfter: false,
       helper,
       labels: new Map(),
+      webForwards: new Map(),
       loan: new UiLoan(helper),
     };
     return state;
@@ -64,9 +66,20 @@ export default defineActor<'device', DeviceState>({
     await state.loan.end();
     // Leaving (the process ends, the device goes): the phone's screen may sleep again.
     await state.helper.release();
+    // Its devtools forwards are the adb server's: removed, or they would outlive droidbus.
+    await Promise.all(
+      [...state.webForwards.values()].map((port) => state.device.removeForward(port).catch(() => undefined)),
+    );
     forgetDevice(state.serial);
     // Its instrumentation stream and port forward went with the device: read it afresh when it is back.
     state.helper.forget();
   },
-  handlers: { ...uiHandlers, ...appHandlers, ...fileHandlers, ...extrasHandlers, ...readHandlers },
+  handlers: {
+    ...uiHandlers,
+    ...appHandlers,
+    ...fileHandlers,
+    ...extrasHandlers,
+    ...readHandlers,
+    ...webHandlers,
+  },
 });

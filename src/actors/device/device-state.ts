@@ -3,6 +3,7 @@
  * the three steps every screen-changing handler shares: a capture, an action that changes the
  * screen, and the screen that action left. The handlers by concern (handlers/) work on it.
  */
+import type { WebForwards } from './web/webviews.js';
 import type { Handlers, HandlerContext } from '../actor.js';
 import type { Device } from '../../device/device.js';
 import type { LabelCache } from './apps/app-labels.js';
@@ -49,6 +50,8 @@ export interface DeviceState {
   loan: UiLoan;
   /** A network capture routes this device through droidbus's proxy (its port): UI answers name requests. */
   proxyPort?: number | null;
+  /** Local ports forwarded to the device's devtools sockets (WebViews), by socket name. */
+  webForwards: WebForwards;
 }
 
 /** The device actor's handler map, which the concern files fill in part each. */

@@ -1,0 +1,150 @@
+/**
+ * Inside a WebView through MCP (issue 73): MCP client → built droidbus → real adb server → sim
+ * device whose WebView runs in a real Chromium. list_webviews finds the debuggable build's page and
+ * where it is on screen; get_webview_page reads the sign-in form as rows whose screen points land on
+ * the same elements when the page itself is asked (elementFromPoint, through chrome-remote-interface).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import CDP from 'chrome-remote-interface';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebRow } from '../../src/bus/messages/web.js';
+import { SAMPLE_ACTIVITIES, SAMPLE_PACKAGE, SAMPLE_WEB_PAGE } from '../../src/sim/index.js';
+import { writeApk } from '../../src/util/apk.js';
+import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { tempDir } from '../helpers/paths.js';
+import { until } from '../helpers/until.js';
+
+const DEBUG_PACKAGE = `${SAMPLE_PACKAGE}.demo.debug`;
+const WEB = SAMPLE_ACTIVITIES.find((a) => a.endsWith('.WebActivity'))!;
+const dir = tempDir('droidbus-webview-');
+let world: DeviceWorld;
+let serial: string;
+
+beforeAll(async () => {
+  world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 20 }, ['--toolsets', 'core,ui,web']);
+  serial = world.serials[0]!;
+  const apk = join(dir.dir, 'debug.apk');
+  writeFileSync(
+    apk,
+    writeApk({
+      packageName: DEBUG_PACKAGE,
+      versionCode: 42,
+      versionName: '1.4.2',
+      minSdk: 24,
+      targetSdk: 35,
+      debuggable: true,
+      label: 'Droidbus Sample',
+      activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: true })),
+      extraEntries: [{ name: 'assets/web/sign-in.html', data: SAMPLE_WEB_PAGE }],
+    }),
+  );
+  expect((await world.server.adb(['-s', serial, 'install', apk])).stdout).toContain('Success');
+}, 120_000);
+
+afterAll(async () => {
+  await world?.stop();
+  dir.remove();
+});
+
+describe('WebViews through MCP', () => {
+  it("says there is none while only a release build's WebView is open, and why", async () => {
+    await world.shell(serial, `am start -W -n ${SAMPLE_PACKAGE}/${WEB}`);
+    const r = await world.call('list_webviews', { device_serial: serial });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured['webviews']).toEqual([]);
+    expect(r.text).toContain('setWebContentsDebuggingEnabled(true)');
+    const page = await world.call('get_webview_page', { device_serial: serial });
+    expect(page.isError).toBe(true);
+    expect(page.text).toContain('no app on');
+  });
+
+  it("lists the debug build's page and reads its form as rows that land on the elements", async () => {
+    await world.shell(serial, `am start -W -n ${DEBUG_PACKAGE}/${WEB}`);
+    const pid = (await world.shell(serial, `pidof ${DEBUG_PACKAGE}`)).trim();
+    const listed = await until(
+      'the page in list_webviews',
+      async () => {
+        const r = await world.call('list_webviews', { device_serial: serial });
+        const views = r.structured['webviews'] as { pages: { title: string }[] }[];
+        return views[0]?.pages[0]?.title === 'Sign in (web)' ? r : undefined;
+      },
+      20_000,
+    );
+    const view = (
+      listed.structured['webviews'] as {
+        socket: string;
+        package: string;
+        pages: { id: string; visible: boolean; bounds: [number, number, number, number] }[];
+      }[]
+    )[0]!;
+    expect(view.socket).toBe(`webview_devtools_remote_${pid}`);
+    expect(view.package).toBe(DEBUG_PACKAGE);
+    expect(view.pages[0]!.visible).toBe(true);
+    expect(listed.text).toContain(`webview_devtools_remote_${pid} — ${DEBUG_PACKAGE}`);
+
+    const r = await world.call('get_webview_page', { device_serial: serial });
+    expect(r.isError, r.text).toBe(false);
+    const rows = r.structured['rows'] as WebRow[];
+    const byName = (role: string, name: string): WebRow => {
+      const row = rows.find((x) => x.role === role && x.name === name);
+      expect(row, `${role} "${name}" in\n${r.text}`).toBeDefined();
+      return row!;
+    };
+    byName('heading', 'Sign in');
+    const email = byName('textbox', 'Email');
+    const password = byName('textbox', 'Password');
+    const submit = byName('button', 'Continue');
+    byName('link', 'Forgot your password?');
+    expect(email.id).toBe('#email');
+    expect(password.value).toBeNull();
+    expect(email.value).toBe('');
+    // A field's label is its name, not a row of its own.
+    expect(
+      rows.filter((x) => x.name === 'Email'),
+      r.text,
+    ).toHaveLength(1);
+    expect(r.text).toMatch(/\[\d+\] textbox "Email" #email \(\d+,\d+\)/);
+    // Each row is inside the WebView, in order down the page.
+    const [wl, wt, wr, wb] = view.pages[0]!.bounds;
+    for (const row of [email, password, submit]) {
+      expect(row.on_screen).toBe(true);
+      expect(row.bounds[0]).toBeGreaterThanOrEqual(wl);
+      expect(row.bounds[1]).toBeGreaterThanOrEqual(wt);
+      expect(row.bounds[2]).toBeLessThanOrEqual(wr);
+      expect(row.bounds[3]).toBeLessThanOrEqual(wb);
+    }
+    expect(email.bounds[1]).toBeLessThan(password.bounds[1]);
+    expect(password.bounds[1]).toBeLessThan(submit.bounds[1]);
+
+    // The page itself agrees: each row's centre, mapped back to CSS pixels, hits that element.
+    const forwarded = await world.server.adb([
+      '-s',
+      serial,
+      'forward',
+      'tcp:0',
+      `localabstract:${view.socket}`,
+    ]);
+    const port = Number(forwarded.stdout.trim());
+    const client = await CDP({ host: '127.0.0.1', port, target: view.pages[0]!.id, local: true });
+    try {
+      const scale = r.structured['scale'] as number;
+      for (const [row, id] of [
+        [email, 'email'],
+        [password, 'password'],
+        [submit, 'submit'],
+      ] as const) {
+        const x = ((row.bounds[0] + row.bounds[2]) / 2 - wl) / scale;
+        const y = ((row.bounds[1] + row.bounds[3]) / 2 - wt) / scale;
+        const hit = await client.Runtime.evaluate({
+          expression: `document.elementFromPoint(${x}, ${y})?.id`,
+          returnByValue: true,
+        });
+        expect(hit.result.value).toBe(id);
+      }
+    } finally {
+      await client.close();
+      await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
+    }
+  }, 60_000);
+});
