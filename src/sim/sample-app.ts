@@ -421,7 +421,7 @@ export const SAMPLE_WEB_PAGE = `<!DOCTYPE html>
 <body>
 <h1>Sign in</h1>
 <p id="intro">Use your Droidbus account.</p>
-<form id="login">
+<form id="login" novalidate>
   <label for="email">Email</label>
   <input id="email" name="email" type="email" placeholder="you@example.com" autocomplete="username">
   <label for="password">Password</label>

@@ -147,4 +147,65 @@ describe('WebViews through MCP', () => {
       await world.server.adb(['-s', serial, 'forward', '--remove', `tcp:${port}`]);
     }
   }, 60_000);
+
+  it('fills and submits the web form with the ordinary UI tools, and the console is in logcat', async () => {
+    expect((await world.call('start_logcat', { device_serial: serial, from_now: true })).isError).toBe(false);
+    const read = async (): Promise<WebRow[]> => {
+      const r = await world.call('get_webview_page', { device_serial: serial });
+      expect(r.isError, r.text).toBe(false);
+      return r.structured['rows'] as WebRow[];
+    };
+    const centre = (row: WebRow) => ({
+      x: Math.round((row.bounds[0] + row.bounds[2]) / 2),
+      y: Math.round((row.bounds[1] + row.bounds[3]) / 2),
+    });
+    const find = (rows: WebRow[], role: string, name: string): WebRow =>
+      rows.find((x) => x.role === role && x.name === name)!;
+    const typeInto = async (role: string, name: string, text: string): Promise<void> => {
+      const tapped = await world.call('ui_tap', {
+        device_serial: serial,
+        ...centre(find(await read(), role, name)),
+      });
+      expect(tapped.isError, tapped.text).toBe(false);
+      const typed = await world.call('ui_type_text', { device_serial: serial, text });
+      expect(typed.isError, typed.text).toBe(false);
+    };
+
+    // Not an email: the page refuses it and says so on its console.
+    await typeInto('textbox', 'Email', 'ada');
+    await world.call('ui_tap', {
+      device_serial: serial,
+      ...centre(find(await read(), 'button', 'Continue')),
+    });
+    const refused = await until(
+      'the console error in logcat',
+      async () => {
+        const r = await world.call('get_logcat_entries', { device_serial: serial, tag: 'chromium' });
+        return r.text.includes('sign-in refused: not an email address: ada') ? r : undefined;
+      },
+      10_000,
+    );
+    expect(refused.text).toMatch(
+      /\[INFO:CONSOLE\(\d+\)\] "sign-in refused: not an email address: ada", source: file:/,
+    );
+
+    await typeInto('textbox', 'Email', '@example.com');
+    await typeInto('textbox', 'Password', 's3cret');
+    await world.call('ui_tap', {
+      device_serial: serial,
+      ...centre(find(await read(), 'button', 'Continue')),
+    });
+    const after = await until(
+      'the signed-in status',
+      async () => {
+        const rows = await read();
+        return rows.some((x) => x.role === 'text' && x.name === 'Signed in as ada@example.com')
+          ? rows
+          : undefined;
+      },
+      10_000,
+    );
+    expect(find(after, 'textbox', 'Email').value).toBe('ada@example.com');
+    expect(find(after, 'textbox', 'Password').value).toBeNull();
+  }, 60_000);
 });

@@ -11,10 +11,11 @@ import type { Device } from '../device.js';
 import { startActivity } from '../lifecycle.js';
 import { appRequest } from '../app-http.js';
 import { appTrust } from '../trust-store.js';
+import { WEB_FOCUS } from './screens.js';
 import type { ActivityRecord } from './ui-model.js';
 import { homeListGeometry } from './screens.js';
 import { openFromShade, swipeInShade } from './shade.js';
-import { F, scrollTarget, tapTarget } from './view.js';
+import { F, hitPath, scrollTarget, tapTarget } from './view.js';
 
 /** Key codes the simulator acts on (android.view.KeyEvent). */
 export const KEY = {
@@ -58,7 +59,15 @@ export function tap(dev: Device, x: number, y: number): void {
   }
   // The app under the finger draws the press (a ripple) whether or not the tap does anything.
   dev.renderFrames('tap');
-  const target = tapTarget(dev.currentTree(), x, y);
+  const tree = dev.currentTree();
+  if (hitPath(tree, x, y).some((n) => n.action === 'web')) {
+    // A WebView takes the tap to its page (its own focus and clicks) and holds the input focus.
+    const rec = dev.topActivity();
+    rec.state.focus = WEB_FOCUS;
+    dev.webviews.tap(rec, x, y);
+    return;
+  }
+  const target = tapTarget(tree, x, y);
   if (target === null || target.action === undefined) {
     return;
   }
@@ -201,6 +210,9 @@ export function typeText(dev: Device, text: string): boolean {
   if (field === null || dev.ui.loaded !== null || !dev.ui.screenOn) {
     return false;
   }
+  if (field === WEB_FOCUS) {
+    return dev.webviews.type(dev.topActivity(), text);
+  }
   setFieldText(dev, field, text, false);
   return true;
 }
@@ -238,6 +250,12 @@ const DIGIT_BASE = 7; // KEYCODE_0
 /** One key press. */
 export function keyEvent(dev: Device, code: number): void {
   const rec = dev.topActivity();
+  const web = { [KEY.ENTER]: 'Enter', [KEY.DEL]: 'Backspace', [KEY.TAB]: 'Tab' } as const;
+  const webKey = web[code as keyof typeof web];
+  if (rec.state.focus === WEB_FOCUS && webKey !== undefined) {
+    dev.webviews.key(rec, webKey);
+    return;
+  }
   switch (code) {
     case KEY.BACK:
       back(dev);

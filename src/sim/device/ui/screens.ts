@@ -9,6 +9,9 @@ import { F, node, type ViewNode } from './view.js';
 
 type Rect = readonly [number, number, number, number];
 
+/** The focus a WebView holds when a tap went into it: typing and keys go to its page. */
+export const WEB_FOCUS = 'web';
+
 /** Number of rows in the sample app's home list. */
 export const HOME_ITEMS = 40;
 
@@ -346,7 +349,9 @@ function webScreen(f: Frame, rec: ActivityRecord): ViewNode {
   const pkg = rec.pkg;
   const top = f.contentTop + f.dp(56);
   const web = node('android.webkit.WebView', pkg, [0, top, f.env.width, f.contentBottom], {
-    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE,
+    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE | (rec.state.focus === WEB_FOCUS ? F.FOCUSED : 0),
+    // Taps inside it go to the page (webview/webviews.ts).
+    action: 'web',
   });
   return f.decor(pkg, [f.toolbar(pkg, 'Sign in (web)', true), web]);
 }

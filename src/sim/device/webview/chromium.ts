@@ -20,8 +20,17 @@ export interface ChromiumPage {
   readonly id: string;
   /** Chromium's DevTools port on 127.0.0.1. */
   readonly port: number;
+  /** A tap at CSS pixels of the viewport (a mouse press and release: focus and click). */
+  tap(x: number, y: number): Promise<void>;
+  /** Text committed into the focused element, as an IME commits it. */
+  insertText(text: string): Promise<void>;
+  /** One key (`Enter`, `Backspace`, `Tab`) pressed and released. */
+  key(key: 'Enter' | 'Backspace' | 'Tab'): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Windows virtual key codes Chromium's key events carry. */
+const KEY_CODES = { Enter: 13, Backspace: 8, Tab: 9 } as const;
 
 /** Ends Chromium and every process it started (its process group). */
 function killGroup(child: ChildProcess): void {
@@ -33,6 +42,22 @@ function killGroup(child: ChildProcess): void {
   } catch {
     // Gone already.
   }
+}
+
+/** A console message or an uncaught error of a page: its text and where it came from. */
+export interface ConsoleMessage {
+  text: string;
+  source: string;
+  line: number;
+}
+
+interface ConsoleEvent {
+  args: { value?: unknown; description?: string }[];
+  stackTrace?: { callFrames: { url: string; lineNumber: number }[] };
+}
+
+interface ExceptionEvent {
+  exceptionDetails: { text: string; url?: string; lineNumber: number; exception?: { description?: string } };
 }
 
 /** How long Chromium may take to say where it listens. */
@@ -101,7 +126,13 @@ class ChromiumHost {
    * The emulation belongs to the CDP session that set it, so the WebView keeps that session open
    * (the app's own end of its WebView) until the page closes.
    */
-  async openPage(url: string, width: number, height: number, dpr: number): Promise<ChromiumPage> {
+  async openPage(
+    url: string,
+    width: number,
+    height: number,
+    dpr: number,
+    onConsole: (message: ConsoleMessage) => void = () => undefined,
+  ): Promise<ChromiumPage> {
     const target = await CDP.New({ port: this.port, host: '127.0.0.1', url: 'about:blank' });
     const client = await CDP({ port: this.port, host: '127.0.0.1', target: target.id });
     try {
@@ -112,6 +143,26 @@ class ChromiumHost {
         mobile: true,
       });
       await client.send('Page.enable');
+      // What the page logs and throws, as the WebView hands it to its client (webviews.ts logs it).
+      client.on('Runtime.consoleAPICalled', (e: ConsoleEvent) => {
+        const frame = e.stackTrace?.callFrames[0];
+        onConsole({
+          text: e.args
+            .map((a) => (a.value !== undefined ? String(a.value) : (a.description ?? '')))
+            .join(' '),
+          source: frame?.url ?? '',
+          line: (frame?.lineNumber ?? -1) + 1,
+        });
+      });
+      client.on('Runtime.exceptionThrown', (e: ExceptionEvent) => {
+        const d = e.exceptionDetails;
+        onConsole({
+          text: `Uncaught ${d.exception?.description?.split('\n')[0] ?? d.text}`,
+          source: d.url ?? '',
+          line: d.lineNumber + 1,
+        });
+      });
+      await client.send('Runtime.enable');
       const loaded = client.Page.loadEventFired();
       await client.send('Page.navigate', { url });
       await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 5_000))]);
@@ -120,9 +171,35 @@ class ChromiumHost {
       throw err;
     }
     const port = this.port;
+    const mouse = (type: 'mousePressed' | 'mouseReleased', x: number, y: number) =>
+      client.send('Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1 });
     return {
       id: target.id,
       port,
+      tap: async (x, y) => {
+        await mouse('mousePressed', x, y);
+        await mouse('mouseReleased', x, y);
+      },
+      insertText: async (text) => {
+        await client.send('Input.insertText', { text });
+      },
+      key: async (key) => {
+        const code = KEY_CODES[key];
+        const text = key === 'Enter' ? '\r' : undefined;
+        await client.send('Input.dispatchKeyEvent', {
+          type: 'keyDown',
+          key,
+          code: key,
+          windowsVirtualKeyCode: code,
+          ...(text !== undefined ? { text } : {}),
+        });
+        await client.send('Input.dispatchKeyEvent', {
+          type: 'keyUp',
+          key,
+          code: key,
+          windowsVirtualKeyCode: code,
+        });
+      },
       close: async () => {
         await client.close().catch(() => undefined);
         await CDP.Close({ port, host: '127.0.0.1', id: target.id }).catch(() => undefined);

@@ -10,6 +10,12 @@
  * adb_client tests quote them (`00000000: 00000002 00000000 00010000 0001 01  5394 /dev/socket/vold`;
  * an abstract name is printed with a leading `@`: net/unix/af_unix.c unix_seq_show), and phones'
  * listings quoted in public tools' tests (`... 00010000 0001 01 12345 @webview_devtools_remote_4012`).
+ * Console messages and uncaught errors reach logcat as phones print them, every level under
+ * `I chromium` (`[INFO:CONSOLE(53)] "Uncaught TypeError: … is not a function", source:
+ * file:///android_asset/metro.html (53)`, quoted from a phone's log in a public project).
+ * A tap inside the WebView goes to the page (a mouse press and release at the CSS point: focus,
+ * click); typing and Enter, Backspace and Tab go to the page's focused element while the WebView
+ * holds the input focus.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +43,11 @@ interface WebViewInstance {
   pkg: string;
   rec: ActivityRecord;
   inode: number;
+  /** WebView debugging is on (a debuggable build): its devtools socket listens. */
+  debuggable: boolean;
   page: Promise<ChromiumPage>;
+  /** Input to the page, in the order it came. */
+  input: Promise<unknown>;
   dir: string;
 }
 
@@ -70,6 +80,7 @@ export interface WebViewHost {
     { uid: number; info: { debuggable: boolean; apkBytes: Uint8Array | null } }
   >;
   readonly procs: { forPackage(pkg: string): { pid: number } | undefined };
+  readonly log: { append(entries: { pid: number; priority: 'I'; tag: string; message: string }[]): void };
   screenEnv(): ScreenEnv;
   topActivity(): ActivityRecord;
 }
@@ -100,12 +111,12 @@ export class WebViews {
       for (const rec of task.activities) {
         const p = this.dev.packages.get(rec.pkg);
         const pid = this.dev.procs.forPackage(rec.pkg)?.pid;
-        if (rec.cls !== SAMPLE_WEB_ACTIVITY || pid === undefined || p?.info.debuggable !== true) {
+        if (rec.cls !== SAMPLE_WEB_ACTIVITY || pid === undefined || p === undefined) {
           continue;
         }
         live.add(pid);
         if (!this.byPid.has(pid)) {
-          this.byPid.set(pid, this.open(pid, rec, p.info.apkBytes));
+          this.byPid.set(pid, this.open(pid, rec, p.info.apkBytes, p.info.debuggable));
         }
       }
     }
@@ -117,7 +128,12 @@ export class WebViews {
     }
   }
 
-  private open(pid: number, rec: ActivityRecord, apk: Uint8Array | null): WebViewInstance {
+  private open(
+    pid: number,
+    rec: ActivityRecord,
+    apk: Uint8Array | null,
+    debuggable: boolean,
+  ): WebViewInstance {
     const dir = mkdtempSync(join(tmpdir(), 'droidbus-sim-webview-'));
     const file = join(dir, 'sign-in.html');
     const entry = apk === null ? undefined : readZipEntries(apk).find((e) => e.name === SAMPLE_WEB_ASSET);
@@ -130,10 +146,21 @@ export class WebViews {
     const place = this.place(rec);
     const dpr = this.dev.screenEnv().density / 160;
     const page = chromium().then((c) =>
-      c.openPage(pathToFileURL(file).href, place.width / dpr, place.height / dpr, dpr),
+      c.openPage(pathToFileURL(file).href, place.width / dpr, place.height / dpr, dpr, (m) =>
+        // Android WebView hands console messages to logcat under the tag chromium, every level
+        // as INFO:CONSOLE (a phone's `I chromium: [INFO:CONSOLE(12)] "…", source: … (12)`).
+        this.dev.log.append([
+          {
+            pid,
+            priority: 'I',
+            tag: 'chromium',
+            message: `[INFO:CONSOLE(${m.line})] "${m.text}", source: ${m.source} (${m.line})`,
+          },
+        ]),
+      ),
     );
     page.catch((err: unknown) => log.warn(`the WebView of ${rec.pkg} has no page: ${String(err)}`));
-    return { pid, pkg: rec.pkg, rec, inode: this.nextInode++, page, dir };
+    return { pid, pkg: rec.pkg, rec, inode: this.nextInode++, debuggable, page, input: page, dir };
   }
 
   private dispose(w: WebViewInstance): void {
@@ -147,11 +174,13 @@ export class WebViews {
   /** The devtools sockets listening now (rows of /proc/net/unix). */
   sockets(): AbstractSocket[] {
     this.sync();
-    return [...this.byPid.values()].map((w) => ({
-      name: `webview_devtools_remote_${w.pid}`,
-      uid: this.dev.packages.get(w.pkg)?.uid ?? 10_000,
-      inode: w.inode,
-    }));
+    return [...this.byPid.values()]
+      .filter((w) => w.debuggable)
+      .map((w) => ({
+        name: `webview_devtools_remote_${w.pid}`,
+        uid: this.dev.packages.get(w.pkg)?.uid ?? 10_000,
+        inode: w.inode,
+      }));
   }
 
   /** What connecting to the abstract socket `name` reaches; undefined when nothing listens there. */
@@ -159,7 +188,7 @@ export class WebViews {
     this.sync();
     const pid = /^webview_devtools_remote_(\d+)$/.exec(name)?.[1];
     const w = pid === undefined ? undefined : this.byPid.get(Number(pid));
-    if (w === undefined) {
+    if (w === undefined || !w.debuggable) {
       return undefined;
     }
     const identity = this.dev.identity;
@@ -174,6 +203,46 @@ export class WebViews {
         },
         socket,
       );
+  }
+
+  /** The WebView `rec` shows, once it has one. */
+  private of(rec: ActivityRecord): WebViewInstance | undefined {
+    this.sync();
+    return [...this.byPid.values()].find((w) => w.rec === rec);
+  }
+
+  /** Runs `act` on `rec`'s page after the input before it; false when `rec` has no WebView. */
+  private send(rec: ActivityRecord, act: (page: ChromiumPage, w: WebViewInstance) => Promise<void>): boolean {
+    const w = this.of(rec);
+    if (w === undefined) {
+      return false;
+    }
+    w.input = w.input.then((page) => act(page as ChromiumPage, w).then(() => page)).catch(() => w.page);
+    return true;
+  }
+
+  /** A tap at screen pixels inside `rec`'s WebView, delivered to its page. */
+  tap(rec: ActivityRecord, x: number, y: number): boolean {
+    return this.send(rec, async (page, w) => {
+      const place = this.place(w.rec);
+      const dpr = this.dev.screenEnv().density / 160;
+      await page.tap((x - place.left) / dpr, (y - place.top) / dpr);
+    });
+  }
+
+  /** Text typed while `rec`'s WebView has focus (the IME commits it to the focused element). */
+  type(rec: ActivityRecord, text: string): boolean {
+    return this.send(rec, (page) => page.insertText(text));
+  }
+
+  /** A key pressed while `rec`'s WebView has focus. */
+  key(rec: ActivityRecord, key: 'Enter' | 'Backspace' | 'Tab'): boolean {
+    return this.send(rec, (page) => page.key(key));
+  }
+
+  /** Resolves once the input sent to `rec`'s WebView so far has reached its page. */
+  async settled(rec: ActivityRecord): Promise<void> {
+    await this.of(rec)?.input;
   }
 
   close(): void {
