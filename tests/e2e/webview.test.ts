@@ -207,5 +207,41 @@ describe('WebViews through MCP', () => {
     );
     expect(find(after, 'textbox', 'Email').value).toBe('ada@example.com');
     expect(find(after, 'textbox', 'Password').value).toBeNull();
+
+    // The help link's handler throws: an uncaught error, a crash group of its own kind.
+    await world.call('ui_tap', {
+      device_serial: serial,
+      ...centre(find(after, 'link', 'Forgot your password?')),
+    });
+    const crashes = await until(
+      'the JavaScript error as a crash',
+      async () => {
+        const r = await world.call('get_crash_logs', { device_serial: serial });
+        const list = r.structured['crashes'] as { kind: string }[];
+        return list.some((c) => c.kind === 'js') ? r : undefined;
+      },
+      10_000,
+    );
+    const js = (
+      crashes.structured['crashes'] as {
+        kind: string;
+        package: string;
+        exception: string;
+        message: string;
+        frames: string[];
+        group_id: string;
+      }[]
+    ).find((c) => c.kind === 'js')!;
+    expect(js).toMatchObject({
+      package: DEBUG_PACKAGE,
+      exception: 'TypeError',
+      message: 'help is not available offline',
+    });
+    expect(js.frames[0]).toMatch(/sign-in\.html:\d+$/);
+    expect(crashes.text).toMatch(/\[js\] .*TypeError/);
+    const groups = crashes.structured['groups'] as { id: string; title: string }[];
+    expect(groups.find((g) => g.id === js.group_id)?.title).toMatch(
+      /^TypeError in sign-in\.html:\d+ \(JavaScript\)$/,
+    );
   }, 60_000);
 });

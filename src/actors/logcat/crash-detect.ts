@@ -114,6 +114,14 @@ export class CrashDetector {
       }
     }
     const lv = e.level;
+    if (e.tag === 'chromium' && lv === 'I') {
+      // A WebView's uncaught error is one line: a crash of its own kind, complete as it is read.
+      const js = parseWebViewError(e.message);
+      if (js !== null) {
+        out.push({ crash: this.jsCrash(e, js), entries: [e] });
+      }
+      return;
+    }
     if (lv === 'E' || lv === 'F' || (e.message.charCodeAt(0) === 42 && e.tag === 'DEBUG')) {
       this.start(e, out);
     }
@@ -371,6 +379,19 @@ export class CrashDetector {
     return c;
   }
 
+  private jsCrash(e: LogEntry, js: WebViewError): Crash {
+    e.crash = 'js';
+    e.category = 'crash';
+    const c = this.base('js', e, [e], false);
+    c.pid = e.pid;
+    c.process = this.pids?.processOf(e.pid) ?? null;
+    c.package = this.resolvePackage(null, e.pid, e);
+    c.exception = js.exception;
+    c.message = js.message;
+    c.frames = js.source !== '' ? [`${js.source}:${js.line}`] : [];
+    return c;
+  }
+
   /** Lines logged before the crash named its process get the crash's package. */
   private backfill(entries: readonly LogEntry[], c: Crash): void {
     if (c.package === null) {
@@ -422,4 +443,35 @@ export class CrashDetector {
     this.backfill(entries, c);
     return { crash: c, entries };
   }
+}
+
+/** An uncaught JavaScript error as a WebView logs it. */
+export interface WebViewError {
+  /** `TypeError`; `Error` when the message names none. */
+  exception: string;
+  message: string;
+  /** The script's URL, '' when the line names none. */
+  source: string;
+  line: number;
+}
+
+/**
+ * `[INFO:CONSOLE(53)] "Uncaught TypeError: x is not a function", source: file:///android_asset/a.html (53)`
+ * — Android WebView logs console messages and uncaught errors under the tag chromium at INFO, the
+ * uncaught ones starting `Uncaught ` (a phone's lines quoted in public projects); null for any
+ * other console line.
+ */
+export function parseWebViewError(message: string): WebViewError | null {
+  const m = /^\[INFO:CONSOLE\((\d+)\)\] "Uncaught (.*)", source: ?(.*?) ?\((\d+)\)$/s.exec(message);
+  if (m === null) {
+    return null;
+  }
+  const text = m[2]!;
+  const named = /^([A-Z]\w*(?:Error|Exception)):\s*(.*)$/s.exec(text);
+  return {
+    exception: named?.[1] ?? 'Error',
+    message: named?.[2] ?? text,
+    source: m[3]!.trim(),
+    line: Number(m[4]),
+  };
 }

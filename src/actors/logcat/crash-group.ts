@@ -183,6 +183,17 @@ function anrSignature(crash: Crash): { signature: string; title: string } {
   };
 }
 
+/** A WebView's uncaught error: by app, exception, where it was thrown, and its message without numbers. */
+function jsSignature(crash: Crash): { signature: string; title: string } {
+  const where = crash.frames[0] ?? '';
+  const message = (crash.message ?? '').replace(/\d+/g, '#');
+  const file = where.slice(where.lastIndexOf('/') + 1);
+  return {
+    signature: `js|${crash.package ?? crash.process ?? ''}|${crash.exception ?? ''}|${where}|${message}`,
+    title: `${crash.exception ?? 'Error'} in ${file || 'a page'} (JavaScript)`,
+  };
+}
+
 /** The signature and a one-line title of a crash. `ownPrefixes` adds class prefixes of the app's code. */
 export function crashSignature(
   crash: Crash,
@@ -195,6 +206,8 @@ export function crashSignature(
       return nativeSignature(crash);
     case 'anr':
       return anrSignature(crash);
+    case 'js':
+      return jsSignature(crash);
     default: {
       const never: never = crash.kind;
       throw new Error(`unknown crash kind ${String(never)}`);

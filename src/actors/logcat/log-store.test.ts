@@ -133,6 +133,6 @@ describe('LogStore', () => {
     expect(store.crashes().map((c) => c.seq)).toEqual([9, 8, 7]);
     expect(store.crashes({ package: 'com.c.d', count: 2 }).map((c) => c.seq)).toEqual([9, 8]);
     expect(store.crashes({ package: 'com.a.b' })).toEqual([]);
-    expect(store.stats(0).crashes).toEqual({ total: 3, java: 1, native: 2, anr: 0 });
+    expect(store.stats(0).crashes).toEqual({ total: 3, java: 1, native: 2, anr: 0, js: 0 });
   });
 });

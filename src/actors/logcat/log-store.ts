@@ -44,7 +44,7 @@ export interface LogStats {
   by_package: Counted[];
   by_tag: Counted[];
   by_device: Counted[];
-  crashes: { total: number; java: number; native: number; anr: number };
+  crashes: { total: number; java: number; native: number; anr: number; js: number };
   /** Entries stored per second over the last ten seconds (host clock). */
   lines_per_second: number;
   oldest_ts: number;
@@ -312,7 +312,7 @@ export class LogStore {
         recent += this.rateCount[s] ?? 0;
       }
     }
-    const crashes = { total: 0, java: 0, native: 0, anr: 0 };
+    const crashes = { total: 0, java: 0, native: 0, anr: 0, js: 0 };
     const floor = Math.max(0, this.crashList.length - this.maxCrashes);
     for (let i = floor; i < this.crashList.length; i++) {
       const c = this.crashList[i];

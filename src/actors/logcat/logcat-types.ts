@@ -16,7 +16,8 @@ export const LEVELS: readonly LogLevel[] = ['V', 'D', 'I', 'W', 'E', 'F'];
 export type LogCategory = 'crash' | 'anr' | 'lifecycle' | 'launch' | 'network' | 'gc' | 'jank' | 'strictmode';
 
 /** The kinds of crash the detector recognises. */
-export type CrashKind = 'java' | 'native' | 'anr';
+/** `js`: an uncaught JavaScript error a WebView handed to logcat (tag chromium). */
+export type CrashKind = 'java' | 'native' | 'anr' | 'js';
 
 /** A `Displayed` or `Fully drawn` launch time read from ActivityManager/ActivityTaskManager. */
 export interface LaunchTime {

@@ -236,7 +236,7 @@ export function addCrash(s: SessionFile, crash: NewCrash, now: number): boolean 
     {
       kind: crash.kind === 'anr' ? 'anr' : 'crash',
       by: null,
-      summary: `${crash.kind === 'anr' ? 'ANR' : crash.kind === 'native' ? 'native crash' : 'crash'} (pid ${crash.pid}): ${crash.summary}`,
+      summary: `${crash.kind === 'anr' ? 'ANR' : crash.kind === 'native' ? 'native crash' : crash.kind === 'js' ? 'JavaScript error' : 'crash'} (pid ${crash.pid}): ${crash.summary}`,
     },
     now,
   );

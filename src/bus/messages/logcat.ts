@@ -194,7 +194,14 @@ export const logStatsSchema = z.object({
   by_package: z.array(countedSchema),
   by_tag: z.array(countedSchema),
   by_device: z.array(countedSchema),
-  crashes: z.object({ total: z.number(), java: z.number(), native: z.number(), anr: z.number() }),
+  crashes: z.object({
+    total: z.number(),
+    java: z.number(),
+    native: z.number(),
+    anr: z.number(),
+    /** Uncaught JavaScript errors WebViews logged. */
+    js: z.number(),
+  }),
   lines_per_second: z.number(),
   oldest_ts: z.number(),
   newest_ts: z.number(),

@@ -267,7 +267,7 @@ export const getLogcatStats = defineTool({
     const s = r.store;
     const lines = [
       `${s.entries} lines held (${(s.bytes / 1048576).toFixed(1)} of ${(s.max_bytes / 1048576).toFixed(0)} MB, at most ${s.max_entries}); ${s.dropped} dropped, ${s.received} received; ${s.lines_per_second.toFixed(1)} lines/s.`,
-      `Crashes: ${s.crashes.total} (${s.crashes.java} Java, ${s.crashes.native} native, ${s.crashes.anr} ANR) in ${r.groups} groups.`,
+      `Crashes: ${s.crashes.total} (${s.crashes.java} Java, ${s.crashes.native} native, ${s.crashes.anr} ANR${s.crashes.js > 0 ? `, ${s.crashes.js} JavaScript` : ''}) in ${r.groups} groups.`,
       ...(r.journal !== undefined
         ? [
             `Journal on disk (kept until clear_logcat or droidbus exits cleanly): ${(r.journal.bytes / 1048576).toFixed(1)} of at most ${(r.journal.cap_bytes / 1048576).toFixed(0)} MB.${r.journal.refused.length > 0 ? ` Not replayed: ${r.journal.refused.join('; ')}` : ''}`,

@@ -15,7 +15,7 @@ import { uiStepSchema } from './ui-step.js';
 /** The files' format version; the bus carries the session pieces below as they are. */
 export const SESSION_FILE_VERSION = 1;
 
-export const crashKindSchema = z.enum(['java', 'native', 'anr']);
+export const crashKindSchema = z.enum(['java', 'native', 'anr', 'js']);
 
 export const sessionStateSchema = z.enum(['open', 'closed', 'superseded', 'ended', 'idle']);
 export type SessionState = z.infer<typeof sessionStateSchema>;
