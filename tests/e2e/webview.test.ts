@@ -62,6 +62,11 @@ describe('WebViews through MCP', () => {
   it("lists the debug build's page and reads its form as rows that land on the elements", async () => {
     await world.shell(serial, `am start -W -n ${DEBUG_PACKAGE}/${WEB}`);
     const pid = (await world.shell(serial, `pidof ${DEBUG_PACKAGE}`)).trim();
+    // The native screen says which part is web, and what reads it.
+    const screen = await world.call('get_ui_hierarchy', { device_serial: serial });
+    expect(screen.text).toMatch(
+      /web: the WebView at \[0,\d+\]\[\d+,\d+\] shows a web page — get_webview_page reads it/,
+    );
     const listed = await until(
       'the page in list_webviews',
       async () => {

@@ -76,8 +76,14 @@ export const getUiHierarchy = defineDeviceTool({
       named.length > 1 && !r.window_note
         ? `\nwindows: ${named.map((w) => `${w.index} ${w.title ?? w.package} (${w.kind}${w.type ? `, ${w.type}` : ''})`).join('; ')}`
         : '';
+    // A WebView's page is one node here: say where the web part is and what reads it.
+    const webviews = r.rows.filter((row) => /(^|\.)WebView$/.test(row.class));
+    const webLine =
+      webviews.length > 0
+        ? `\nweb: ${webviews.map((w) => `the WebView at [${w.bounds.left},${w.bounds.top}][${w.bounds.right},${w.bounds.bottom}]`).join(', ')} shows a web page — get_webview_page reads it as rows (toolset web; a debuggable WebView)`
+        : '';
     return {
-      text: `${screenLine(serial, r, !r.window_note)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}`,
+      text: `${screenLine(serial, r, !r.window_note)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}${webLine}`,
       structured: {
         ...screenOf(serial, r),
         rows: r.rows.map((row) => withoutEmpty(row) as HierarchyRowOutput),
