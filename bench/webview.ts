@@ -11,8 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SAMPLE_ACTIVITIES, SAMPLE_PACKAGE } from '../src/sim/index.js';
-import { writeApk } from '../src/util/apk.js';
+import { debugSampleApk, SAMPLE_WEB_ACTIVITY, WEBVIEW_DEBUG_PACKAGE } from '../tests/helpers/webview-apk.js';
 import { startAdbServer } from '../tests/helpers/adb-server.js';
 import { startMcp } from '../tests/helpers/mcp-client.js';
 import { tempDir } from '../tests/helpers/paths.js';
@@ -20,8 +19,8 @@ import { startSimFarm } from '../tests/helpers/sim-farm.js';
 import { printTable, quantile } from './stats.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 20);
-const PKG = `${SAMPLE_PACKAGE}.demo.debug`;
-const WEB = SAMPLE_ACTIVITIES.find((a) => a.endsWith('.WebActivity'))!;
+const PKG = WEBVIEW_DEBUG_PACKAGE;
+const WEB = SAMPLE_WEB_ACTIVITY;
 
 /** A page of 200 interactive elements: 100 labelled fields, 60 buttons, 40 links. */
 function bigPage(): string {
@@ -55,19 +54,7 @@ async function main(): Promise<void> {
   });
   try {
     const apk = join(dir.dir, 'big.apk');
-    writeFileSync(
-      apk,
-      writeApk({
-        packageName: PKG,
-        versionCode: 1,
-        versionName: '1',
-        minSdk: 24,
-        targetSdk: 35,
-        debuggable: true,
-        activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: true })),
-        extraEntries: [{ name: 'assets/web/sign-in.html', data: bigPage() }],
-      }),
-    );
+    writeFileSync(apk, debugSampleApk(bigPage()));
     await server.adb(['-s', serial, 'install', apk]);
     await server.adb(['-s', serial, 'shell', `am start -W -n ${PKG}/${WEB}`]);
     const call = async (name: string, args: Record<string, unknown>) => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { frameworkRes } from '../../tests/helpers/aapt2-apk.js';
+import { compileAndLink } from '../../tests/helpers/aapt2-apk.js';
 import { tempDir } from '../../tests/helpers/paths.js';
 import { bytesReader, openApkEntries } from '../util/apk-label.js';
 import { readApkNetworkSecurity, trustForHost } from '../util/network-security-config.js';
@@ -66,18 +66,8 @@ async function linkPlanned(plan: NetworkFilesPlan, name: string) {
        <uses-sdk android:minSdkVersion="24" android:targetSdkVersion="34"/>
        <application android:debuggable="true" android:networkSecurityConfig="@xml/${name}"/></manifest>`,
   );
-  execFileSync('aapt2', ['compile', '--dir', join(work, 'res'), '-o', join(work, 'res.zip')]);
-  execFileSync('aapt2', [
-    'link',
-    '-o',
-    join(work, 'a.apk'),
-    '-I',
-    frameworkRes(),
-    '--manifest',
-    join(work, 'AndroidManifest.xml'),
-    join(work, 'res.zip'),
-  ]);
-  return readApkNetworkSecurity(await openApkEntries(bytesReader(readFileSync(join(work, 'a.apk')))));
+  const apk = compileAndLink(work);
+  return readApkNetworkSecurity(await openApkEntries(bytesReader(readFileSync(apk))));
 }
 
 describe('the debug-only network security config droidbus writes into a module', () => {

@@ -8,8 +8,8 @@
 import { get } from 'node:http';
 import CDP from 'chrome-remote-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_ACTIVITIES, SAMPLE_PACKAGE, SAMPLE_WEB_PAGE } from '../../src/sim/index.js';
-import { writeApk } from '../../src/util/apk.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
+import { debugSampleApk, SAMPLE_WEB_ACTIVITY, WEBVIEW_DEBUG_PACKAGE } from '../helpers/webview-apk.js';
 import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
@@ -17,8 +17,8 @@ import { until } from '../helpers/until.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const DEBUG_PACKAGE = `${SAMPLE_PACKAGE}.demo.debug`;
-const WEB = SAMPLE_ACTIVITIES.find((a) => a.endsWith('.WebActivity'))!;
+const DEBUG_PACKAGE = WEBVIEW_DEBUG_PACKAGE;
+const WEB = SAMPLE_WEB_ACTIVITY;
 let server: AdbServer;
 let farm: SimFarm;
 let serial: string;
@@ -49,20 +49,7 @@ beforeAll(async () => {
   farm = await startSimFarm(server, { devices: 1 });
   serial = farm.devices[0]!.serial;
   const apk = join(dir.dir, 'debug.apk');
-  writeFileSync(
-    apk,
-    writeApk({
-      packageName: DEBUG_PACKAGE,
-      versionCode: 42,
-      versionName: '1.4.2',
-      minSdk: 24,
-      targetSdk: 35,
-      debuggable: true,
-      label: 'Droidbus Sample',
-      activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: true })),
-      extraEntries: [{ name: 'assets/web/sign-in.html', data: SAMPLE_WEB_PAGE }],
-    }),
-  );
+  writeFileSync(apk, debugSampleApk());
   expect((await server.adb(['-s', serial, 'install', apk])).stdout).toContain('Success');
 }, 120_000);
 

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebRow } from '../../src/bus/messages/web.js';
-import { SAMPLE_ACTIVITIES, SAMPLE_PACKAGE, SAMPLE_WEB_PAGE } from '../../src/sim/index.js';
-import { writeApk } from '../../src/util/apk.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
+import { debugSampleApk, SAMPLE_WEB_ACTIVITY, WEBVIEW_DEBUG_PACKAGE } from '../helpers/webview-apk.js';
 import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
 import { tempDir } from '../helpers/paths.js';
 import { until } from '../helpers/until.js';
 
-const DEBUG_PACKAGE = `${SAMPLE_PACKAGE}.demo.debug`;
-const WEB = SAMPLE_ACTIVITIES.find((a) => a.endsWith('.WebActivity'))!;
+const DEBUG_PACKAGE = WEBVIEW_DEBUG_PACKAGE;
+const WEB = SAMPLE_WEB_ACTIVITY;
 const dir = tempDir('droidbus-webview-');
 let world: DeviceWorld;
 let serial: string;
@@ -25,20 +25,7 @@ beforeAll(async () => {
   world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 20 }, ['--toolsets', 'core,ui,web']);
   serial = world.serials[0]!;
   const apk = join(dir.dir, 'debug.apk');
-  writeFileSync(
-    apk,
-    writeApk({
-      packageName: DEBUG_PACKAGE,
-      versionCode: 42,
-      versionName: '1.4.2',
-      minSdk: 24,
-      targetSdk: 35,
-      debuggable: true,
-      label: 'Droidbus Sample',
-      activities: SAMPLE_ACTIVITIES.map((name, i) => ({ name, launcher: i === 0, exported: true })),
-      extraEntries: [{ name: 'assets/web/sign-in.html', data: SAMPLE_WEB_PAGE }],
-    }),
-  );
+  writeFileSync(apk, debugSampleApk());
   expect((await world.server.adb(['-s', serial, 'install', apk])).stdout).toContain('Success');
 }, 120_000);
 

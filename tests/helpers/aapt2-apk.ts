@@ -61,12 +61,16 @@ export function linkLabelledApk(dir: string, o: LinkOptions = {}): string {
     }
     assetArgs.push('-A', join(dir, 'assets'));
   }
+  return compileAndLink(dir, [...(o.linkFlags ?? []), ...assetArgs]);
+}
+
+/** `aapt2 compile` of `dir/res`, then `aapt2 link` with `dir/AndroidManifest.xml` into `dir/app.apk`. */
+export function compileAndLink(dir: string, flags: string[] = []): string {
   execFileSync('aapt2', ['compile', '--dir', join(dir, 'res'), '-o', join(dir, 'res.zip')]);
   const out = join(dir, 'app.apk');
   execFileSync('aapt2', [
     'link',
-    ...(o.linkFlags ?? []),
-    ...assetArgs,
+    ...flags,
     '-o',
     out,
     '-I',
@@ -122,17 +126,5 @@ export function linkNetworkConfigApk(
        <application android:debuggable="true" android:networkSecurityConfig="@xml/network_security_config"/>
      </manifest>`,
   );
-  execFileSync('aapt2', ['compile', '--dir', join(dir, 'res'), '-o', join(dir, 'res.zip')]);
-  const out = join(dir, 'app.apk');
-  execFileSync('aapt2', [
-    'link',
-    '-o',
-    out,
-    '-I',
-    frameworkRes(),
-    '--manifest',
-    join(dir, 'AndroidManifest.xml'),
-    join(dir, 'res.zip'),
-  ]);
-  return out;
+  return compileAndLink(dir);
 }
