@@ -61,7 +61,43 @@ export const webRowSchema = z.object({
 });
 export type WebRow = z.infer<typeof webRowSchema>;
 
+/** How much of an evaluation's result an answer carries. */
+export const MAX_EVAL_RESULT_CHARS = 20_000;
+
 export const webRequests = {
+  /**
+   * JavaScript run in a WebView's page (CDP Runtime.evaluate): only for a trusted project's own app
+   * (its application ids), refused otherwise — a page is the app's and its user's.
+   */
+  'device.webview_evaluate': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({
+      serial: serialSchema,
+      /** The session's project: it must be trusted, and the WebView's app one of its. */
+      root: z.string().max(4096).nullable(),
+      expression: z.string().min(1).max(4_000),
+      socket: devtoolsSocketSchema.optional(),
+      page_id: z
+        .string()
+        .max(64)
+        .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
+        .optional(),
+    }),
+    response: z.object({
+      socket: z.string(),
+      package: z.string().nullable(),
+      page: webPageSchema,
+      /** The value as JSON (cut at MAX_EVAL_RESULT_CHARS); null when it threw. */
+      result: z.string().nullable(),
+      /** `undefined`, `string`, `object`… */
+      type: z.string(),
+      truncated: z.boolean(),
+      /** What it threw, as the page's console would say it; null when it did not. */
+      exception: z.string().nullable(),
+    }),
+    timeoutMs: 30_000,
+  }),
   'device.webviews': defineRequest({
     actor: 'device',
     key: bySerial,

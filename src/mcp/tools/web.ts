@@ -78,4 +78,44 @@ export const getWebviewPage = defineDeviceTool({
   },
 });
 
-export const webTools = [listWebviews, getWebviewPage];
+export const webviewEvaluate = defineDeviceTool({
+  name: 'webview_evaluate',
+  answers: 'device.webview_evaluate',
+  toolset: 'web',
+  kind: 'write',
+  title: 'Run JavaScript in a WebView',
+  description:
+    "Runs a JavaScript expression in a WebView's page (awaited, 5 s at most) and answers its value as JSON, or what it threw. Only for a trusted project's own app (droidbus trust): a page holds the app's and its user's state. Reading the page (get_webview_page) needs none of this.",
+  input: z.object({
+    expression: z
+      .string()
+      .min(1)
+      .max(4_000)
+      .describe('The expression, e.g. document.title or fetch(…).then(r => r.status)'),
+    socket: devtoolsSocketSchema
+      .optional()
+      .describe('The devtools socket (list_webviews); needed with several'),
+    page_id: z
+      .string()
+      .max(64)
+      .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
+      .optional()
+      .describe('The page (list_webviews); the visible one by default'),
+  }),
+  output: deviceResponseOf('device.webview_evaluate'),
+  async handle(args, ctx) {
+    const r = await ctx.ask('device.webview_evaluate', {
+      root: ctx.session.project.root,
+      expression: args.expression,
+      ...(args.socket !== undefined ? { socket: args.socket } : {}),
+      ...(args.page_id !== undefined ? { page_id: args.page_id } : {}),
+    });
+    const text =
+      r.exception !== null
+        ? `It threw in "${r.page.title}" (${r.package ?? r.socket}): ${r.exception}`
+        : `${r.type}: ${r.result ?? 'undefined'}${r.truncated ? ' … (cut)' : ''}`;
+    return { text, structured: { ...r, device_serial: ctx.serial } };
+  },
+});
+
+export const webTools = [listWebviews, getWebviewPage, webviewEvaluate];

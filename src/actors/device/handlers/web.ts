@@ -1,5 +1,6 @@
 /** The device actor's WebView handlers (issue 73): the devtools sockets and their pages, a page's rows. */
 import type { DeviceHandlers } from '../device-state.js';
+import { evaluateInWebView } from '../web/web-evaluate.js';
 import { readWebViewPage } from '../web/web-page.js';
 import { listWebViews } from '../web/webviews.js';
 
@@ -8,4 +9,5 @@ export const webHandlers = {
     webviews: await listWebViews(state.device, state.webForwards, ctx.signal),
   }),
   'device.webview_page': (p, state, ctx) => readWebViewPage(state.device, state.webForwards, p, ctx.signal),
+  'device.webview_evaluate': (p, state, ctx) => evaluateInWebView(state.device, state.webForwards, p, ctx),
 } satisfies Partial<DeviceHandlers>;

@@ -12,7 +12,7 @@
 import CDP from 'chrome-remote-interface';
 import { fail } from '../../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
-import type { WebRow } from '../../../bus/messages/web.js';
+import type { WebRow, WebViewInfo } from '../../../bus/messages/web.js';
 import type { Device } from '../../../device/device.js';
 import { forwardTo, listWebViews, type WebForwards } from './webviews.js';
 
@@ -216,13 +216,13 @@ export function pageRows(
   return rows;
 }
 
-/** Reads one page of the device's WebViews (the only debuggable one, the visible page, unless named). */
-export async function readWebViewPage(
+/** The page a request names: the socket's (the only debuggable one by default), the page (the visible one). */
+export async function choosePage(
   device: Device,
   forwards: WebForwards,
-  p: PayloadOf<'device.webview_page'>,
+  p: { socket?: string | undefined; page_id?: string | undefined },
   signal: AbortSignal,
-): Promise<Answer> {
+): Promise<{ view: WebViewInfo; page: WebViewInfo['pages'][number]; port: number }> {
   const all = await listWebViews(device, forwards, signal);
   const readable = all.filter((w) => w.unread === null);
   const view =
@@ -255,6 +255,17 @@ export async function readWebViewPage(
     );
   }
   const port = await forwardTo(device, forwards, view.socket, signal);
+  return { view, page, port };
+}
+
+/** Reads one page of the device's WebViews (the only debuggable one, the visible page, unless named). */
+export async function readWebViewPage(
+  device: Device,
+  forwards: WebForwards,
+  p: PayloadOf<'device.webview_page'>,
+  signal: AbortSignal,
+): Promise<Answer> {
+  const { view, page, port } = await choosePage(device, forwards, p, signal);
   // The socket's own list names the page's WebSocket; the client is told where, never asked to look.
   const client = await CDP({ host: '127.0.0.1', port, target: page.id, local: true });
   try {
