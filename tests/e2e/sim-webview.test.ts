@@ -14,8 +14,10 @@ import { startAdbServer, type AdbServer } from '../helpers/adb-server.js';
 import { tempDir } from '../helpers/paths.js';
 import { startSimFarm, type SimFarm } from '../helpers/sim-farm.js';
 import { until } from '../helpers/until.js';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
+import { ocrWords } from '../helpers/legibility.js';
 
 const DEBUG_PACKAGE = WEBVIEW_DEBUG_PACKAGE;
 const WEB = SAMPLE_WEB_ACTIVITY;
@@ -132,5 +134,22 @@ describe("a WebView's devtools socket", () => {
     } finally {
       await client.close();
     }
+
+    // The screenshot shows the page inside the WebView's bounds, drawn by the engine: OCR reads
+    // the page's words there (the native view tree has none of them).
+    await shell('screencap -p /sdcard/webview.png');
+    const png = join(dir.dir, 'webview.png');
+    await server.adb(['-s', serial, 'pull', '/sdcard/webview.png', png]);
+    const region = await sharp(readFileSync(png))
+      .extract({
+        left: place['screenX'] as number,
+        top: place['screenY'] as number,
+        width: place['width'] as number,
+        height: Math.min(place['height'] as number, 1200),
+      })
+      .png()
+      .toBuffer();
+    const words = await ocrWords(new Uint8Array(region));
+    expect([...words]).toEqual(expect.arrayContaining(['continue', 'password', 'forgot']));
   }, 60_000);
 });

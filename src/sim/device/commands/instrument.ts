@@ -79,7 +79,7 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
     dev,
     {
       windows: () => windowList(dev),
-      screenshot: () => renderPng(currentSvg(dev)),
+      screenshot: async () => renderPng(await currentSvg(dev)),
       // ActivityManagerService.finishInstrumentationLocked force-stops the target ("finished inst").
       finish: () => forceStop(dev, HELPER_SERVER_PACKAGE, 0, 'finished inst'),
     },

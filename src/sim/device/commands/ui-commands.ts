@@ -150,14 +150,16 @@ function clock(): string {
   return `${d.getHours()}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
-/** The SVG of what the device shows now. */
-export function currentSvg(dev: Device): string {
+/** The SVG of what the device shows now, a WebView's page pictured by its engine. */
+export async function currentSvg(dev: Device): Promise<string> {
   const d = dev.display();
   const overlay =
     dev.ui.loaded === null && !dev.ui.shadeOpen && dev.ui.dialog !== null
       ? (dev.ui.dialogTree(d.width, d.height, d.density) ?? undefined)
       : undefined;
   const base = overlay !== undefined ? dev.currentTreeBelowDialog() : dev.currentTree();
+  const shown =
+    dev.ui.loaded === null && dev.ui.screenOn ? await dev.webviews.picture(dev.topActivity()) : null;
   return screenSvg(base, {
     width: d.width,
     height: d.height,
@@ -165,6 +167,7 @@ export function currentSvg(dev: Device): string {
     imeShown: dev.ui.imeShown && dev.ui.loaded === null,
     clock: clock(),
     overlay,
+    ...(shown !== null ? { pages: [shown] } : {}),
   });
 }
 
@@ -195,10 +198,10 @@ export const screencap: CommandFn<Device> = async (ctx) => {
   const loaded = dev.ui.capture;
   let bytes: Uint8Array;
   if (png) {
-    bytes = loaded !== null ? loaded.png : await renderPng(currentSvg(dev));
+    bytes = loaded !== null ? loaded.png : await renderPng(await currentSvg(dev));
   } else {
     const d = loaded ?? dev.display();
-    const pixels = loaded !== null ? loaded.rgba : await renderRaw(currentSvg(dev));
+    const pixels = loaded !== null ? loaded.rgba : await renderRaw(await currentSvg(dev));
     // screencap.cpp: width, height, PIXEL_FORMAT_RGBA_8888 (1), and from Android 9 the dataspace.
     const headerSize = since(dev.sdk, 'screencapColorSpace') ? 16 : 12;
     bytes = new Uint8Array(headerSize + pixels.length);

@@ -31,6 +31,8 @@ export interface ScreenDecor {
   clock: string;
   /** A dialog drawn over everything (title, message, buttons). */
   overlay?: ViewNode;
+  /** Pictures drawn over the tree where a WebView shows its page (PNG data URLs, screen bounds). */
+  pages?: { bounds: readonly [number, number, number, number]; png: string }[];
 }
 
 type Dp = (v: number) => number;
@@ -153,6 +155,12 @@ export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
     }
   };
   drawTree(root);
+  for (const page of decor.pages ?? []) {
+    const [l, t, r, b] = page.bounds;
+    parts.push(
+      `<image x="${l}" y="${t}" width="${r - l}" height="${b - t}" preserveAspectRatio="none" href="${page.png}"/>`,
+    );
+  }
   if (decor.overlay !== undefined) {
     parts.push(`<rect width="${w}" height="${h}" fill="#000000" fill-opacity="0.32"/>`);
     const [l, t, r, b] = decor.overlay.bounds;

@@ -24,6 +24,8 @@ export interface ChromiumPage {
   tap(x: number, y: number): Promise<void>;
   /** Text committed into the focused element, as an IME commits it. */
   insertText(text: string): Promise<void>;
+  /** What the page shows now: a PNG of its viewport (the device's pixels). */
+  picture(): Promise<Buffer>;
   /** One key (`Enter`, `Backspace`, `Tab`) pressed and released. */
   key(key: 'Enter' | 'Backspace' | 'Tab'): Promise<void>;
   close(): Promise<void>;
@@ -179,6 +181,10 @@ class ChromiumHost {
       tap: async (x, y) => {
         await mouse('mousePressed', x, y);
         await mouse('mouseReleased', x, y);
+      },
+      picture: async () => {
+        const shot = (await client.send('Page.captureScreenshot', { format: 'png' })) as { data: string };
+        return Buffer.from(shot.data, 'base64');
       },
       insertText: async (text) => {
         await client.send('Input.insertText', { text });

@@ -240,6 +240,30 @@ export class WebViews {
     return this.send(rec, (page) => page.key(key));
   }
 
+  /**
+   * What `rec`'s WebView shows, for a screenshot: its page's picture at its place on screen, after
+   * the input sent to it; null when `rec` has no WebView or its engine cannot picture it.
+   */
+  async picture(
+    rec: ActivityRecord,
+  ): Promise<{ bounds: [number, number, number, number]; png: string } | null> {
+    const w = this.of(rec);
+    if (w === undefined) {
+      return null;
+    }
+    try {
+      const page = (await w.input) as ChromiumPage;
+      const png = await page.picture();
+      const p = this.place(w.rec);
+      return {
+        bounds: [p.left, p.top, p.left + p.width, p.top + p.height],
+        png: `data:image/png;base64,${png.toString('base64')}`,
+      };
+    } catch {
+      return null;
+    }
+  }
+
   /** Resolves once the input sent to `rec`'s WebView so far has reached its page. */
   async settled(rec: ActivityRecord): Promise<void> {
     await this.of(rec)?.input;
