@@ -19,6 +19,15 @@ export const devtoolsSocketSchema = z
   .max(200)
   .regex(/^[\w.]*devtools_remote(_\d+)?$/, 'a devtools socket name as list_webviews shows it');
 
+/** A page's id as /json/list names it. */
+export const pageIdSchema = z
+  .string()
+  .max(64)
+  .regex(/^[\w-]+$/, 'a page id as list_webviews shows it');
+
+/** Which page a request means: the socket's (the only debuggable one when left out), the page (the visible one). */
+const pageChoice = { socket: devtoolsSocketSchema.optional(), page_id: pageIdSchema.optional() };
+
 export const webPageSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -77,12 +86,7 @@ export const webRequests = {
       /** The session's project: it must be trusted, and the WebView's app one of its. */
       root: z.string().max(4096).nullable(),
       expression: z.string().min(1).max(4_000),
-      socket: devtoolsSocketSchema.optional(),
-      page_id: z
-        .string()
-        .max(64)
-        .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
-        .optional(),
+      ...pageChoice,
     }),
     response: z.object({
       socket: z.string(),
@@ -110,14 +114,7 @@ export const webRequests = {
     key: bySerial,
     request: z.object({
       serial: serialSchema,
-      /** The socket (list_webviews); the only debuggable one when left out. */
-      socket: devtoolsSocketSchema.optional(),
-      /** The page's id; the visible one when left out. */
-      page_id: z
-        .string()
-        .max(64)
-        .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
-        .optional(),
+      ...pageChoice,
       max_rows: z.number().int().min(1).max(500),
     }),
     response: z.object({

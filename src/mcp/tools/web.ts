@@ -1,8 +1,16 @@
 /** Inside WebViews (issue 73): the devtools sockets of a device's apps, and a page read like a screen. */
 import { z } from 'zod';
-import { devtoolsSocketSchema, type WebRow } from '../../bus/messages/web.js';
+import { devtoolsSocketSchema, pageIdSchema, type WebRow } from '../../bus/messages/web.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { deviceResponseOf } from '../responses.js';
+
+/** Which page: the socket and the page, each with its default. */
+const pageChoice = {
+  socket: devtoolsSocketSchema
+    .optional()
+    .describe('The devtools socket (list_webviews); needed with several'),
+  page_id: pageIdSchema.optional().describe('The page (list_webviews); the visible one by default'),
+};
 
 const NO_WEBVIEW_HINT =
   'WebView debugging is off unless the app calls WebView.setWebContentsDebuggingEnabled(true): debug builds usually do, release builds do not.';
@@ -51,15 +59,7 @@ export const getWebviewPage = defineDeviceTool({
   description:
     "A WebView's page as rows, read through the DevTools protocol without running JavaScript: links, buttons, fields (their values; passwords never), headings and text, each with its centre in screen pixels — tap it with ui_tap (x, y). The visible page of the only debuggable WebView unless socket or page_id says which.",
   input: z.object({
-    socket: devtoolsSocketSchema
-      .optional()
-      .describe('The devtools socket (list_webviews); needed with several'),
-    page_id: z
-      .string()
-      .max(64)
-      .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
-      .optional()
-      .describe('The page (list_webviews); the visible one by default'),
+    ...pageChoice,
     max_rows: z.number().int().min(1).max(500).default(150).describe('Rows at most (default 150)'),
   }),
   output: deviceResponseOf('device.webview_page'),
@@ -92,15 +92,7 @@ export const webviewEvaluate = defineDeviceTool({
       .min(1)
       .max(4_000)
       .describe('The expression, e.g. document.title or fetch(…).then(r => r.status)'),
-    socket: devtoolsSocketSchema
-      .optional()
-      .describe('The devtools socket (list_webviews); needed with several'),
-    page_id: z
-      .string()
-      .max(64)
-      .regex(/^[\w-]+$/, 'a page id as list_webviews shows it')
-      .optional()
-      .describe('The page (list_webviews); the visible one by default'),
+    ...pageChoice,
   }),
   output: deviceResponseOf('device.webview_evaluate'),
   async handle(args, ctx) {
