@@ -5,6 +5,7 @@
  * cannot hash its APK (no sha256sum, a permission error), its versionCode and lastUpdateTime from
  * `dumpsys package` say what they can.
  */
+import { pmValues } from '../device/parsers/pm-lines.js';
 import { READS } from '../device/reads.js';
 import { deviceOf } from '../device/adb-instance.js';
 
@@ -25,11 +26,7 @@ export async function deviceApk(serial: string, pkg: string, signal: AbortSignal
       timeoutMs: 15_000,
     },
   );
-  const apks = paths.stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('package:'))
-    .map((l) => l.slice('package:'.length));
+  const apks = pmValues(paths.stdout);
   if (apks.length === 0 && (paths.exitCode === 0 || paths.exitCode === 1 || paths.exitCode === null)) {
     return { kind: 'not_installed' };
   }

@@ -8,6 +8,7 @@
  * It listens on device port 6790 (ServerConfig.DEFAULT_SERVER_PORT) and answers WebDriver-style
  * JSON under /wd/hub (AppiumServlet). Installing it is the person's decision: `droidbus helper`.
  */
+import { pmValues } from './parsers/pm-lines.js';
 import { createReadStream, statSync } from 'node:fs';
 import { SERVER_APK_PATH, TEST_APK_PATH, version as HELPER_VERSION } from 'appium-uiautomator2-server';
 import type { Device } from './device.js';
@@ -58,13 +59,7 @@ export function instrumentCommand(): ShellCommand {
 export async function helperState(device: Device, signal?: AbortSignal): Promise<HelperState> {
   const opts = { signal, timeoutMs: 20_000 };
   const list = (await device.shell(readCommand(READS.packages), opts)).stdout;
-  const names = new Set(
-    list
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l.startsWith('package:'))
-      .map((l) => l.slice('package:'.length)),
-  );
+  const names = new Set(pmValues(list));
   const packages = { server: names.has(HELPER_PACKAGE), test: names.has(HELPER_TEST_PACKAGE) };
   let version: string | null = null;
   if (packages.server) {

@@ -2,6 +2,7 @@
  * `droidbus device record`: runs every read in the catalogue (src/device/reads.ts) on one
  * device, through the adb server, and writes the answers into a profile, personal data redacted.
  */
+import { pmValues } from '../device/parsers/pm-lines.js';
 import type { Device } from '../device/device.js';
 import { DEVICE_READS, isPerPackage, READS, readArgv, type DeviceRead } from '../device/reads.js';
 import { shArgv } from '../adb/shell-command.js';
@@ -77,11 +78,7 @@ export async function recordProfile(device: Device, o: RecordOptions): Promise<P
     for (const read of recordedReads().filter((r) => isPerPackage(r) && r !== READS.apkHash)) {
       const out = await take(read, readArgv(read, { package: pkg }));
       if (read === READS.apkPaths) {
-        const apks = out
-          .toString('utf8')
-          .split(/\r?\n/)
-          .filter((l) => l.startsWith('package:'))
-          .map((l) => l.slice('package:'.length).trim());
+        const apks = pmValues(out.toString('utf8'));
         for (const apk of apks) {
           await take(READS.apkHash, readArgv(READS.apkHash, { apk }));
         }

@@ -441,7 +441,6 @@ export const SAMPLE_WEB_PAGE = `<!DOCTYPE html>
       return;
     }
     status.textContent = 'Signed in as ' + email;
-    console.log('signed in', email);
   });
   document.getElementById('help').addEventListener('click', () => {
     throw new TypeError('help is not available offline');

@@ -3,6 +3,7 @@
  * activity exit-info`), `dumpsys package`, `dumpsys meminfo`, and the runtime state that combines
  * them in one device round trip. Every package name reaches the device shell quoted (`sh`).
  */
+import { pmValues } from '../../device/parsers/pm-lines.js';
 import { joinReads, READS, readCommand } from '../../device/reads.js';
 import type { Device } from '../../device/device.js';
 import { sh, type ShellCommand } from '../../adb/shell-command.js';
@@ -170,11 +171,6 @@ export async function readScopePackages(
   signal: AbortSignal,
 ): Promise<ResponseOf<'logcat.scope_packages'>> {
   const [list = ''] = await run(device, readCommand(READS.packages), signal);
-  const installed = list
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('package:'))
-    .map((l) => l.slice('package:'.length))
-    .filter((p) => scopeIncludes(scope, p));
+  const installed = pmValues(list).filter((p) => scopeIncludes(scope, p));
   return { installed: [...new Set(installed)].sort() };
 }

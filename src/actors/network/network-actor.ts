@@ -37,6 +37,21 @@ function sameOrigin(a: Origin, b: Origin): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** A running capture as network.start answers it, with what the app's HTTPS allows. */
+async function startedAnswer(
+  p: PayloadOf<'network.start'>,
+  capture: Capture,
+  ctx: HandlerContext,
+): Promise<ResponseOf<'network.start'>> {
+  return {
+    serial: p.serial,
+    port: capture.port,
+    previous_proxy: capture.previous,
+    started_at: capture.startedAt,
+    https: await httpsAdvice(p, ctx),
+  };
+}
+
 async function start(
   p: PayloadOf<'network.start'>,
   state: NetworkState,
@@ -45,13 +60,7 @@ async function start(
   const running = state.captures.get(p.serial);
   if (running !== undefined) {
     if (sameOrigin(running.by, ctx.origin)) {
-      return {
-        serial: p.serial,
-        port: running.port,
-        previous_proxy: running.previous,
-        started_at: running.startedAt,
-        https: await httpsAdvice(p, ctx),
-      };
+      return startedAnswer(p, running, ctx);
     }
     throw fail.busy(
       `another session captures the network of ${p.serial} (since ${running.startedAt}); it stops its capture first`,
@@ -92,13 +101,7 @@ async function start(
     }
     state.captures.set(p.serial, capture);
     state.logs.set(p.serial, log);
-    return {
-      serial: p.serial,
-      port: capture.port,
-      previous_proxy: capture.previous,
-      started_at: capture.startedAt,
-      https: await httpsAdvice(p, ctx),
-    };
+    return await startedAnswer(p, capture, ctx);
   } catch (err) {
     await mock.stop().catch(() => undefined);
     throw err;

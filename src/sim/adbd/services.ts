@@ -19,7 +19,9 @@ export type ServiceRun = (stream: AdbdStream) => Promise<void>;
  * `shell:CMD` is shell v1; `shell,v2,TERM=xterm,raw:CMD` (any argument list containing `v2`) is the
  * shell protocol; `exec:CMD` is raw; `sync:` is the file sync loop; `tcp:PORT` (what an
  * `adb forward tcp:L tcp:PORT` opens for each connection to L) reaches a socket the device listens on;
- * `reverse:…` is `adb reverse` (reverse-service.ts).
+ * `localabstract:NAME` (SERVICES.TXT's local socket services; what `adb forward … localabstract:`
+ * opens) reaches an abstract unix socket, a WebView's devtools socket here; `reverse:…` is `adb
+ * reverse` (reverse-service.ts).
  */
 export function openService(ctx: ServiceContext, service: string): ServiceRun | undefined {
   if (service === 'sync:') {

@@ -1,7 +1,6 @@
 import type { ReverseRoute, ShellIo, SimDevice, SimDeviceIdentity, SimDeviceOptions } from '../device-api.js';
-import { runShell } from '../shell/interpreter.js';
+import { runShellSession } from './shell-session.js';
 import { SHELL_ENV } from './shell-env.js';
-import { IterableInput, readLines, type InputStream, type OutputStream } from '../shell/streams.js';
 import type { CommandFn } from '../shell/command.js';
 import { FrameStatsModel, type FrameCause } from './frame-stats.js';
 import { ExitInfoStore } from './exit-info.js';
@@ -197,55 +196,16 @@ export class Device implements SimDevice {
 
   // ---- SimDevice ---------------------------------------------------------------------------
 
-  async run(commandLine: string, io: ShellIo): Promise<number> {
+  run(commandLine: string, io: ShellIo): Promise<number> {
     this.stats.shellCommands++;
-    const stdout: OutputStream = { write: (c) => io.stdout(c) };
-    const stderr: OutputStream = { write: (c) => io.stderr(c) };
-    const stdin = new IterableInput(io.stdin);
-    const ctl = new AbortController();
-    const onAbort = (): void => ctl.abort();
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    if (io.signal.aborted) {
-      ctl.abort();
-    }
-    this.running.add(ctl);
-    try {
-      const opts = {
-        fs: this.fs,
-        host: this,
-        commands: this.commands,
-        env: SHELL_ENV,
-        pid: this.procs.allocPid(),
-      };
-      if (commandLine.trim() === '') {
-        return await this.interactive(opts, stdin, stdout, stderr, ctl.signal);
-      }
-      return await runShell(opts, commandLine, { stdin, stdout, stderr, signal: ctl.signal });
-    } finally {
-      io.signal.removeEventListener('abort', onAbort);
-      this.running.delete(ctl);
-    }
-  }
-
-  /** An interactive shell without a terminal: runs each line read from stdin. */
-  private async interactive(
-    opts: Parameters<typeof runShell<Device>>[0],
-    stdin: InputStream,
-    stdout: OutputStream,
-    stderr: OutputStream,
-    signal: AbortSignal,
-  ): Promise<number> {
-    let status = 0;
-    for await (const line of readLines(stdin)) {
-      if (signal.aborted) {
-        break;
-      }
-      if (line.trim() === 'exit') {
-        break;
-      }
-      status = await runShell(opts, line, { stdin, stdout, stderr, signal });
-    }
-    return status;
+    const opts = {
+      fs: this.fs,
+      host: this,
+      commands: this.commands,
+      env: SHELL_ENV,
+      pid: this.procs.allocPid(),
+    };
+    return runShellSession(opts, commandLine, io, this.running);
   }
 
   attachReverse(route: ReverseRoute): () => void {

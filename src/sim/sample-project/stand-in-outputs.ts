@@ -95,7 +95,11 @@ function placeholderElf(): Uint8Array {
   return elf;
 }
 
-/** The variant's assets (`src/<set>/assets/…`, the higher-priority source set winning), as `assets/…` entries. */
+/**
+ * The variant's assets (`src/<set>/assets/…`, the higher-priority source set winning), as `assets/…`
+ * entries — AGP's asset merge (developer.android.com "Build variants › Source sets": variant, build
+ * type, flavor, main).
+ */
 function variantAssets(projectDir: string, v: VariantModel): { name: string; data: Uint8Array }[] {
   const byName = new Map<string, Uint8Array>();
   for (const set of sourceSets(v).reverse()) {

@@ -3,6 +3,7 @@
  * device in ranges (the manifest, the resource table, the config and the certificates it names —
  * never the whole APK) and decided with the platform's rules (util/network-security-config.ts).
  */
+import { pmValues } from '../../../device/parsers/pm-lines.js';
 import { X509Certificate } from 'node:crypto';
 import type { HostTrustView } from '../../../bus/messages/network.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
@@ -60,11 +61,7 @@ export async function appNetworkSecurity(
     unread: null,
   };
   const paths = await device.read(READS.apkPaths, { package: p.package }, { signal, timeoutMs: 15_000 });
-  const apks = paths.stdout
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith('package:'))
-    .map((l) => l.slice('package:'.length));
+  const apks = pmValues(paths.stdout);
   const base = apks.find((a) => a.endsWith('/base.apk')) ?? apks[0];
   if (base === undefined) {
     return empty;

@@ -31,7 +31,10 @@ export interface ScreenDecor {
   clock: string;
   /** A dialog drawn over everything (title, message, buttons). */
   overlay?: ViewNode;
-  /** Pictures drawn over the tree where a WebView shows its page (PNG data URLs, screen bounds). */
+  /**
+   * Pictures drawn over the tree where a WebView shows its page (PNG data URLs, screen bounds): the
+   * page is the engine's to draw, as a WebView's surface is Chromium's (webview/chromium.ts).
+   */
   pages?: { bounds: readonly [number, number, number, number]; png: string }[];
 }
 

@@ -264,11 +264,6 @@ export class WebViews {
     }
   }
 
-  /** Resolves once the input sent to `rec`'s WebView so far has reached its page. */
-  async settled(rec: ActivityRecord): Promise<void> {
-    await this.of(rec)?.input;
-  }
-
   close(): void {
     for (const w of this.byPid.values()) {
       this.dispose(w);
