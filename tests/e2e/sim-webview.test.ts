@@ -18,6 +18,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { ocrWords } from '../helpers/legibility.js';
+import { parseUiDump } from '../../src/device/ui-dump/ui-parse.js';
+import type { UiNode } from '../../src/device/ui-dump/ui-types.js';
+import { uiFixtureText } from '../../src/device/ui-dump/test-fixtures.js';
 
 const DEBUG_PACKAGE = WEBVIEW_DEBUG_PACKAGE;
 const WEB = SAMPLE_WEB_ACTIVITY;
@@ -151,5 +154,90 @@ describe("a WebView's devtools socket", () => {
       .toBuffer();
     const words = await ocrWords(new Uint8Array(region));
     expect([...words]).toEqual(expect.arrayContaining(['continue', 'password', 'forgot']));
+  }, 60_000);
+});
+
+/** The nodes under a dump's outermost WebView, as `class #id "text"` (flags when set), in order. */
+function webEcho(dump: string): { rows: string[]; outer: UiNode; inner: UiNode | undefined } {
+  const parsed = parseUiDump(dump);
+  if (!parsed.ok) {
+    throw new Error(parsed.error.message);
+  }
+  const nodes = parsed.value.nodes;
+  const outer = nodes.find((n) => n.class === 'android.webkit.WebView')!;
+  const rows: string[] = [];
+  const walk = (n: UiNode): void => {
+    for (const c of n.children.map((i) => nodes[i]!)) {
+      const flags = [c.clickable && 'clickable', c.password && 'password', c.focused && 'focused']
+        .filter(Boolean)
+        .join(',');
+      rows.push(
+        `${c.class.replace(/^android\.(widget|view|webkit)\./, '')}${c.resource_id ? ` #${c.resource_id}` : ''} "${c.text}"${flags ? ` ${flags}` : ''}`,
+      );
+      walk(c);
+    }
+  };
+  walk(outer);
+  return { rows, outer, inner: outer.children.map((i) => nodes[i]!)[0] };
+}
+
+describe("a WebView's accessibility echo", () => {
+  it('is in the UI dump as a phone prints it, and follows the page as the device input changes it', async () => {
+    // The real capture the echo is modelled on: a login page in an app's WebView.
+    const real = webEcho(
+      `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0">${uiFixtureText('argent-webview-inapp-excerpt.xml')}</hierarchy>`,
+    );
+    expect(real.rows).toContain('EditText #password "" clickable,password');
+    expect(real.rows).toContain('Button #login "Login" clickable');
+
+    await shell(`am start -W -n ${DEBUG_PACKAGE}/${WEB}`);
+    const dumped = async (): Promise<string> => shell('uiautomator dump /dev/tty');
+    const first = webEcho(
+      await until(
+        'the echo',
+        async () => ((await dumped()).includes('Use your Droidbus') ? dumped() : undefined),
+        20_000,
+      ),
+    );
+    // The same shape as the real one: the app's WebView, the root web area inside it (the page's
+    // title, focusable, focused), then the page's nodes with Chromium's classes.
+    for (const e of [real, first]) {
+      expect(e.outer.focusable).toBe(false);
+      expect(e.inner).toMatchObject({ class: 'android.webkit.WebView', focusable: true, focused: true });
+      expect(e.inner!.bounds).toEqual(e.outer.bounds);
+    }
+    expect(first.inner!.text).toBe('Sign in (web)');
+    expect(first.rows).toEqual([
+      'WebView "Sign in (web)" focused',
+      'TextView "Sign in"',
+      'TextView #intro "Use your Droidbus account."',
+      'View #login ""',
+      'View "Email"',
+      'EditText #email "" clickable',
+      'View "Password"',
+      'EditText #password "" clickable,password',
+      'Button #submit "Continue" clickable',
+      'TextView #status ""',
+      'View #help "Forgot your password?" clickable',
+    ]);
+
+    // The ordinary device input reaches the page through the echo's bounds: tap a field, type, tap the button.
+    const tree = parseUiDump(await dumped());
+    if (!tree.ok) {
+      throw new Error(tree.error.message);
+    }
+    const at = (id: string): string => {
+      const n = tree.value.nodes.find((x) => x.resource_id === id)!;
+      return `${n.center.x} ${n.center.y}`;
+    };
+    await shell(`input tap ${at('email')}`);
+    await shell("input text 'ada@example.com'");
+    await shell(`input tap ${at('password')}`);
+    await shell("input text 'hunter22'");
+    await shell(`input tap ${at('submit')}`);
+    const after = webEcho(await dumped());
+    expect(after.rows).toContain('EditText #email "ada@example.com" clickable');
+    expect(after.rows).toContain('EditText #password "••••••••" clickable,password');
+    expect(after.rows).toContain('TextView #status "Signed in as ada@example.com"');
   }, 60_000);
 });

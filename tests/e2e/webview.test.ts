@@ -49,11 +49,17 @@ describe('WebViews through MCP', () => {
   it("lists the debug build's page and reads its form as rows that land on the elements", async () => {
     await world.shell(serial, `am start -W -n ${DEBUG_PACKAGE}/${WEB}`);
     const pid = (await world.shell(serial, `pidof ${DEBUG_PACKAGE}`)).trim();
-    // The native screen says which part is web, and what reads it.
+    // The native screen shows the page as its accessibility echo, and says which rows are web.
     const screen = await world.call('get_ui_hierarchy', { device_serial: serial });
+    const web = screen.structured['web'] as { tree_path: string; page_rows: number }[];
+    expect(web, screen.text).toHaveLength(1);
+    expect(web[0]!.page_rows).toBeGreaterThanOrEqual(5);
     expect(screen.text).toMatch(
-      /web: the WebView at \[0,\d+\]\[\d+,\d+\] shows a web page — get_webview_page reads it/,
+      new RegExp(
+        `web: the rows under ${web[0]!.tree_path.replace(/\./g, '\\.')} are the web page in the WebView at \\[0,\\d+\\]\\[\\d+,\\d+\\]`,
+      ),
     );
+    expect(screen.text).toMatch(/EditText id=email \{click,edit\}/);
     const listed = await until(
       'the page in list_webviews',
       async () => {
@@ -147,28 +153,23 @@ describe('WebViews through MCP', () => {
       expect(r.isError, r.text).toBe(false);
       return r.structured['rows'] as WebRow[];
     };
-    const centre = (row: WebRow) => ({
-      x: Math.round((row.bounds[0] + row.bounds[2]) / 2),
-      y: Math.round((row.bounds[1] + row.bounds[3]) / 2),
-    });
     const find = (rows: WebRow[], role: string, name: string): WebRow =>
       rows.find((x) => x.role === role && x.name === name)!;
-    const typeInto = async (role: string, name: string, text: string): Promise<void> => {
-      const tapped = await world.call('ui_tap', {
+    const fill = async (email: string, password: string | null): Promise<string> => {
+      const r = await world.call('ui_fill_input', {
         device_serial: serial,
-        ...centre(find(await read(), role, name)),
+        fields: [
+          { field: 'Email', text: email },
+          ...(password !== null ? [{ field: 'Password', text: password }] : []),
+        ],
+        submit: 'Continue',
       });
-      expect(tapped.isError, tapped.text).toBe(false);
-      const typed = await world.call('ui_type_text', { device_serial: serial, text });
-      expect(typed.isError, typed.text).toBe(false);
+      expect(r.isError, r.text).toBe(false);
+      return r.text;
     };
 
     // Not an email: the page refuses it and says so on its console.
-    await typeInto('textbox', 'Email', 'ada');
-    await world.call('ui_tap', {
-      device_serial: serial,
-      ...centre(find(await read(), 'button', 'Continue')),
-    });
+    expect(await fill('ada', null)).toMatch(/Filled #email \(3 characters\); then tapped "Continue"/);
     const refused = await until(
       'the console error in logcat',
       async () => {
@@ -181,30 +182,23 @@ describe('WebViews through MCP', () => {
       /\[INFO:CONSOLE\(\d+\)\] "sign-in refused: not an email address: ada", source: file:/,
     );
 
-    await typeInto('textbox', 'Email', '@example.com');
-    await typeInto('textbox', 'Password', 's3cret');
-    await world.call('ui_tap', {
-      device_serial: serial,
-      ...centre(find(await read(), 'button', 'Continue')),
-    });
-    const after = await until(
-      'the signed-in status',
-      async () => {
-        const rows = await read();
-        return rows.some((x) => x.role === 'text' && x.name === 'Signed in as ada@example.com')
-          ? rows
-          : undefined;
-      },
-      10_000,
-    );
+    // Filled again (the old text cleared first, through the device's keys), with the password.
+    const done = await fill('ada@example.com', 's3cret');
+    expect(done).toContain('"Signed in as ada@example.com" text');
+    const after = await read();
+    expect(find(after, 'text', 'Signed in as ada@example.com')).toBeDefined();
     expect(find(after, 'textbox', 'Email').value).toBe('ada@example.com');
     expect(find(after, 'textbox', 'Password').value).toBeNull();
 
-    // The help link's handler throws: an uncaught error, a crash group of its own kind.
-    await world.call('ui_tap', {
+    // The help link is a row of the screen like any other: tapped by its tree path.
+    const screen = await world.call('find_ui_elements', {
       device_serial: serial,
-      ...centre(find(after, 'link', 'Forgot your password?')),
+      text: 'Forgot your password?',
     });
+    const link = (screen.structured['matches'] as { tree_path: string }[])[0]!;
+    const tapped = await world.call('ui_tap_element', { device_serial: serial, tree_path: link.tree_path });
+    expect(tapped.isError, tapped.text).toBe(false);
+    // The help link's handler throws: an uncaught error, a crash group of its own kind.
     const crashes = await until(
       'the JavaScript error as a crash',
       async () => {

@@ -37,6 +37,37 @@ const hierarchyRowOutput = hierarchyRowSchema.partial({
 });
 type HierarchyRowOutput = z.infer<typeof hierarchyRowOutput>;
 
+const webPartSchema = z.object({
+  tree_path: z.string().describe("The WebView's row; the rows under it are its page"),
+  bounds: z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() }),
+  page_rows: z.number().int().describe('Rows of its page shown (0: the page is not in the dump)'),
+});
+type WebPart = z.infer<typeof webPartSchema>;
+
+/**
+ * The web parts of a screen: each outermost WebView row (an app's WebView, or the root web area
+ * Chromium publishes inside it) and how many rows under it are the page's accessibility echo.
+ */
+function webParts(
+  rows: readonly { tree_path: string; class?: string; bounds: WebPart['bounds'] }[],
+): WebPart[] {
+  const views = rows.filter((row) => /(^|\.)WebView$/.test(row.class ?? ''));
+  return views
+    .filter((v) => !views.some((o) => o !== v && v.tree_path.startsWith(`${o.tree_path}.`)))
+    .map((v) => ({
+      tree_path: v.tree_path,
+      bounds: v.bounds,
+      page_rows: rows.filter((row) => row.tree_path.startsWith(`${v.tree_path}.`)).length,
+    }));
+}
+
+function webPartLine(w: WebPart): string {
+  const at = `[${w.bounds.left},${w.bounds.top}][${w.bounds.right},${w.bounds.bottom}]`;
+  return w.page_rows > 0
+    ? `web: the rows under ${w.tree_path} are the web page in the WebView at ${at}, as its accessibility echo shows them — tap and fill them like any row; get_webview_page reads the page itself (values, ids, rows off screen; toolset web)`
+    : `web: the WebView at ${at} shows a web page this dump has nothing of — get_webview_page reads it as rows (toolset web; a debuggable WebView)`;
+}
+
 export const getUiHierarchy = defineDeviceTool({
   name: 'get_ui_hierarchy',
   answers: 'device.ui_hierarchy',
@@ -60,6 +91,9 @@ export const getUiHierarchy = defineDeviceTool({
         ),
       ...windowFactsSchema,
       windows: z.array(capturedWindowSchema).describe("The capture's windows, named by the window manager"),
+      web: z
+        .array(webPartSchema)
+        .describe('The WebViews on screen: which rows are their pages (their accessibility echo)'),
     }),
   reshaped: ['rows', 'windows'],
   async handle(args, ctx) {
@@ -76,12 +110,8 @@ export const getUiHierarchy = defineDeviceTool({
       named.length > 1 && !r.window_note
         ? `\nwindows: ${named.map((w) => `${w.index} ${w.title ?? w.package} (${w.kind}${w.type ? `, ${w.type}` : ''})`).join('; ')}`
         : '';
-    // A WebView's page is one node here: say where the web part is and what reads it.
-    const webviews = r.rows.filter((row) => /(^|\.)WebView$/.test(row.class));
-    const webLine =
-      webviews.length > 0
-        ? `\nweb: ${webviews.map((w) => `the WebView at [${w.bounds.left},${w.bounds.top}][${w.bounds.right},${w.bounds.bottom}]`).join(', ')} shows a web page — get_webview_page reads it as rows (toolset web; a debuggable WebView)`
-        : '';
+    const web = webParts(r.rows);
+    const webLine = web.length > 0 ? `\n${web.map(webPartLine).join('\n')}` : '';
     return {
       text: `${screenLine(serial, r, !r.window_note)}${r.window_note ? `\n${r.window_note}` : ''}${windowLine}\n${r.text}${r.truncated ? `\n… ${r.total_rows - r.rows.length} more rows (raise max_rows, or use find_ui_elements)` : ''}${webLine}`,
       structured: {
@@ -93,6 +123,7 @@ export const getUiHierarchy = defineDeviceTool({
         covering: r.covering,
         not_captured: r.not_captured,
         windows: named,
+        web,
       },
     };
   },

@@ -314,6 +314,7 @@ export class Device implements SimDevice {
       imeShown: this.ui.imeShown,
       launcherApps: this.launcherApps(),
       labelOf: (pkg) => this.packages.get(pkg)?.info.label ?? pkg,
+      webEcho: (rec, bounds, focused) => this.webviews.echo(rec, bounds, focused),
     };
   }
 

@@ -235,6 +235,8 @@ export class SimHelperServer {
       if (this.dev.helperLatencyMs > 0) {
         await new Promise((r) => setTimeout(r, this.dev.helperLatencyMs));
       }
+      // What the helper reads of a WebView in front is its page's echo as the page is now.
+      await this.dev.webviews.settle();
       let path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path.startsWith(LEGACY_PREFIX)) {
         path = path.slice(LEGACY_PREFIX.length);

@@ -110,6 +110,8 @@ async function dump(ctx: CommandContext<Device>, args: string[]): Promise<number
       await ctx.stderr.write('ERROR: null root node returned by UiTestAutomationBridge.\n');
       return 0;
     }
+    // A WebView in front shows its page's accessibility echo as the page is now.
+    await dev.webviews.settle();
     const xml =
       dev.ui.loaded !== null
         ? dev.ui.loaded.xml

@@ -250,7 +250,12 @@ const DIGIT_BASE = 7; // KEYCODE_0
 /** One key press. */
 export function keyEvent(dev: Device, code: number): void {
   const rec = dev.topActivity();
-  const web = { [KEY.ENTER]: 'Enter', [KEY.DEL]: 'Backspace', [KEY.TAB]: 'Tab' } as const;
+  const web = {
+    [KEY.ENTER]: 'Enter',
+    [KEY.DEL]: 'Backspace',
+    [KEY.TAB]: 'Tab',
+    [KEY.MOVE_END]: 'End',
+  } as const;
   const webKey = web[code as keyof typeof web];
   if (rec.state.focus === WEB_FOCUS && webKey !== undefined) {
     dev.webviews.key(rec, webKey);

@@ -342,14 +342,22 @@ function chromeScreen(f: Frame, rec: ActivityRecord): ViewNode {
 
 /**
  * The sample's WebActivity: a toolbar and a WebView filling the content (its page runs in the sim's
- * Chromium, webview/webviews.ts). Its accessibility echo of the page is not modelled yet: the dump
- * shows the WebView node alone, as a phone's does before the page's accessibility tree is built.
+ * Chromium, webview/webviews.ts). Under the WebView node, the page's accessibility echo once the page
+ * was read (webview/echo.ts): the app's own view is then neither focusable nor focused, the root web
+ * area is, as a phone's dump shows them; before, the WebView node stands alone.
  */
 function webScreen(f: Frame, rec: ActivityRecord): ViewNode {
   const pkg = rec.pkg;
   const top = f.contentTop + f.dp(56);
-  const web = node('android.webkit.WebView', pkg, [0, top, f.env.width, f.contentBottom], {
-    flags: F.ENABLED | F.FOCUSABLE | F.SCROLLABLE | (rec.state.focus === WEB_FOCUS ? F.FOCUSED : 0),
+  const bounds: Rect = [0, top, f.env.width, f.contentBottom];
+  const focused = rec.state.focus === null || rec.state.focus === WEB_FOCUS;
+  const echo = f.env.webEcho?.(rec, bounds, focused) ?? null;
+  const web = node('android.webkit.WebView', pkg, bounds, {
+    flags:
+      echo !== null
+        ? F.ENABLED
+        : F.ENABLED | F.FOCUSABLE | F.SCROLLABLE | (rec.state.focus === WEB_FOCUS ? F.FOCUSED : 0),
+    children: echo !== null ? [echo] : [],
     // Taps inside it go to the page (webview/webviews.ts).
     action: 'web',
   });

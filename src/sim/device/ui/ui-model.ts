@@ -3,6 +3,8 @@
  *
  * Evidence: none — state types; their dumps cite ActivityTaskManager's (commands/dumpsys.ts).
  */
+import type { ViewNode } from './view.js';
+
 export interface ActivityState {
   /** Text of the editable fields, by short id (`username`). */
   fields: Record<string, string>;
@@ -51,6 +53,12 @@ export interface ScreenEnv {
   launcherApps: readonly LauncherApp[];
   /** The label of an installed package. */
   labelOf(pkg: string): string;
+  /** The accessibility echo of `rec`'s WebView page at `bounds` (webview/echo.ts); null when none was read. */
+  webEcho?(
+    rec: ActivityRecord,
+    bounds: readonly [number, number, number, number],
+    focused: boolean,
+  ): ViewNode | null;
 }
 
 /** A fresh state for a new activity. */

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
+import type { AxNode, PageAccessibility } from './echo.js';
 
 /** A WebView's page in the shared Chromium. */
 export interface ChromiumPage {
@@ -26,13 +27,59 @@ export interface ChromiumPage {
   insertText(text: string): Promise<void>;
   /** What the page shows now: a PNG of its viewport (the device's pixels). */
   picture(): Promise<Buffer>;
-  /** One key (`Enter`, `Backspace`, `Tab`) pressed and released. */
-  key(key: 'Enter' | 'Backspace' | 'Tab'): Promise<void>;
+  /** One key pressed and released. */
+  key(key: WebKey): Promise<void>;
+  /** The engine's accessibility tree of the page and its layout, for the WebView's echo (echo.ts). */
+  accessibility(): Promise<PageAccessibility>;
   close(): Promise<void>;
 }
 
 /** Windows virtual key codes Chromium's key events carry. */
-const KEY_CODES = { Enter: 13, Backspace: 8, Tab: 9 } as const;
+const KEY_CODES = { Enter: 13, Backspace: 8, Tab: 9, End: 35 } as const;
+
+/** The keys a WebView's page takes from the device's keys. */
+export type WebKey = keyof typeof KEY_CODES;
+
+interface DomSnapshot {
+  documents: {
+    nodes: { backendNodeId?: number[]; attributes?: number[][] };
+    layout: { nodeIndex: number[]; bounds: number[][] };
+    scrollOffsetX?: number;
+    scrollOffsetY?: number;
+  }[];
+  strings: string[];
+}
+
+/** A snapshot's boxes by backend node id, with each element's id and whether it is a password input. */
+function boxesOf(snap: DomSnapshot): PageAccessibility['boxes'] {
+  const doc = snap.documents[0];
+  const boxes = new Map<number, { box: readonly number[]; id: string; password: boolean }>();
+  if (doc === undefined) {
+    return boxes;
+  }
+  const s = (i: number | undefined): string => (i === undefined || i < 0 ? '' : (snap.strings[i] ?? ''));
+  doc.layout.nodeIndex.forEach((index, k) => {
+    const backend = doc.nodes.backendNodeId?.[index];
+    if (backend === undefined) {
+      return;
+    }
+    const attrs = doc.nodes.attributes?.[index] ?? [];
+    const attr = (name: string): string => {
+      for (let a = 0; a + 1 < attrs.length; a += 2) {
+        if (s(attrs[a]).toLowerCase() === name) {
+          return s(attrs[a + 1]);
+        }
+      }
+      return '';
+    };
+    boxes.set(backend, {
+      box: doc.layout.bounds[k] ?? [],
+      id: attr('id'),
+      password: attr('type').toLowerCase() === 'password',
+    });
+  });
+  return boxes;
+}
 
 /** Ends Chromium and every process it started (its process group). */
 function killGroup(child: ChildProcess): void {
@@ -205,6 +252,18 @@ class ChromiumHost {
           code: key,
           windowsVirtualKeyCode: code,
         });
+      },
+      accessibility: async () => {
+        const [tree, snap] = await Promise.all([
+          client.send('Accessibility.getFullAXTree', {}) as Promise<{ nodes: AxNode[] }>,
+          client.send('DOMSnapshot.captureSnapshot', { computedStyles: [] }) as Promise<DomSnapshot>,
+        ]);
+        return {
+          nodes: tree.nodes,
+          boxes: boxesOf(snap),
+          scrollX: snap.documents[0]?.scrollOffsetX ?? 0,
+          scrollY: snap.documents[0]?.scrollOffsetY ?? 0,
+        };
       },
       close: async () => {
         await client.close().catch(() => undefined);

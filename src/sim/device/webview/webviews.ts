@@ -28,8 +28,9 @@ import { SAMPLE_PACKAGE } from '../../sample-app.js';
 import { buildActivityScreen } from '../ui/screens.js';
 import type { ActivityRecord, ScreenEnv, Task } from '../ui/ui-model.js';
 import type { ViewNode } from '../ui/view.js';
-import { chromium, type ChromiumPage } from './chromium.js';
+import { chromium, type ChromiumPage, type WebKey } from './chromium.js';
 import { serveDevtools, type WebViewPlace } from './devtools-socket.js';
+import { echoTree, type PageAccessibility } from './echo.js';
 
 const log = logger('sim');
 
@@ -48,6 +49,8 @@ interface WebViewInstance {
   page: Promise<ChromiumPage>;
   /** Input to the page, in the order it came. */
   input: Promise<unknown>;
+  /** The page's accessibility tree as last read (settle), for the WebView's echo; null before. */
+  echo: PageAccessibility | null;
   dir: string;
 }
 
@@ -160,7 +163,17 @@ export class WebViews {
       ),
     );
     page.catch((err: unknown) => log.warn(`the WebView of ${rec.pkg} has no page: ${String(err)}`));
-    return { pid, pkg: rec.pkg, rec, inode: this.nextInode++, debuggable, page, input: page, dir };
+    return {
+      pid,
+      pkg: rec.pkg,
+      rec,
+      inode: this.nextInode++,
+      debuggable,
+      page,
+      input: page,
+      echo: null,
+      dir,
+    };
   }
 
   private dispose(w: WebViewInstance): void {
@@ -236,8 +249,42 @@ export class WebViews {
   }
 
   /** A key pressed while `rec`'s WebView has focus. */
-  key(rec: ActivityRecord, key: 'Enter' | 'Backspace' | 'Tab'): boolean {
+  key(rec: ActivityRecord, key: WebKey): boolean {
     return this.send(rec, (page) => page.key(key));
+  }
+
+  /**
+   * Reads the page of the WebView in front again, after the input sent to it, so the next view tree
+   * carries its accessibility echo as it is now (what a dump or a helper read waits for: a phone's
+   * WebView publishes its tree as the page changes). A page that cannot be read keeps its last echo.
+   */
+  async settle(): Promise<void> {
+    this.sync();
+    const top = this.dev.topActivity();
+    await Promise.all(
+      [...this.byPid.values()]
+        .filter((w) => w.rec === top)
+        .map(async (w) => {
+          try {
+            w.echo = await ((await w.input) as ChromiumPage).accessibility();
+          } catch {
+            // No engine or no page: the WebView node stands alone, as before its page loads.
+          }
+        }),
+    );
+  }
+
+  /** The echo under `rec`'s WebView at `bounds` (echo.ts); null before its page was read. */
+  echo(
+    rec: ActivityRecord,
+    bounds: readonly [number, number, number, number],
+    focused: boolean,
+  ): ViewNode | null {
+    const w = [...this.byPid.values()].find((x) => x.rec === rec);
+    if (w?.echo === null || w === undefined) {
+      return null;
+    }
+    return echoTree(w.echo, { bounds, dpr: this.dev.screenEnv().density / 160, pkg: w.pkg, focused });
   }
 
   /**
