@@ -20,6 +20,7 @@ import { helperRequests } from './messages/helper.js';
 import { flowsRequests } from './messages/flows.js';
 import { networkEvents, networkRequests } from './messages/network.js';
 import { webRequests } from './messages/web.js';
+import { deviceConfigRequests } from './messages/device-config.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -41,6 +42,7 @@ export const REQUESTS = {
   ...flowsRequests,
   ...networkRequests,
   ...webRequests,
+  ...deviceConfigRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

@@ -21,6 +21,7 @@ import { batch } from './tools/batch.js';
 import { flowTools } from './tools/flows.js';
 import { networkTools } from './tools/network.js';
 import { webTools } from './tools/web.js';
+import { displayConfigTools } from './tools/display-config.js';
 
 /** Every tool of droidbus, from one file per tool family under tools/. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -45,6 +46,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...flowTools,
   ...networkTools,
   ...webTools,
+  ...displayConfigTools,
   batch,
 ] as readonly ToolDefinition[];
 

@@ -16,6 +16,33 @@ import { readHandlers } from './handlers/reads.js';
 import { uiHandlers } from './handlers/ui.js';
 import { UiHelper } from './ui/ui-helper-reader.js';
 import { UiLoan } from './ui/ui-loan.js';
+import { deviceShell } from '../../device/device-shell.js';
+import {
+  endedSessionChange,
+  orphanedChange,
+  ownChange,
+  restoreDisplayConfig,
+} from './extras/display-config.js';
+import type { ActorContext } from '../actor.js';
+import type { Device } from '../../device/device.js';
+
+/** Gives `serial` back the display configuration droidbus changed; says why it could not. */
+function giveBackConfig(
+  device: Device,
+  ctx: ActorContext,
+  why: string,
+  signal = new AbortController().signal,
+): Promise<void> {
+  return restoreDisplayConfig(device.serial, deviceShell(device, signal), null).then(
+    (r) => {
+      if (r.restored.length > 0) {
+        ctx.log.info(`gave ${device.serial} back its ${r.restored.join(', ')} (${why})`);
+      }
+    },
+    (err: unknown) =>
+      ctx.log.warn(`could not give ${device.serial} back its display configuration (${why}): ${String(err)}`),
+  );
+}
 
 export default defineActor<'device', DeviceState>({
   kind: 'device',
@@ -60,9 +87,17 @@ export default defineActor<'device', DeviceState>({
       webForwards: new Map(),
       loan: new UiLoan(helper),
     };
+    // A droidbus that died (kill -9, a crash) left this device changed: given back now it is here.
+    if (orphanedChange(serial) !== undefined) {
+      void giveBackConfig(device, ctx, 'the droidbus that changed it is gone');
+    }
     return state;
   },
-  async stop(state) {
+  async stop(state, ctx) {
+    // This droidbus stops serving the device (it quits): what it changed goes back first.
+    if (ownChange(state.serial)) {
+      await giveBackConfig(state.device, ctx, 'droidbus stops', AbortSignal.timeout(4_000));
+    }
     await state.loan.end();
     // Leaving (the process ends, the device goes): the phone's screen may sleep again.
     await state.helper.release();
@@ -81,5 +116,13 @@ export default defineActor<'device', DeviceState>({
     ...extrasHandlers,
     ...readHandlers,
     ...webHandlers,
+  },
+  events: {
+    // A host session that ends takes its display changes with it.
+    'host.sessions': ({ sessions }, state, ctx) => {
+      if (endedSessionChange(state.serial, new Set(sessions.map((s) => s.session_id)))) {
+        void giveBackConfig(state.device, ctx, 'the session that changed it ended');
+      }
+    },
   },
 });

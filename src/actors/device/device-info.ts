@@ -4,6 +4,7 @@ import { configuredAdbServers } from '../../adb/servers.js';
 import type { ResponseOf } from '../../bus/registry.js';
 import type { HandlerContext } from '../actor.js';
 import type { Device } from '../../device/device.js';
+import { droidbusChanges } from './extras/display-config.js';
 import {
   parseBatteryLevel,
   parseGetprop,
@@ -53,5 +54,6 @@ export async function deviceInfo(device: Device, ctx: HandlerContext): Promise<R
     foreground: parseResumedActivity(activities),
     shell_v2: features.includes('shell_v2'),
     features,
+    droidbus_changes: droidbusChanges(device.serial),
   };
 }

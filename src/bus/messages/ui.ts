@@ -3,6 +3,7 @@ import { defineRequest } from '../contract.js';
 import { serialSchema } from './devices.js';
 import { maestroSelectorSchema, uiStepSchema } from '../../store/formats/ui-step.js';
 import { networkEntrySchema } from './network.js';
+import { configChangesSchema } from './device-config.js';
 
 export { maestroSelectorSchema, uiStepSchema, MAX_STEPS_PER_ACTION } from '../../store/formats/ui-step.js';
 export type { MaestroSelector, UiStep } from '../../store/formats/ui-step.js';
@@ -218,6 +219,8 @@ export const deviceInfoSchema = z.object({
   foreground: z.object({ package: z.string(), activity: z.string().nullable() }).nullable(),
   shell_v2: z.boolean(),
   features: z.array(z.string()),
+  /** The display settings droidbus changed and will give back (set_display_config); null: none. */
+  droidbus_changes: configChangesSchema.nullable(),
 });
 
 export const uiRequests = {

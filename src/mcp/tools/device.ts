@@ -62,6 +62,11 @@ export const getDeviceInfo = defineDeviceTool({
       info.foreground
         ? `Foreground: ${info.foreground.activity ?? info.foreground.package}`
         : 'Foreground: unknown',
+      ...(info.droidbus_changes !== null
+        ? [
+            `Changed by droidbus (${info.droidbus_changes.by}, since ${info.droidbus_changes.since}): ${info.droidbus_changes.settings.join(', ')} — given back when that session ends, or with restore_display_config`,
+          ]
+        : []),
     ];
     return { text: lines.join('\n'), structured: info };
   },

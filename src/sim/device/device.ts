@@ -139,6 +139,8 @@ export class Device implements SimDevice {
   dumpsRunning = 0;
   wmSize: [number, number] | null = null;
   wmDensity: number | null = null;
+  /** `cmd uimode night`: the dark theme setting (UiModeManager's night mode). */
+  nightMode: 'yes' | 'no' | 'auto' = 'no';
   private nextUid = 10150;
   private nextNotificationId = 1;
   private readonly installCounts = new Map<string, number>();

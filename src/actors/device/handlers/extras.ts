@@ -13,6 +13,7 @@ import { setOrientation } from '../extras/orientation.js';
 import { routeProxy, unrouteProxy } from '../extras/proxy-route.js';
 import { appNetworkSecurity } from '../apps/app-network-security.js';
 import { screenshot } from '../screenshot/screenshot-handler.js';
+import { configState, restoreDisplayConfig, setDisplayConfig } from '../extras/display-config.js';
 
 export const extrasHandlers = {
   'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
@@ -26,6 +27,11 @@ export const extrasHandlers = {
     setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
   'device.network': (p, state, ctx) =>
     setNetworkState(state.serial, deviceShell(state.device, ctx.signal), p),
+  'device.config_read': (_p, state, ctx) => configState(state.serial, deviceShell(state.device, ctx.signal)),
+  'device.config_set': (p, state, ctx) =>
+    setDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), p.change, ctx.origin),
+  'device.config_restore': (_p, state, ctx) =>
+    restoreDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), ctx.origin),
   'device.orientation': (p, state, ctx) =>
     setOrientation(state.serial, deviceShell(state.device, ctx.signal), p),
   'device.proxy_route': async (p, state, ctx) => {

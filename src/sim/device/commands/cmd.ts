@@ -195,8 +195,16 @@ export const cmd: CommandFn<Device> = async (ctx) => {
     case 'battery':
       return 0;
     case 'uimode': {
+      // UiModeManagerService's shell: `night [yes|no|auto]` sets the mode, then prints the one in force.
       if (rest[0] === 'night') {
-        await ctx.stdout.write(`Night mode: ${rest[1] ?? 'no'}\n`);
+        const mode = rest[1];
+        if (mode === 'yes' || mode === 'no' || mode === 'auto') {
+          ctx.host.nightMode = mode;
+        } else if (mode !== undefined) {
+          await ctx.stderr.write(`Error: mode must be 'yes', 'no', or 'auto'\n`);
+          return 255;
+        }
+        await ctx.stdout.write(`Night mode: ${ctx.host.nightMode}\n`);
       }
       return 0;
     }

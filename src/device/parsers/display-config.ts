@@ -1,0 +1,42 @@
+/**
+ * A device's display configuration from its own tools: `wm size` (`Physical size: 1080x2400`, then
+ * `Override size: 720x1280` while one is set), `wm density` (`Physical density: 420`,
+ * `Override density: 320`), `settings get system font_scale` (`1.3`, or `null` while unset) and
+ * `cmd uimode night` (`Night mode: no|yes|auto|custom`).
+ *
+ * Evidence: AOSP WindowManagerShellCommand (runDisplaySize, runDisplayDensity print those lines),
+ * SettingsService (`null` for an unset key), UiModeManagerService's shell command (`Night mode: ` and
+ * the mode's name); the sizes and densities as a Pixel prints them (tests/fixtures and notes/adb-facts.md).
+ */
+import type { DisplayConfig, PhysicalDisplay } from '../../bus/messages/device-config.js';
+
+/** The physical display and the configuration now; null when `wm size` says no physical size. */
+export function parseDisplayConfig(
+  size: string,
+  density: string,
+  fontScale: string,
+  night: string,
+): { physical: PhysicalDisplay; current: DisplayConfig } | null {
+  const physical = /Physical size:\s*(\d+)x(\d+)/.exec(size);
+  const physicalDensity = /Physical density:\s*(\d+)/.exec(density);
+  if (physical === null || physicalDensity === null) {
+    return null;
+  }
+  const override = /Override size:\s*(\d+)x(\d+)/.exec(size);
+  const overrideDensity = /Override density:\s*(\d+)/.exec(density);
+  const scale = Number(fontScale.trim());
+  const mode = /Night mode:\s*(yes|no|auto)\b/.exec(night)?.[1];
+  return {
+    physical: {
+      width: Number(physical[1]),
+      height: Number(physical[2]),
+      density: Number(physicalDensity[1]),
+    },
+    current: {
+      size: override === null ? null : { width: Number(override[1]), height: Number(override[2]) },
+      density: overrideDensity === null ? null : Number(overrideDensity[1]),
+      font_scale: fontScale.trim() !== '' && Number.isFinite(scale) && scale > 0 ? scale : null,
+      night: mode === 'yes' || mode === 'no' || mode === 'auto' ? mode : null,
+    },
+  };
+}

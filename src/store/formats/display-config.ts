@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * A device's display configuration (issue 74): what `store/device-config-changes.ts` records before
+ * droidbus changes it, and what the bus carries (`src/bus/messages/device-config.ts`).
+ */
+
+/** A display size in pixels (portrait: width is the shorter side on a phone). */
+export const displaySizeSchema = z.object({
+  width: z.number().int().min(1).max(20_000),
+  height: z.number().int().min(1).max(20_000),
+});
+
+export const nightModeSchema = z.enum(['yes', 'no', 'auto']);
+
+/** The configuration as the device reports it; null where the device does not say. */
+export const displayConfigSchema = z.object({
+  /** The override size; null when the physical size applies. */
+  size: displaySizeSchema.nullable(),
+  /** The override density (dpi); null when the physical density applies. */
+  density: z.number().int().nullable(),
+  /** `settings get system font_scale`; null when the setting is unset (1.0 applies). */
+  font_scale: z.number().nullable(),
+  night: nightModeSchema.nullable(),
+});
+export type DisplayConfig = z.infer<typeof displayConfigSchema>;
