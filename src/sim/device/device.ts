@@ -313,6 +313,7 @@ export class Device implements SimDevice {
       width: d.width,
       height: d.height,
       density: d.density,
+      fontScale: Number(this.settings.get('system', 'font_scale') ?? '1') || 1,
       imeShown: this.ui.imeShown,
       launcherApps: this.launcherApps(),
       labelOf: (pkg) => this.packages.get(pkg)?.info.label ?? pkg,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { F, walk, type ViewNode } from './view.js';
+import { wrapText } from './text-layout.js';
 
 const PRIMARY = '#6750A4';
 const ON_SURFACE = '#1C1B1F';
@@ -39,6 +40,37 @@ export interface ScreenDecor {
 }
 
 type Dp = (v: number) => number;
+
+/**
+ * A view's text laid out in lines (text-layout.ts) inside its padding and clipped to its bounds, as
+ * TextView draws it: centred when it fits, from the top when it is taller than the view (the
+ * lines past the bottom cut off).
+ */
+function drawTextBlock(
+  parts: string[],
+  n: ViewNode,
+  fill: string,
+  anchor: 'start' | 'middle',
+  padX: number,
+  padY: number,
+): void {
+  const [l, t, r, b] = n.bounds;
+  const size = n.textPx!;
+  const line = n.linePx ?? size;
+  const lines = wrapText(n.text, r - l - 2 * padX, size);
+  const box = b - t - 2 * padY;
+  const total = lines.length * line;
+  const top = total <= box ? t + padY + (box - total) / 2 : t + padY;
+  const id = `clip-${l}-${t}-${r}-${b}`;
+  parts.push(
+    `<clipPath id="${id}"><rect x="${l}" y="${t}" width="${r - l}" height="${b - t}"/></clipPath><g clip-path="url(#${id})">`,
+  );
+  lines.forEach((text, i) => {
+    const x = anchor === 'middle' ? l + (r - l) / 2 : l + padX;
+    parts.push(textEl(x, top + i * line + line / 2, size, fill, text, anchor));
+  });
+  parts.push('</g>');
+}
 
 /** A text view (or a leaf's description): a launcher icon with its label, else the text. */
 function drawLabel(parts: string[], n: ViewNode, dp: Dp, size: number, inToolbar: boolean): void {
@@ -91,7 +123,11 @@ function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp): void {
     parts.push(
       `<rect x="${l}" y="${t}" width="${bw}" height="${bh}" rx="${Math.round(bh / 2)}" fill="${fill}"/>`,
     );
-    parts.push(textEl(l + bw / 2, cy, size, '#FFFFFF', n.text, 'middle'));
+    if (n.textPx !== undefined) {
+      drawTextBlock(parts, n, '#FFFFFF', 'middle', dp(16), dp(6));
+    } else {
+      parts.push(textEl(l + bw / 2, cy, size, '#FFFFFF', n.text, 'middle'));
+    }
   } else if (/ImageButton$/.test(cls)) {
     const glyph = n.desc === 'Navigate up' ? '\u2190' : '\u25CF';
     parts.push(
@@ -112,6 +148,8 @@ function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp): void {
   } else if (/WebView$/.test(cls)) {
     parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="#F3F0F4"/>`);
     parts.push(textEl(l + bw / 2, t + dp(48), size, OUTLINE, n.text, 'middle'));
+  } else if (n.textPx !== undefined && n.text !== '') {
+    drawTextBlock(parts, n, inToolbar ? '#FFFFFF' : ON_SURFACE, 'start', 0, 0);
   } else if (n.text !== '' || (n.desc !== '' && n.children.length === 0)) {
     drawLabel(parts, n, dp, size, inToolbar);
   }

@@ -6,6 +6,7 @@ import { SAMPLE_PACKAGE } from '../../sample-app.js';
 import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE } from '../packages.js';
 import type { ActivityRecord, ScreenEnv } from './ui-model.js';
 import { F, node, type ViewNode } from './view.js';
+import { wrapText } from './text-layout.js';
 
 type Rect = readonly [number, number, number, number];
 
@@ -27,6 +28,10 @@ class Frame {
   }
   dp(v: number): number {
     return Math.round(v * this.scale);
+  }
+  /** Text sizes: sp scaled by the density and the font scale (text-layout.ts). */
+  sp(v: number): number {
+    return Math.round(v * this.scale * (this.env.fontScale ?? 1) * 10) / 10;
   }
   get contentTop(): number {
     return this.statusH;
@@ -104,12 +109,20 @@ function editText(
   });
 }
 
-function button(pkg: string, id: string, bounds: Rect, text: string, action: string): ViewNode {
+function button(
+  pkg: string,
+  id: string,
+  bounds: Rect,
+  text: string,
+  action: string,
+  style?: { textPx: number; linePx: number },
+): ViewNode {
   return node('android.widget.Button', pkg, bounds, {
     id: `${pkg}:id/${id}`,
     text,
     flags: F.ENABLED | F.CLICKABLE | F.FOCUSABLE,
     action,
+    ...style,
   });
 }
 
@@ -129,8 +142,13 @@ function loginScreen(f: Frame, rec: ActivityRecord): ViewNode {
     y += f.dp(height + gap);
     return r;
   };
+  // The title wraps (wrap_content, at least 32 dp): larger text or a narrower screen moves the form down.
+  const title = 'Sign in to Droidbus Sample';
+  const titleStyle = { textPx: f.sp(22), linePx: f.sp(28) };
+  const titleLines = wrapText(title, right - left, titleStyle.textPx).length;
+  const titleDp = Math.max(32, Math.ceil((titleLines * titleStyle.linePx) / f.scale));
   const children: ViewNode[] = [
-    label(pkg, 'title', next(32), 'Sign in to Droidbus Sample'),
+    { ...label(pkg, 'title', next(titleDp), title), ...titleStyle },
     editText(
       pkg,
       'username',
@@ -178,16 +196,27 @@ function homeScreen(f: Frame, rec: ActivityRecord): ViewNode {
   const welcome = label(pkg, 'welcome', [f.dp(24), top, w - f.dp(24), top + f.dp(28)], `Welcome, ${user}`);
   const by = top + f.dp(28) + f.dp(16);
   const mid = Math.round(w / 2);
+  const buttonText = { textPx: f.sp(14), linePx: f.sp(20) };
   const buttons = node('android.widget.LinearLayout', pkg, [0, by, w, by + f.dp(48)], {
     children: [
+      // A fixed 48 dp height (the sample's layout): at font scale 1.3 on a small phone the label
+      // takes two lines and the button cuts them (check_layout's test finds it).
       button(
         pkg,
         'open_details',
         [f.dp(24), by, mid - f.dp(8), by + f.dp(48)],
-        'Open details',
+        'Open item details',
         'click:open_details',
+        buttonText,
       ),
-      button(pkg, 'crash', [mid + f.dp(8), by, w - f.dp(24), by + f.dp(48)], 'Crash', 'click:crash'),
+      button(
+        pkg,
+        'crash',
+        [mid + f.dp(8), by, w - f.dp(24), by + f.dp(48)],
+        'Crash',
+        'click:crash',
+        buttonText,
+      ),
     ],
   });
   const g = homeListGeometry(f.env);

@@ -49,6 +49,8 @@ export interface ScreenEnv {
   width: number;
   height: number;
   density: number;
+  /** The font_scale setting (1 when unset). */
+  fontScale?: number;
   imeShown: boolean;
   launcherApps: readonly LauncherApp[];
   /** The label of an installed package. */

@@ -17,6 +17,13 @@ export interface ViewNode {
   children: ViewNode[];
   /** What a tap on this node does in the simulator (`click:sign_in`, `focus:username`, …). */
   action?: string;
+  /**
+   * Its text's size in pixels (sp scaled), for a view whose text is laid out in lines and clipped
+   * to its bounds (text-layout.ts); screencap sizes the others' text from their height.
+   */
+  textPx?: number;
+  /** With textPx: a line's height in pixels. */
+  linePx?: number;
 }
 
 export const F = {
@@ -50,6 +57,7 @@ export function node(
     flags: extra.flags ?? F.ENABLED,
     children: extra.children ?? [],
     action: extra.action,
+    ...(extra.textPx !== undefined ? { textPx: extra.textPx, linePx: extra.linePx ?? extra.textPx } : {}),
   };
 }
 
