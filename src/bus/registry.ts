@@ -20,7 +20,7 @@ import { helperRequests } from './messages/helper.js';
 import { flowsRequests } from './messages/flows.js';
 import { networkEvents, networkRequests } from './messages/network.js';
 import { webRequests } from './messages/web.js';
-import { deviceConfigRequests } from './messages/device-config.js';
+import { deviceConfigRequests, layoutRequests } from './messages/device-config.js';
 
 /** Every request type of the bus. Add a domain's requests from its own file under messages/. */
 export const REQUESTS = {
@@ -43,6 +43,7 @@ export const REQUESTS = {
   ...networkRequests,
   ...webRequests,
   ...deviceConfigRequests,
+  ...layoutRequests,
 } satisfies Record<string, RequestDef>;
 
 /** Every event topic of the bus. */

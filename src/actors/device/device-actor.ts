@@ -59,6 +59,8 @@ export default defineActor<'device', DeviceState>({
     'device.ui_scroll_until': 'ui',
     'device.act_on_notification': 'ui',
     'device.ui_lend': 'ui',
+    // Display changes and the captures under them, never between another UI action's steps.
+    'device.check_layout': 'ui',
     // One app change at a time per device: an install, then its launch, never interleaved.
     'device.install_app': 'app',
     'device.launch_app': 'app',

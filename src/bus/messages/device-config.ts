@@ -56,6 +56,13 @@ const stateResponse = z.object({
   changed: configChangesSchema.nullable(),
 });
 
+/** A configuration in a few words: `720x1280 @ 320 dpi, font 1.3, dark, landscape`. */
+export function describeDisplay(physical: PhysicalDisplay, c: DisplayConfig, orientation?: string): string {
+  const [w, h] = c.size ? [c.size.width, c.size.height] : [physical.width, physical.height];
+  const size = orientation === 'landscape' ? `${Math.max(w, h)}x${Math.min(w, h)}` : `${w}x${h}`;
+  return `${size} @ ${c.density ?? physical.density} dpi, font ${c.font_scale ?? 1}${c.night === 'yes' ? ', dark' : ''}${orientation === 'landscape' ? ', landscape' : ''}`;
+}
+
 export const deviceConfigRequests = {
   'device.config_read': defineRequest({
     actor: 'device',
@@ -79,5 +86,57 @@ export const deviceConfigRequests = {
     request: z.object({ serial: serialSchema }),
     response: stateResponse.extend({ restored: z.array(z.string()) }),
     timeoutMs: 60_000,
+  }),
+};
+
+/** One configuration check_layout captures the screen under; what it leaves out stays as the device is. */
+export const layoutConfigSchema = z.object({
+  name: z.string().min(1).max(40),
+  size: displaySizeSchema.optional(),
+  density: z.number().int().min(1).max(2_000).optional(),
+  font_scale: z.number().min(0.1).max(10).optional(),
+  night: nightModeSchema.optional(),
+  orientation: z.enum(['portrait', 'landscape']).optional(),
+});
+export type LayoutConfig = z.infer<typeof layoutConfigSchema>;
+
+export const layoutFindingSchema = z.object({
+  /** The finding's number, as the contact sheet marks it. */
+  n: z.number().int(),
+  kind: z.enum(['text_cut', 'overlap', 'small_target', 'missing', 'low_contrast']),
+  label: z.string(),
+  tree_path: z.string().nullable(),
+  resource_id: z.string().nullable(),
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable(),
+  detail: z.string(),
+});
+
+export const layoutRequests = {
+  /**
+   * The screen as it is, then under each configuration (display size, density, font scale, dark
+   * mode, orientation): per configuration its capture's problems; one contact sheet of them all.
+   * The device gets its configuration back at the end (and, should droidbus die meanwhile, from
+   * the next one: the changes are recorded like set_display_config's).
+   */
+  'device.check_layout': defineRequest({
+    actor: 'device',
+    key: bySerial,
+    request: z.object({ serial: serialSchema, configs: z.array(layoutConfigSchema).min(1).max(8) }),
+    response: z.object({
+      configs: z.array(
+        z.object({
+          name: z.string(),
+          /** `720x1280 @ 320 dpi, font 1.3` */
+          description: z.string(),
+          display: physicalDisplaySchema,
+          findings: z.array(layoutFindingSchema),
+        }),
+      ),
+      sheet: z.instanceof(Uint8Array),
+      sheet_mime: z.literal('image/jpeg'),
+      /** The settings given back at the end. */
+      restored: z.array(z.string()),
+    }),
+    timeoutMs: 300_000,
   }),
 };

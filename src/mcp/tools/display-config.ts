@@ -1,16 +1,9 @@
 /** A device's display size, density, font scale and dark mode, changed with a guaranteed undo (issue 74). */
 import { z } from 'zod';
-import type { DisplayConfig, PhysicalDisplay } from '../../bus/messages/device-config.js';
+import { describeDisplay } from '../../bus/messages/device-config.js';
 import { ArgumentError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { deviceResponseOf } from '../responses.js';
-
-/** A configuration in a few words: `720x1280 @ 320 dpi, font 1.3, dark`. */
-export function describeConfig(physical: PhysicalDisplay, c: DisplayConfig): string {
-  const size = c.size ? `${c.size.width}x${c.size.height}` : `${physical.width}x${physical.height}`;
-  const density = c.density ?? physical.density;
-  return `${size} @ ${density} dpi, font ${c.font_scale ?? 1}${c.night === 'yes' ? ', dark' : c.night === 'auto' ? ', dark auto' : ''}`;
-}
 
 const sizeParam = z
   .string()
@@ -57,7 +50,7 @@ export const setDisplayConfig = defineDeviceTool({
       },
     });
     return {
-      text: `${ctx.serial}: ${describeConfig(r.physical, r.current)} (was ${describeConfig(r.physical, r.before)}).${r.changed ? ` droidbus gives back ${describeConfig(r.physical, r.changed.previous)} when this session ends, or with restore_display_config.` : ''}`,
+      text: `${ctx.serial}: ${describeDisplay(r.physical, r.current)} (was ${describeDisplay(r.physical, r.before)}).${r.changed ? ` droidbus gives back ${describeDisplay(r.physical, r.changed.previous)} when this session ends, or with restore_display_config.` : ''}`,
       structured: { ...r, device_serial: ctx.serial },
     };
   },
@@ -77,11 +70,100 @@ export const restoreDisplayConfig = defineDeviceTool({
     return {
       text:
         r.restored.length > 0
-          ? `${ctx.serial}: gave back ${r.restored.join(', ')}: ${describeConfig(r.physical, r.current)}.`
-          : `${ctx.serial}: droidbus had changed nothing; ${describeConfig(r.physical, r.current)}.`,
+          ? `${ctx.serial}: gave back ${r.restored.join(', ')}: ${describeDisplay(r.physical, r.current)}.`
+          : `${ctx.serial}: droidbus had changed nothing; ${describeDisplay(r.physical, r.current)}.`,
       structured: { ...r, device_serial: ctx.serial },
     };
   },
 });
 
-export const displayConfigTools = [setDisplayConfig, restoreDisplayConfig];
+/**
+ * check_layout's configurations when none are given (issue 74): a small phone (Android Studio's
+ * "Small Phone", 720x1280 xhdpi) at font scale 1.3, the largest font (2.0, Android 14's), dark mode,
+ * landscape.
+ */
+export const DEFAULT_LAYOUT_CONFIGS = [
+  { name: 'small phone, large font', size: { width: 720, height: 1280 }, density: 320, font_scale: 1.3 },
+  { name: 'largest font', font_scale: 2 },
+  { name: 'dark', night: 'yes' as const },
+  { name: 'landscape', orientation: 'landscape' as const },
+];
+
+const layoutConfigParam = z
+  .object({
+    name: z.string().min(1).max(40).describe('What to call it in the answer'),
+    size: sizeParam.optional(),
+    density: z.number().int().min(1).max(2000).optional().describe('Density in dpi'),
+    font_scale: z.number().min(0.1).max(10).optional().describe('Font scale, 0.85–2.0'),
+    dark_mode: z.boolean().optional().describe('Dark theme on'),
+    orientation: z.enum(['portrait', 'landscape']).optional().describe('Screen orientation'),
+  })
+  .strict();
+
+const KIND_WORDS: Readonly<Record<string, string>> = {
+  text_cut: 'text cut',
+  overlap: 'overlap',
+  small_target: 'small touch target',
+  missing: 'missing',
+  low_contrast: 'low contrast',
+};
+
+export const checkLayout = defineDeviceTool({
+  name: 'check_layout',
+  answers: 'device.check_layout',
+  toolset: 'device-settings',
+  kind: 'write',
+  title: 'Check the screen at other sizes and settings',
+  description:
+    "Captures the current screen as it is, then under other display configurations (default: a small phone at font scale 1.3, the largest font, dark mode, landscape), and says what breaks in each: text cut off, overlapping or too small (< 48 dp) touch targets, elements gone, text under WCAG AA contrast — with one contact-sheet image, problems numbered. The device's configuration is given back at the end. Locales are not among the configurations yet.",
+  input: z.object({
+    configs: z
+      .array(layoutConfigParam)
+      .min(1)
+      .max(8)
+      .optional()
+      .describe(
+        'The configurations, each applied over the device as it is (default: four, see the description)',
+      ),
+  }),
+  output: deviceResponseOf('device.check_layout').omit({ sheet: true }),
+  async handle(args, ctx) {
+    const configs =
+      args.configs?.map((c) => ({
+        name: c.name,
+        ...(c.size !== undefined && c.size !== 'reset'
+          ? { size: { width: Number(c.size.split('x')[0]), height: Number(c.size.split('x')[1]) } }
+          : {}),
+        ...(c.density !== undefined ? { density: c.density } : {}),
+        ...(c.font_scale !== undefined ? { font_scale: c.font_scale } : {}),
+        ...(c.dark_mode !== undefined ? { night: c.dark_mode ? ('yes' as const) : ('no' as const) } : {}),
+        ...(c.orientation !== undefined ? { orientation: c.orientation } : {}),
+      })) ?? DEFAULT_LAYOUT_CONFIGS;
+    const r = await ctx.ask('device.check_layout', { configs });
+    const lines = r.configs.flatMap((c) => [
+      `${c.name} (${c.description}): ${c.findings.length === 0 ? 'no problems' : `${c.findings.length} problem${c.findings.length === 1 ? '' : 's'}`}`,
+      ...c.findings.map(
+        (f) =>
+          `  ${f.n}. ${KIND_WORDS[f.kind] ?? f.kind}: "${f.label}"${f.resource_id ? ` ${f.resource_id}` : ''}${f.tree_path ? ` [${f.tree_path}]` : ''} — ${f.detail}`,
+      ),
+    ]);
+    const { sheet, ...rest } = r;
+    return {
+      before: [
+        {
+          type: 'image',
+          data: Buffer.from(sheet.buffer, sheet.byteOffset, sheet.byteLength).toString('base64'),
+          mimeType: r.sheet_mime,
+        },
+      ],
+      text: [
+        `${ctx.serial}: the screen under ${r.configs.length} configurations (the contact sheet numbers the problems).`,
+        ...lines,
+        r.restored.length > 0 ? `Gave back: ${r.restored.join(', ')}.` : 'The device is as it was.',
+      ].join('\n'),
+      structured: { ...rest, device_serial: ctx.serial },
+    };
+  },
+});
+
+export const displayConfigTools = [setDisplayConfig, restoreDisplayConfig, checkLayout];

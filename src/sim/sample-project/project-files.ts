@@ -188,7 +188,7 @@ const STRINGS = `<resources>
     <string name="password_hint">Password</string>
     <string name="login">Log in</string>
     <string name="invalid_email">Enter a valid e-mail address</string>
-    <string name="open_detail">Open details</string>
+    <string name="open_detail">Open item details</string>
     <string name="crash">Crash</string>
     <string name="total_unknown">Total: not computed yet</string>
     <string name="total_loading">Total: computing…</string>
@@ -238,17 +238,26 @@ const LAYOUT_HOME = `<?xml version="1.0" encoding="utf-8"?>
         android:layout_width="match_parent"
         android:layout_height="wrap_content" />
 
-    <Button
-        android:id="@+id/open_detail"
+    <!-- A fixed height: the label takes two lines at large font sizes on small phones, and is cut. -->
+    <LinearLayout
         android:layout_width="match_parent"
         android:layout_height="wrap_content"
-        android:text="@string/open_detail" />
+        android:orientation="horizontal">
 
-    <Button
-        android:id="@+id/crash"
-        android:layout_width="match_parent"
-        android:layout_height="wrap_content"
-        android:text="@string/crash" />
+        <Button
+            android:id="@+id/open_detail"
+            android:layout_width="0dp"
+            android:layout_height="48dp"
+            android:layout_weight="1"
+            android:text="@string/open_detail" />
+
+        <Button
+            android:id="@+id/crash"
+            android:layout_width="0dp"
+            android:layout_height="48dp"
+            android:layout_weight="1"
+            android:text="@string/crash" />
+    </LinearLayout>
 
     <ListView
         android:id="@+id/items"

@@ -176,6 +176,17 @@ function isHeld(c: DeviceConfigChange): boolean {
   return c.pid === process.pid || isProcessAlive(c.pid);
 }
 
+/** Refuses BUSY when another session's changes on `serial` stand (check_layout asks before it starts). */
+export function requireConfigOwner(serial: string, origin: Origin): void {
+  const c = deviceConfigChangeOf(serial);
+  if (c !== undefined && isHeld(c) && ownerOf(c.by) !== ownerOf(origin)) {
+    throw new BusError(
+      'BUSY',
+      `${serial}'s display configuration is changed by ${ownerOf(c.by)} (${c.settings.join(', ')}, since ${c.at}); it is given back when that session ends, or by its restore`,
+    );
+  }
+}
+
 /** The state an answer carries: the configuration, and droidbus's changes not given back. */
 export async function configState(serial: string, shell: DeviceShell): Promise<State> {
   return { ...(await readDisplayConfig(serial, shell)), changed: changesOf(deviceConfigChangeOf(serial)) };
@@ -197,10 +208,7 @@ export async function setDisplayConfig(
   const owner = ownerOf(origin);
   const recorded = await updateDeviceConfigChange(serial, (c) => {
     if (c !== undefined && isHeld(c) && ownerOf(c.by) !== owner) {
-      throw new BusError(
-        'BUSY',
-        `${serial}'s display configuration is changed by ${ownerOf(c.by)} (${c.settings.join(', ')}, since ${c.at}); it is given back when that session ends, or by its restore`,
-      );
+      requireConfigOwner(serial, origin);
     }
     if (commands.length === 0 && c === undefined) {
       return null;

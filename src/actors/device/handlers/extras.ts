@@ -14,6 +14,7 @@ import { routeProxy, unrouteProxy } from '../extras/proxy-route.js';
 import { appNetworkSecurity } from '../apps/app-network-security.js';
 import { screenshot } from '../screenshot/screenshot-handler.js';
 import { configState, restoreDisplayConfig, setDisplayConfig } from '../extras/display-config.js';
+import { checkLayout } from '../layout/check-layout.js';
 
 export const extrasHandlers = {
   'device.screenshot': (p, state, ctx) => screenshot(state, p, ctx),
@@ -27,6 +28,7 @@ export const extrasHandlers = {
     setEmulatorLocation(state.serial, p.latitude, p.longitude, p.altitude, ctx.signal),
   'device.network': (p, state, ctx) =>
     setNetworkState(state.serial, deviceShell(state.device, ctx.signal), p),
+  'device.check_layout': (p, state, ctx) => checkLayout(state, p, ctx),
   'device.config_read': (_p, state, ctx) => configState(state.serial, deviceShell(state.device, ctx.signal)),
   'device.config_set': (p, state, ctx) =>
     setDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), p.change, ctx.origin),

@@ -21,7 +21,7 @@ let imagePool: TaskPool<ScreenshotTask, ScreenshotResults> | undefined;
  * one scaling thread per core (at most 4 per device thread). Scaling streams the capture, so a
  * thread holds little memory.
  */
-function screenshots(): TaskPool<ScreenshotTask, ScreenshotResults> {
+export function screenshots(): TaskPool<ScreenshotTask, ScreenshotResults> {
   imagePool ??= createPool<ScreenshotTask, ScreenshotResults>({
     module: new URL('./screenshot-task.js', import.meta.url),
     name: 'screenshots',

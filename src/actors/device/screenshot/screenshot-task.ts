@@ -6,6 +6,9 @@ import { encodeImage, scaleScreenshot, type ScreenshotFormat } from './screensho
 import type { ScaledScreenshot } from './screenshot-scale.js';
 import type { UiResult } from '../../../device/ui-dump/ui-types.js';
 import { uiFail } from '../../../device/ui-dump/ui-types.js';
+import type { UiTree } from '../../../device/ui-dump/ui-types.js';
+import { contactSheet, layoutFindings, type SheetTile } from '../layout/layout-sheet.js';
+import type { LayoutFinding } from '../layout/layout-findings.js';
 
 // No capture is ever decoded twice: libvips' operation cache (50 MB by default, process-wide) would
 // only hold on to the last captures' pixels.
@@ -18,13 +21,26 @@ sharp.concurrency(1);
 export type ScreenshotTask =
   | { op: 'scale'; png: Uint8Array; max_dimension?: number; full_size?: boolean; format?: ScreenshotFormat }
   | { op: 'annotate'; png: Uint8Array; rows: AnnotationRow[]; scale: number }
-  | { op: 'encode'; png: Uint8Array; format: 'jpeg' | 'webp' };
+  | { op: 'encode'; png: Uint8Array; format: 'jpeg' | 'webp' }
+  | { op: 'layout'; png: Uint8Array; tree: UiTree; density: number; baseline: UiTree | null }
+  | { op: 'sheet'; tiles: SheetTile[] };
 
 /** What each op of the image pool answers. */
 export interface ScreenshotResults {
   scale: UiResult<ScaledScreenshot>;
   annotate: UiResult<AnnotatedScreenshot>;
   encode: UiResult<Uint8Array>;
+  layout: UiResult<LayoutFinding[]>;
+  sheet: UiResult<Uint8Array>;
+}
+
+/** Runs image work, its failure an answer (the pool's results cross a thread). */
+async function attempt<T>(what: string, work: () => Promise<T>): Promise<UiResult<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (e) {
+    return uiFail('IMAGE_FAILED', `${what}: ${String(e)}`);
+  }
 }
 
 /** An annotated PNG again as JPEG or WebP (the `format` option, when the image was drawn on). */
@@ -49,6 +65,12 @@ const run: TaskFunction<ScreenshotTask, ScreenshotResults> = async (task) => {
       return annotateScreenshot(task.png, task.rows, task.scale);
     case 'encode':
       return encode(task.png, task.format);
+    case 'layout':
+      return attempt('the screenshot could not be read', () =>
+        layoutFindings(task.png, task.tree, task.density, task.baseline),
+      );
+    case 'sheet':
+      return attempt('the contact sheet could not be drawn', () => contactSheet(task.tiles));
     default: {
       const never: never = task;
       throw new Error(`unknown screenshot task ${JSON.stringify(never)}`);

@@ -11,14 +11,22 @@
  * (TextView.getVerticalOffset: no offset once the text is taller than the box).
  */
 
-const NARROW = new Set([...'iljtfr.,:;\'!|I ()[]']);
+const NARROW = new Set([..."iljtfr.,:;'!|I ()[]"]);
 const WIDE = new Set([...'mwMW@']);
 
 /** The width of `text` in pixels at `px` per em. */
 export function textWidth(text: string, px: number): number {
   let em = 0;
   for (const ch of text) {
-    em += NARROW.has(ch) ? 0.28 : WIDE.has(ch) ? 0.85 : ch >= 'A' && ch <= 'Z' ? 0.64 : ch >= '0' && ch <= '9' ? 0.56 : 0.52;
+    em += NARROW.has(ch)
+      ? 0.28
+      : WIDE.has(ch)
+        ? 0.85
+        : ch >= 'A' && ch <= 'Z'
+          ? 0.64
+          : ch >= '0' && ch <= '9'
+            ? 0.56
+            : 0.52;
   }
   return em * px;
 }
@@ -38,4 +46,3 @@ export function wrapText(text: string, width: number, px: number): string[] {
   }
   return line === '' ? lines : [...lines, line];
 }
-

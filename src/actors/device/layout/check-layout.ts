@@ -1,0 +1,170 @@
+/**
+ * `device.check_layout` (issue 74): the screen as it is, then under each configuration asked for,
+ * each captured (tree and screenshot) and read for problems (layout-findings.ts); one contact sheet
+ * of them all. Configurations are applied as set_display_config applies them — recorded first, so
+ * even a crash mid-check is given back — and the device gets its configuration and orientation back
+ * at the end, whatever happened.
+ */
+import { BusError } from '../../../bus/errors.js';
+import {
+  describeDisplay,
+  type DisplayChange,
+  type DisplayConfig,
+  type LayoutConfig,
+} from '../../../bus/messages/device-config.js';
+import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
+import { deviceShell } from '../../../device/device-shell.js';
+import { READS, readCommand } from '../../../device/reads.js';
+import type { UiResult, UiTree } from '../../../device/ui-dump/ui-types.js';
+import { deviceConfigChangeOf } from '../../../store/device-config-changes.js';
+import type { HandlerContext } from '../../actor.js';
+import { capture, type DeviceState } from '../device-state.js';
+import {
+  readDisplayConfig,
+  requireConfigOwner,
+  restoreDisplayConfig,
+  setDisplayConfig,
+} from '../extras/display-config.js';
+import { readRotation, restoreRotation, setOrientation } from '../extras/orientation.js';
+import { screenshots } from '../screenshot/screenshot-handler.js';
+import type { SheetTile } from './layout-sheet.js';
+
+type Answer = ResponseOf<'device.check_layout'>;
+type RotationState = Awaited<ReturnType<typeof readRotation>>;
+
+function unwrap<T>(r: UiResult<T>): T {
+  if (!r.ok) {
+    throw new BusError('FAILED', r.error.message);
+  }
+  return r.value;
+}
+
+/** The change that puts `c` over the configuration `from` (what `c` leaves out stays as `from` has it). */
+function changeFor(from: DisplayConfig, c: LayoutConfig): DisplayChange {
+  return {
+    size: c.size ?? from.size,
+    density: c.density ?? from.density,
+    ...(c.font_scale !== undefined || from.font_scale !== null
+      ? { font_scale: c.font_scale ?? from.font_scale! }
+      : {}),
+    ...(c.night !== undefined || from.night !== null ? { night: c.night ?? from.night! } : {}),
+  };
+}
+
+/** The screen's capture and screenshot now, and its findings against the first configuration's tree. */
+async function look(
+  state: DeviceState,
+  ctx: HandlerContext,
+  density: number,
+  baseline: UiTree | null,
+): Promise<{ tree: UiTree; png: Uint8Array; findings: Awaited<ReturnType<typeof findingsOf>> }> {
+  const cap = await capture(state, ctx);
+  const raw = await state.device.exec(readCommand(READS.screencap), {
+    signal: ctx.signal,
+    timeoutMs: 30_000,
+    maxBytes: 33 * 1024 * 1024,
+  });
+  const png = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  return { tree: cap.tree, png, findings: await findingsOf(png, cap.tree, density, baseline, ctx) };
+}
+
+async function findingsOf(
+  png: Uint8Array,
+  tree: UiTree,
+  density: number,
+  baseline: UiTree | null,
+  ctx: HandlerContext,
+) {
+  return unwrap(
+    await screenshots().run({ op: 'layout', png, tree, density, baseline }, { signal: ctx.signal }),
+  );
+}
+
+/** Gives the device back its configuration and orientation as they were before the check. */
+async function giveBack(
+  state: DeviceState,
+  before: DisplayConfig,
+  recordedBefore: boolean,
+  rotation: RotationState,
+  ctx: HandlerContext,
+): Promise<string[]> {
+  // Its own deadline: a cancelled check still gives the device back.
+  const shell = deviceShell(state.device, AbortSignal.timeout(30_000));
+  const restored: string[] = [];
+  if (await restoreRotation(state.serial, shell, rotation)) {
+    restored.push('orientation');
+  }
+  if (!recordedBefore) {
+    restored.push(...(await restoreDisplayConfig(state.serial, shell, ctx.origin)).restored);
+  } else {
+    // The session had changed it before the check: back to that, its first values still recorded.
+    const r = await setDisplayConfig(state.serial, shell, changeFor(before, { name: 'before' }), ctx.origin);
+    restored.push(
+      ...Object.keys(r.before).filter(
+        (k) =>
+          JSON.stringify(r.before[k as keyof DisplayConfig]) !==
+          JSON.stringify(r.current[k as keyof DisplayConfig]),
+      ),
+    );
+  }
+  return restored;
+}
+
+export async function checkLayout(
+  state: DeviceState,
+  p: PayloadOf<'device.check_layout'>,
+  ctx: HandlerContext,
+): Promise<Answer> {
+  requireConfigOwner(state.serial, ctx.origin);
+  const shell = deviceShell(state.device, ctx.signal);
+  const { physical, current: before } = await readDisplayConfig(state.serial, shell);
+  const recordedBefore = deviceConfigChangeOf(state.serial) !== undefined;
+  const rotation = await readRotation(shell);
+  const configs: Answer['configs'] = [];
+  const tiles: SheetTile[] = [];
+  let n = 0;
+  let baseline: UiTree | null = null;
+  let restored: string[] = [];
+  try {
+    for (const c of [{ name: 'as is' } as LayoutConfig, ...p.configs]) {
+      const first = baseline === null;
+      if (!first) {
+        await setDisplayConfig(state.serial, shell, changeFor(before, c), ctx.origin);
+        const wanted = c.orientation ?? rotation.orientation ?? 'portrait';
+        if (
+          (await readRotation(shell)).orientation !== wanted &&
+          (wanted === 'portrait' || wanted === 'landscape')
+        ) {
+          await setOrientation(state.serial, shell, { orientation: wanted });
+        }
+      }
+      const { current } = first ? { current: before } : await readDisplayConfig(state.serial, shell);
+      const density = current.density ?? physical.density;
+      const seen = await look(state, ctx, density, baseline);
+      baseline ??= seen.tree;
+      const findings = seen.findings.map((f) => ({ n: ++n, ...f }));
+      // The display as captured (its rotation applied).
+      const display = {
+        width: seen.tree.display?.right ?? physical.width,
+        height: seen.tree.display?.bottom ?? physical.height,
+        density,
+      };
+      const description = describeDisplay(physical, current, c.orientation);
+      configs.push({ name: c.name, description, display, findings });
+      tiles.push({
+        png: seen.png,
+        caption: `${c.name}: ${description}${findings.length > 0 ? ` — ${findings.length} problem${findings.length === 1 ? '' : 's'}` : ''}`,
+        marks: findings.filter((f) => f.bounds !== null).map((f) => ({ n: f.n, bounds: f.bounds! })),
+      });
+      ctx.progress({
+        progress: configs.length,
+        total: p.configs.length + 1,
+        message: `${c.name}: ${findings.length} problems`,
+      });
+    }
+  } finally {
+    restored = await giveBack(state, before, recordedBefore, rotation, ctx);
+  }
+  const sheet = unwrap(await screenshots().run({ op: 'sheet', tiles }, { signal: ctx.signal }));
+  return { configs, sheet: sheet as Uint8Array<ArrayBuffer>, sheet_mime: 'image/jpeg', restored };
+}

@@ -1,0 +1,139 @@
+/**
+ * check_layout end to end (issue 74): MCP client → built droidbus → real adb server → sim device,
+ * whose sample app lays its text out in sp. The home screen's fixed-height "Open item details"
+ * button cuts its label at font scale 1.3 on a small phone; nothing is wrong as the device is.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
+import { startDeviceWorld, type DeviceWorld } from '../helpers/device-world.js';
+import { startMcp } from '../helpers/mcp-client.js';
+
+let world: DeviceWorld;
+let serial: string;
+
+beforeAll(async () => {
+  world = await startDeviceWorld({ devices: 1, dumpLatencyMs: 20 }, [
+    '--toolsets',
+    'core,ui,device-settings',
+  ]);
+  serial = world.serials[0]!;
+}, 120_000);
+
+afterAll(async () => {
+  await world?.stop();
+});
+
+async function onDevice(): Promise<string> {
+  return (
+    await world.shell(
+      serial,
+      'wm size; wm density; settings get system font_scale; cmd uimode night; settings get system user_rotation',
+    )
+  )
+    .replace(/\r/g, '')
+    .trim();
+}
+
+interface Finding {
+  n: number;
+  kind: string;
+  resource_id: string | null;
+  bounds: [number, number, number, number] | null;
+  detail: string;
+}
+
+describe('check_layout', () => {
+  it('finds the button that cuts its label on a small phone at font scale 1.3, nothing as the device is, and gives the device back', async () => {
+    await world.shell(serial, `am start -W -n ${SAMPLE_PACKAGE}/.HomeActivity`);
+    const original = await onDevice();
+    const r = await world.call('check_layout', { device_serial: serial });
+    expect(r.isError, r.text).toBe(false);
+    const configs = r.structured['configs'] as {
+      name: string;
+      description: string;
+      display: { width: number; height: number };
+      findings: Finding[];
+    }[];
+    expect(configs.map((c) => c.name)).toEqual([
+      'as is',
+      'small phone, large font',
+      'largest font',
+      'dark',
+      'landscape',
+    ]);
+    expect(configs[0]!.findings).toEqual([]);
+    expect(r.text).toContain('as is (1080x2400 @ 420 dpi, font 1): no problems');
+    const small = configs[1]!;
+    expect(small.description).toBe('720x1280 @ 320 dpi, font 1.3');
+    expect(small.findings).toEqual([
+      expect.objectContaining({
+        n: 1,
+        kind: 'text_cut',
+        resource_id: `${SAMPLE_PACKAGE}:id/open_details`,
+        detail: 'its text runs into its bottom edge: cut off',
+      }),
+    ]);
+    // Its bounds are the small phone's: inside 720x1280.
+    expect(small.findings[0]!.bounds![2]).toBeLessThanOrEqual(720);
+    expect(r.text).toMatch(
+      /1\. text cut: "Open item details" com\.droidbus\.sample:id\/open_details \[[\d.]+\] — its text runs into its bottom edge/,
+    );
+    expect(configs[4]!.display).toMatchObject({ width: 2400, height: 1080 });
+
+    // One contact sheet: every configuration side by side, at one height.
+    const image = (r.raw.content as { type: string; data?: string; mimeType?: string }[]).find(
+      (c) => c.type === 'image',
+    )!;
+    expect(image.mimeType).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(image.data!, 'base64')).metadata();
+    expect(meta.height).toBe(764);
+    expect(meta.width).toBeGreaterThan(5 * 300);
+
+    expect(await onDevice()).toBe(original);
+    expect(
+      (await world.call('get_device_info', { device_serial: serial })).structured['droidbus_changes'],
+    ).toBeNull();
+  }, 120_000);
+
+  it('needs both: the small phone at font scale 1.0, or a larger font on this one, cut nothing', async () => {
+    await world.shell(serial, `am start -W -n ${SAMPLE_PACKAGE}/.HomeActivity`);
+    const r = await world.call('check_layout', {
+      device_serial: serial,
+      configs: [
+        { name: 'small', size: '720x1280', density: 320 },
+        { name: 'font 1.3', font_scale: 1.3 },
+      ],
+    });
+    expect(r.isError, r.text).toBe(false);
+    const configs = r.structured['configs'] as { findings: Finding[] }[];
+    expect(configs.map((c) => c.findings.length)).toEqual([0, 0, 0]);
+  }, 60_000);
+
+  it("refuses a configuration the device cannot show, or a device another session's changes hold, and changes nothing", async () => {
+    const original = await onDevice();
+    const bad = await world.call('check_layout', {
+      device_serial: serial,
+      configs: [{ name: 'tiny', density: 900 }],
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('density 900 is outside 120–640 dpi');
+    expect(await onDevice()).toBe(original);
+
+    const env = { ...(world.server.env as Record<string, string>), DROIDBUS_HOME: world.home };
+    const other = await startMcp(['--toolsets', 'core,device-settings'], { env });
+    try {
+      const set = await other.client.callTool({
+        name: 'set_display_config',
+        arguments: { device_serial: serial, font_scale: 1.15 },
+      });
+      expect(set.isError).not.toBe(true);
+      const busy = await world.call('check_layout', { device_serial: serial });
+      expect(busy.isError).toBe(true);
+      expect(busy.text).toContain('display configuration is changed by session');
+      expect(await onDevice()).toContain('\n1.15\n');
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
+});
