@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { displayConfigSchema } from './formats/display-config.js';
+import { appLocalesSchema, displayConfigSchema } from './formats/display-config.js';
 import { originSchema } from './formats/origin.js';
 import { writeFileAtomic } from './atomic.js';
 import { dataPath } from './data-dir.js';
@@ -19,6 +19,8 @@ const changeSchema = z.object({
   serial: z.string().max(200),
   previous: displayConfigSchema,
   settings: z.array(z.string().max(40)).max(10),
+  /** Apps whose locales droidbus set, with what they had (absent in files before issue 74's locales). */
+  app_locales: z.array(appLocalesSchema).max(50).optional(),
   /** The process that made the changes. */
   pid: z.number().int(),
   /** Who asked (the session, for an agent). */

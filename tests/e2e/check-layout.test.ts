@@ -28,7 +28,7 @@ async function onDevice(): Promise<string> {
   return (
     await world.shell(
       serial,
-      'wm size; wm density; settings get system font_scale; cmd uimode night; settings get system user_rotation',
+      `wm size; wm density; settings get system font_scale; cmd uimode night; settings get system user_rotation; cmd locale get-app-locales ${SAMPLE_PACKAGE}`,
     )
   )
     .replace(/\r/g, '')
@@ -61,6 +61,7 @@ describe('check_layout', () => {
       'largest font',
       'dark',
       'landscape',
+      'right to left',
     ]);
     expect(configs[0]!.findings).toEqual([]);
     expect(r.text).toContain('as is (1080x2400 @ 420 dpi, font 1): no problems');
@@ -80,6 +81,18 @@ describe('check_layout', () => {
       /1\. text cut: "Open item details" com\.droidbus\.sample:id\/open_details \[[\d.]+\] — its text runs into its bottom edge/,
     );
     expect(configs[4]!.display).toMatchObject({ width: 2400, height: 1080 });
+    // In Arabic the app mirrors and translates its screen, but for the one string its translation lacks.
+    expect(configs[5]!.description).toBe('1080x2400 @ 420 dpi, font 1, locale ar');
+    expect(configs[5]!.findings).toEqual([
+      expect.objectContaining({
+        n: 2,
+        kind: 'untranslated',
+        resource_id: `${SAMPLE_PACKAGE}:id/open_details`,
+        detail: 'says "Open item details" in ar too: not translated',
+      }),
+    ]);
+    // Mirrored: the button that was on the left is on the right.
+    expect(configs[5]!.findings[0]!.bounds![0]).toBeGreaterThan(540);
 
     // One contact sheet: every configuration side by side, at one height.
     const image = (r.raw.content as { type: string; data?: string; mimeType?: string }[]).find(
@@ -88,7 +101,7 @@ describe('check_layout', () => {
     expect(image.mimeType).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(image.data!, 'base64')).metadata();
     expect(meta.height).toBe(764);
-    expect(meta.width).toBeGreaterThan(5 * 300);
+    expect(meta.width).toBeGreaterThan(6 * 300);
 
     expect(await onDevice()).toBe(original);
     expect(

@@ -8,6 +8,7 @@ import { eventually, startDeviceWorld, type DeviceWorld } from '../helpers/devic
 import { startHostProcess } from '../helpers/host.js';
 import { startMcp } from '../helpers/mcp-client.js';
 import { isProcessAlive } from '../../src/util/process-info.js';
+import { SAMPLE_PACKAGE } from '../../src/sim/index.js';
 
 let world: DeviceWorld;
 let serial: string;
@@ -74,6 +75,35 @@ describe('set_display_config', () => {
     ).toBeNull();
     const again = await world.call('restore_display_config', { device_serial: serial });
     expect(again.text).toContain('droidbus had changed nothing');
+  }, 60_000);
+
+  it("sets an app's own language and gives back the one it had", async () => {
+    const pkg = SAMPLE_PACKAGE;
+    const locales = async (): Promise<string> =>
+      (await world.shell(serial, `cmd locale get-app-locales ${pkg}`)).trim();
+    expect(await locales()).toBe(`Locales for ${pkg} for user 0 are []`);
+    const set = await world.call('set_display_config', {
+      device_serial: serial,
+      app_locale: { package: pkg, locales: 'ar' },
+    });
+    expect(set.isError, set.text).toBe(false);
+    expect(await locales()).toBe(`Locales for ${pkg} for user 0 are [ar]`);
+    expect(
+      (
+        (await world.call('get_device_info', { device_serial: serial })).structured['droidbus_changes'] as {
+          settings: string[];
+        }
+      ).settings,
+    ).toEqual(['app_locale']);
+    const bad = await world.call('set_display_config', {
+      device_serial: serial,
+      app_locale: { package: pkg, locales: 'ar; reboot' },
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('language tags');
+    const restored = await world.call('restore_display_config', { device_serial: serial });
+    expect(restored.text).toContain('gave back app_locale');
+    expect(await locales()).toBe(`Locales for ${pkg} for user 0 are []`);
   }, 60_000);
 
   it('refuses what the device cannot show, with its limits, and changes nothing', async () => {

@@ -4,9 +4,11 @@ import { serialSchema } from './devices.js';
 import {
   displayConfigSchema,
   displaySizeSchema,
+  localeTagsSchema,
   nightModeSchema,
   type DisplayConfig,
 } from '../../store/formats/display-config.js';
+import { packageNameSchema } from './extras.js';
 
 /**
  * A device's display configuration droidbus can change and always gives back (issue 74): the
@@ -34,6 +36,8 @@ export const displayChangeSchema = z.object({
   density: z.number().int().min(1).max(2_000).nullable().optional(),
   font_scale: z.number().min(0.1).max(10).optional(),
   night: nightModeSchema.optional(),
+  /** An app's locales (Android 13+, `cmd locale set-app-locales`); '' gives it the system's again. */
+  app_locale: z.object({ package: packageNameSchema, locales: localeTagsSchema }).optional(),
 });
 export type DisplayChange = z.infer<typeof displayChangeSchema>;
 
@@ -97,13 +101,15 @@ export const layoutConfigSchema = z.object({
   font_scale: z.number().min(0.1).max(10).optional(),
   night: nightModeSchema.optional(),
   orientation: z.enum(['portrait', 'landscape']).optional(),
+  /** The app in front shown in these locales (Android 13+): `ar` is right to left. */
+  locale: localeTagsSchema.optional(),
 });
 export type LayoutConfig = z.infer<typeof layoutConfigSchema>;
 
 export const layoutFindingSchema = z.object({
   /** The finding's number, as the contact sheet marks it. */
   n: z.number().int(),
-  kind: z.enum(['text_cut', 'overlap', 'small_target', 'missing', 'low_contrast']),
+  kind: z.enum(['text_cut', 'overlap', 'small_target', 'missing', 'low_contrast', 'untranslated']),
   label: z.string(),
   tree_path: z.string().nullable(),
   resource_id: z.string().nullable(),
@@ -130,6 +136,8 @@ export const layoutRequests = {
           description: z.string(),
           display: physicalDisplaySchema,
           findings: z.array(layoutFindingSchema),
+          /** Why it was not captured (a locale on Android before 13); null when it was. */
+          skipped: z.string().nullable(),
         }),
       ),
       sheet: z.instanceof(Uint8Array),

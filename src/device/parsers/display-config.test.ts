@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDisplayConfig } from './display-config.js';
+import { parseAppLocales, parseDisplayConfig } from './display-config.js';
 
 describe('parseDisplayConfig', () => {
   it('reads the physical display and the overrides, font scale and night mode', () => {
@@ -25,5 +25,11 @@ describe('parseDisplayConfig', () => {
     );
     expect(parsed?.current).toEqual({ size: null, density: null, font_scale: null, night: null });
     expect(parseDisplayConfig('Error: no display\n', 'Physical density: 560\n', '1.0', '')).toBeNull();
+  });
+
+  it("reads an app's own locales as LocaleManagerShellCommand prints them", () => {
+    expect(parseAppLocales('Locales for com.example.app for user 0 are [ar,en-US]\n')).toBe('ar,en-US');
+    expect(parseAppLocales('Locales for com.example.app for user 0 are []\n')).toBe('');
+    expect(parseAppLocales('Unknown package com.example.gone for userId 0\n')).toBeNull();
   });
 });

@@ -40,3 +40,11 @@ export function parseDisplayConfig(
     },
   };
 }
+
+/**
+ * The tags `cmd locale get-app-locales PKG` prints (`Locales for PKG for user 0 are [ar]`,
+ * LocaleManagerShellCommand, Android 13); null when it did not say (an unknown package).
+ */
+export function parseAppLocales(out: string): string | null {
+  return /Locales for \S+ for user \d+ are \[([^\]]*)\]/.exec(out)?.[1] ?? null;
+}

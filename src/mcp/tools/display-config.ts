@@ -1,6 +1,8 @@
 /** A device's display size, density, font scale and dark mode, changed with a guaranteed undo (issue 74). */
 import { z } from 'zod';
 import { describeDisplay } from '../../bus/messages/device-config.js';
+import { localeTagsSchema } from '../../store/formats/display-config.js';
+import { packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { deviceResponseOf } from '../responses.js';
@@ -26,6 +28,14 @@ export const setDisplayConfig = defineDeviceTool({
       .describe('Density in dpi (e.g. 320), or reset'),
     font_scale: z.number().min(0.1).max(10).optional().describe('Font scale, 0.85–2.0 (1.3: large text)'),
     dark_mode: z.enum(['on', 'off', 'auto']).optional().describe('Dark theme on, off or by the time of day'),
+    app_locale: z
+      .object({
+        package: packageNameSchema.describe('Application id (com.example.app)'),
+        locales: localeTagsSchema.describe("Language tags, e.g. ar or fr,en; '' for the system's"),
+      })
+      .strict()
+      .optional()
+      .describe("An app's own language (Android 13+)"),
   }),
   output: deviceResponseOf('device.config_set'),
   async handle(args, ctx) {
@@ -33,9 +43,10 @@ export const setDisplayConfig = defineDeviceTool({
       args.size === undefined &&
       args.density === undefined &&
       args.font_scale === undefined &&
-      args.dark_mode === undefined
+      args.dark_mode === undefined &&
+      args.app_locale === undefined
     ) {
-      throw new ArgumentError('Give size, density, font_scale or dark_mode.');
+      throw new ArgumentError('Give size, density, font_scale, dark_mode or app_locale.');
     }
     const size =
       args.size === undefined ? undefined : args.size === 'reset' ? null : args.size.split('x').map(Number);
@@ -47,6 +58,7 @@ export const setDisplayConfig = defineDeviceTool({
         ...(args.dark_mode !== undefined
           ? { night: args.dark_mode === 'on' ? 'yes' : args.dark_mode === 'off' ? 'no' : 'auto' }
           : {}),
+        ...(args.app_locale !== undefined ? { app_locale: args.app_locale } : {}),
       },
     });
     return {
@@ -87,6 +99,7 @@ export const DEFAULT_LAYOUT_CONFIGS = [
   { name: 'largest font', font_scale: 2 },
   { name: 'dark', night: 'yes' as const },
   { name: 'landscape', orientation: 'landscape' as const },
+  { name: 'right to left', locale: 'ar' },
 ];
 
 const layoutConfigParam = z
@@ -97,6 +110,9 @@ const layoutConfigParam = z
     font_scale: z.number().min(0.1).max(10).optional().describe('Font scale, 0.85–2.0'),
     dark_mode: z.boolean().optional().describe('Dark theme on'),
     orientation: z.enum(['portrait', 'landscape']).optional().describe('Screen orientation'),
+    locale: localeTagsSchema
+      .optional()
+      .describe('The app in front in this language (Android 13+); ar is right to left'),
   })
   .strict();
 
@@ -106,6 +122,7 @@ const KIND_WORDS: Readonly<Record<string, string>> = {
   small_target: 'small touch target',
   missing: 'missing',
   low_contrast: 'low contrast',
+  untranslated: 'not translated',
 };
 
 export const checkLayout = defineDeviceTool({
@@ -138,10 +155,11 @@ export const checkLayout = defineDeviceTool({
         ...(c.font_scale !== undefined ? { font_scale: c.font_scale } : {}),
         ...(c.dark_mode !== undefined ? { night: c.dark_mode ? ('yes' as const) : ('no' as const) } : {}),
         ...(c.orientation !== undefined ? { orientation: c.orientation } : {}),
+        ...(c.locale !== undefined ? { locale: c.locale } : {}),
       })) ?? DEFAULT_LAYOUT_CONFIGS;
     const r = await ctx.ask('device.check_layout', { configs });
     const lines = r.configs.flatMap((c) => [
-      `${c.name} (${c.description}): ${c.findings.length === 0 ? 'no problems' : `${c.findings.length} problem${c.findings.length === 1 ? '' : 's'}`}`,
+      `${c.name} (${c.description}): ${c.skipped !== null ? `not checked: ${c.skipped}` : c.findings.length === 0 ? 'no problems' : `${c.findings.length} problem${c.findings.length === 1 ? '' : 's'}`}`,
       ...c.findings.map(
         (f) =>
           `  ${f.n}. ${KIND_WORDS[f.kind] ?? f.kind}: "${f.label}"${f.resource_id ? ` ${f.resource_id}` : ''}${f.tree_path ? ` [${f.tree_path}]` : ''} — ${f.detail}`,

@@ -15,6 +15,12 @@ interface VersionChange {
 }
 
 export const CHANGES = {
+  appLocales: {
+    since: 33,
+    what: "an app's own languages: the locale service and `cmd locale set-app-locales` / `get-app-locales`",
+    evidence:
+      'frameworks/base/services/core/java/com/android/server/locales/LocaleManagerShellCommand.java (Android 13)',
+  },
   windowUser: {
     since: 17,
     what: 'window names carry their user (`Window{hash u0 title}`); before, `paused=` and no user',

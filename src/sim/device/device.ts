@@ -317,6 +317,7 @@ export class Device implements SimDevice {
       imeShown: this.ui.imeShown,
       launcherApps: this.launcherApps(),
       labelOf: (pkg) => this.packages.get(pkg)?.info.label ?? pkg,
+      localeOf: (pkg) => this.packages.get(pkg)?.locales ?? '',
       webEcho: (rec, bounds, focused) => this.webviews.echo(rec, bounds, focused),
     };
   }

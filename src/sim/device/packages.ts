@@ -55,6 +55,8 @@ export interface InstalledPackage {
   enabled: boolean;
   /** Force-stopped and not launched since. */
   stopped: boolean;
+  /** Its own locales (`cmd locale set-app-locales`, Android 13+); unset: the system's. */
+  locales?: string;
 }
 
 /** Android's runtime ("dangerous") permissions: the ones `pm grant`/`pm revoke` may change. */

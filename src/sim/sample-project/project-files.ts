@@ -197,6 +197,21 @@ const STRINGS = `<resources>
 </resources>
 `;
 
+/** The Arabic translation — without open_detail, which stays English on screen (check_layout finds it). */
+const STRINGS_AR = `<resources>
+    <string name="app_name">تطبيق Droidbus</string>
+    <string name="email_hint">البريد الإلكتروني</string>
+    <string name="password_hint">كلمة المرور</string>
+    <string name="login">تسجيل الدخول</string>
+    <string name="invalid_email">أدخل عنوان بريد إلكتروني صالحًا</string>
+    <string name="crash">تعطّل</string>
+    <string name="total_unknown">المجموع: لم يُحسب بعد</string>
+    <string name="total_loading">المجموع: جارٍ الحساب…</string>
+    <string name="total_format">المجموع: %1$d سنت</string>
+    <string name="detail_format">سعر %1$s هو %2$.2f</string>
+</resources>
+`;
+
 const LAYOUT_LOGIN = `<?xml version="1.0" encoding="utf-8"?>
 <LinearLayout xmlns:android="http://schemas.android.com/apk/res/android"
     android:layout_width="match_parent"
@@ -376,6 +391,7 @@ export function sampleProjectFiles(): Record<string, string> {
     'app/src/main/AndroidManifest.xml': MANIFEST,
     'app/src/main/assets/web/sign-in.html': SAMPLE_WEB_PAGE,
     'app/src/main/res/values/strings.xml': STRINGS,
+    'app/src/main/res/values-ar/strings.xml': STRINGS_AR,
     'app/src/main/res/layout/activity_login.xml': LAYOUT_LOGIN,
     'app/src/main/res/layout/activity_home.xml': LAYOUT_HOME,
     'app/src/main/res/layout/activity_detail.xml': LAYOUT_DETAIL,

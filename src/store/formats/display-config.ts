@@ -24,3 +24,19 @@ export const displayConfigSchema = z.object({
   night: nightModeSchema.nullable(),
 });
 export type DisplayConfig = z.infer<typeof displayConfigSchema>;
+
+/** Language tags as Android's LocaleList takes them (`ar`, `en-US,hi`); empty: the system's. */
+export const localeTagsSchema = z
+  .string()
+  .max(100)
+  .regex(
+    /^([A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*(,[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*)*)?$/,
+    'language tags such as ar or en-US,hi',
+  );
+
+/** An app's locales before droidbus set them (`cmd locale set-app-locales`, Android 13+). */
+export const appLocalesSchema = z.object({
+  package: z.string().max(255),
+  /** The tags it had ('' when it followed the system). */
+  previous: localeTagsSchema,
+});

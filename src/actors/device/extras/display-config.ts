@@ -22,7 +22,7 @@ import type {
 import type { Origin } from '../../../bus/origin.js';
 import type { ResponseOf } from '../../../bus/registry.js';
 import { outputOf, type DeviceShell } from '../../../device/device-shell.js';
-import { parseDisplayConfig } from '../../../device/parsers/display-config.js';
+import { parseAppLocales, parseDisplayConfig } from '../../../device/parsers/display-config.js';
 import { joinReads, READS, readCommand } from '../../../device/reads.js';
 import {
   deviceConfigChangeOf,
@@ -157,6 +157,31 @@ async function run(
   }
 }
 
+/** An app's locales now (Android 13+). */
+async function readAppLocales(serial: string, shell: DeviceShell, pkg: string): Promise<string> {
+  const r = await shell(readCommand(READS.appLocales, { package: pkg }));
+  const tags = parseAppLocales(r.stdout);
+  if (tags === null) {
+    throw new BusError(
+      /Unknown package/.test(r.stdout) ? 'NOT_FOUND' : 'FAILED',
+      `could not read ${pkg}'s locales on ${serial}: ${outputOf(r).slice(0, 200)}`,
+    );
+  }
+  return tags;
+}
+
+/** Sets an app's locales ('' gives it the system's again). */
+async function setAppLocales(serial: string, shell: DeviceShell, pkg: string, tags: string): Promise<void> {
+  const r = await shell(
+    tags === ''
+      ? sh`cmd locale set-app-locales ${pkg}`
+      : sh`cmd locale set-app-locales ${pkg} --locales ${tags}`,
+  );
+  if (r.exitCode !== 0 || /Unknown package|Exception/.test(outputOf(r))) {
+    throw new BusError('FAILED', `could not set ${pkg}'s locales on ${serial}: ${outputOf(r).slice(0, 300)}`);
+  }
+}
+
 /** Who a change belongs to: an agent's session, or the person (host, CLI). */
 function ownerOf(origin: Origin): string {
   return origin.kind === 'agent' ? `session ${origin.session_id}` : origin.kind;
@@ -201,28 +226,55 @@ export async function setDisplayConfig(
   shell: DeviceShell,
   change: DisplayChange,
   origin: Origin,
+  sdk: () => Promise<number | null>,
 ): Promise<ResponseOf<'device.config_set'>> {
   const { physical, current } = await readDisplayConfig(serial, shell);
   checkChange(physical, current, change);
   const commands = commandsFor(current, change);
+  const locale = change.app_locale;
+  let localeBefore: string | null = null;
+  if (locale !== undefined) {
+    const level = await sdk();
+    if (level !== null && level < 33) {
+      throw new BusError(
+        'INVALID',
+        `an app's own locale needs Android 13 (API 33); ${serial} is API ${level}`,
+      );
+    }
+    localeBefore = await readAppLocales(serial, shell, locale.package);
+  }
   const owner = ownerOf(origin);
   const recorded = await updateDeviceConfigChange(serial, (c) => {
     if (c !== undefined && isHeld(c) && ownerOf(c.by) !== owner) {
       requireConfigOwner(serial, origin);
     }
-    if (commands.length === 0 && c === undefined) {
+    const locales = [...(c?.app_locales ?? [])];
+    if (locale !== undefined && localeBefore !== null && !locales.some((l) => l.package === locale.package)) {
+      locales.push({ package: locale.package, previous: localeBefore });
+    }
+    if (commands.length === 0 && c === undefined && locales.length === 0) {
       return null;
     }
     return {
       serial,
       previous: c?.previous ?? current,
-      settings: [...new Set([...(c?.settings ?? []), ...commands.map((x) => x.setting)])],
+      settings: [
+        ...new Set([
+          ...(c?.settings ?? []),
+          ...commands.map((x) => x.setting),
+          ...(locales.length > 0 ? ['app_locale'] : []),
+        ]),
+      ],
+      ...(locales.length > 0 ? { app_locales: locales } : {}),
       pid: process.pid,
       by: origin,
       at: c?.at ?? new Date().toISOString(),
     };
   });
   await run(serial, shell, commands);
+  if (locale !== undefined) {
+    await setAppLocales(serial, shell, locale.package, locale.locales);
+  }
   return {
     before: current,
     ...(await readDisplayConfig(serial, shell)),
@@ -252,11 +304,17 @@ export async function restoreDisplayConfig(
   const { current } = await readDisplayConfig(serial, shell);
   const commands = commandsFor(current, c.previous);
   await run(serial, shell, commands);
+  for (const l of c.app_locales ?? []) {
+    await setAppLocales(serial, shell, l.package, l.previous);
+  }
   await updateDeviceConfigChange(serial, () => null);
   return {
     ...(await readDisplayConfig(serial, shell)),
     changed: null,
-    restored: commands.map((x) => x.setting),
+    restored: [
+      ...commands.map((x) => x.setting),
+      ...((c.app_locales ?? []).length > 0 ? ['app_locale'] : []),
+    ],
   };
 }
 

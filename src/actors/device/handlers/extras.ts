@@ -31,7 +31,9 @@ export const extrasHandlers = {
   'device.check_layout': (p, state, ctx) => checkLayout(state, p, ctx),
   'device.config_read': (_p, state, ctx) => configState(state.serial, deviceShell(state.device, ctx.signal)),
   'device.config_set': (p, state, ctx) =>
-    setDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), p.change, ctx.origin),
+    setDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), p.change, ctx.origin, () =>
+      state.device.sdk(ctx.signal),
+    ),
   'device.config_restore': (_p, state, ctx) =>
     restoreDisplayConfig(state.serial, deviceShell(state.device, ctx.signal), ctx.origin),
   'device.orientation': (p, state, ctx) =>

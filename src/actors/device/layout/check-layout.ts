@@ -28,6 +28,7 @@ import {
 import { readRotation, restoreRotation, setOrientation } from '../extras/orientation.js';
 import { screenshots } from '../screenshot/screenshot-handler.js';
 import type { SheetTile } from './layout-sheet.js';
+import { untranslated } from './layout-findings.js';
 
 type Answer = ResponseOf<'device.check_layout'>;
 type RotationState = Awaited<ReturnType<typeof readRotation>>;
@@ -80,34 +81,84 @@ async function findingsOf(
   );
 }
 
-/** Gives the device back its configuration and orientation as they were before the check. */
-async function giveBack(
-  state: DeviceState,
-  before: DisplayConfig,
-  recordedBefore: boolean,
-  rotation: RotationState,
-  ctx: HandlerContext,
-): Promise<string[]> {
+/** The app a capture shows (its application window's package); null when none does. */
+function appOf(tree: UiTree): string | null {
+  const w = tree.windows.find((x) => x.kind === 'application');
+  return w?.package || tree.nodes[tree.roots[0] ?? -1]?.package || null;
+}
+
+/** What the check changed and must give back: the device before it, and the app whose locale it set. */
+interface Before {
+  config: DisplayConfig;
+  /** The session had changes of its own standing (they stay, recorded). */
+  recorded: boolean;
+  rotation: RotationState;
+  /** The app whose locales the check set, with the tags it had. */
+  locale: { package: string; locales: string } | null;
+}
+
+/** Gives the device back its configuration, orientation and app locale as they were before the check. */
+async function giveBack(state: DeviceState, before: Before, ctx: HandlerContext): Promise<string[]> {
   // Its own deadline: a cancelled check still gives the device back.
   const shell = deviceShell(state.device, AbortSignal.timeout(30_000));
   const restored: string[] = [];
-  if (await restoreRotation(state.serial, shell, rotation)) {
+  if (await restoreRotation(state.serial, shell, before.rotation)) {
     restored.push('orientation');
   }
-  if (!recordedBefore) {
+  if (!before.recorded) {
     restored.push(...(await restoreDisplayConfig(state.serial, shell, ctx.origin)).restored);
-  } else {
-    // The session had changed it before the check: back to that, its first values still recorded.
-    const r = await setDisplayConfig(state.serial, shell, changeFor(before, { name: 'before' }), ctx.origin);
-    restored.push(
-      ...Object.keys(r.before).filter(
-        (k) =>
-          JSON.stringify(r.before[k as keyof DisplayConfig]) !==
-          JSON.stringify(r.current[k as keyof DisplayConfig]),
-      ),
-    );
+    return restored;
   }
-  return restored;
+  // The session had changed it before the check: back to that, its first values still recorded.
+  const r = await setDisplayConfig(
+    state.serial,
+    shell,
+    {
+      ...changeFor(before.config, { name: 'before' }),
+      ...(before.locale ? { app_locale: before.locale } : {}),
+    },
+    ctx.origin,
+    () => state.device.sdk(),
+  );
+  const changed = (Object.keys(r.before) as (keyof DisplayConfig)[]).filter(
+    (k) => JSON.stringify(r.before[k]) !== JSON.stringify(r.current[k]),
+  );
+  return [...restored, ...changed, ...(before.locale ? ['app_locale'] : [])];
+}
+
+/** One configuration applied over the device as it was (its locale on `app`, or the app's own back). */
+async function apply(
+  state: DeviceState,
+  ctx: HandlerContext,
+  before: Before,
+  c: LayoutConfig,
+  app: string | null,
+): Promise<void> {
+  const shell = deviceShell(state.device, ctx.signal);
+  const locale =
+    c.locale !== undefined && app !== null
+      ? { package: app, locales: c.locale }
+      : before.locale !== null
+        ? before.locale
+        : undefined;
+  await setDisplayConfig(
+    state.serial,
+    shell,
+    { ...changeFor(before.config, c), ...(locale !== undefined ? { app_locale: locale } : {}) },
+    ctx.origin,
+    () => state.device.sdk(ctx.signal),
+  );
+  if (c.locale !== undefined && app !== null && before.locale === null) {
+    const tags = deviceConfigChangeOf(state.serial)?.app_locales?.find((l) => l.package === app)?.previous;
+    before.locale = { package: app, locales: tags ?? '' };
+  }
+  const wanted = c.orientation ?? before.rotation.orientation ?? 'portrait';
+  if (
+    (await readRotation(shell)).orientation !== wanted &&
+    (wanted === 'portrait' || wanted === 'landscape')
+  ) {
+    await setOrientation(state.serial, shell, { orientation: wanted });
+  }
 }
 
 export async function checkLayout(
@@ -117,9 +168,14 @@ export async function checkLayout(
 ): Promise<Answer> {
   requireConfigOwner(state.serial, ctx.origin);
   const shell = deviceShell(state.device, ctx.signal);
-  const { physical, current: before } = await readDisplayConfig(state.serial, shell);
-  const recordedBefore = deviceConfigChangeOf(state.serial) !== undefined;
-  const rotation = await readRotation(shell);
+  const { physical, current } = await readDisplayConfig(state.serial, shell);
+  const sdk = await state.device.sdk(ctx.signal);
+  const before: Before = {
+    config: current,
+    recorded: deviceConfigChangeOf(state.serial) !== undefined,
+    rotation: await readRotation(shell),
+    locale: null,
+  };
   const configs: Answer['configs'] = [];
   const tiles: SheetTile[] = [];
   let n = 0;
@@ -127,30 +183,36 @@ export async function checkLayout(
   let restored: string[] = [];
   try {
     for (const c of [{ name: 'as is' } as LayoutConfig, ...p.configs]) {
-      const first = baseline === null;
-      if (!first) {
-        await setDisplayConfig(state.serial, shell, changeFor(before, c), ctx.origin);
-        const wanted = c.orientation ?? rotation.orientation ?? 'portrait';
-        if (
-          (await readRotation(shell)).orientation !== wanted &&
-          (wanted === 'portrait' || wanted === 'landscape')
-        ) {
-          await setOrientation(state.serial, shell, { orientation: wanted });
-        }
+      if (c.locale !== undefined && (sdk === null || sdk < 33)) {
+        configs.push({
+          name: c.name,
+          description: `locale ${c.locale}`,
+          display: { ...physical },
+          findings: [],
+          skipped: `an app's own locale needs Android 13 (API 33); this device is API ${sdk ?? 'unknown'}`,
+        });
+        continue;
       }
-      const { current } = first ? { current: before } : await readDisplayConfig(state.serial, shell);
-      const density = current.density ?? physical.density;
+      if (baseline !== null) {
+        await apply(state, ctx, before, c, appOf(baseline));
+      }
+      const now = baseline === null ? current : (await readDisplayConfig(state.serial, shell)).current;
+      const density = now.density ?? physical.density;
       const seen = await look(state, ctx, density, baseline);
+      const found = [
+        ...seen.findings,
+        ...(c.locale !== undefined && baseline !== null ? untranslated(baseline, seen.tree, c.locale) : []),
+      ];
       baseline ??= seen.tree;
-      const findings = seen.findings.map((f) => ({ n: ++n, ...f }));
+      const findings = found.map((f) => ({ n: ++n, ...f }));
       // The display as captured (its rotation applied).
       const display = {
         width: seen.tree.display?.right ?? physical.width,
         height: seen.tree.display?.bottom ?? physical.height,
         density,
       };
-      const description = describeDisplay(physical, current, c.orientation);
-      configs.push({ name: c.name, description, display, findings });
+      const description = `${describeDisplay(physical, now, c.orientation)}${c.locale !== undefined ? `, locale ${c.locale}` : ''}`;
+      configs.push({ name: c.name, description, display, findings, skipped: null });
       tiles.push({
         png: seen.png,
         caption: `${c.name}: ${description}${findings.length > 0 ? ` — ${findings.length} problem${findings.length === 1 ? '' : 's'}` : ''}`,
@@ -163,7 +225,7 @@ export async function checkLayout(
       });
     }
   } finally {
-    restored = await giveBack(state, before, recordedBefore, rotation, ctx);
+    restored = await giveBack(state, before, ctx);
   }
   const sheet = unwrap(await screenshots().run({ op: 'sheet', tiles }, { signal: ctx.signal }));
   return { configs, sheet: sheet as Uint8Array<ArrayBuffer>, sheet_mime: 'image/jpeg', restored };

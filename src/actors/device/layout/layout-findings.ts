@@ -11,11 +11,14 @@
  *   clips it (then its size on screen is not its size).
  * * `missing`: an element (by resource id) the first configuration shows and this one does not.
  * * `low_contrast`: text under WCAG AA's 4.5:1 against its background.
+ * * `untranslated`: under another locale, an element (by resource id) says what it said before —
+ *   a string the app's translations lack (Android lint's MissingTranslation, seen on screen).
  */
 import type { UiNode, UiTree } from '../../../device/ui-dump/ui-types.js';
 import { inkAtEdges, textContrast, type Raster } from './layout-pixels.js';
 
-export type FindingKind = 'text_cut' | 'overlap' | 'small_target' | 'missing' | 'low_contrast';
+export type FindingKind =
+  'text_cut' | 'overlap' | 'small_target' | 'missing' | 'low_contrast' | 'untranslated';
 
 export interface LayoutFinding {
   kind: FindingKind;
@@ -176,5 +179,33 @@ function missingFrom(baseline: UiTree, tree: UiTree): LayoutFinding[] {
       resource_id: id,
       bounds: null,
       detail: `shown in the first configuration at ${n!.tree_path}, not in this one (gone, or off screen: scroll)`,
+    }));
+}
+
+/** Words in `text` (letters, not just numbers or symbols): what a translation would change. */
+function hasWords(text: string): boolean {
+  return /\p{L}{2,}/u.test(text);
+}
+
+/** The elements of `tree`, shown in another locale, whose text is the first configuration's word for word. */
+export function untranslated(baseline: UiTree, tree: UiTree, locale: string): LayoutFinding[] {
+  const before = new Map<string, string>();
+  for (const n of baseline.nodes) {
+    if (n.resource_id !== '' && hasWords(n.text) && !n.editable) {
+      before.set(n.resource_id, n.text);
+    }
+  }
+  return tree.nodes
+    .filter(
+      (n) =>
+        n.resource_id !== '' && inApp(tree, n) && before.get(n.resource_id) === n.text && hasWords(n.text),
+    )
+    .map((n) => ({
+      kind: 'untranslated' as const,
+      label: labelOf(n),
+      tree_path: n.tree_path,
+      resource_id: n.resource_id,
+      bounds: boundsOf(n),
+      detail: `says "${n.text}" in ${locale} too: not translated`,
     }));
 }

@@ -8,6 +8,34 @@ import { pm } from './pm.js';
 import { ime, settings, wm } from './settings-commands.js';
 import { since } from '../android-versions.js';
 
+/**
+ * `cmd locale`: an app's own locales (LocaleManagerShellCommand, Android 13): `set-app-locales PKG
+ * [--user U] [--locales TAGS]` (no --locales: the system's again), `get-app-locales PKG`.
+ */
+async function localeCommand(ctx: CommandContext<Device>, args: string[]): Promise<number> {
+  const [sub, pkg, ...options] = args;
+  if (sub !== 'set-app-locales' && sub !== 'get-app-locales') {
+    await ctx.stdout.write('Locale manager (locale) shell commands:\n  help\n      Print this help text.\n');
+    return sub === undefined || sub === 'help' ? 0 : 255;
+  }
+  if (pkg === undefined) {
+    await ctx.stderr.write('Error: no package specified\n');
+    return 255;
+  }
+  const p = ctx.host.packages.get(pkg);
+  if (p === undefined) {
+    await ctx.stdout.write(`Unknown package ${pkg} for userId 0\n`);
+    return 0;
+  }
+  if (sub === 'get-app-locales') {
+    await ctx.stdout.write(`Locales for ${pkg} for user 0 are [${p.locales ?? ''}]\n`);
+    return 0;
+  }
+  const at = options.indexOf('--locales');
+  p.locales = at >= 0 ? (options[at + 1] ?? '') : '';
+  return 0;
+}
+
 const SERVICES = [
   'activity',
   'battery',
@@ -194,6 +222,12 @@ export const cmd: CommandFn<Device> = async (ctx) => {
       return location(ctx, dev, rest);
     case 'battery':
       return 0;
+    case 'locale':
+      if (since(ctx.host.sdk, 'appLocales')) {
+        return localeCommand(ctx, rest);
+      }
+      await ctx.stderr.write(`cmd: Can't find service: ${service}\n`);
+      return 20;
     case 'uimode': {
       // UiModeManagerService's shell: `night [yes|no|auto]` sets the mode, then prints the one in force.
       if (rest[0] === 'night') {

@@ -7,6 +7,7 @@ import { CHROME_PACKAGE, LAUNCHER_PACKAGE, SETTINGS_PACKAGE } from '../packages.
 import type { ActivityRecord, ScreenEnv } from './ui-model.js';
 import { F, node, type ViewNode } from './view.js';
 import { wrapText } from './text-layout.js';
+import { localize } from './locales.js';
 
 type Rect = readonly [number, number, number, number];
 
@@ -393,22 +394,31 @@ function webScreen(f: Frame, rec: ActivityRecord): ViewNode {
   return f.decor(pkg, [f.toolbar(pkg, 'Sign in (web)', true), web]);
 }
 
+/** One of the sample app's screens; null for an activity it does not have. */
+function sampleScreen(f: Frame, rec: ActivityRecord): ViewNode | null {
+  switch (rec.cls.slice(rec.cls.lastIndexOf('.') + 1)) {
+    case 'LoginActivity':
+      return loginScreen(f, rec);
+    case 'HomeActivity':
+      return homeScreen(f, rec);
+    case 'DetailActivity':
+      return detailScreen(f, rec);
+    case 'WebActivity':
+      return webScreen(f, rec);
+    default:
+      return null;
+  }
+}
+
 /** The view tree of an activity on the given display. */
 export function buildActivityScreen(rec: ActivityRecord, env: ScreenEnv): ViewNode {
   const f = new Frame(env);
   if (rec.cls.startsWith(SAMPLE_PACKAGE + '.')) {
-    const simple = rec.cls.slice(rec.cls.lastIndexOf('.') + 1);
-    if (simple === 'LoginActivity') {
-      return loginScreen(f, rec);
-    }
-    if (simple === 'HomeActivity') {
-      return homeScreen(f, rec);
-    }
-    if (simple === 'DetailActivity') {
-      return detailScreen(f, rec);
-    }
-    if (simple === 'WebActivity') {
-      return webScreen(f, rec);
+    const screen = sampleScreen(f, rec);
+    if (screen !== null) {
+      // The app's own language (cmd locale set-app-locales), when it has one.
+      const tags = env.localeOf?.(rec.pkg) ?? '';
+      return tags === '' ? screen : localize(screen, tags, env.width);
     }
   }
   if (rec.pkg === LAUNCHER_PACKAGE) {

@@ -55,6 +55,8 @@ export interface ScreenEnv {
   launcherApps: readonly LauncherApp[];
   /** The label of an installed package. */
   labelOf(pkg: string): string;
+  /** An app's own locales (`cmd locale set-app-locales`); '' when it follows the system's. */
+  localeOf?(pkg: string): string;
   /** The accessibility echo of `rec`'s WebView page at `bounds` (webview/echo.ts); null when none was read. */
   webEcho?(
     rec: ActivityRecord,
