@@ -80,12 +80,19 @@ describe('check_layout', () => {
     expect(r.text).toMatch(
       /1\. text cut: "Open item details" com\.droidbus\.sample:id\/open_details \[[\d.]+\] — its text runs into its bottom edge/,
     );
+    // In the dark theme the label whose colour the layout hard-codes is dark grey on near-black.
+    expect(configs[3]!.findings).toEqual([
+      expect.objectContaining({ n: 2, kind: 'low_contrast', resource_id: `${SAMPLE_PACKAGE}:id/welcome` }),
+    ]);
+    expect(configs[3]!.findings[0]!.detail).toMatch(
+      /^text #4[0-9a-f]{5} on #1[0-9a-f]{5}: 1\.\d+:1, under WCAG AA's 4\.5:1/,
+    );
     expect(configs[4]!.display).toMatchObject({ width: 2400, height: 1080 });
     // In Arabic the app mirrors and translates its screen, but for the one string its translation lacks.
     expect(configs[5]!.description).toBe('1080x2400 @ 420 dpi, font 1, locale ar');
     expect(configs[5]!.findings).toEqual([
       expect.objectContaining({
-        n: 2,
+        n: 3,
         kind: 'untranslated',
         resource_id: `${SAMPLE_PACKAGE}:id/open_details`,
         detail: 'says "Open item details" in ar too: not translated',
@@ -109,18 +116,33 @@ describe('check_layout', () => {
     ).toBeNull();
   }, 120_000);
 
-  it('needs both: the small phone at font scale 1.0, or a larger font on this one, cut nothing', async () => {
-    await world.shell(serial, `am start -W -n ${SAMPLE_PACKAGE}/.HomeActivity`);
+  it('needs both the small phone and the larger font, and starts the screen asked for afresh under each', async () => {
+    // The device shows the login screen; the check starts the home screen under each configuration.
+    await world.shell(serial, `am start -W -n ${SAMPLE_PACKAGE}/.LoginActivity`);
     const r = await world.call('check_layout', {
       device_serial: serial,
+      activity: `${SAMPLE_PACKAGE}/.HomeActivity`,
       configs: [
         { name: 'small', size: '720x1280', density: 320 },
         { name: 'font 1.3', font_scale: 1.3 },
+        { name: 'both', size: '720x1280', density: 320, font_scale: 1.3 },
       ],
     });
     expect(r.isError, r.text).toBe(false);
     const configs = r.structured['configs'] as { findings: Finding[] }[];
-    expect(configs.map((c) => c.findings.length)).toEqual([0, 0, 0]);
+    expect(configs.map((c) => c.findings.map((f) => `${f.kind} ${f.resource_id}`))).toEqual([
+      [],
+      [],
+      [],
+      [`text_cut ${SAMPLE_PACKAGE}:id/open_details`],
+    ]);
+    const bad = await world.call('check_layout', {
+      device_serial: serial,
+      activity: `${SAMPLE_PACKAGE}/.HomeActivity`,
+      deep_link: 'droidbus://home',
+    });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('activity or deep_link, not both');
   }, 60_000);
 
   it("refuses a configuration the device cannot show, or a device another session's changes hold, and changes nothing", async () => {

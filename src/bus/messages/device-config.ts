@@ -8,7 +8,7 @@ import {
   nightModeSchema,
   type DisplayConfig,
 } from '../../store/formats/display-config.js';
-import { packageNameSchema } from './extras.js';
+import { componentSchema, dataUriSchema, packageNameSchema } from './extras.js';
 
 /**
  * A device's display configuration droidbus can change and always gives back (issue 74): the
@@ -127,7 +127,14 @@ export const layoutRequests = {
   'device.check_layout': defineRequest({
     actor: 'device',
     key: bySerial,
-    request: z.object({ serial: serialSchema, configs: z.array(layoutConfigSchema).min(1).max(8) }),
+    request: z.object({
+      serial: serialSchema,
+      configs: z.array(layoutConfigSchema).min(1).max(8),
+      /** Started afresh under each configuration (the screen in front otherwise): an activity or a deep link. */
+      relaunch: z
+        .union([z.object({ component: componentSchema }), z.object({ deep_link: dataUriSchema })])
+        .nullable(),
+    }),
     response: z.object({
       configs: z.array(
         z.object({

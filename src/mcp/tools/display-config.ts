@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { describeDisplay } from '../../bus/messages/device-config.js';
 import { localeTagsSchema } from '../../store/formats/display-config.js';
-import { packageNameSchema } from '../../bus/messages/extras.js';
+import { componentSchema, dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
 import { defineDeviceTool } from '../define-device-tool.js';
 import { deviceResponseOf } from '../responses.js';
@@ -92,7 +92,7 @@ export const restoreDisplayConfig = defineDeviceTool({
 /**
  * check_layout's configurations when none are given (issue 74): a small phone (Android Studio's
  * "Small Phone", 720x1280 xhdpi) at font scale 1.3, the largest font (2.0, Android 14's), dark mode,
- * landscape.
+ * landscape, and the app in Arabic (right to left).
  */
 export const DEFAULT_LAYOUT_CONFIGS = [
   { name: 'small phone, large font', size: { width: 720, height: 1280 }, density: 320, font_scale: 1.3 },
@@ -132,7 +132,7 @@ export const checkLayout = defineDeviceTool({
   kind: 'write',
   title: 'Check the screen at other sizes and settings',
   description:
-    "Captures the current screen as it is, then under other display configurations (default: a small phone at font scale 1.3, the largest font, dark mode, landscape), and says what breaks in each: text cut off, overlapping or too small (< 48 dp) touch targets, elements gone, text under WCAG AA contrast — with one contact-sheet image, problems numbered. The device's configuration is given back at the end. Locales are not among the configurations yet.",
+    "Captures the current screen as it is, then under other display configurations (default: a small phone at font scale 1.3, the largest font, dark mode, landscape, Arabic right to left), and says what breaks in each: text cut off, overlapping or too small (< 48 dp) touch targets, elements gone, text under WCAG AA contrast, text left untranslated — with one contact-sheet image, problems numbered. activity or deep_link starts that screen afresh under each. The device's configuration is given back at the end.",
   input: z.object({
     configs: z
       .array(layoutConfigParam)
@@ -140,8 +140,12 @@ export const checkLayout = defineDeviceTool({
       .max(8)
       .optional()
       .describe(
-        'The configurations, each applied over the device as it is (default: four, see the description)',
+        'The configurations, each applied over the device as it is (default: five, see the description)',
       ),
+    activity: componentSchema
+      .optional()
+      .describe('Start this activity afresh under each configuration (package/.Activity)'),
+    deep_link: dataUriSchema.optional().describe('Or open this deep link afresh under each configuration'),
   }),
   output: deviceResponseOf('device.check_layout').omit({ sheet: true }),
   async handle(args, ctx) {
@@ -157,7 +161,18 @@ export const checkLayout = defineDeviceTool({
         ...(c.orientation !== undefined ? { orientation: c.orientation } : {}),
         ...(c.locale !== undefined ? { locale: c.locale } : {}),
       })) ?? DEFAULT_LAYOUT_CONFIGS;
-    const r = await ctx.ask('device.check_layout', { configs });
+    if (args.activity !== undefined && args.deep_link !== undefined) {
+      throw new ArgumentError('Give activity or deep_link, not both.');
+    }
+    const r = await ctx.ask('device.check_layout', {
+      configs,
+      relaunch:
+        args.activity !== undefined
+          ? { component: args.activity }
+          : args.deep_link !== undefined
+            ? { deep_link: args.deep_link }
+            : null,
+    });
     const lines = r.configs.flatMap((c) => [
       `${c.name} (${c.description}): ${c.skipped !== null ? `not checked: ${c.skipped}` : c.findings.length === 0 ? 'no problems' : `${c.findings.length} problem${c.findings.length === 1 ? '' : 's'}`}`,
       ...c.findings.map(

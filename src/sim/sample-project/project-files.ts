@@ -251,7 +251,8 @@ const LAYOUT_HOME = `<?xml version="1.0" encoding="utf-8"?>
     <TextView
         android:id="@+id/total"
         android:layout_width="match_parent"
-        android:layout_height="wrap_content" />
+        android:layout_height="wrap_content"
+        android:textColor="#49454F" />
 
     <!-- A fixed height: the label takes two lines at large font sizes on small phones, and is cut. -->
     <LinearLayout

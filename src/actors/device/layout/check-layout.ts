@@ -13,7 +13,9 @@ import {
   type LayoutConfig,
 } from '../../../bus/messages/device-config.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
-import { deviceShell } from '../../../device/device-shell.js';
+import { deviceShell, outputOf } from '../../../device/device-shell.js';
+import { sh } from '../../../adb/shell-command.js';
+import { pmFailure } from '../../../device/parsers/am-start.js';
 import { READS, readCommand } from '../../../device/reads.js';
 import type { UiResult, UiTree } from '../../../device/ui-dump/ui-types.js';
 import { deviceConfigChangeOf } from '../../../store/device-config-changes.js';
@@ -50,6 +52,32 @@ function changeFor(from: DisplayConfig, c: LayoutConfig): DisplayChange {
       : {}),
     ...(c.night !== undefined || from.night !== null ? { night: c.night ?? from.night! } : {}),
   };
+}
+
+/**
+ * Starts the screen afresh (`am start -W -S`: the app stopped first, so it starts in the
+ * configuration as it is now): an activity, or what handles a deep link.
+ */
+async function relaunch(
+  state: DeviceState,
+  ctx: HandlerContext,
+  r: PayloadOf<'device.check_layout'>['relaunch'],
+): Promise<void> {
+  if (r === null) {
+    return;
+  }
+  const command =
+    'component' in r
+      ? sh`am start -W -S -n ${r.component}`
+      : sh`am start -W -S -a android.intent.action.VIEW -d ${r.deep_link}`;
+  const out = await deviceShell(state.device, ctx.signal)(command);
+  const failure = pmFailure(outputOf(out), out.exitCode);
+  if (failure !== null) {
+    throw new BusError(
+      'FAILED',
+      `could not start ${'component' in r ? r.component : r.deep_link}: ${failure}`,
+    );
+  }
 }
 
 /** The screen's capture and screenshot now, and its findings against the first configuration's tree. */
@@ -196,6 +224,7 @@ export async function checkLayout(
       if (baseline !== null) {
         await apply(state, ctx, before, c, appOf(baseline));
       }
+      await relaunch(state, ctx, p.relaunch);
       const now = baseline === null ? current : (await readDisplayConfig(state.serial, shell)).current;
       const density = now.density ?? physical.density;
       const seen = await look(state, ctx, density, baseline);

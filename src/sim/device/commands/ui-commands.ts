@@ -169,6 +169,7 @@ export async function currentSvg(dev: Device): Promise<string> {
     imeShown: dev.ui.imeShown && dev.ui.loaded === null,
     clock: clock(),
     overlay,
+    night: dev.nightMode === 'yes',
     ...(shown !== null ? { pages: [shown] } : {}),
   });
 }

@@ -4,8 +4,38 @@ import { F, walk, type ViewNode } from './view.js';
 import { wrapText } from './text-layout.js';
 
 const PRIMARY = '#6750A4';
-const ON_SURFACE = '#1C1B1F';
 const OUTLINE = '#79747E';
+
+/**
+ * The theme's colours: Material 3's baseline light and dark schemes (surface, on-surface, field,
+ * divider, bars), the dark one under `cmd uimode night yes` as a DayNight theme draws it. A view's
+ * hard-coded text colour (ViewNode.textColor) is drawn as it is in both.
+ */
+interface Palette {
+  surface: string;
+  onSurface: string;
+  field: string;
+  divider: string;
+  statusBar: string;
+  navBar: string;
+}
+const LIGHT: Palette = {
+  surface: '#FFFBFE',
+  onSurface: '#1C1B1F',
+  field: '#FFFFFF',
+  divider: '#E7E0EC',
+  statusBar: '#E8DEF8',
+  navBar: '#F3EDF7',
+};
+const DARK: Palette = {
+  surface: '#1C1B1F',
+  onSurface: '#E6E1E5',
+  field: '#2B2930',
+  divider: '#49454F',
+  statusBar: '#2B2930',
+  navBar: '#211F26',
+};
+const ON_SURFACE = LIGHT.onSurface;
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -37,6 +67,8 @@ export interface ScreenDecor {
    * page is the engine's to draw, as a WebView's surface is Chromium's (webview/chromium.ts).
    */
   pages?: { bounds: readonly [number, number, number, number]; png: string }[];
+  /** Dark theme (`cmd uimode night yes`). */
+  night?: boolean;
 }
 
 type Dp = (v: number) => number;
@@ -73,7 +105,14 @@ function drawTextBlock(
 }
 
 /** A text view (or a leaf's description): a launcher icon with its label, else the text. */
-function drawLabel(parts: string[], n: ViewNode, dp: Dp, size: number, inToolbar: boolean): void {
+function drawLabel(
+  parts: string[],
+  n: ViewNode,
+  dp: Dp,
+  size: number,
+  inToolbar: boolean,
+  pal: Palette,
+): void {
   const [l, t, r, b] = n.bounds;
   const bw = r - l;
   const cy = t + (b - t) / 2;
@@ -92,17 +131,17 @@ function drawLabel(parts: string[], n: ViewNode, dp: Dp, size: number, inToolbar
       `<circle cx="${l + bw / 2}" cy="${t + radius + dp(8)}" r="${radius}" fill="${PRIMARY}"/>`,
       icon,
     );
-    parts.push(textEl(l + bw / 2, b - dp(14), dp(12), ON_SURFACE, label, 'middle'));
+    parts.push(textEl(l + bw / 2, b - dp(14), dp(12), pal.onSurface, label, 'middle'));
     return;
   }
-  parts.push(textEl(l + dp(16), cy, size, inToolbar ? '#FFFFFF' : ON_SURFACE, label));
+  parts.push(textEl(l + dp(16), cy, size, inToolbar ? '#FFFFFF' : (n.textColor ?? pal.onSurface), label));
   if ((n.flags & F.CLICKABLE) !== 0 && n.id.endsWith(':id/item_title')) {
-    parts.push(`<rect x="${l}" y="${b - 1}" width="${bw}" height="1" fill="#E7E0EC"/>`);
+    parts.push(`<rect x="${l}" y="${b - 1}" width="${bw}" height="1" fill="${pal.divider}"/>`);
   }
 }
 
 /** One view of `tree` as Material-ish shapes: toolbar, button, image button, field, checkbox, web view, text. */
-function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp): void {
+function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp, pal: Palette): void {
   const [l, t, r, b] = n.bounds;
   const bw = r - l;
   const bh = b - t;
@@ -131,27 +170,27 @@ function drawView(parts: string[], tree: ViewNode, n: ViewNode, dp: Dp): void {
   } else if (/ImageButton$/.test(cls)) {
     const glyph = n.desc === 'Navigate up' ? '\u2190' : '\u25CF';
     parts.push(
-      textEl(l + bw / 2, cy, Math.round(bh * 0.5), inToolbar ? '#FFFFFF' : ON_SURFACE, glyph, 'middle'),
+      textEl(l + bw / 2, cy, Math.round(bh * 0.5), inToolbar ? '#FFFFFF' : pal.onSurface, glyph, 'middle'),
     );
   } else if ((n.flags & F.EDITABLE) !== 0) {
     parts.push(
-      `<rect x="${l + 1}" y="${t + 1}" width="${bw - 2}" height="${bh - 2}" rx="${dp(4)}" fill="#FFFFFF" stroke="${focused ? PRIMARY : OUTLINE}" stroke-width="${focused ? 4 : 2}"/>`,
+      `<rect x="${l + 1}" y="${t + 1}" width="${bw - 2}" height="${bh - 2}" rx="${dp(4)}" fill="${pal.field}" stroke="${focused ? PRIMARY : OUTLINE}" stroke-width="${focused ? 4 : 2}"/>`,
     );
-    parts.push(textEl(l + dp(16), cy, size, ON_SURFACE, n.text));
+    parts.push(textEl(l + dp(16), cy, size, pal.onSurface, n.text));
   } else if ((n.flags & F.CHECKABLE) !== 0) {
     const box = Math.min(bh - 4, dp(20));
     const fill = (n.flags & F.CHECKED) !== 0 ? PRIMARY : '#FFFFFF';
     parts.push(
       `<rect x="${l}" y="${cy - box / 2}" width="${box}" height="${box}" rx="${dp(2)}" fill="${fill}" stroke="${OUTLINE}" stroke-width="2"/>`,
     );
-    parts.push(textEl(l + box + dp(16), cy, size, ON_SURFACE, n.text));
+    parts.push(textEl(l + box + dp(16), cy, size, pal.onSurface, n.text));
   } else if (/WebView$/.test(cls)) {
     parts.push(`<rect x="${l}" y="${t}" width="${bw}" height="${bh}" fill="#F3F0F4"/>`);
     parts.push(textEl(l + bw / 2, t + dp(48), size, OUTLINE, n.text, 'middle'));
   } else if (n.textPx !== undefined && n.text !== '') {
-    drawTextBlock(parts, n, inToolbar ? '#FFFFFF' : ON_SURFACE, 'start', 0, 0);
+    drawTextBlock(parts, n, inToolbar ? '#FFFFFF' : (n.textColor ?? pal.onSurface), 'start', 0, 0);
   } else if (n.text !== '' || (n.desc !== '' && n.children.length === 0)) {
-    drawLabel(parts, n, dp, size, inToolbar);
+    drawLabel(parts, n, dp, size, inToolbar, pal);
   }
 }
 
@@ -186,13 +225,14 @@ function drawKeyboard(parts: string[], w: number, h: number, dp: Dp): void {
 export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
   const { width: w, height: h } = decor;
   const dp: Dp = (v) => Math.round((v * decor.density) / 160);
+  const pal = decor.night === true ? DARK : LIGHT;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">`,
-    `<rect width="${w}" height="${h}" fill="#FFFBFE"/>`,
+    `<rect width="${w}" height="${h}" fill="${pal.surface}"/>`,
   ];
   const drawTree = (tree: ViewNode): void => {
     for (const n of walk(tree)) {
-      drawView(parts, tree, n, dp);
+      drawView(parts, tree, n, dp, pal);
     }
   };
   drawTree(root);
@@ -209,14 +249,14 @@ export function screenSvg(root: ViewNode, decor: ScreenDecor): string {
     drawTree(decor.overlay);
   }
   const statusH = dp(24);
-  parts.push(`<rect width="${w}" height="${statusH}" fill="#E8DEF8"/>`);
-  parts.push(textEl(dp(16), statusH / 2, dp(14), ON_SURFACE, decor.clock));
+  parts.push(`<rect width="${w}" height="${statusH}" fill="${pal.statusBar}"/>`);
+  parts.push(textEl(dp(16), statusH / 2, dp(14), pal.onSurface, decor.clock));
   if (decor.imeShown) {
     drawKeyboard(parts, w, h, dp);
   }
-  parts.push(`<rect y="${h - dp(48)}" width="${w}" height="${dp(48)}" fill="#F3EDF7"/>`);
+  parts.push(`<rect y="${h - dp(48)}" width="${w}" height="${dp(48)}" fill="${pal.navBar}"/>`);
   parts.push(
-    `<rect x="${Math.round(w / 2 - dp(54))}" y="${h - dp(26)}" width="${dp(108)}" height="${dp(4)}" rx="${dp(2)}" fill="${ON_SURFACE}"/>`,
+    `<rect x="${Math.round(w / 2 - dp(54))}" y="${h - dp(26)}" width="${dp(108)}" height="${dp(4)}" rx="${dp(2)}" fill="${pal.onSurface}"/>`,
   );
   parts.push('</svg>');
   return parts.join('');

@@ -24,6 +24,8 @@ export interface ViewNode {
   textPx?: number;
   /** With textPx: a line's height in pixels. */
   linePx?: number;
+  /** A text colour the app's layout hard-codes (drawn as it is in the dark theme too). */
+  textColor?: string;
 }
 
 export const F = {
@@ -58,6 +60,7 @@ export function node(
     children: extra.children ?? [],
     action: extra.action,
     ...(extra.textPx !== undefined ? { textPx: extra.textPx, linePx: extra.linePx ?? extra.textPx } : {}),
+    ...(extra.textColor !== undefined ? { textColor: extra.textColor } : {}),
   };
 }
 
