@@ -106,6 +106,31 @@ describe('set_display_config', () => {
     expect(await locales()).toBe(`Locales for ${pkg} for user 0 are []`);
   }, 60_000);
 
+  it('turns animations off and locks the orientation, and gives both back', async () => {
+    const settings = async (): Promise<string> =>
+      (
+        await world.shell(
+          serial,
+          'settings get global window_animation_scale; settings get global transition_animation_scale; settings get global animator_duration_scale; settings get system accelerometer_rotation; settings get system user_rotation',
+        )
+      )
+        .replace(/\r/g, '')
+        .trim();
+    const original = await settings();
+    expect(original).toBe('1.0\n1.0\n1.0\n1\n0');
+    const set = await world.call('set_display_config', {
+      device_serial: serial,
+      animations: 'off',
+      orientation: 'landscape',
+    });
+    expect(set.isError, set.text).toBe(false);
+    expect(set.text).toContain('2400x1080 @ 420 dpi, font 1, landscape, animations off');
+    expect(await settings()).toBe('0.0\n0.0\n0.0\n0\n1');
+    const restored = await world.call('restore_display_config', { device_serial: serial });
+    expect(restored.text).toContain('gave back animations, rotation');
+    expect(await settings()).toBe(original);
+  }, 60_000);
+
   it('refuses what the device cannot show, with its limits, and changes nothing', async () => {
     const original = await onDevice();
     const cases: [Record<string, unknown>, string][] = [

@@ -4,8 +4,10 @@ import { serialSchema } from './devices.js';
 import {
   displayConfigSchema,
   displaySizeSchema,
+  animationScalesSchema,
   localeTagsSchema,
   nightModeSchema,
+  rotationSchema,
   type DisplayConfig,
 } from '../../store/formats/display-config.js';
 import { componentSchema, dataUriSchema, packageNameSchema } from './extras.js';
@@ -36,6 +38,8 @@ export const displayChangeSchema = z.object({
   density: z.number().int().min(1).max(2_000).nullable().optional(),
   font_scale: z.number().min(0.1).max(10).optional(),
   night: nightModeSchema.optional(),
+  animations: animationScalesSchema.optional(),
+  rotation: rotationSchema.optional(),
   /** An app's locales (Android 13+, `cmd locale set-app-locales`); '' gives it the system's again. */
   app_locale: z.object({ package: packageNameSchema, locales: localeTagsSchema }).optional(),
 });
@@ -63,8 +67,14 @@ const stateResponse = z.object({
 /** A configuration in a few words: `720x1280 @ 320 dpi, font 1.3, dark, landscape`. */
 export function describeDisplay(physical: PhysicalDisplay, c: DisplayConfig, orientation?: string): string {
   const [w, h] = c.size ? [c.size.width, c.size.height] : [physical.width, physical.height];
-  const size = orientation === 'landscape' ? `${Math.max(w, h)}x${Math.min(w, h)}` : `${w}x${h}`;
-  return `${size} @ ${c.density ?? physical.density} dpi, font ${c.font_scale ?? 1}${c.night === 'yes' ? ', dark' : ''}${orientation === 'landscape' ? ', landscape' : ''}`;
+  const landscape =
+    orientation === 'landscape' ||
+    (c.rotation?.accelerometer === false && (c.rotation.user === 1 || c.rotation.user === 3));
+  const size = landscape ? `${Math.max(w, h)}x${Math.min(w, h)}` : `${w}x${h}`;
+  const still =
+    c.animations !== undefined &&
+    [c.animations.window, c.animations.transition, c.animations.animator].every((v) => v === 0);
+  return `${size} @ ${c.density ?? physical.density} dpi, font ${c.font_scale ?? 1}${c.night === 'yes' ? ', dark' : ''}${landscape ? ', landscape' : ''}${still ? ', animations off' : ''}`;
 }
 
 export const deviceConfigRequests = {

@@ -1,6 +1,7 @@
 /** A device's display size, density, font scale and dark mode, changed with a guaranteed undo (issue 74). */
 import { z } from 'zod';
 import { describeDisplay } from '../../bus/messages/device-config.js';
+import { ORIENTATIONS, ROTATION_OF } from '../../util/app-args.js';
 import { localeTagsSchema } from '../../store/formats/display-config.js';
 import { componentSchema, dataUriSchema, packageNameSchema } from '../../bus/messages/extras.js';
 import { ArgumentError } from '../define-tool.js';
@@ -17,9 +18,9 @@ export const setDisplayConfig = defineDeviceTool({
   answers: 'device.config_set',
   toolset: 'device-settings',
   kind: 'write',
-  title: 'Change display size, density, font scale or dark mode',
+  title: 'Change display size, density, font, theme, animations or orientation',
   description:
-    "Sets the display size and density (wm size / wm density), the font scale and dark mode, to see a screen as other phones and users do. The values before droidbus's first change are recorded and given back when the session ends (also after a crash) or with restore_display_config. Refused with the device's limits when it cannot show it; BUSY while another session's changes stand.",
+    "Sets the display size and density (wm size / wm density), the font scale, dark mode, animations, orientation and an app's own language (Android 13+), to see a screen as other phones and users do. The values before droidbus's first change are recorded and given back when the session ends (also after a crash) or with restore_display_config. Refused with the device's limits when it cannot show it; BUSY while another session's changes stand.",
   input: z.object({
     size: sizeParam.optional(),
     density: z
@@ -28,6 +29,11 @@ export const setDisplayConfig = defineDeviceTool({
       .describe('Density in dpi (e.g. 320), or reset'),
     font_scale: z.number().min(0.1).max(10).optional().describe('Font scale, 0.85–2.0 (1.3: large text)'),
     dark_mode: z.enum(['on', 'off', 'auto']).optional().describe('Dark theme on, off or by the time of day'),
+    animations: z.enum(['on', 'off']).optional().describe('System animations (the three scales) on or off'),
+    orientation: z
+      .enum(ORIENTATIONS)
+      .optional()
+      .describe('portrait, landscape, reverse_portrait, reverse_landscape or auto (the accelerometer)'),
     app_locale: z
       .object({
         package: packageNameSchema.describe('Application id (com.example.app)'),
@@ -44,9 +50,13 @@ export const setDisplayConfig = defineDeviceTool({
       args.density === undefined &&
       args.font_scale === undefined &&
       args.dark_mode === undefined &&
+      args.animations === undefined &&
+      args.orientation === undefined &&
       args.app_locale === undefined
     ) {
-      throw new ArgumentError('Give size, density, font_scale, dark_mode or app_locale.');
+      throw new ArgumentError(
+        'Give size, density, font_scale, dark_mode, animations, orientation or app_locale.',
+      );
     }
     const size =
       args.size === undefined ? undefined : args.size === 'reset' ? null : args.size.split('x').map(Number);
@@ -59,6 +69,22 @@ export const setDisplayConfig = defineDeviceTool({
           ? { night: args.dark_mode === 'on' ? 'yes' : args.dark_mode === 'off' ? 'no' : 'auto' }
           : {}),
         ...(args.app_locale !== undefined ? { app_locale: args.app_locale } : {}),
+        ...(args.animations !== undefined
+          ? {
+              animations:
+                args.animations === 'on'
+                  ? { window: 1, transition: 1, animator: 1 }
+                  : { window: 0, transition: 0, animator: 0 },
+            }
+          : {}),
+        ...(args.orientation !== undefined
+          ? {
+              rotation:
+                args.orientation === 'auto'
+                  ? { accelerometer: true, user: null }
+                  : { accelerometer: false, user: ROTATION_OF[args.orientation] },
+            }
+          : {}),
       },
     });
     return {

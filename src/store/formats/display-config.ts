@@ -13,6 +13,17 @@ export const displaySizeSchema = z.object({
 
 export const nightModeSchema = z.enum(['yes', 'no', 'auto']);
 
+export const animationScalesSchema = z.object({
+  window: z.number().min(0).max(10).nullable(),
+  transition: z.number().min(0).max(10).nullable(),
+  animator: z.number().min(0).max(10).nullable(),
+});
+
+export const rotationSchema = z.object({
+  accelerometer: z.boolean().nullable(),
+  user: z.number().int().min(0).max(3).nullable(),
+});
+
 /** The configuration as the device reports it; null where the device does not say. */
 export const displayConfigSchema = z.object({
   /** The override size; null when the physical size applies. */
@@ -22,6 +33,14 @@ export const displayConfigSchema = z.object({
   /** `settings get system font_scale`; null when the setting is unset (1.0 applies). */
   font_scale: z.number().nullable(),
   night: nightModeSchema.nullable(),
+  /**
+   * The three animation scales (`settings get global window_animation_scale`,
+   * `transition_animation_scale`, `animator_duration_scale`); null where unset (1 applies).
+   * Absent in records written before they were kept.
+   */
+  animations: animationScalesSchema.optional(),
+  /** `accelerometer_rotation` (auto-rotate) and `user_rotation` (0–3) of the system settings. */
+  rotation: rotationSchema.optional(),
 });
 export type DisplayConfig = z.infer<typeof displayConfigSchema>;
 

@@ -51,10 +51,27 @@ export async function readDisplayConfig(
       readCommand(READS.wmDensity),
       readCommand(READS.fontScale),
       readCommand(READS.nightMode),
+      readCommand(READS.windowAnimationScale),
+      readCommand(READS.transitionAnimationScale),
+      readCommand(READS.animatorDurationScale),
+      readCommand(READS.autoRotate),
+      readCommand(READS.userRotation),
     ),
   );
-  const [size = '', density = '', font = '', night = ''] = r.stdout.split(MARK);
-  const parsed = parseDisplayConfig(size, density, font, night);
+  const [size = '', density = '', fontScale = '', night = '', ...rest] = r.stdout.split(MARK);
+  const [windowScale = '', transitionScale = '', animatorScale = '', autoRotate = '', userRotation = ''] =
+    rest;
+  const parsed = parseDisplayConfig({
+    size,
+    density,
+    fontScale,
+    night,
+    windowScale,
+    transitionScale,
+    animatorScale,
+    autoRotate,
+    userRotation,
+  });
   if (parsed === null) {
     throw new BusError('FAILED', `${serial} did not say its display size: ${outputOf(r).slice(0, 200)}`);
   }
@@ -141,8 +158,44 @@ function commandsFor(
   if (to.night !== undefined && to.night !== null && to.night !== from.night) {
     out.push({ setting: 'night', command: sh`cmd uimode night ${to.night}` });
   }
+  for (const [key, name] of ANIMATION_SETTINGS) {
+    const want = to.animations?.[key];
+    if (want !== undefined && want !== from.animations?.[key]) {
+      out.push({
+        setting: 'animations',
+        command:
+          want === null
+            ? sh`settings delete global ${name}`
+            : sh`settings put global ${name} ${floatText(want)}`,
+      });
+    }
+  }
+  const rotation = to.rotation;
+  if (rotation !== undefined && rotation.user !== null && rotation.user !== from.rotation?.user) {
+    out.push({
+      setting: 'rotation',
+      command: sh`settings put system user_rotation ${String(rotation.user)}`,
+    });
+  }
+  if (
+    rotation !== undefined &&
+    rotation.accelerometer !== null &&
+    rotation.accelerometer !== from.rotation?.accelerometer
+  ) {
+    out.push({
+      setting: 'rotation',
+      command: sh`settings put system accelerometer_rotation ${rotation.accelerometer ? '1' : '0'}`,
+    });
+  }
   return out;
 }
+
+/** The animation scales and the global settings that hold them. */
+const ANIMATION_SETTINGS = [
+  ['window', 'window_animation_scale'],
+  ['transition', 'transition_animation_scale'],
+  ['animator', 'animator_duration_scale'],
+] as const;
 
 async function run(
   serial: string,
@@ -312,8 +365,10 @@ export async function restoreDisplayConfig(
     ...(await readDisplayConfig(serial, shell)),
     changed: null,
     restored: [
-      ...commands.map((x) => x.setting),
-      ...((c.app_locales ?? []).length > 0 ? ['app_locale'] : []),
+      ...new Set([
+        ...commands.map((x) => x.setting),
+        ...((c.app_locales ?? []).length > 0 ? ['app_locale'] : []),
+      ]),
     ],
   };
 }

@@ -4,7 +4,7 @@
  * the reversed ones); 1 lets the accelerometer decide.
  */
 import { joinReads, READS, readCommand } from '../../../device/reads.js';
-import { sh, type ShellCommand } from '../../../adb/shell-command.js';
+import { sh } from '../../../adb/shell-command.js';
 import { BusError } from '../../../bus/errors.js';
 import type { PayloadOf, ResponseOf } from '../../../bus/registry.js';
 import { ROTATION_OF, orientationOfRotation } from '../../../util/app-args.js';
@@ -50,31 +50,4 @@ export async function setOrientation(
     throw new BusError('FAILED', `could not set the orientation of ${serial}: ${failure}`);
   }
   return { previous, current: await readRotation(shell) };
-}
-
-/** Puts both rotation settings back as `previous` had them (what an orientation change changed). */
-export async function restoreRotation(
-  serial: string,
-  shell: DeviceShell,
-  previous: RotationState,
-): Promise<boolean> {
-  const now = await readRotation(shell);
-  const puts: ShellCommand[] = [];
-  if (previous.user_rotation !== null && now.user_rotation !== previous.user_rotation) {
-    puts.push(sh`settings put system user_rotation ${String(previous.user_rotation)}`);
-  }
-  if (
-    previous.accelerometer_rotation !== null &&
-    now.accelerometer_rotation !== previous.accelerometer_rotation
-  ) {
-    puts.push(sh`settings put system accelerometer_rotation ${previous.accelerometer_rotation ? '1' : '0'}`);
-  }
-  for (const command of puts) {
-    const r = await shell(command);
-    const failure = pmFailure(outputOf(r), r.exitCode);
-    if (failure !== null) {
-      throw new BusError('FAILED', `could not give ${serial} back its rotation: ${failure}`);
-    }
-  }
-  return puts.length > 0;
 }

@@ -27,13 +27,11 @@ import {
   restoreDisplayConfig,
   setDisplayConfig,
 } from '../extras/display-config.js';
-import { readRotation, restoreRotation, setOrientation } from '../extras/orientation.js';
 import { screenshots } from '../screenshot/screenshot-handler.js';
 import type { SheetTile } from './layout-sheet.js';
 import { untranslated } from './layout-findings.js';
 
 type Answer = ResponseOf<'device.check_layout'>;
-type RotationState = Awaited<ReturnType<typeof readRotation>>;
 
 function unwrap<T>(r: UiResult<T>): T {
   if (!r.ok) {
@@ -51,6 +49,13 @@ function changeFor(from: DisplayConfig, c: LayoutConfig): DisplayChange {
       ? { font_scale: c.font_scale ?? from.font_scale! }
       : {}),
     ...(c.night !== undefined || from.night !== null ? { night: c.night ?? from.night! } : {}),
+    ...(from.animations !== undefined ? { animations: from.animations } : {}),
+    // An orientation locks the rotation (portrait 0, landscape 1); else the device's own comes back.
+    ...(c.orientation !== undefined
+      ? { rotation: { accelerometer: false, user: c.orientation === 'landscape' ? 1 : 0 } }
+      : from.rotation !== undefined
+        ? { rotation: from.rotation }
+        : {}),
   };
 }
 
@@ -120,7 +125,6 @@ interface Before {
   config: DisplayConfig;
   /** The session had changes of its own standing (they stay, recorded). */
   recorded: boolean;
-  rotation: RotationState;
   /** The app whose locales the check set, with the tags it had. */
   locale: { package: string; locales: string } | null;
 }
@@ -129,13 +133,8 @@ interface Before {
 async function giveBack(state: DeviceState, before: Before, ctx: HandlerContext): Promise<string[]> {
   // Its own deadline: a cancelled check still gives the device back.
   const shell = deviceShell(state.device, AbortSignal.timeout(30_000));
-  const restored: string[] = [];
-  if (await restoreRotation(state.serial, shell, before.rotation)) {
-    restored.push('orientation');
-  }
   if (!before.recorded) {
-    restored.push(...(await restoreDisplayConfig(state.serial, shell, ctx.origin)).restored);
-    return restored;
+    return (await restoreDisplayConfig(state.serial, shell, ctx.origin)).restored;
   }
   // The session had changed it before the check: back to that, its first values still recorded.
   const r = await setDisplayConfig(
@@ -151,7 +150,7 @@ async function giveBack(state: DeviceState, before: Before, ctx: HandlerContext)
   const changed = (Object.keys(r.before) as (keyof DisplayConfig)[]).filter(
     (k) => JSON.stringify(r.before[k]) !== JSON.stringify(r.current[k]),
   );
-  return [...restored, ...changed, ...(before.locale ? ['app_locale'] : [])];
+  return [...changed, ...(before.locale ? ['app_locale'] : [])];
 }
 
 /** One configuration applied over the device as it was (its locale on `app`, or the app's own back). */
@@ -180,13 +179,6 @@ async function apply(
     const tags = deviceConfigChangeOf(state.serial)?.app_locales?.find((l) => l.package === app)?.previous;
     before.locale = { package: app, locales: tags ?? '' };
   }
-  const wanted = c.orientation ?? before.rotation.orientation ?? 'portrait';
-  if (
-    (await readRotation(shell)).orientation !== wanted &&
-    (wanted === 'portrait' || wanted === 'landscape')
-  ) {
-    await setOrientation(state.serial, shell, { orientation: wanted });
-  }
 }
 
 export async function checkLayout(
@@ -201,7 +193,6 @@ export async function checkLayout(
   const before: Before = {
     config: current,
     recorded: deviceConfigChangeOf(state.serial) !== undefined,
-    rotation: await readRotation(shell),
     locale: null,
   };
   const configs: Answer['configs'] = [];
