@@ -121,6 +121,15 @@ export function formatDoctor(
       routes.hint,
     );
   }
+  const display = checks.display_changes;
+  if (display !== undefined && display.devices.length > 0) {
+    row(
+      display.ok,
+      'Display changes',
+      display.devices.map((d) => `${d.serial}: ${d.settings.join(', ')} (${d.state})`).join(', '),
+      display.hint,
+    );
+  }
   out.push(
     '',
     !report.all_ok

@@ -219,8 +219,10 @@ describe('set_display_config', () => {
       expect(set.isError).not.toBe(true);
       await host.stop('SIGKILL');
       await eventually(async () => (isProcessAlive(host.pid) ? undefined : true), 10_000, 'the kill');
-      // Nothing gave it back: the device is still small.
+      // Nothing gave it back: the device is still small, and the health check says so.
       expect(await onDevice()).toContain('Override size: 720x1280');
+      const health = await world.call('run_health_check');
+      expect(health.text).toContain(`FAIL display changes: ${serial}: size, density, font_scale (left)`);
     } finally {
       await attached.close().catch(() => undefined);
     }

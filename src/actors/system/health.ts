@@ -1,4 +1,5 @@
 import { readNetworkRoutes } from '../../store/network-routes.js';
+import { readDeviceConfigChanges } from '../../store/device-config-changes.js';
 import { isProcessAlive } from '../../util/process-info.js';
 import { isGradlewStandIn } from '../../project/gradlew-stand-in.js';
 import { existsSync, readFileSync } from 'node:fs';
@@ -182,8 +183,15 @@ export async function runHealthCheck(projectRoot: string | null, trusted: boolea
     hint: sdk.path ? null : SDK_INSTALL_HINT,
   };
   const routes = checkNetworkRoutes();
+  const display = checkDisplayChanges();
   return {
-    all_ok: java.ok && android_sdk.ok && adbCheck.ok && (projectRoot === null || wrapper.ok) && routes.ok,
+    all_ok:
+      java.ok &&
+      android_sdk.ok &&
+      adbCheck.ok &&
+      (projectRoot === null || wrapper.ok) &&
+      routes.ok &&
+      display.ok,
     project_root: projectRoot,
     trusted,
     checks: {
@@ -197,7 +205,26 @@ export async function runHealthCheck(projectRoot: string | null, trusted: boolea
         hint: null,
       },
       network_routes: routes,
+      display_changes: display,
     },
+  };
+}
+
+/** The devices whose display configuration droidbus changed (store/device-config-changes.ts). */
+function checkDisplayChanges(): NonNullable<HealthReport['checks']['display_changes']> {
+  const devices = readDeviceConfigChanges().map((c) => ({
+    serial: c.serial,
+    settings: c.settings,
+    state: isProcessAlive(c.pid) ? ('changed' as const) : ('left' as const),
+  }));
+  const left = devices.filter((d) => d.state === 'left');
+  return {
+    ok: left.length === 0,
+    devices,
+    hint:
+      left.length === 0
+        ? null
+        : `${left.map((d) => `${d.serial} (${d.settings.join(', ')})`).join(', ')}: changed by a droidbus that died; droidbus gives the values back as soon as it runs while the device is online`,
   };
 }
 

@@ -73,6 +73,20 @@ export const healthReportSchema = z.object({
       ),
       hint: z.string().nullable(),
     }),
+    /**
+     * Devices whose display configuration droidbus changed (issue 74): `changed` by a live droidbus,
+     * or `left` by one that died — given back when a droidbus next runs while the device is online.
+     * Left ones fail the check. Absent in reports of droidbus before issue 74.
+     */
+    display_changes: z
+      .object({
+        ok: z.boolean(),
+        devices: z.array(
+          z.object({ serial: z.string(), settings: z.array(z.string()), state: z.enum(['changed', 'left']) }),
+        ),
+        hint: z.string().nullable(),
+      })
+      .optional(),
   }),
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;

@@ -176,6 +176,21 @@ export function formatHealthReport(report: HealthReport): string {
           : checks.network_routes.devices.map((d) => `${d.serial} → ${d.proxy} (${d.state})`).join(', '),
       hint: checks.network_routes.hint,
     },
+    ...(checks.display_changes !== undefined
+      ? [
+          {
+            name: 'display changes',
+            verdict: checks.display_changes.ok ? ('ok' as const) : ('FAIL' as const),
+            detail:
+              checks.display_changes.devices.length === 0
+                ? 'no device changed'
+                : checks.display_changes.devices
+                    .map((d) => `${d.serial}: ${d.settings.join(', ')} (${d.state})`)
+                    .join(', '),
+            hint: checks.display_changes.hint,
+          },
+        ]
+      : []),
   ];
   const failed = rows.filter((r) => r.verdict === 'FAIL');
   const headline =
