@@ -20,6 +20,7 @@ import { simTestsOf, type SimTestCase } from '../../test-apk.js';
 import type { Device } from '../device.js';
 import type { InstalledPackage } from '../packages.js';
 import { uiAutomationTaken } from './ui-commands.js';
+import { selectTests } from './runner-args.js';
 
 /** The frames from a UI Automator test down to UiAutomation.connect (androidx.test.uiautomator's UiDevice). */
 function failureTrace(dev: Device, t: SimTestCase): string {
@@ -38,9 +39,25 @@ export async function runInstrumentedTests(
   ctx: CommandContext<Device>,
   testPackage: InstalledPackage,
   raw: boolean,
+  args: ReadonlyMap<string, string>,
+  pid: number,
 ): Promise<number> {
   const dev = ctx.host;
-  const tests = simTestsOf(testPackage.info.apkBytes);
+  const selected = selectTests(simTestsOf(testPackage.info.apkBytes), args);
+  if ('error' in selected) {
+    // The runner fails to build its request: the instrumentation ends with the exception.
+    await ctx.stdout.write(
+      raw
+        ? `INSTRUMENTATION_RESULT: shortMsg=${selected.error}\nINSTRUMENTATION_CODE: 0\n`
+        : `${selected.error}\n`,
+    );
+    return 0;
+  }
+  const tests = selected.tests;
+  // androidx.test's LogRunListener: the run's and each test's start and end under the tag TestRunner.
+  const log = (priority: 'I' | 'E', message: string): void =>
+    dev.logLine(pid, priority, 'TestRunner', message);
+  log('I', `run started: ${tests.length} test${tests.length === 1 ? '' : 's'}`);
   const started = Date.now();
   const print = (text: string): Promise<void> => ctx.stdout.write(text);
   const status = async (bundle: Record<string, string>, code: number): Promise<void> => {
@@ -63,11 +80,19 @@ export async function runInstrumentedTests(
       numtests: String(tests.length),
       test: t.method,
     };
+    const name = `${t.method}(${t.className})`;
+    log('I', `started: ${name}`);
     await status({ ...base, stream: t.className === lastClass ? '' : `\n${t.className}:` }, 1);
     lastClass = t.className;
     if (t.usesUiAutomation && dev.helper?.holdsUiAutomation === true) {
       const trace = failureTrace(dev, t);
       failures.push({ test: t, trace });
+      log('E', `failed: ${name}`);
+      log('E', '----- begin exception -----');
+      for (const line of trace.split('\n')) {
+        log('E', line);
+      }
+      log('E', '----- end exception -----');
       await status(
         { ...base, stack: trace, stream: `\nError in ${t.method}(${t.className}):\n${trace}` },
         -2,
@@ -75,7 +100,12 @@ export async function runInstrumentedTests(
     } else {
       await status({ ...base, stream: '.' }, 0);
     }
+    log('I', `finished: ${name}`);
   }
+  log(
+    'I',
+    `run finished: ${tests.length} test${tests.length === 1 ? '' : 's'}, ${failures.length} failed, 0 ignored`,
+  );
   const seconds = String(Number(((Date.now() - started) / 1000).toFixed(3)));
   const summary =
     failures.length === 0

@@ -58,9 +58,9 @@ export async function instrument(ctx: CommandContext<Device>, args: string[]): P
   forceStop(dev, declared.targetPackage, 0, 'start instr');
   if (declared.targetPackage !== HELPER_SERVER_PACKAGE) {
     // An app's own tests: the instrumentation runs in the target app's process.
-    ensureProcess(dev, declared.targetPackage, 'instrumentation', component);
+    const { proc: app } = ensureProcess(dev, declared.targetPackage, 'instrumentation', component);
     const tests = dev.packages.get(pkg ?? '')!;
-    return wait ? runInstrumentedTests(ctx, tests, args.includes('-r')) : 0;
+    return wait ? runInstrumentedTests(ctx, tests, args.includes('-r'), extras, app.pid) : 0;
   }
   const { proc } = ensureProcess(dev, HELPER_SERVER_PACKAGE, 'instrumentation', component);
   // AndroidJUnitRunner's printer names the test class as the test starts: InstrumentationResultPrinter
