@@ -18,6 +18,12 @@ export interface SimTestCase {
   method: string;
   /** The test connects a UiAutomation (UI Automator's UiDevice, `getUiAutomation()`). */
   usesUiAutomation: boolean;
+  /**
+   * The test sleeps a fixed time (`Thread.sleep(N)`) and then checks a view (`onView(…)`) instead
+   * of waiting for it: the milliseconds, the file and the line of that check. It races the screen's
+   * transition (commands/instrument-tests.ts).
+   */
+  fixedWait?: { ms: number; file: string; line: number };
 }
 
 /** The entry's bytes for a list of tests. */
@@ -55,9 +61,10 @@ export function simTestsOf(apk: Uint8Array | null): SimTestCase[] {
  * The tests in a Kotlin or Java test source, as the stand-in reads them: each `@Test` function of the
  * file's class, in order. A test connects a UiAutomation when its own text (from its `@Test` to the
  * next) or the class's members before the first test (a `UiDevice` field, a rule) use UiDevice or
- * getUiAutomation; imports do not count.
+ * getUiAutomation; imports do not count. A test that sleeps and then checks a view races the screen
+ * (`fixedWait`), as Espresso's guide warns: it does not wait for animations.
  */
-export function simTestsInSource(source: string): SimTestCase[] {
+export function simTestsInSource(source: string, file = 'Test.kt'): SimTestCase[] {
   const pkg = /^\s*package\s+([\w.]+)/m.exec(source)?.[1];
   const cls = /\bclass\s+(\w+)/.exec(source)?.[1];
   if (cls === undefined) {
@@ -68,8 +75,22 @@ export function simTestsInSource(source: string): SimTestCase[] {
     /\bUiDevice\b|\bgetUiAutomation\b|\.uiAutomation\b/.test(text.replace(/^\s*import\s.*$/gm, ''));
   const parts = source.split(/(?=@Test\b)/);
   const shared = uses(parts[0] ?? '');
-  return parts.slice(1).flatMap((part) => {
+  let offset = 0;
+  return parts.flatMap((part, i) => {
+    const at = offset;
+    offset += part.length;
     const method = /\b(?:fun|void)\s+(\w+)\s*\(/.exec(part)?.[1];
-    return method === undefined ? [] : [{ className, method, usesUiAutomation: shared || uses(part) }];
+    if (i === 0 || method === undefined) {
+      return [];
+    }
+    const sleep = /Thread\.sleep\((\d+)L?\)/.exec(part);
+    const check = sleep === null ? -1 : part.indexOf('onView(', sleep.index);
+    const fixedWait =
+      sleep !== null && check >= 0
+        ? { ms: Number(sleep[1]), file, line: source.slice(0, at + check).split('\n').length }
+        : undefined;
+    return [
+      { className, method, usesUiAutomation: shared || uses(part), ...(fixedWait ? { fixedWait } : {}) },
+    ];
   });
 }

@@ -67,7 +67,7 @@ describe("an app's connected tests beside the UI helper", () => {
     expect((await read()).reader).toBe('helper');
     const run = await gradlew('connectedDemoDebugAndroidTest');
     expect(run.code, run.out).not.toBe(0);
-    expect(run.out).toMatch(/Starting 2 tests on \S.* - \d+/);
+    expect(run.out).toMatch(/Starting 3 tests on \S.* - \d+/);
     expect(run.out).toMatch(
       /com\.droidbus\.sample\.LoginActivityTest > signInFormIsOnScreen\[.+\] FAILED \n\tjava\.lang\.IllegalStateException: UiAutomationService .*already registered!/,
     );

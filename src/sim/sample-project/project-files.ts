@@ -130,6 +130,7 @@ dependencies {
     androidTestImplementation("androidx.test.ext:junit:1.2.1")
     androidTestImplementation("androidx.test:runner:1.6.2")
     androidTestImplementation("androidx.test.uiautomator:uiautomator:2.3.0")
+    androidTestImplementation("androidx.test.espresso:espresso-core:3.6.1")
 }
 `;
 
@@ -249,10 +250,15 @@ const LAYOUT_HOME = `<?xml version="1.0" encoding="utf-8"?>
     android:padding="16dp">
 
     <TextView
-        android:id="@+id/total"
+        android:id="@+id/welcome"
         android:layout_width="match_parent"
         android:layout_height="wrap_content"
         android:textColor="#49454F" />
+
+    <TextView
+        android:id="@+id/total"
+        android:layout_width="match_parent"
+        android:layout_height="wrap_content" />
 
     <!-- A fixed height: the label takes two lines at large font sizes on small phones, and is cut. -->
     <LinearLayout
@@ -354,6 +360,38 @@ class LoginActivityTest {
 }
 `;
 
+/**
+ * A flaky test a developer would recognise: it sleeps a fixed 300 ms for the home screen's enter
+ * transition and then checks the welcome text, instead of waiting for it — on a device whose
+ * transition runs longer it fails (about one run in seven with animations on; never with them off).
+ */
+const FLAKY_TEST = `package com.droidbus.sample
+
+import androidx.test.espresso.Espresso.onView
+import androidx.test.espresso.assertion.ViewAssertions.matches
+import androidx.test.espresso.matcher.ViewMatchers.isDisplayed
+import androidx.test.espresso.matcher.ViewMatchers.withId
+import androidx.test.ext.junit.rules.ActivityScenarioRule
+import androidx.test.ext.junit.runners.AndroidJUnit4
+import org.junit.Rule
+import org.junit.Test
+import org.junit.runner.RunWith
+
+@RunWith(AndroidJUnit4::class)
+class WelcomeTest {
+
+    @get:Rule
+    val home = ActivityScenarioRule(HomeActivity::class.java)
+
+    @Test
+    fun welcomeShowsAfterSignIn() {
+        // The enter transition takes about 250 ms, so 300 ms should be enough…
+        Thread.sleep(300)
+        onView(withId(R.id.welcome)).check(matches(isDisplayed()))
+    }
+}
+`;
+
 const GITIGNORE = `*.iml
 .gradle
 /local.properties
@@ -398,6 +436,7 @@ export function sampleProjectFiles(): Record<string, string> {
     'app/src/main/res/layout/activity_detail.xml': LAYOUT_DETAIL,
     [`app/src/test/java/${packageDir}/CartRepositoryTest.kt`]: UNIT_TEST,
     [`app/src/androidTest/java/${packageDir}/LoginActivityTest.kt`]: INSTRUMENTED_TEST,
+    [`app/src/androidTest/java/${packageDir}/WelcomeTest.kt`]: FLAKY_TEST,
   };
   for (const [path, text] of Object.entries(SAMPLE_KOTLIN_SOURCES)) {
     files[`app/src/main/java/${packageDir}/${path}`] = text;

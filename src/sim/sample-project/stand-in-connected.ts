@@ -112,7 +112,7 @@ export async function runConnectedTests(
   devices: readonly Device[],
 ): Promise<string[]> {
   const tests = sourcesUnder(join(projectDir, 'app', 'src', 'androidTest')).flatMap((f) =>
-    simTestsInSource(readFileSync(f, 'utf8')),
+    simTestsInSource(readFileSync(f, 'utf8'), f.slice(f.lastIndexOf('/') + 1)),
   );
   const file = testApkPath(projectDir, v);
   writeAtomic(file, testApk(model, v, tests));

@@ -20,7 +20,7 @@ import { simTestsOf, type SimTestCase } from '../../test-apk.js';
 import type { Device } from '../device.js';
 import type { InstalledPackage } from '../packages.js';
 import { uiAutomationTaken } from './ui-commands.js';
-import { selectTests } from './runner-args.js';
+import { javaHash, selectTests } from './runner-args.js';
 
 /** The frames from a UI Automator test down to UiAutomation.connect (androidx.test.uiautomator's UiDevice). */
 function failureTrace(dev: Device, t: SimTestCase): string {
@@ -32,6 +32,64 @@ function failureTrace(dev: Device, t: SimTestCase): string {
     'androidx.test.uiautomator.UiDevice.getInstance(UiDevice.java:271)',
     `${t.className}.${t.method}(${simple}.kt)`,
   ]).trimEnd();
+}
+
+/** A 32-bit integer mixed so that near seeds land far apart (MurmurHash3's finalizer). */
+function mix(x: number): number {
+  let h = x ^ (x >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** How many times each test ran on each device (the race's seed: the same run, the same outcome). */
+const runsOf = new WeakMap<Device, Map<string, number>>();
+
+/** The screen's enter transition at the default scale, and how much longer it may run. */
+const TRANSITION_MS = 250;
+const TRANSITION_JITTER_MS = 60;
+
+/**
+ * A test that sleeps a fixed time and then checks a view races the screen's enter transition: the
+ * transition runs TRANSITION_MS × the device's transition_animation_scale, plus up to
+ * TRANSITION_JITTER_MS (a busy device's frames), seeded by the device's model, the test and how
+ * often it ran there — so a fresh device gives the same outcomes in the same order. With animations
+ * off the view is there at once. The failure is Espresso's NoMatchingViewException at the check.
+ *
+ * Evidence: Espresso's setup guide (developer.android.com/training/testing/espresso/setup: turn off
+ * system animations on test devices, "to avoid flakiness"); the exception's text as Espresso prints
+ * it (`No views in hierarchy found matching: view.getId() is <…/pkg:id/name>`).
+ */
+function racedTransition(dev: Device, t: SimTestCase): string | null {
+  const wait = t.fixedWait;
+  if (wait === undefined) {
+    return null;
+  }
+  const key = `${t.className}#${t.method}`;
+  const runs = runsOf.get(dev) ?? new Map<string, number>();
+  runsOf.set(dev, runs);
+  const run = (runs.get(key) ?? 0) + 1;
+  runs.set(key, run);
+  const scale = Number(dev.settings.get('global', 'transition_animation_scale') ?? '1');
+  const jitter = mix(javaHash(`${dev.identity.model}:${key}:${run}`)) % TRANSITION_JITTER_MS;
+  if ((Number.isFinite(scale) ? scale : 1) * TRANSITION_MS + (scale > 0 ? jitter : 0) <= wait.ms) {
+    return null;
+  }
+  return [
+    `androidx.test.espresso.NoMatchingViewException: No views in hierarchy found matching: view.getId() is <2131230995/${dev.topActivity().pkg}:id/welcome>`,
+    '',
+    'View Hierarchy:',
+    `+>DecorView{id=-1, visibility=VISIBLE, width=${dev.display().width}, height=${dev.display().height}, has-focus=false}`,
+    '	at dalvik.system.VMStack.getThreadStackTrace(Native Method)',
+    '	at java.lang.Thread.getStackTrace(Thread.java:1841)',
+    '	at androidx.test.espresso.base.EspressoExceptionHandler.handleSafely(EspressoExceptionHandler.java:2)',
+    '	at androidx.test.espresso.ViewInteraction.check(ViewInteraction.java:16)',
+    `	at ${t.className}.${t.method}(${wait.file}:${wait.line})`,
+    '	at java.lang.reflect.Method.invoke(Native Method)',
+    '	at androidx.test.runner.AndroidJUnitRunner.onStart(AndroidJUnitRunner.java:444)',
+    '	at android.app.Instrumentation$InstrumentationThread.run(Instrumentation.java:2361)',
+  ].join('\n');
 }
 
 /** Runs the test APK's tests; the command's exit code (0: the instrumentation finished). */
@@ -84,8 +142,9 @@ export async function runInstrumentedTests(
     log('I', `started: ${name}`);
     await status({ ...base, stream: t.className === lastClass ? '' : `\n${t.className}:` }, 1);
     lastClass = t.className;
-    if (t.usesUiAutomation && dev.helper?.holdsUiAutomation === true) {
-      const trace = failureTrace(dev, t);
+    const raced = racedTransition(dev, t);
+    if (raced !== null || (t.usesUiAutomation && dev.helper?.holdsUiAutomation === true)) {
+      const trace = raced ?? failureTrace(dev, t);
       failures.push({ test: t, trace });
       log('E', `failed: ${name}`);
       log('E', '----- begin exception -----');

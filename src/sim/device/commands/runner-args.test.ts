@@ -3,7 +3,8 @@ import { writeApk } from '../../../util/apk.js';
 import { createSimDevice } from '../../control/index.js';
 import type { SimDevice } from '../../device-api.js';
 import { SAMPLE_PACKAGE } from '../../sample-app.js';
-import { encodeSimTests, SIM_TESTS_ENTRY, type SimTestCase } from '../../test-apk.js';
+import { encodeSimTests, SIM_TESTS_ENTRY, simTestsInSource, type SimTestCase } from '../../test-apk.js';
+import { sampleProjectFiles } from '../../sample-project/project-files.js';
 import { runOn } from '../collect-io.js';
 import { testIdentity } from '../../../../tests/helpers/sim-identity.js';
 import { javaHash, selectTests } from './runner-args.js';
@@ -145,5 +146,76 @@ describe('am instrument on a sim device', () => {
       `am instrument -w -r -e class com.droidbus.sample.Nope ${SAMPLE_PACKAGE}.test/androidx.test.runner.AndroidJUnitRunner`,
     );
     expect(none.stdout).toMatch(/OK \(0 tests\)/);
+  });
+});
+
+describe('a test that sleeps a fixed time and then checks a view', () => {
+  let dev: SimDevice | undefined;
+  afterEach(() => {
+    dev?.close();
+    dev = undefined;
+  });
+
+  it('races the enter transition: fails some runs, the same ones on a fresh device, and never with animations off', async () => {
+    const source = sampleProjectFiles()['app/src/androidTest/java/com/droidbus/sample/WelcomeTest.kt']!;
+    const tests = simTestsInSource(source, 'WelcomeTest.kt');
+    expect(tests).toEqual([
+      {
+        className: 'com.droidbus.sample.WelcomeTest',
+        method: 'welcomeShowsAfterSignIn',
+        usesUiAutomation: false,
+        fixedWait: { ms: 300, file: 'WelcomeTest.kt', line: 23 },
+      },
+    ]);
+    const outcomes = async (): Promise<string> => {
+      dev = createSimDevice({
+        identity: testIdentity(5554, { model: 'Pixel 9' }),
+        logcatRate: 0,
+        dumpLatencyMs: 5,
+      });
+      const apk = writeApk({
+        packageName: `${SAMPLE_PACKAGE}.test`,
+        versionCode: 0,
+        versionName: '',
+        minSdk: 24,
+        targetSdk: 35,
+        compileSdk: 35,
+        debuggable: true,
+        activities: [],
+        instrumentation: {
+          name: 'androidx.test.runner.AndroidJUnitRunner',
+          targetPackage: SAMPLE_PACKAGE,
+          label: 'Tests',
+        },
+        extraEntries: [{ name: SIM_TESTS_ENTRY, data: encodeSimTests(tests) }],
+      });
+      await runOn(dev, `cmd package install -S ${apk.length}`, { stdin: apk });
+      let marks = '';
+      for (let i = 0; i < 20; i++) {
+        const out = (
+          await runOn(
+            dev,
+            `am instrument -w -r ${SAMPLE_PACKAGE}.test/androidx.test.runner.AndroidJUnitRunner`,
+          )
+        ).stdout;
+        marks += out.includes('INSTRUMENTATION_STATUS_CODE: -2') ? 'F' : '.';
+        if (out.includes('INSTRUMENTATION_STATUS_CODE: -2')) {
+          expect(out).toContain('NoMatchingViewException: No views in hierarchy found matching');
+          expect(out).toContain(
+            'at com.droidbus.sample.WelcomeTest.welcomeShowsAfterSignIn(WelcomeTest.kt:23)',
+          );
+        }
+      }
+      return marks;
+    };
+    const first = await outcomes();
+    expect(first).toBe('FF.F.......F........');
+    dev!.close();
+    expect(await outcomes()).toBe(first);
+    await runOn(dev!, 'settings put global transition_animation_scale 0');
+    const out = (
+      await runOn(dev!, `am instrument -w -r ${SAMPLE_PACKAGE}.test/androidx.test.runner.AndroidJUnitRunner`)
+    ).stdout;
+    expect(out).toMatch(/OK \(1 test\)/);
   });
 });
