@@ -101,3 +101,42 @@ describe("an app's connected tests beside the UI helper", () => {
     expect(after.reader).toBe('helper');
   });
 });
+
+describe('selected connected tests', () => {
+  it('runs one test by Class#method, says when a selection matches none, and refuses what is not a test name', async () => {
+    const call = async (args: Record<string, unknown>): Promise<{ isError: boolean; text: string }> => {
+      const r = await session.client.callTool(
+        { name: 'run_tests', arguments: { test_type: 'connected', variant: 'demoDebug', ...args } },
+        undefined,
+        { timeout: 120_000 },
+      );
+      return { isError: r.isError === true, text: textOf(r) };
+    };
+    const log = async (): Promise<string> =>
+      textOf(await session.client.callTool({ name: 'get_build_log', arguments: { lines: 400 } }));
+
+    const one = await call({ tests: ['com.droidbus.sample.LoginActivityTest#packageNameIsTheSampleApp'] });
+    expect(one.isError, one.text).toBe(false);
+    expect(await log()).toMatch(/Starting 1 tests on \S.* - \d+/);
+
+    // Everything in the package but the one class: the other's two tests.
+    const rest = await call({ tests: ['com.droidbus.sample.*', '-com.droidbus.sample.WelcomeTest'] });
+    expect(rest.isError, rest.text).toBe(false);
+    expect(await log()).toMatch(/Starting 2 tests on /);
+
+    const none = await call({ tests: ['com.droidbus.sample.NoSuchTest'] });
+    expect(none.isError).toBe(true);
+    expect(none.text).toMatch(/ConnectedDevice > No tests found\.\[.+\] FAILED/);
+    expect(await log()).toMatch(/Starting 0 tests on .*\n[\s\S]*No tests found\./);
+
+    const hostile = await call({ tests: ['com.droidbus.sample.LoginActivityTest; reboot'] });
+    expect(hostile.isError).toBe(true);
+    expect(hostile.text).toContain('Class, Class#method or package.*');
+    const unit = await session.client.callTool({
+      name: 'run_tests',
+      arguments: { tests: ['com.droidbus.sample.CartRepositoryTest'] },
+    });
+    expect(unit.isError).toBe(true);
+    expect(textOf(unit)).toContain('tests selects connected tests');
+  }, 180_000);
+});

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildRecord } from '../../bus/messages/build.js';
+import type { BuildRecord, RunnerArgs } from '../../bus/messages/build.js';
+import type { PayloadOf } from '../../bus/registry.js';
 import { BusError, fail } from '../../bus/errors.js';
 import type { Origin } from '../../bus/origin.js';
 import { findGradleRoot } from '../../project/gradle-root.js';
@@ -90,6 +91,13 @@ function followSignal(run: BuildRun, ctx: HandlerContext): void {
   }
 }
 
+/** AndroidJUnitRunner's arguments as Gradle hands them to the connected tests (AGP's -P properties). */
+function runnerArgv(args: RunnerArgs | undefined): string[] {
+  return Object.entries(args ?? {}).map(
+    ([key, value]) => `-Pandroid.testInstrumentationRunnerArguments.${key}=${value}`,
+  );
+}
+
 /** The build a query means: `build_id`, else the running one of this project, else its last. */
 function pickBuild(
   state: BuildState,
@@ -124,13 +132,12 @@ function pickBuild(
 }
 
 async function runBuild(
-  payload: { root: string; task: string; variant: string | null; want_progress: boolean },
+  payload: PayloadOf<'build.run'>,
   state: BuildState,
   ctx: HandlerContext,
 ): Promise<FinishedBuild> {
   const settings = readSettings();
-  // What the name is (an option, a malformed name) is refused first; which task it selects, and
-  // whether that leaves the machine, is judged against the project's task list under the lock.
+  // A malformed name is refused first; what it selects is judged against the task list under the lock.
   const syntax = checkTaskSyntax(payload.task);
   if (!syntax.ok) {
     throw fail.invalid(syntax.reason);
@@ -218,6 +225,7 @@ async function runBuild(
       timeoutSec: settings.mcp.build_timeout_sec,
       env,
       buildFiles,
+      extraArgs: runnerArgv(payload.runner_args),
       emit: ctx.emit,
       ...(payload.want_progress ? { progress: (p) => ctx.progress(p) } : {}),
       log: ctx.log,

@@ -41,6 +41,8 @@ export interface BuildRunInit {
   env: BuildEnv;
   /** The build files as this build reads them, hashed once before Gradle runs (null: unreadable). */
   buildFiles: { path: string; sha256: string }[] | null;
+  /** Gradle's arguments after the task (`-Pandroid.testInstrumentationRunnerArguments.class=…`). */
+  extraArgs?: readonly string[];
   emit<E extends EventTopic>(topic: E, payload: EventOf<E>): void;
   /** Set when the requester wants progress notifications. */
   progress?: (p: Progress) => void;
@@ -149,7 +151,7 @@ export class BuildRun {
     }
     this.process = startGradle({
       root: init.project.root,
-      args: ['--console=plain', init.task],
+      args: ['--console=plain', init.task, ...(init.extraArgs ?? [])],
       env: init.env.env,
       onLine: (line) => this.onLine(line),
     });

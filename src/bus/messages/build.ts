@@ -71,6 +71,51 @@ export const runningBuildSchema = z.object({
 });
 export type RunningBuild = z.infer<typeof runningBuildSchema>;
 
+/** A test class (`com.example.LoginTest`) or one of its methods (`com.example.LoginTest#signIn`). */
+export const TEST_NAME_RE = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(#[A-Za-z_$][\w$]*)?$/;
+/** A package (`com.example.login`). */
+export const TEST_PACKAGE_RE = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
+
+const testNames = z
+  .string()
+  .max(4000)
+  .refine(
+    (v) => v.split(',').every((n) => TEST_NAME_RE.test(n)),
+    'test classes or Class#method names, comma-separated',
+  );
+const testPackages = z
+  .string()
+  .max(4000)
+  .refine((v) => v.split(',').every((n) => TEST_PACKAGE_RE.test(n)), 'package names, comma-separated');
+
+/** What run_tests' `tests` takes: `Class`, `Class#method` or `package.*`, `-` first to leave one out. */
+export const TEST_SELECTOR_RE =
+  /^-?([A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(#[A-Za-z_$][\w$]*)?|[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\.\*)$/;
+
+/** The runner arguments for a list of selectors (TEST_SELECTOR_RE): class, notClass, package, notPackage. */
+export function runnerArgsOf(selectors: readonly string[]): RunnerArgs {
+  const pick = (exclude: boolean, pkg: boolean): string | undefined => {
+    const names = selectors
+      .filter((s) => s.startsWith('-') === exclude && s.endsWith('.*') === pkg)
+      .map((s) => s.replace(/^-/, '').replace(/\.\*$/, ''));
+    return names.length > 0 ? names.join(',') : undefined;
+  };
+  const entries: [keyof RunnerArgs, string | undefined][] = [
+    ['class', pick(false, false)],
+    ['notClass', pick(true, false)],
+    ['package', pick(false, true)],
+    ['notPackage', pick(true, true)],
+  ];
+  return Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as RunnerArgs;
+}
+
+/** The AndroidJUnitRunner arguments droidbus passes (androidx.test RunnerArgs' names). */
+export const runnerArgsSchema = z
+  .object({ class: testNames, notClass: testNames, package: testPackages, notPackage: testPackages })
+  .partial()
+  .strict();
+export type RunnerArgs = z.infer<typeof runnerArgsSchema>;
+
 export const buildRequests = {
   /**
    * Runs one Gradle task in the project: the task policy, the trust check, the build slot and the
@@ -85,6 +130,11 @@ export const buildRequests = {
       variant: z.string().max(200).nullable().default(null),
       /** Send progress every 2 s (the MCP request carried a progressToken). */
       want_progress: z.boolean().default(false),
+      /**
+       * AndroidJUnitRunner's arguments for the connected tests (`class`, `notClass`, `package`,
+       * `notPackage`), passed as Gradle's `-Pandroid.testInstrumentationRunnerArguments.KEY=VALUE`.
+       */
+      runner_args: runnerArgsSchema.optional(),
     }),
     response: z.object({
       record: buildRecordSchema,

@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { buildRecordSchema, type BuildDiagnosticWire, type BuildRecord } from '../../bus/messages/build.js';
+import {
+  buildRecordSchema,
+  runnerArgsOf,
+  TEST_SELECTOR_RE,
+  type BuildDiagnosticWire,
+  type BuildRecord,
+} from '../../bus/messages/build.js';
 import { originSchema, type Origin } from '../../bus/origin.js';
 import { answerBudget, newestWithin } from '../budgets.js';
 import { ArgumentError, ToolError, defineTool } from '../define-tool.js';
 import { responseOf } from '../responses.js';
 import { fieldsOf } from '../compact.js';
-import type { ResponseOf } from '../../bus/registry.js';
+import type { PayloadOf, ResponseOf } from '../../bus/registry.js';
 import type { ToolContext } from '../define-tool.js';
 import { describeMode, standaloneReason } from '../session.js';
 
@@ -33,7 +39,7 @@ const variantSchema = z
   .min(1)
   .max(200)
   .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'a variant name as get_project_info lists it (e.g. demoDebug)')
-  .describe('Build variant (get_project_info): assemble + demoDebug runs assembleDemoDebug');
+  .describe('Variant (get_project_info); assemble + demoDebug = assembleDemoDebug');
 
 /** What a build's answer takes from its record, as the record's schema defines it. */
 const recordFields = buildRecordSchema.pick({
@@ -94,11 +100,18 @@ export async function runBuildForTool(
   ctx: ToolContext,
   task: string,
   variant: string | null,
+  runnerArgs?: PayloadOf<'build.run'>['runner_args'],
 ): Promise<{ text: string; structured: BuildResultOutput; record: BuildRecord }> {
   const root = requireRoot(ctx);
   const built = await ctx.bus.request(
     'build.run',
-    { root, task, variant, want_progress: ctx.wantsProgress },
+    {
+      root,
+      task,
+      variant,
+      want_progress: ctx.wantsProgress,
+      ...(runnerArgs !== undefined && Object.keys(runnerArgs).length > 0 ? { runner_args: runnerArgs } : {}),
+    },
     {
       // Cancelling the call cancels the build; a client that goes away does not (see cancelSignal).
       signal: ctx.cancelSignal,
@@ -185,7 +198,7 @@ export const runGradleTask = defineTool({
 
 const testTypeSchema = z
   .enum(['unit', 'connected'])
-  .describe('unit: JVM unit tests; connected: instrumented tests on devices');
+  .describe('unit (JVM) or connected (instrumented, on devices)');
 
 export const runTests = defineTool({
   name: 'run_tests',
@@ -194,13 +207,20 @@ export const runTests = defineTool({
   kind: 'open_world',
   title: 'Run tests',
   description:
-    'Runs the unit tests (default) or the instrumented tests on devices (test_type: connected) through Gradle, for one variant or all, or a custom test task (same policy and trust as run_gradle_task). Returns structured failures.',
+    "Runs the unit tests (default) or the connected tests on devices through Gradle, for one variant or all, or a custom test task (run_gradle_task's policy); answers structured failures.",
   input: z.object({
     test_type: testTypeSchema.optional(),
     variant: variantSchema.optional(),
-    task: taskSchema
+    task: taskSchema.optional().describe('A test task, e.g. :core:testDebugUnitTest'),
+    tests: z
+      .array(
+        z
+          .string()
+          .max(300)
+          .regex(/^-?[\w$.#*]+$/, 'Class, Class#method or package.*'),
+      )
       .optional()
-      .describe('A custom test task instead of test_type (e.g. :core:testDebugUnitTest)'),
+      .describe('Connected: Class, Class#method, pkg.*; -X skips X'),
   }),
   output: buildResultOutput,
   async handle(args, ctx) {
@@ -208,7 +228,26 @@ export const runTests = defineTool({
       throw new ArgumentError('pass either test_type or task, not both');
     }
     const task = args.task ?? ((args.test_type ?? 'unit') === 'unit' ? 'test' : 'connectedAndroidTest');
-    const { text, structured } = await runBuildForTool(ctx, task, args.variant ?? null);
+    if (
+      args.tests !== undefined &&
+      args.test_type !== 'connected' &&
+      !/connected\w*AndroidTest$/.test(task)
+    ) {
+      throw new ArgumentError(
+        'tests selects connected tests (test_type: connected); unit tests run whole for now',
+      );
+    }
+    if ((args.tests?.length ?? 0) > 50) {
+      throw new ArgumentError('at most 50 tests; select by package (package.*) for more');
+    }
+    const bad = (args.tests ?? []).find((t) => !TEST_SELECTOR_RE.test(t));
+    if (bad !== undefined) {
+      throw new ArgumentError(
+        `${JSON.stringify(bad)} is not a test: Class, Class#method or package.*, - first to leave one out`,
+      );
+    }
+    const runnerArgs = runnerArgsOf(args.tests ?? []);
+    const { text, structured } = await runBuildForTool(ctx, task, args.variant ?? null, runnerArgs);
     if (structured.result !== 'success') {
       throw new ToolError(text, structured);
     }

@@ -141,6 +141,19 @@ function findProjectDir(args: GradleArgs): string | undefined {
   return process.env['SIM_GRADLE_PROJECT_DIR'] || undefined;
 }
 
+/**
+ * AndroidJUnitRunner's arguments from `-Pandroid.testInstrumentationRunnerArguments.KEY=VALUE`
+ * (AGP hands each to the instrumentation as `-e KEY VALUE`).
+ */
+function runnerArgsOf(properties: Readonly<Record<string, string>>): Map<string, string> {
+  const prefix = 'android.testInstrumentationRunnerArguments.';
+  return new Map(
+    Object.entries(properties)
+      .filter(([k]) => k.startsWith(prefix))
+      .map(([k, v]) => [k.slice(prefix.length), v]),
+  );
+}
+
 /** Runs one task's side effects; returns the lines it prints after its header. */
 async function runAction(
   action: TaskAction,
@@ -148,6 +161,7 @@ async function runAction(
   model: BuildModel,
   path: string,
   all: boolean,
+  properties: Readonly<Record<string, string>> = {},
 ): Promise<string[]> {
   switch (action.kind) {
     case 'kotlin':
@@ -177,7 +191,7 @@ async function runAction(
     case 'connected': {
       const devices = await devicesOrFail();
       try {
-        return await runConnectedTests(projectDir, model, action.variant, devices);
+        return await runConnectedTests(projectDir, model, action.variant, devices, runnerArgsOf(properties));
       } catch (err) {
         if (err instanceof ConnectedFailure) {
           throw new TaskFailure(err.causes, err.output);
@@ -333,7 +347,7 @@ async function build(args: GradleArgs, pacer: Pacer): Promise<number> {
       executed++;
       if (task.action) {
         try {
-          output = await runAction(task.action, projectDir, model, task.path, args.all);
+          output = await runAction(task.action, projectDir, model, task.path, args.all, args.properties);
         } catch (err) {
           if (!(err instanceof TaskFailure)) {
             throw err;

@@ -21,6 +21,7 @@ import { SAMPLE_COMPILE_SDK } from '../sample-app.js';
 import type { BuildModel, VariantModel } from './build-model.js';
 import { installApk, instrumentTests, uninstallPackage, type Device } from './stand-in-devices.js';
 import { apkDir, apkPath, writeAtomic } from './stand-in-outputs.js';
+import { selectTests } from '../device/commands/runner-args.js';
 
 const RUNNER = 'androidx.test.runner.AndroidJUnitRunner';
 
@@ -110,6 +111,7 @@ export async function runConnectedTests(
   model: BuildModel,
   v: VariantModel,
   devices: readonly Device[],
+  runnerArgs: ReadonlyMap<string, string> = new Map(),
 ): Promise<string[]> {
   const tests = sourcesUnder(join(projectDir, 'app', 'src', 'androidTest')).flatMap((f) =>
     simTestsInSource(readFileSync(f, 'utf8'), f.slice(f.lastIndexOf('/') + 1)),
@@ -117,12 +119,25 @@ export async function runConnectedTests(
   const file = testApkPath(projectDir, v);
   writeAtomic(file, testApk(model, v, tests));
   const lines: string[] = [];
+  const selected = selectTests(tests, runnerArgs);
+  const count = 'tests' in selected ? selected.tests.length : 0;
   let failed = 0;
   for (const d of devices) {
     await installApk(d, apkPath(projectDir, v));
     await installApk(d, file);
-    lines.push(`Starting ${tests.length} tests on ${d.name}`, '');
-    const results = finishedTests(await instrumentTests(d, `${v.applicationId}.test/${RUNNER}`));
+    lines.push(`Starting ${count} tests on ${d.name}`, '');
+    if (count === 0) {
+      // AGP's connected run of no test: a failure of its own (public CI logs quote it).
+      lines.push(
+        `com.android.builder.testing.ConnectedDevice > No tests found.[${d.name}] FAILED `,
+        `\tNo tests found. This usually means that your test classes are not in the form that your test runner expects (e.g. don't inherit from TestCase or lack @Test annotations).`,
+      );
+      failed++;
+      await uninstallPackage(d, `${v.applicationId}.test`);
+      await uninstallPackage(d, v.applicationId);
+      continue;
+    }
+    const results = finishedTests(await instrumentTests(d, `${v.applicationId}.test/${RUNNER}`, runnerArgs));
     const failures = results.filter((r) => r.stack !== null);
     for (const f of failures) {
       lines.push(`${f.className} > ${f.method}[${d.name}] FAILED `, `\t${(f.stack ?? '').split('\n')[0]}`);

@@ -112,9 +112,27 @@ export async function uninstallPackage(device: Device, pkg: string): Promise<voi
  * Runs a test APK's instrumentation as AGP's test runner does (ddmlib's RemoteAndroidTestRunner:
  * `am instrument -w -r`, `-e debug false`); answers its output.
  */
-export async function instrumentTests(device: Device, component: string): Promise<string> {
+export async function instrumentTests(
+  device: Device,
+  component: string,
+  runnerArgs: ReadonlyMap<string, string> = new Map(),
+): Promise<string> {
+  const extras = [...runnerArgs].flatMap(([k, v]) => ['-e', k, v]);
   const { out } = await adb(
-    ['-s', device.serial, 'shell', 'am', 'instrument', '-w', '-r', '-e', 'debug', 'false', component],
+    [
+      '-s',
+      device.serial,
+      'shell',
+      'am',
+      'instrument',
+      '-w',
+      '-r',
+      ...extras,
+      '-e',
+      'debug',
+      'false',
+      component,
+    ],
     30 * 60_000,
   );
   return out;
