@@ -281,11 +281,15 @@ function applyLong(a: LogcatArgs, long: string, inline: string | null, value: ()
   }
 }
 
-/** A filterspec, `TAG:LEVEL` (`*:S` sets the default). */
+/**
+ * A filterspec, `TAG:LEVEL` (`*:S` sets the default). A level of `*` is liblog's
+ * ANDROID_LOG_DEFAULT (logprint.cpp filterCharToPri), below verbose: every line of the tag.
+ */
 function addFilterspec(a: LogcatArgs, arg: string): void {
   const colon = arg.lastIndexOf(':');
   const tag = colon < 0 ? arg : arg.slice(0, colon);
-  const level = colon < 0 ? 2 : priorityValue(arg.slice(colon + 1) || 'V');
+  const spec = arg.slice(colon + 1);
+  const level = colon < 0 || spec === '*' ? 2 : priorityValue(spec || 'V');
   if (level < 0) {
     throw new UsageError(`Invalid filter expression '${arg}'`);
   }

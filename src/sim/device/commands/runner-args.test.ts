@@ -132,7 +132,7 @@ describe('am instrument on a sim device', () => {
     expect(run.stdout).toContain('INSTRUMENTATION_STATUS: test=listShowsForty\n');
     expect(run.stdout).not.toContain('test=packageNameIsTheSampleApp');
     expect(run.stdout).toMatch(/OK \(1 test\)/);
-    const log = (await runOn(dev, 'logcat -d')).stdout;
+    const log = (await runOn(dev, "logcat -d -s 'TestRunner:*'")).stdout;
     const lines = log.split('\n').filter((l) => l.includes('TestRunner'));
     expect(lines.map((l) => l.replace(/^.*TestRunner\s*:\s*/, ''))).toEqual([
       'run started: 1 test',
