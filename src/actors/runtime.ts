@@ -40,7 +40,7 @@ export function startActorSystem(
   // Device actors live as long as their device: started when adb lists it as `device`, stopped
   // when it goes offline, unauthorized or away (their in-flight requests then fail UNAVAILABLE).
   bus.subscribe('device.state', (payload) => {
-    const { serial, state } = payload;
+    const { serial, state, reason } = payload;
     const address = `device/${serial}`;
     if (state === 'device') {
       supervisor
@@ -50,7 +50,9 @@ export function startActorSystem(
       void supervisor.stopActor(address, {
         code: 'DEVICE_OFFLINE',
         message:
-          state === 'gone' ? `device ${serial} is no longer connected` : `device ${serial} went ${state}`,
+          state === 'gone'
+            ? `device ${serial} is no longer connected${reason !== undefined ? `: its ${reason}` : ''}`
+            : `device ${serial} went ${state}`,
       });
     }
   });

@@ -65,6 +65,7 @@ function serverState(s: Server): AdbServerState {
 /** Rebuilds the merged list from every server's and tells who changed. */
 function publish(state: State, ctx: ActorContext): void {
   const before = new Map(state.devices.map((d) => [d.serial, d.state]));
+  const serverOf = new Map(state.devices.map((d) => [d.serial, d.server]));
   state.devices = state.tracked.flatMap((s) => s.list.map((d) => toEntry(state.servers, s.spec.label, d)));
   const after = new Map(state.devices.map((d) => [d.serial, d.state]));
   ctx.emit('devices.changed', { devices: state.devices });
@@ -76,7 +77,16 @@ function publish(state: State, ctx: ActorContext): void {
   }
   for (const [serial, previous] of before) {
     if (!after.has(serial)) {
-      ctx.emit('device.state', { serial, state: 'gone', previous });
+      // Its server went away with it: say so, so a call to it names the server, not the device.
+      const down = state.tracked.find((s) => s.spec.label === serverOf.get(serial) && !s.up);
+      ctx.emit('device.state', {
+        serial,
+        state: 'gone',
+        previous,
+        ...(down !== undefined
+          ? { reason: `adb server ${down.spec.label} is unreachable (${down.message ?? 'down'})` }
+          : {}),
+      });
     }
   }
 }

@@ -88,6 +88,12 @@ export const devicesEvents = {
   'devices.changed': defineEvent(z.object({ devices: z.array(deviceEntrySchema) })),
   /** One device changed state (`gone` when adb no longer lists it). */
   'device.state': defineEvent(
-    z.object({ serial: z.string(), state: z.string(), previous: z.string().nullable() }),
+    z.object({
+      serial: z.string(),
+      state: z.string(),
+      previous: z.string().nullable(),
+      /** Why a device is gone when adb did not say it left: its adb server became unreachable. */
+      reason: z.string().optional(),
+    }),
   ),
 };
