@@ -1,7 +1,8 @@
 import type { ToolDefinition } from './define-tool.js';
 import { appStateTools } from './tools/app-state.js';
 import { frameStatsTools } from './tools/frame-stats.js';
-import { buildTools } from './tools/build.js';
+import { runTools } from './tools/build.js';
+import { buildStatusTools } from './tools/build-status.js';
 import { deviceTools } from './tools/device.js';
 import { logcatTools } from './tools/logcat.js';
 import { crashTools } from './tools/crashes.js';
@@ -32,7 +33,9 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   ...crashTools,
   ...appStateTools,
   ...frameStatsTools,
-  ...buildTools,
+  runTools.runGradleTask,
+  ...buildStatusTools,
+  runTools.runTests,
   ...notificationTools,
   ...deviceFileTools,
   ...intentTools,

@@ -217,15 +217,20 @@ function checkDisplayChanges(): NonNullable<HealthReport['checks']['display_chan
     settings: c.settings,
     state: isProcessAlive(c.pid) ? ('changed' as const) : ('left' as const),
   }));
-  const left = devices.filter((d) => d.state === 'left');
-  return {
-    ok: left.length === 0,
+  return leftOnDevices(
     devices,
-    hint:
-      left.length === 0
-        ? null
-        : `${left.map((d) => `${d.serial} (${d.settings.join(', ')})`).join(', ')}: changed by a droidbus that died; droidbus gives the values back as soon as it runs while the device is online`,
-  };
+    (left) =>
+      `${left.map((d) => `${d.serial} (${d.settings.join(', ')})`).join(', ')}: changed by a droidbus that died; droidbus gives the values back as soon as it runs while the device is online`,
+  );
+}
+
+/** A check of what droidbus did to devices: it fails while a droidbus that died left any of it. */
+function leftOnDevices<D extends { state: string }>(
+  devices: D[],
+  hint: (left: D[]) => string,
+): { ok: boolean; devices: D[]; hint: string | null } {
+  const left = devices.filter((d) => d.state === 'left');
+  return { ok: left.length === 0, devices, hint: left.length === 0 ? null : hint(left) };
 }
 
 /** The devices a network capture routed, from the record every capture writes (store/network-routes.ts). */
@@ -236,15 +241,11 @@ function checkNetworkRoutes(): HealthReport['checks']['network_routes'] {
     state: isProcessAlive(r.pid) ? ('capturing' as const) : ('left' as const),
     previous: r.previous,
   }));
-  const left = devices.filter((d) => d.state === 'left');
-  return {
-    ok: left.length === 0,
+  return leftOnDevices(
     devices,
-    hint:
-      left.length === 0
-        ? null
-        : `${left.map((d) => d.serial).join(', ')} still ${left.length === 1 ? 'points' : 'point'} at the proxy of a droidbus that died mid-capture; droidbus gives ${left.length === 1 ? 'it' : 'them'} the old setting back as soon as it runs while ${left.length === 1 ? 'that device is' : 'they are'} online (or: adb shell settings put global http_proxy :0)`,
-  };
+    (left) =>
+      `${left.map((d) => d.serial).join(', ')} still ${left.length === 1 ? 'points' : 'point'} at the proxy of a droidbus that died mid-capture; droidbus gives ${left.length === 1 ? 'it' : 'them'} the old setting back as soon as it runs while ${left.length === 1 ? 'that device is' : 'they are'} online (or: adb shell settings put global http_proxy :0)`,
+  );
 }
 
 async function checkAdb(sdkPath: string | null): Promise<HealthReport['checks']['adb']> {

@@ -27,7 +27,6 @@ export class Settings {
         ['airplane_mode_on', '0'],
         ['animator_duration_scale', '1.0'],
         ['auto_time', '1'],
-        ['animator_duration_scale', '1.0'],
         ['auto_time_zone', '1'],
         ['bluetooth_on', '0'],
         ['boot_count', '1'],

@@ -254,15 +254,19 @@ function isHeld(c: DeviceConfigChange): boolean {
   return c.pid === process.pid || isProcessAlive(c.pid);
 }
 
-/** Refuses BUSY when another session's changes on `serial` stand (check_layout asks before it starts). */
-export function requireConfigOwner(serial: string, origin: Origin): void {
-  const c = deviceConfigChangeOf(serial);
+/** Refuses BUSY when `c`, the change recorded on `serial`, is another session's and still stands. */
+function refuseOthers(serial: string, c: DeviceConfigChange | undefined, origin: Origin): void {
   if (c !== undefined && isHeld(c) && ownerOf(c.by) !== ownerOf(origin)) {
     throw new BusError(
       'BUSY',
       `${serial}'s display configuration is changed by ${ownerOf(c.by)} (${c.settings.join(', ')}, since ${c.at}); it is given back when that session ends, or by its restore`,
     );
   }
+}
+
+/** Refuses BUSY when another session's changes on `serial` stand (check_layout asks before it starts). */
+export function requireConfigOwner(serial: string, origin: Origin): void {
+  refuseOthers(serial, deviceConfigChangeOf(serial), origin);
 }
 
 /** The state an answer carries: the configuration, and droidbus's changes not given back. */
@@ -296,11 +300,9 @@ export async function setDisplayConfig(
     }
     localeBefore = await readAppLocales(serial, shell, locale.package);
   }
-  const owner = ownerOf(origin);
   const recorded = await updateDeviceConfigChange(serial, (c) => {
-    if (c !== undefined && isHeld(c) && ownerOf(c.by) !== owner) {
-      requireConfigOwner(serial, origin);
-    }
+    // Under the lock: the record read here is the one written.
+    refuseOthers(serial, c, origin);
     const locales = [...(c?.app_locales ?? [])];
     if (locale !== undefined && localeBefore !== null && !locales.some((l) => l.package === locale.package)) {
       locales.push({ package: locale.package, previous: localeBefore });

@@ -160,7 +160,7 @@ async function apply(
   before: Before,
   c: LayoutConfig,
   app: string | null,
-): Promise<void> {
+): Promise<DisplayConfig> {
   const shell = deviceShell(state.device, ctx.signal);
   const locale =
     c.locale !== undefined && app !== null
@@ -168,7 +168,7 @@ async function apply(
       : before.locale !== null
         ? before.locale
         : undefined;
-  await setDisplayConfig(
+  const set = await setDisplayConfig(
     state.serial,
     shell,
     { ...changeFor(before.config, c), ...(locale !== undefined ? { app_locale: locale } : {}) },
@@ -179,6 +179,7 @@ async function apply(
     const tags = deviceConfigChangeOf(state.serial)?.app_locales?.find((l) => l.package === app)?.previous;
     before.locale = { package: app, locales: tags ?? '' };
   }
+  return set.current;
 }
 
 export async function checkLayout(
@@ -212,11 +213,9 @@ export async function checkLayout(
         });
         continue;
       }
-      if (baseline !== null) {
-        await apply(state, ctx, before, c, appOf(baseline));
-      }
+      // The configuration now: as it was for the first look, as the change left it after.
+      const now = baseline === null ? current : await apply(state, ctx, before, c, appOf(baseline));
       await relaunch(state, ctx, p.relaunch);
-      const now = baseline === null ? current : (await readDisplayConfig(state.serial, shell)).current;
       const density = now.density ?? physical.density;
       const seen = await look(state, ctx, density, baseline);
       const found = [

@@ -28,6 +28,29 @@ const names = (r: ReturnType<typeof selectTests>): string[] =>
     ? [r.error]
     : r.tests.map((t) => `${t.className.slice(t.className.lastIndexOf('.') + 1)}#${t.method}`);
 
+/** Installs a test APK of the sample app whose instrumentation runs `tests`. */
+async function installTests(dev: SimDevice, tests: readonly SimTestCase[]): Promise<void> {
+  const apk = writeApk({
+    packageName: `${SAMPLE_PACKAGE}.test`,
+    versionCode: 0,
+    versionName: '',
+    minSdk: 24,
+    targetSdk: 35,
+    compileSdk: 35,
+    debuggable: true,
+    activities: [],
+    instrumentation: {
+      name: 'androidx.test.runner.AndroidJUnitRunner',
+      targetPackage: SAMPLE_PACKAGE,
+      label: 'Tests',
+    },
+    extraEntries: [{ name: SIM_TESTS_ENTRY, data: encodeSimTests(tests) }],
+  });
+  expect((await runOn(dev, `cmd package install -S ${apk.length}`, { stdin: apk })).stdout).toContain(
+    'Success',
+  );
+}
+
 describe("AndroidJUnitRunner's selection arguments", () => {
   it("hashes as Java's String.hashCode does", () => {
     // Values Java prints for "".hashCode(), "abc".hashCode(), "hello".hashCode() and a long string that overflows.
@@ -104,25 +127,7 @@ describe('am instrument on a sim device', () => {
 
   it('runs only the selected test and logs its start and end under TestRunner, as androidx.test does', async () => {
     dev = createSimDevice({ identity: testIdentity(5554), logcatRate: 0, dumpLatencyMs: 5 });
-    const apk = writeApk({
-      packageName: `${SAMPLE_PACKAGE}.test`,
-      versionCode: 0,
-      versionName: '',
-      minSdk: 24,
-      targetSdk: 35,
-      compileSdk: 35,
-      debuggable: true,
-      activities: [],
-      instrumentation: {
-        name: 'androidx.test.runner.AndroidJUnitRunner',
-        targetPackage: SAMPLE_PACKAGE,
-        label: 'Tests',
-      },
-      extraEntries: [{ name: SIM_TESTS_ENTRY, data: encodeSimTests(TESTS) }],
-    });
-    expect((await runOn(dev, `cmd package install -S ${apk.length}`, { stdin: apk })).stdout).toContain(
-      'Success',
-    );
+    await installTests(dev, TESTS);
     await runOn(dev, 'logcat -c');
     const run = await runOn(
       dev,
@@ -173,23 +178,7 @@ describe('a test that sleeps a fixed time and then checks a view', () => {
         logcatRate: 0,
         dumpLatencyMs: 5,
       });
-      const apk = writeApk({
-        packageName: `${SAMPLE_PACKAGE}.test`,
-        versionCode: 0,
-        versionName: '',
-        minSdk: 24,
-        targetSdk: 35,
-        compileSdk: 35,
-        debuggable: true,
-        activities: [],
-        instrumentation: {
-          name: 'androidx.test.runner.AndroidJUnitRunner',
-          targetPackage: SAMPLE_PACKAGE,
-          label: 'Tests',
-        },
-        extraEntries: [{ name: SIM_TESTS_ENTRY, data: encodeSimTests(tests) }],
-      });
-      await runOn(dev, `cmd package install -S ${apk.length}`, { stdin: apk });
+      await installTests(dev, tests);
       let marks = '';
       for (let i = 0; i < 20; i++) {
         const out = (

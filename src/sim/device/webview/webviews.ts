@@ -281,7 +281,7 @@ export class WebViews {
     focused: boolean,
   ): ViewNode | null {
     const w = [...this.byPid.values()].find((x) => x.rec === rec);
-    if (w?.echo === null || w === undefined) {
+    if (w === undefined || w.echo === null) {
       return null;
     }
     return echoTree(w.echo, { bounds, dpr: this.dev.screenEnv().density / 160, pkg: w.pkg, focused });
